@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+#
+# Orseis' one test command:   ./scripts/test.sh [extra `dotnet test` args]
+#
+# 1. starts a private, throwaway PostgreSQL server (scripts/pg-start.sh) for
+#    the integration tests, unless ORSEIS_POSTGRES already names a server;
+# 2. runs `dotnet test Orseis.sln -c Release "$@"` from the repo root with
+#    ORSEIS_POSTGRES exported (an Npgsql connection string);
+# 3. always stops the server again (EXIT trap), whether the tests pass, fail
+#    or are interrupted, and exits with dotnet test's exit code.
+#
+# Examples:
+#   ./scripts/test.sh
+#   ./scripts/test.sh --filter "FullyQualifiedName~Postgres"
+#   ORSEIS_POSTGRES='Host=127.0.0.1;Port=5432;Username=me;Database=orseis' ./scripts/test.sh
+#
+# If the server cannot be started (e.g. not root and PostgreSQL not installed)
+# the tests still run locally and the PostgreSQL ones skip, saying why. In CI
+# (CI=true) that is a hard failure instead, so CI never silently skips them.
+
+set -euo pipefail
+
+# Repo root = parent of the directory holding this script, wherever it is
+# called from.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCRIPTS="$ROOT/scripts"
+
+log() {
+    printf 'test.sh: %s\n' "$*" >&2
+}
+
+# Wall-clock start, for the elapsed time printed at the end.
+START_SECONDS=$SECONDS
+
+# Keep dotnet quiet and local: no telemetry, banner or first-run chatter.
+export DOTNET_CLI_TELEMETRY_OPTOUT=${DOTNET_CLI_TELEMETRY_OPTOUT:-1}
+export DOTNET_NOLOGO=${DOTNET_NOLOGO:-1}
+export DOTNET_SKIP_FIRST_TIME_EXPERIENCE=${DOTNET_SKIP_FIRST_TIME_EXPERIENCE:-1}
+
+# ---------------------------------------------------------------------------
+# Preconditions.
+# ---------------------------------------------------------------------------
+if ! command -v dotnet >/dev/null 2>&1; then
+    log "ERROR: 'dotnet' not found on PATH; install the .NET SDK first"
+    exit 127
+fi
+if [[ ! -f "$ROOT/Orseis.sln" ]]; then
+    log "ERROR: $ROOT/Orseis.sln not found"
+    exit 1
+fi
+
+# ---------------------------------------------------------------------------
+# Cleanup, registered before anything is started: stop our server (if we
+# started one), report the elapsed time, and keep the original exit code.
+# Signals are turned into ordinary exits so the EXIT trap runs for them too.
+# ---------------------------------------------------------------------------
+STATE_FILE=""
+# shellcheck disable=SC2317  # only reached through the trap below
+on_exit() {
+    local rc=$?
+    if [[ -n "$STATE_FILE" ]]; then
+        "$SCRIPTS/pg-stop.sh" "$STATE_FILE" || log "WARNING: pg-stop.sh failed"
+    fi
+    local elapsed=$((SECONDS - START_SECONDS))
+    log "elapsed: $((elapsed / 60))m$((elapsed % 60))s (exit code $rc)"
+    exit "$rc"
+}
+trap on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# ---------------------------------------------------------------------------
+# The PostgreSQL server for the integration tests.
+# ---------------------------------------------------------------------------
+if [[ -n "${ORSEIS_POSTGRES:-}" ]]; then
+    log "using the PostgreSQL server given in ORSEIS_POSTGRES"
+else
+    # A state file of our own, so concurrent test runs never share one.
+    STATE_FILE=$(mktemp "${TMPDIR:-/tmp}/orseis-pg-test.XXXXXXXX")
+    if conn=$("$SCRIPTS/pg-start.sh" "$STATE_FILE"); then
+        ORSEIS_POSTGRES=$conn
+        log "PostgreSQL for the tests: $ORSEIS_POSTGRES"
+    elif [[ "${CI:-}" == "true" ]]; then
+        log "ERROR: could not start PostgreSQL, which CI requires (see messages above)"
+        exit 1
+    else
+        log "WARNING: could not start PostgreSQL (see messages above);"
+        log "         the PostgreSQL integration tests will be skipped"
+    fi
+fi
+if [[ -n "${ORSEIS_POSTGRES:-}" ]]; then
+    export ORSEIS_POSTGRES
+fi
+
+# ---------------------------------------------------------------------------
+# Run the tests. `|| rc=$?` keeps set -e from aborting on test failures so
+# we can exit with dotnet's own code (the EXIT trap still cleans up).
+# ---------------------------------------------------------------------------
+cd "$ROOT"
+rc=0
+dotnet test Orseis.sln -c Release "$@" || rc=$?
+exit "$rc"

@@ -1,0 +1,127 @@
+using System.Data.Common;
+using Orseis.Execution;
+
+namespace Orseis;
+
+/// <summary>
+/// The entry point: a provider, a connection string and <see cref="OrseisOptions"/>. Its calls (see
+/// <see cref="SqlRunner"/>) get their connection as <see cref="OrseisOptions.Mode"/> says; <see cref="OpenSession"/>
+/// gives a <see cref="Session"/> that keeps one connection across calls whatever the mode. Thread-safe; create one per
+/// connection string and share it.
+/// </summary>
+/// <example>
+/// <code>
+/// await using var db = new Database(SqliteFactory.Instance, "Data Source=app.db");
+/// var user = await db.QuerySingleAsync&lt;User&gt;($"select * from users where id = {id}");
+/// </code>
+/// </example>
+public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
+{
+    private readonly SharedConnection? _shared;
+    private int _disposed;
+
+    /// <summary>Creates a database over a provider factory (such as <c>SqliteFactory.Instance</c>) and a connection string.</summary>
+    /// <param name="factory">The ADO.NET provider.</param>
+    /// <param name="connectionString">The connection string; pooling settings in it apply as the provider defines them.</param>
+    /// <param name="options">Settings; null for the defaults. Validated here.</param>
+    /// <exception cref="ArgumentException">An option is invalid; the message names it.</exception>
+    public Database(DbProviderFactory factory, string connectionString, OrseisOptions? options = null)
+        : this(Check(factory, connectionString).CreateDataSource(connectionString), ownsSource: true, options, factory.GetType())
+    {
+    }
+
+    /// <summary>Creates a database over a provider's data source (such as an <c>NpgsqlDataSource</c>), which stays the caller's to dispose.</summary>
+    /// <param name="dataSource">The data source that opens connections.</param>
+    /// <param name="options">Settings; null for the defaults. Validated here.</param>
+    /// <exception cref="ArgumentException">An option is invalid; the message names it.</exception>
+    public Database(DbDataSource dataSource, OrseisOptions? options = null)
+        : this(dataSource ?? throw new ArgumentNullException(nameof(dataSource)), ownsSource: false, options, dataSource.GetType())
+    {
+    }
+
+    private Database(DbDataSource source, bool ownsSource, OrseisOptions? options, Type providerType)
+        : base(new PoolContext(source, ownsSource, (options ?? new OrseisOptions()).Validate(), providerType))
+    {
+        Mode = Pool.Options.Mode;
+        if (Mode == ExecutionMode.ReuseConnection)
+            _shared = new SharedConnection(Pool, $"database '{PoolName}' (ReuseConnection mode)");
+    }
+
+    /// <summary>How this database's calls get their connection.</summary>
+    public ExecutionMode Mode { get; }
+
+    /// <summary>The name of this database's pool in metrics, events and reports.</summary>
+    public string PoolName => Pool.Telemetry.PoolName;
+
+    /// <summary>
+    /// In <see cref="ExecutionMode.ReuseConnection"/>, how many calls had to wait for the shared connection because
+    /// another flow was using it. Always 0 in <see cref="ExecutionMode.OpenPerCall"/>.
+    /// </summary>
+    public long ReuseWaits => _shared?.Waits ?? 0;
+
+    /// <summary>Opens a connection and returns a <see cref="Session"/> that runs every call on it until disposed.</summary>
+    /// <returns>The open session.</returns>
+    public Session OpenSession()
+    {
+        ThrowIfDisposed();
+        var session = new Session(this);
+        session.OpenAsync(async: false, CancellationToken.None).GetAwaiter().GetResult();
+        return session;
+    }
+
+    /// <summary>Opens a connection and returns a <see cref="Session"/> that runs every call on it until disposed.</summary>
+    /// <param name="cancellationToken">Cancels the open.</param>
+    /// <returns>The open session.</returns>
+    public async Task<Session> OpenSessionAsync(CancellationToken cancellationToken = default)
+    {
+        ThrowIfDisposed();
+        var session = new Session(this);
+        await session.OpenAsync(async: true, cancellationToken).ConfigureAwait(false);
+        return session;
+    }
+
+    private protected override ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    {
+        ThrowIfDisposed();
+        return _shared is null ? Pool.OpenAsync(async, cancellationToken) : _shared.AcquireAsync(async, forStream, cancellationToken);
+    }
+
+    private protected override ValueTask ReleaseAsync(DbConnection connection, bool async)
+    {
+        if (_shared is null)
+            return PoolContext.CloseAsync(connection, async);
+        _shared.Release();
+        return default;
+    }
+
+    private protected override Exception? TranslateFailure(DbConnection connection, Exception error) =>
+        _shared?.Kept.Translate(connection, error);
+
+    /// <summary>Closes the shared connection (in ReuseConnection mode) and disposes the data source this database created.</summary>
+    public void Dispose() => DisposeAsync(async: false).GetAwaiter().GetResult();
+
+    /// <summary>Closes the shared connection (in ReuseConnection mode) and disposes the data source this database created.</summary>
+    /// <returns>A task that completes when everything is closed.</returns>
+    public ValueTask DisposeAsync() => DisposeAsync(async: true);
+
+    private async ValueTask DisposeAsync(bool async)
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+            return;
+        if (_shared is not null)
+            await _shared.Kept.CloseAsync(async).ConfigureAwait(false);
+        if (async)
+            await Pool.DisposeAsync().ConfigureAwait(false);
+        else
+            Pool.DisposeAsync().AsTask().GetAwaiter().GetResult();
+    }
+
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+
+    private static DbProviderFactory Check(DbProviderFactory factory, string connectionString)
+    {
+        ArgumentNullException.ThrowIfNull(factory);
+        ArgumentException.ThrowIfNullOrWhiteSpace(connectionString);
+        return factory;
+    }
+}

@@ -1,0 +1,73 @@
+using System.Data;
+using System.Data.Common;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// One connection kept open across calls (a <see cref="Session"/>'s, or a ReuseConnection database's shared one):
+/// opened on demand, reopened after it broke when no transaction was open, and reported clearly when it broke.
+/// Callers guard it against concurrent use; this type does not.
+/// </summary>
+internal sealed class KeptConnection(PoolContext pool, string owner)
+{
+    public DbConnection? Connection { get; private set; }
+
+    public DbTransaction? Transaction { get; set; }
+
+    /// <summary>How many times a broken connection was replaced by a new one.</summary>
+    public int Reopens { get; private set; }
+
+    public async ValueTask<DbConnection> EnsureOpenAsync(bool async, CancellationToken cancellationToken)
+    {
+        DbConnection? connection = Connection;
+        if (connection is { State: ConnectionState.Open })
+            return connection;
+        if (Transaction is not null)
+        {
+            throw new ConnectionBrokenException(
+                $"The connection of {owner} is closed and a transaction was open on it, so the transaction's work is lost. " +
+                "Dispose the transaction; the next call after that opens a new connection.", inTransaction: true, innerException: null);
+        }
+
+        if (connection is not null)
+        {
+            Connection = null;
+            await PoolContext.CloseAsync(connection, async).ConfigureAwait(false);
+            Reopens++;
+        }
+
+        Connection = await pool.OpenAsync(async, cancellationToken).ConfigureAwait(false);
+        return Connection;
+    }
+
+    /// <summary>Replaces a failure that left the connection closed with a <see cref="ConnectionBrokenException"/>.</summary>
+    public Exception? Translate(DbConnection connection, Exception error)
+    {
+        if (connection.State == ConnectionState.Open || error is OperationCanceledException)
+            return null;
+        bool inTransaction = Transaction is not null;
+        string next = inTransaction
+            ? "A transaction was open, so its work is lost: dispose the transaction; the next call after that opens a new connection."
+            : "No transaction was open: the next call opens a new connection. Whether this command took effect is unknown.";
+        return new ConnectionBrokenException(
+            $"The connection of {owner} was closed while a command ran (the server or the network ended it). {next}", inTransaction, error);
+    }
+
+    public async ValueTask CloseAsync(bool async)
+    {
+        DbTransaction? transaction = Transaction;
+        Transaction = null;
+        if (transaction is not null)
+        {
+            if (async)
+                await transaction.DisposeAsync().ConfigureAwait(false);
+            else
+                transaction.Dispose();
+        }
+
+        DbConnection? connection = Connection;
+        Connection = null;
+        if (connection is not null)
+            await PoolContext.CloseAsync(connection, async).ConfigureAwait(false);
+    }
+}

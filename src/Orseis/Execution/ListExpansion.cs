@@ -1,0 +1,62 @@
+using System.Collections;
+using System.Data.Common;
+using System.Text;
+using System.Text.RegularExpressions;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// Expands a list argument into one parameter per element: <c>IN @ids</c> or <c>IN (@ids)</c> becomes
+/// <c>IN (@ids0, @ids1, …)</c>. An empty list becomes <c>(SELECT @ids WHERE 1 = 0)</c> with a typed NULL, which
+/// matches no row for <c>IN</c> and every row for <c>NOT IN</c>, as an empty set should.
+/// </summary>
+internal static class ListExpansion
+{
+    /// <summary>True for values sent as lists: any enumerable except strings and binary values.</summary>
+    public static bool IsList(object value) => value is IEnumerable and not string and not byte[] and not char[];
+
+    public static string Expand(DbCommand command, string sql, string name, IEnumerable values)
+    {
+        var pattern = new Regex(
+            @"\(\s*[@:?]" + Regex.Escape(name) + @"\s*\)|(?<![\p{L}\p{N}_@])[@:?]" + Regex.Escape(name) + @"(?![\p{L}\p{N}_])",
+            RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);
+        if (!pattern.IsMatch(sql))
+        {
+            throw new ArgumentException(
+                $"Parameter '{name}' is a list, but the SQL has no '@{name}' to expand it into. Write 'IN @{name}' or 'IN (@{name})'.", "args");
+        }
+
+        var text = new StringBuilder("(");
+        int count = 0;
+        foreach (object? value in values)
+        {
+            string elementName = name + count.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            command.Parameters.Add(ParameterBinder.Create(command, elementName, value));
+            text.Append(count == 0 ? "@" : ", @").Append(elementName);
+            count++;
+        }
+
+        if (count == 0)
+        {
+            command.Parameters.Add(ParameterBinder.CreateTypedNull(command, name, ElementType(values.GetType())));
+            text.Clear().Append("(SELECT @").Append(name).Append(" WHERE 1 = 0");
+        }
+
+        string replacement = text.Append(')').ToString();
+        return pattern.Replace(sql, replacement);
+    }
+
+    /// <summary>The element type of a list type (<c>int</c> for <c>int[]</c> or <c>List&lt;int&gt;</c>), or object.</summary>
+    public static Type ElementType(Type listType)
+    {
+        if (listType.IsArray)
+            return listType.GetElementType()!;
+        foreach (Type implemented in listType.GetInterfaces().Prepend(listType))
+        {
+            if (implemented.IsGenericType && implemented.GetGenericTypeDefinition() == typeof(IEnumerable<>))
+                return implemented.GetGenericArguments()[0];
+        }
+
+        return typeof(object);
+    }
+}

@@ -1,0 +1,122 @@
+using System.Collections;
+using System.Collections.Concurrent;
+using System.Data;
+using System.Data.Common;
+using System.Linq.Expressions;
+using System.Reflection;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// Turns a call's arguments into command parameters. Objects are read through getters compiled once per type;
+/// dictionaries, explicit <see cref="DbParameter"/>s and prebuilt lists are taken as they are.
+/// </summary>
+internal static class ParameterBinder
+{
+    private static readonly ConcurrentDictionary<Type, Getter[]> s_getters = new();
+
+    /// <summary>Adds the parameters to <paramref name="command"/> and returns the SQL text to run (lists expanded).</summary>
+    public static string Bind(DbCommand command, string sql, object? args)
+    {
+        switch (args)
+        {
+            case null:
+                return sql;
+            case ParameterList prebuilt:
+                foreach (var (name, value) in prebuilt)
+                    command.Parameters.Add(Create(command, name, value));
+                return sql;
+            case DbParameter single:
+                command.Parameters.Add(single);
+                return sql;
+            case IEnumerable<DbParameter> explicitParameters:
+                foreach (DbParameter p in explicitParameters)
+                    command.Parameters.Add(p);
+                return sql;
+            case IEnumerable<KeyValuePair<string, object?>> pairs:
+                foreach (var (name, value) in pairs)
+                    sql = Add(command, sql, name, value);
+                return sql;
+            case IDictionary dictionary:
+                foreach (DictionaryEntry entry in dictionary)
+                {
+                    if (entry.Key is not string name)
+                        throw new ArgumentException($"Parameter dictionaries must have string keys; found a key of type {entry.Key.GetType()}.", "args");
+                    sql = Add(command, sql, name, entry.Value);
+                }
+
+                return sql;
+            default:
+                foreach (Getter getter in s_getters.GetOrAdd(args.GetType(), Compile))
+                    sql = Add(command, sql, getter.Name, getter.Read(args));
+                return sql;
+        }
+    }
+
+    private static string Add(DbCommand command, string sql, string name, object? value)
+    {
+        if (value is IEnumerable list && ListExpansion.IsList(value))
+            return ListExpansion.Expand(command, sql, name, list);
+        command.Parameters.Add(Create(command, name, value));
+        return sql;
+    }
+
+    /// <summary>Creates one parameter; enums are sent as their underlying number, null as <see cref="DBNull"/>.</summary>
+    public static DbParameter Create(DbCommand command, string name, object? value)
+    {
+        if (value is TypedNull typedNull)
+            return CreateTypedNull(command, name, typedNull.Type);
+        DbParameter parameter = command.CreateParameter();
+        parameter.ParameterName = name;
+        parameter.Value = value switch
+        {
+            null => DBNull.Value,
+            Enum e => Convert.ChangeType(e, Enum.GetUnderlyingType(e.GetType()), System.Globalization.CultureInfo.InvariantCulture),
+            _ => value,
+        };
+        return parameter;
+    }
+
+    /// <summary>A typed NULL parameter, so that servers with strict typing (PostgreSQL) accept it in any position.</summary>
+    public static DbParameter CreateTypedNull(DbCommand command, string name, Type elementType)
+    {
+        DbParameter parameter = command.CreateParameter();
+        parameter.ParameterName = name;
+        parameter.Value = DBNull.Value;
+        if (DbTypes.TryGet(elementType, out DbType dbType))
+            parameter.DbType = dbType;
+        return parameter;
+    }
+
+    private static Getter[] Compile(Type type)
+    {
+        var getters = new List<Getter>();
+        foreach (PropertyInfo property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
+        {
+            if (property.GetIndexParameters().Length != 0 || property.GetMethod is not { IsPublic: true })
+                continue;
+            getters.Add(new Getter(property.Name, CompileRead(type, property)));
+        }
+
+        foreach (FieldInfo field in type.GetFields(BindingFlags.Public | BindingFlags.Instance))
+            getters.Add(new Getter(field.Name, CompileRead(type, field)));
+
+        if (getters.Count == 0)
+        {
+            throw new ArgumentException(
+                $"Arguments of type {type} have no public properties or fields to send as parameters. Pass an anonymous object, " +
+                "a class or record, a dictionary, or DbParameter instances.", "args");
+        }
+
+        return [.. getters];
+    }
+
+    private static Func<object, object?> CompileRead(Type type, MemberInfo member)
+    {
+        ParameterExpression boxed = Expression.Parameter(typeof(object), "args");
+        Expression read = Expression.PropertyOrField(Expression.Convert(boxed, type), member.Name);
+        return Expression.Lambda<Func<object, object?>>(Expression.Convert(read, typeof(object)), boxed).Compile();
+    }
+
+    private sealed record Getter(string Name, Func<object, object?> Read);
+}

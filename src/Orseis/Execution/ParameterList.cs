@@ -1,0 +1,7 @@
+namespace Orseis.Execution;
+
+/// <summary>Parameters already named and expanded (the interpolated-string form builds one).</summary>
+internal sealed class ParameterList : List<KeyValuePair<string, object?>>
+{
+    public ParameterList(int capacity) : base(capacity) { }
+}

@@ -1,0 +1,78 @@
+using System.Data.Common;
+using Orseis.Diagnostics;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// What every runner of one <see cref="Database"/> shares: the data source that opens connections, the validated
+/// options and the pool's telemetry. All connection opens go through <see cref="OpenAsync"/>, so every open is timed
+/// in one place whatever the mode.
+/// </summary>
+internal sealed class PoolContext : IAsyncDisposable
+{
+    private readonly bool _ownsSource;
+
+    public PoolContext(DbDataSource source, bool ownsSource, OrseisOptions options, Type providerType)
+    {
+        DataSource = source;
+        _ownsSource = ownsSource;
+        Options = options;
+        string system = ProviderInfo.SystemName(providerType);
+        string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
+        Telemetry = new PoolTelemetry(name, system, options.Diagnostics);
+    }
+
+    public DbDataSource DataSource { get; }
+
+    public OrseisOptions Options { get; }
+
+    public PoolTelemetry Telemetry { get; }
+
+    public async ValueTask<DbConnection> OpenAsync(bool async, CancellationToken cancellationToken)
+    {
+        DbConnection connection = DataSource.CreateConnection();
+        long started = Telemetry.OpenStarting();
+        try
+        {
+            if (async)
+                await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+            else
+                connection.Open();
+        }
+        catch (Exception error)
+        {
+            Telemetry.OpenCompleted(started, error);
+            if (async)
+                await connection.DisposeAsync().ConfigureAwait(false);
+            else
+                connection.Dispose();
+            throw;
+        }
+
+        Telemetry.OpenCompleted(started, null);
+        return connection;
+    }
+
+    public static ValueTask CloseAsync(DbConnection connection, bool async)
+    {
+        if (async)
+            return connection.DisposeAsync();
+        connection.Dispose();
+        return default;
+    }
+
+    /// <summary>The command timeout in whole seconds for a call's own timeout or the database's default.</summary>
+    public int? TimeoutSeconds(TimeSpan? callTimeout)
+    {
+        TimeSpan? timeout = callTimeout ?? Options.CommandTimeout;
+        if (timeout is not { } t)
+            return null;
+        if (t == Timeout.InfiniteTimeSpan)
+            return 0;
+        if (t < TimeSpan.Zero)
+            throw new ArgumentOutOfRangeException("timeout", $"A command timeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.");
+        return (int)Math.Min(int.MaxValue, Math.Ceiling(t.TotalSeconds));
+    }
+
+    public ValueTask DisposeAsync() => _ownsSource ? DataSource.DisposeAsync() : default;
+}

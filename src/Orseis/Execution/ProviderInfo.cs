@@ -1,0 +1,61 @@
+using System.Data.Common;
+
+namespace Orseis.Execution;
+
+/// <summary>What Orseis knows about a provider from its types alone (no provider package is referenced).</summary>
+internal static class ProviderInfo
+{
+    /// <summary>The OpenTelemetry <c>db.system.name</c> for the provider that defines <paramref name="providerType"/>.</summary>
+    public static string SystemName(Type providerType)
+    {
+        string ns = providerType.Namespace ?? "";
+        if (ns.StartsWith("Microsoft.Data.Sqlite", StringComparison.Ordinal) || ns.StartsWith("System.Data.SQLite", StringComparison.Ordinal))
+            return "sqlite";
+        if (ns.StartsWith("Npgsql", StringComparison.Ordinal))
+            return "postgresql";
+        if (ns.StartsWith("Microsoft.Data.SqlClient", StringComparison.Ordinal) || ns.StartsWith("System.Data.SqlClient", StringComparison.Ordinal))
+            return "microsoft.sql_server";
+        if (ns.StartsWith("MySqlConnector", StringComparison.Ordinal) || ns.StartsWith("MySql.Data", StringComparison.Ordinal))
+            return "mysql";
+        return "other_sql";
+    }
+
+    /// <summary>
+    /// A pool name from the connection string's server and database keys only; user names and passwords never appear.
+    /// </summary>
+    public static string DefaultPoolName(string systemName, string? connectionString)
+    {
+        var builder = new DbConnectionStringBuilder();
+        try
+        {
+            builder.ConnectionString = connectionString ?? "";
+        }
+        catch (ArgumentException)
+        {
+            return systemName;
+        }
+
+        string? server = First(builder, "Data Source", "Server", "Host", "Address", "Addr", "Network Address", "DataSource", "Filename");
+        string? database = First(builder, "Database", "Initial Catalog");
+        if (builder.TryGetValue("Port", out object? port) && server is not null)
+            server += ":" + port;
+        return (server, database) switch
+        {
+            (null, null) => systemName,
+            (_, null) => $"{systemName}:{server}",
+            (null, _) => $"{systemName}:{database}",
+            _ => $"{systemName}:{server}/{database}",
+        };
+    }
+
+    private static string? First(DbConnectionStringBuilder builder, params string[] keys)
+    {
+        foreach (string key in keys)
+        {
+            if (builder.TryGetValue(key, out object? value) && value?.ToString() is { Length: > 0 } text)
+                return text;
+        }
+
+        return null;
+    }
+}

@@ -1,0 +1,10 @@
+namespace Orseis.Execution;
+
+/// <summary>What the single-row query forms expect from the result.</summary>
+internal enum RowLimit
+{
+    First,
+    FirstOrDefault,
+    Single,
+    SingleOrDefault,
+}

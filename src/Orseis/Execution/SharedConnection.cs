@@ -1,0 +1,67 @@
+using System.Data.Common;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// The one connection of a <see cref="ExecutionMode.ReuseConnection"/> database. Calls from concurrent flows are
+/// serialised and each wait is counted: a database is shared by design (one per application), so making a correct
+/// concurrent program fail because its configuration switched mode would be worse than queueing it. A call that would
+/// wait forever on itself (a query inside a <c>foreach</c> over a sync stream of the same database) fails at once
+/// instead, and any wait longer than <see cref="OrseisOptions.ReuseWaitTimeout"/> fails with a clear message.
+/// </summary>
+internal sealed class SharedConnection(PoolContext pool, string owner)
+{
+    private readonly SemaphoreSlim _gate = new(1, 1);
+    private long _waits;
+    private int _streamThread;
+
+    public KeptConnection Kept { get; } = new(pool, owner);
+
+    public long Waits => Interlocked.Read(ref _waits);
+
+    public async ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    {
+        if (!_gate.Wait(0, CancellationToken.None))
+        {
+            if (!async && Volatile.Read(ref _streamThread) == Environment.CurrentManagedThreadId)
+            {
+                throw new InvalidOperationException(
+                    $"This call would wait forever: a Stream over {owner} is still open on this thread and holds its only connection. " +
+                    "Read the stream to a list first (Query), finish it before the next call, or use OpenPerCall mode.");
+            }
+
+            Interlocked.Increment(ref _waits);
+            long waitStarted = pool.Telemetry.ReuseWaitStarting();
+            TimeSpan limit = pool.Options.ReuseWaitTimeout;
+            bool entered = async
+                ? await _gate.WaitAsync(limit, cancellationToken).ConfigureAwait(false)
+                : _gate.Wait(limit, cancellationToken);
+            pool.Telemetry.ReuseWaitCompleted(waitStarted);
+            if (!entered)
+            {
+                throw new TimeoutException(
+                    $"Waited {limit.TotalSeconds:0.#} s (OrseisOptions.ReuseWaitTimeout) for the connection of {owner}, which another call or an " +
+                    "unfinished stream still holds. ReuseConnection runs one command at a time; use OpenPerCall for concurrent work.");
+            }
+        }
+
+        try
+        {
+            DbConnection connection = await Kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
+            if (forStream && !async)
+                Volatile.Write(ref _streamThread, Environment.CurrentManagedThreadId);
+            return connection;
+        }
+        catch
+        {
+            _gate.Release();
+            throw;
+        }
+    }
+
+    public void Release()
+    {
+        Volatile.Write(ref _streamThread, 0);
+        _gate.Release();
+    }
+}

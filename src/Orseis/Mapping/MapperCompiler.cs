@@ -1,0 +1,183 @@
+using System.Data.Common;
+using System.Linq.Expressions;
+using System.Reflection;
+
+namespace Orseis.Mapping;
+
+/// <summary>
+/// Compiles a <c>Func&lt;DbDataReader, T&gt;</c> for one result layout: typed getters where the provider's type is the
+/// member's, checked numeric conversions where they differ, <see cref="ValueConverter"/> otherwise. Every column read is
+/// guarded so that a failure names the column, its database type, the member and the member's type.
+/// </summary>
+internal static class MapperCompiler
+{
+    private static readonly ParameterExpression s_reader = Expression.Parameter(typeof(DbDataReader), "reader");
+
+    public static Func<DbDataReader, T> Compile<T>(Layout layout, bool scalar)
+    {
+        Expression body = scalar
+            ? ReadColumn(0, layout.Types[0], typeof(T), member: null)
+            : Construct(typeof(T), layout);
+        return Expression.Lambda<Func<DbDataReader, T>>(body, s_reader).Compile();
+    }
+
+    private static Expression Construct(Type type, Layout layout)
+    {
+        var columns = new ColumnMatcher(layout.Names);
+        var used = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        NewExpression creation = ChooseConstructor(type, layout, columns, used);
+
+        var bindings = new List<MemberBinding>();
+        foreach (MemberInfo member in WritableMembers(type))
+        {
+            if (used.Contains(member.Name))
+                continue;
+            int ordinal = columns.Find(member.Name);
+            if (ordinal < 0)
+                continue;
+            Type memberType = member is PropertyInfo p ? p.PropertyType : ((FieldInfo)member).FieldType;
+            bindings.Add(Expression.Bind(member, ReadColumn(ordinal, layout.Types[ordinal], memberType, $"{type.Name}.{member.Name}")));
+            used.Add(member.Name);
+        }
+
+        if (used.Count == 0)
+        {
+            throw new MappingException(
+                $"None of the result's columns ({string.Join(", ", layout.Names)}) matches a constructor parameter, settable property or " +
+                $"field of {type.Name}. Name the columns after the members (case and underscores are ignored) or alias them in SQL.",
+                column: null, member: type.Name);
+        }
+
+        return bindings.Count == 0 ? creation : Expression.MemberInit(creation, bindings);
+    }
+
+    private static NewExpression ChooseConstructor(Type type, Layout layout, ColumnMatcher columns, HashSet<string> used)
+    {
+        if (type.IsValueType || type.GetConstructor(Type.EmptyTypes) is not null)
+            return Expression.New(type);
+
+        ConstructorInfo[] candidates = [.. type.GetConstructors().OrderByDescending(c => c.GetParameters().Length)];
+        string? firstMiss = null;
+        foreach (ConstructorInfo constructor in candidates)
+        {
+            ParameterInfo[] parameters = constructor.GetParameters();
+            var arguments = new Expression[parameters.Length];
+            string? missing = null;
+            for (int i = 0; i < parameters.Length && missing is null; i++)
+            {
+                int ordinal = columns.Find(parameters[i].Name!);
+                if (ordinal < 0)
+                {
+                    missing = parameters[i].Name;
+                    break;
+                }
+
+                arguments[i] = ReadColumn(ordinal, layout.Types[ordinal], parameters[i].ParameterType, $"{type.Name}({parameters[i].Name})");
+            }
+
+            if (missing is null)
+            {
+                foreach (ParameterInfo parameter in parameters)
+                    used.Add(parameter.Name!);
+                return Expression.New(constructor, arguments);
+            }
+
+            firstMiss ??= $"constructor parameter '{missing}'";
+        }
+
+        throw new MappingException(
+            $"{type.Name} has no parameterless constructor, and no public constructor has a column for each of its parameters " +
+            $"(no column for {firstMiss ?? "any constructor: the type has none that is public"}; columns: {string.Join(", ", layout.Names)}).",
+            column: null, member: type.Name);
+    }
+
+    private static IEnumerable<MemberInfo> WritableMembers(Type type)
+    {
+        foreach (PropertyInfo property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
+        {
+            if (property.SetMethod is { IsPublic: true } && property.GetIndexParameters().Length == 0)
+                yield return property;
+        }
+
+        foreach (FieldInfo field in type.GetFields(BindingFlags.Public | BindingFlags.Instance))
+        {
+            if (!field.IsInitOnly)
+                yield return field;
+        }
+    }
+
+    /// <summary>Reads column <paramref name="ordinal"/> as <paramref name="target"/>, NULL-checked and error-guarded.</summary>
+    private static Expression ReadColumn(int ordinal, Type columnType, Type target, string? member)
+    {
+        Expression index = Expression.Constant(ordinal);
+        Expression isNull = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, index);
+        bool acceptsNull = !target.IsValueType || Nullable.GetUnderlyingType(target) is not null;
+
+        Expression value = ReadValue(index, columnType, target);
+        Expression whenNull = acceptsNull
+            ? Expression.Default(target)
+            : Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.NullColumn), null,
+                s_reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target);
+        Expression read = Expression.Condition(isNull, whenNull, value);
+
+        ParameterExpression error = Expression.Variable(typeof(Exception), "error");
+        Expression wrap = Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.Column), null,
+            error, s_reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target);
+        return Expression.TryCatch(read, Expression.Catch(error, wrap));
+    }
+
+    private static Expression ReadValue(Expression index, Type columnType, Type target)
+    {
+        Type core = Nullable.GetUnderlyingType(target) ?? target;
+        Expression value;
+        if (columnType == core)
+        {
+            value = TypedGet(index, core);
+        }
+        else if (core.IsEnum && ScalarTypes.IsIntegral(columnType))
+        {
+            value = Expression.Convert(Expression.ConvertChecked(TypedGet(index, columnType), Enum.GetUnderlyingType(core)), core);
+        }
+        else if (ScalarTypes.IsIntegral(columnType) && (ScalarTypes.IsIntegral(core) || ScalarTypes.IsFloating(core)))
+        {
+            value = Expression.ConvertChecked(TypedGet(index, columnType), core);
+        }
+        else if ((columnType == typeof(double) || columnType == typeof(float)) && (core == typeof(double) || core == typeof(float)))
+        {
+            value = Expression.Convert(TypedGet(index, columnType), core);
+        }
+        else
+        {
+            Expression boxed = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index);
+            value = Expression.Call(typeof(ValueConverter), nameof(ValueConverter.To), [core], boxed);
+        }
+
+        return core == target ? value : Expression.Convert(value, target);
+    }
+
+    private static Expression TypedGet(Expression index, Type type)
+    {
+        string? getter = type switch
+        {
+            _ when type == typeof(int) => nameof(DbDataReader.GetInt32),
+            _ when type == typeof(long) => nameof(DbDataReader.GetInt64),
+            _ when type == typeof(short) => nameof(DbDataReader.GetInt16),
+            _ when type == typeof(byte) => nameof(DbDataReader.GetByte),
+            _ when type == typeof(bool) => nameof(DbDataReader.GetBoolean),
+            _ when type == typeof(string) => nameof(DbDataReader.GetString),
+            _ when type == typeof(double) => nameof(DbDataReader.GetDouble),
+            _ when type == typeof(float) => nameof(DbDataReader.GetFloat),
+            _ when type == typeof(decimal) => nameof(DbDataReader.GetDecimal),
+            _ when type == typeof(DateTime) => nameof(DbDataReader.GetDateTime),
+            _ when type == typeof(Guid) => nameof(DbDataReader.GetGuid),
+            _ when type == typeof(char) => nameof(DbDataReader.GetChar),
+            _ => null,
+        };
+        if (getter is not null)
+            return Expression.Call(s_reader, typeof(DbDataReader).GetMethod(getter, [typeof(int)])!, index);
+        if (type == typeof(object))
+            return Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index);
+        MethodInfo generic = typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetFieldValue))!.MakeGenericMethod(type);
+        return Expression.Call(s_reader, generic, index);
+    }
+}

@@ -1,0 +1,75 @@
+using System.Data.Common;
+
+namespace Orseis.Mapping;
+
+/// <summary>
+/// Builds the mapping errors thrown from compiled mappers. Messages name the column, its database type, the member and
+/// its type; never the value.
+/// </summary>
+internal static class MappingErrors
+{
+    public static Exception NullColumn(DbDataReader reader, int ordinal, string? member, Type target)
+    {
+        string column = SafeName(reader, ordinal);
+        return new MappingException(
+            $"Column '{column}' ({SafeDbType(reader, ordinal)}) is NULL in a row, but {Target(member, target)} cannot hold NULL. " +
+            $"Make it {ScalarTypes.Describe(target)}? (nullable) or COALESCE the column in SQL.",
+            column, member);
+    }
+
+    public static Exception Column(Exception error, DbDataReader reader, int ordinal, string? member, Type target)
+    {
+        if (error is MappingException)
+            return error;
+        string column = SafeName(reader, ordinal);
+        string reason = error switch
+        {
+            OverflowException => "the value is out of the member type's range",
+            InvalidCastException => error.Message.TrimEnd('.'),
+            FormatException => "the provider could not parse the value as the member type",
+            _ => $"{error.GetType().Name} while reading the value",
+        };
+        return new MappingException(
+            $"Cannot map column '{column}' ({SafeDbType(reader, ordinal)}, read as {SafeFieldType(reader, ordinal)}) to {Target(member, target)}: {reason}.",
+            column, member, error is InvalidCastException or OverflowException ? error : null);
+    }
+
+    private static string Target(string? member, Type target) =>
+        member is null ? $"the requested type {ScalarTypes.Describe(target)}" : $"member '{member}' ({ScalarTypes.Describe(target)})";
+
+    private static string SafeName(DbDataReader reader, int ordinal)
+    {
+        try
+        {
+            return reader.GetName(ordinal);
+        }
+        catch (Exception)
+        {
+            return "#" + ordinal;
+        }
+    }
+
+    private static string SafeDbType(DbDataReader reader, int ordinal)
+    {
+        try
+        {
+            return "database type " + reader.GetDataTypeName(ordinal);
+        }
+        catch (Exception)
+        {
+            return "database type unknown";
+        }
+    }
+
+    private static string SafeFieldType(DbDataReader reader, int ordinal)
+    {
+        try
+        {
+            return reader.GetFieldType(ordinal).Name;
+        }
+        catch (Exception)
+        {
+            return "unknown";
+        }
+    }
+}

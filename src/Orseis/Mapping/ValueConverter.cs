@@ -1,0 +1,141 @@
+using System.Globalization;
+
+namespace Orseis.Mapping;
+
+/// <summary>
+/// Converts a non-NULL value read from a provider to the type a member or caller asked for, when the provider's own
+/// type differs (SQLite's INTEGER read into an <c>int</c>, TEXT into a <c>Guid</c> or <c>DateOnly</c>, and so on).
+/// Conversions that would lose data (a fraction, a time of day, an out-of-range number) fail instead. Failure
+/// messages never include the value.
+/// </summary>
+internal static class ValueConverter
+{
+    private static readonly CultureInfo s_invariant = CultureInfo.InvariantCulture;
+
+    public static T To<T>(object value) => value is T typed ? typed : (T)ToType(value, typeof(T));
+
+    public static object ToType(object value, Type target)
+    {
+        target = Nullable.GetUnderlyingType(target) ?? target;
+        if (target.IsInstanceOfType(value))
+            return value;
+        if (target.IsEnum)
+            return ToEnum(value, target);
+        Type source = value.GetType();
+
+        if (target == typeof(bool))
+            return ToBoolean(value);
+        if (ScalarTypes.IsIntegral(target))
+            return ToIntegral(value, source, target);
+        if (ScalarTypes.IsFloating(target))
+            return ToFloating(value, source, target);
+        if (target == typeof(string) && value is IFormattable or char or char[])
+            return value is char[] chars ? new string(chars) : value is IFormattable f ? f.ToString(null, s_invariant) : value.ToString()!;
+        if (target == typeof(char) && value is string { Length: 1 } one)
+            return one[0];
+
+        object? converted = value switch
+        {
+            string s => ParseText(s, target),
+            byte[] { Length: 16 } bytes when target == typeof(Guid) => new Guid(bytes),
+            DateTime dt => FromDateTime(dt, target),
+            DateTimeOffset dto when target == typeof(DateTime) => dto.UtcDateTime,
+            TimeSpan ts when target == typeof(TimeOnly) => TimeOnly.FromTimeSpan(ts),
+            TimeOnly t when target == typeof(TimeSpan) => t.ToTimeSpan(),
+            DateOnly d when target == typeof(DateTime) => d.ToDateTime(TimeOnly.MinValue),
+            _ => null,
+        };
+        return converted ?? throw NoConversion(source, target);
+    }
+
+    private static object ToEnum(object value, Type target)
+    {
+        if (value is string text)
+        {
+            if (Enum.TryParse(target, text, ignoreCase: true, out object? parsed) && Enum.IsDefined(target, parsed!))
+                return parsed!;
+            throw new InvalidCastException($"The text is not a name of enum {target.Name}.");
+        }
+
+        if (ScalarTypes.IsIntegral(value.GetType()))
+            return Enum.ToObject(target, ToIntegral(value, value.GetType(), Enum.GetUnderlyingType(target)));
+        throw NoConversion(value.GetType(), target);
+    }
+
+    private static object ToBoolean(object value) => value switch
+    {
+        string s when bool.TryParse(s, out bool b) => b,
+        _ when ScalarTypes.IsIntegral(value.GetType()) => System.Convert.ToInt64(value, s_invariant) switch
+        {
+            0 => false,
+            1 => true,
+            _ => throw new InvalidCastException("Only 0 and 1 convert to Boolean."),
+        },
+        _ => throw NoConversion(value.GetType(), typeof(bool)),
+    };
+
+    private static object ToIntegral(object value, Type source, Type target)
+    {
+        if (ScalarTypes.IsIntegral(source))
+            return System.Convert.ChangeType(value, target, s_invariant); // checked: throws OverflowException
+        if (source == typeof(decimal) || source == typeof(double) || source == typeof(float))
+        {
+            decimal d = System.Convert.ToDecimal(value, s_invariant);
+            if (decimal.Truncate(d) != d)
+                throw new InvalidCastException($"The {source.Name} value has a fraction, which {target.Name} would lose.");
+            return System.Convert.ChangeType(d, target, s_invariant);
+        }
+
+        if (value is string s && decimal.TryParse(s, NumberStyles.Integer, s_invariant, out decimal parsed))
+            return System.Convert.ChangeType(parsed, target, s_invariant);
+        throw NoConversion(source, target);
+    }
+
+    private static object ToFloating(object value, Type source, Type target)
+    {
+        if (ScalarTypes.IsIntegral(source) || ScalarTypes.IsFloating(source))
+            return System.Convert.ChangeType(value, target, s_invariant);
+        if (value is string s && decimal.TryParse(s, NumberStyles.Float, s_invariant, out decimal parsed))
+            return System.Convert.ChangeType(parsed, target, s_invariant);
+        throw NoConversion(source, target);
+    }
+
+    private static object? ParseText(string s, Type target)
+    {
+        if (target == typeof(Guid))
+            return Guid.TryParse(s, out Guid g) ? g : throw Unparsable(target);
+        if (target == typeof(DateTime))
+            return DateTime.TryParse(s, s_invariant, DateTimeStyles.RoundtripKind, out DateTime dt) ? dt : throw Unparsable(target);
+        if (target == typeof(DateTimeOffset))
+            return DateTimeOffset.TryParse(s, s_invariant, DateTimeStyles.AssumeUniversal, out DateTimeOffset dto) ? dto : throw Unparsable(target);
+        if (target == typeof(DateOnly))
+        {
+            if (DateOnly.TryParse(s, s_invariant, out DateOnly d))
+                return d;
+            return DateTime.TryParse(s, s_invariant, DateTimeStyles.RoundtripKind, out DateTime full) ? FromDateTime(full, target) : throw Unparsable(target);
+        }
+
+        if (target == typeof(TimeOnly))
+            return TimeOnly.TryParse(s, s_invariant, out TimeOnly t) ? t : throw Unparsable(target);
+        if (target == typeof(TimeSpan))
+            return TimeSpan.TryParse(s, s_invariant, out TimeSpan ts) ? ts : throw Unparsable(target);
+        return null;
+    }
+
+    private static object? FromDateTime(DateTime dt, Type target)
+    {
+        if (target == typeof(DateTimeOffset))
+            return new DateTimeOffset(dt.Kind == DateTimeKind.Unspecified ? DateTime.SpecifyKind(dt, DateTimeKind.Utc) : dt);
+        if (target == typeof(DateOnly))
+            return dt.TimeOfDay == TimeSpan.Zero ? DateOnly.FromDateTime(dt) : throw new InvalidCastException("The DateTime value has a time of day, which DateOnly would lose.");
+        if (target == typeof(TimeOnly))
+            return TimeOnly.FromDateTime(dt);
+        return null;
+    }
+
+    private static InvalidCastException Unparsable(Type target) =>
+        new($"The text is not a valid {target.Name} in the invariant culture.");
+
+    private static InvalidCastException NoConversion(Type source, Type target) =>
+        new($"There is no conversion from {source.Name} to {target.Name}.");
+}

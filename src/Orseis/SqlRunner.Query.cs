@@ -1,0 +1,145 @@
+using System.Data;
+using System.Data.Common;
+using Orseis.Execution;
+using Orseis.Mapping;
+
+namespace Orseis;
+
+public abstract partial class SqlRunner
+{
+    /// <summary>Runs <paramref name="sql"/> and maps every row to <typeparamref name="T"/>, buffered in a list.</summary>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <returns>The rows, in the order the database returned them.</returns>
+    /// <exception cref="MappingException">A column cannot be mapped; the message names the column and the member.</exception>
+    public List<T> Query<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
+        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => ListBody<T>(command, async, ct));
+
+    /// <inheritdoc cref="Query{T}(string, object?, TimeSpan?)"/>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <param name="cancellationToken">Cancels the call.</param>
+    public Task<List<T>> QueryAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => ListBody<T>(command, async, ct), async: true, cancellationToken).AsTask();
+
+    /// <summary>Runs <paramref name="sql"/> and maps its only row.</summary>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <returns>The row.</returns>
+    /// <exception cref="InvalidOperationException">The query returned no row, or more than one.</exception>
+    public T QuerySingle<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
+        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.Single, async, ct))!;
+
+    /// <inheritdoc cref="QuerySingle{T}(string, object?, TimeSpan?)"/>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <param name="cancellationToken">Cancels the call.</param>
+    public async Task<T> QuerySingleAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        (await RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.Single, async, ct), async: true, cancellationToken).ConfigureAwait(false))!;
+
+    /// <summary>Runs <paramref name="sql"/> and maps its only row, or returns <see langword="default"/> when there is none.</summary>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <returns>The row, or <see langword="default"/>.</returns>
+    /// <exception cref="InvalidOperationException">The query returned more than one row.</exception>
+    public T? QuerySingleOrDefault<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
+        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.SingleOrDefault, async, ct));
+
+    /// <inheritdoc cref="QuerySingleOrDefault{T}(string, object?, TimeSpan?)"/>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <param name="cancellationToken">Cancels the call.</param>
+    public Task<T?> QuerySingleOrDefaultAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.SingleOrDefault, async, ct), async: true, cancellationToken).AsTask();
+
+    /// <summary>Runs <paramref name="sql"/> and maps its first row; later rows are not read.</summary>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <returns>The first row.</returns>
+    /// <exception cref="InvalidOperationException">The query returned no row.</exception>
+    public T QueryFirst<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
+        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.First, async, ct))!;
+
+    /// <inheritdoc cref="QueryFirst{T}(string, object?, TimeSpan?)"/>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <param name="cancellationToken">Cancels the call.</param>
+    public async Task<T> QueryFirstAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        (await RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.First, async, ct), async: true, cancellationToken).ConfigureAwait(false))!;
+
+    /// <summary>Runs <paramref name="sql"/> and maps its first row, or returns <see langword="default"/> when there is none.</summary>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <returns>The first row, or <see langword="default"/>.</returns>
+    public T? QueryFirstOrDefault<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
+        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.FirstOrDefault, async, ct));
+
+    /// <inheritdoc cref="QueryFirstOrDefault{T}(string, object?, TimeSpan?)"/>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <param name="cancellationToken">Cancels the call.</param>
+    public Task<T?> QueryFirstOrDefaultAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.FirstOrDefault, async, ct), async: true, cancellationToken).AsTask();
+
+    private static async ValueTask<List<T>> ListBody<T>(DbCommand command, bool async, CancellationToken cancellationToken)
+    {
+        DbDataReader reader = await ExecuteReaderAsync(command, CommandBehavior.SingleResult, async, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            var rows = new List<T>();
+            if (await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
+            {
+                Func<DbDataReader, T> map = RowMapper<T>.Get(reader);
+                do
+                {
+                    rows.Add(map(reader));
+                }
+                while (await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false));
+            }
+
+            return rows;
+        }
+        finally
+        {
+            await DisposeReaderAsync(reader, async).ConfigureAwait(false);
+        }
+    }
+
+    private static async ValueTask<T?> RowBody<T>(DbCommand command, RowLimit limit, bool async, CancellationToken cancellationToken)
+    {
+        CommandBehavior behavior = limit is RowLimit.First or RowLimit.FirstOrDefault
+            ? CommandBehavior.SingleResult | CommandBehavior.SingleRow
+            : CommandBehavior.SingleResult;
+        DbDataReader reader = await ExecuteReaderAsync(command, behavior, async, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            if (!await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
+            {
+                return limit is RowLimit.First or RowLimit.Single
+                    ? throw new InvalidOperationException($"{Describe(limit)} expected a row, but the query returned none.")
+                    : default;
+            }
+
+            T row = RowMapper<T>.Get(reader)(reader);
+            if (limit is RowLimit.Single or RowLimit.SingleOrDefault && await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
+                throw new InvalidOperationException($"{Describe(limit)} expected at most one row, but the query returned more than one.");
+            return row;
+        }
+        finally
+        {
+            await DisposeReaderAsync(reader, async).ConfigureAwait(false);
+        }
+    }
+
+    private static string Describe(RowLimit limit) => "Query" + limit;
+}

@@ -1,0 +1,110 @@
+using System.Data;
+using System.Data.Common;
+using System.Diagnostics;
+using Orseis.Execution;
+
+namespace Orseis;
+
+/// <summary>
+/// Anything you can run SQL against: a <see cref="Database"/> (its <see cref="ExecutionMode"/> decides how each call
+/// gets a connection) or a <see cref="Session"/> (one open connection). Both expose the same calls, so code written
+/// against <see cref="SqlRunner"/> runs in either mode unchanged.
+/// </summary>
+/// <remarks>
+/// Every call comes in a sync and an async form (the async form takes a <see cref="CancellationToken"/>), with the
+/// arguments given as an object, a dictionary or <see cref="DbParameter"/>s, or as the holes of an interpolated string.
+/// </remarks>
+public abstract partial class SqlRunner
+{
+    private protected SqlRunner(PoolContext pool) => Pool = pool;
+
+    internal PoolContext Pool { get; }
+
+    /// <summary>Gets an open connection for one call (or one stream).</summary>
+    private protected abstract ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken);
+
+    /// <summary>Gives back what <see cref="AcquireAsync"/> returned.</summary>
+    private protected abstract ValueTask ReleaseAsync(DbConnection connection, bool async);
+
+    /// <summary>The transaction commands must join, if any.</summary>
+    private protected virtual DbTransaction? CurrentTransaction => null;
+
+    /// <summary>A clearer exception for <paramref name="error"/>, or null to let it pass unchanged.</summary>
+    private protected virtual Exception? TranslateFailure(DbConnection connection, Exception error) => null;
+
+    /// <summary>
+    /// The one executor behind every buffered call, sync and async alike: acquire, build, execute (through
+    /// <paramref name="body"/>), release, reporting each step to the pool's telemetry.
+    /// </summary>
+    private async ValueTask<TResult> RunAsync<TResult>(
+        CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, bool async, CancellationToken cancellationToken)
+    {
+        DbConnection connection = await AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            using DbCommand command = CreateCommand(connection, request);
+            long started = Pool.Telemetry.CommandStarting(request.Sql);
+            try
+            {
+                TResult result = await body(command, async, cancellationToken).ConfigureAwait(false);
+                Pool.Telemetry.CommandCompleted(started, null);
+                return result;
+            }
+            catch (Exception error)
+            {
+                Pool.Telemetry.CommandCompleted(started, error);
+                if (TranslateFailure(connection, error) is { } translated)
+                    throw translated;
+                throw;
+            }
+            finally
+            {
+                command.Parameters.Clear();
+            }
+        }
+        finally
+        {
+            await ReleaseAsync(connection, async).ConfigureAwait(false);
+        }
+    }
+
+    private TResult Run<TResult>(CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body)
+    {
+        ValueTask<TResult> pending = RunAsync(request, body, async: false, CancellationToken.None);
+        Debug.Assert(pending.IsCompleted, "The sync path must never suspend.");
+        return pending.GetAwaiter().GetResult();
+    }
+
+    private DbCommand CreateCommand(DbConnection connection, CommandRequest request)
+    {
+        DbCommand command = connection.CreateCommand();
+        try
+        {
+            command.Transaction = CurrentTransaction;
+            if (Pool.TimeoutSeconds(request.Timeout) is { } seconds)
+                command.CommandTimeout = seconds;
+            command.CommandText = ParameterBinder.Bind(command, request.Sql, request.Args);
+            return command;
+        }
+        catch
+        {
+            command.Parameters.Clear();
+            command.Dispose();
+            throw;
+        }
+    }
+
+    private static ValueTask<DbDataReader> ExecuteReaderAsync(DbCommand command, CommandBehavior behavior, bool async, CancellationToken cancellationToken) =>
+        async ? new ValueTask<DbDataReader>(command.ExecuteReaderAsync(behavior, cancellationToken)) : new ValueTask<DbDataReader>(command.ExecuteReader(behavior));
+
+    private static ValueTask<bool> ReadAsync(DbDataReader reader, bool async, CancellationToken cancellationToken) =>
+        async ? new ValueTask<bool>(reader.ReadAsync(cancellationToken)) : new ValueTask<bool>(reader.Read());
+
+    private static ValueTask DisposeReaderAsync(DbDataReader reader, bool async)
+    {
+        if (async)
+            return reader.DisposeAsync();
+        reader.Dispose();
+        return default;
+    }
+}
