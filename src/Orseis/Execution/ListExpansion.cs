@@ -26,6 +26,7 @@ internal static class ListExpansion
                 $"Parameter '{name}' is a list, but the SQL has no '@{name}' to expand it into. Write 'IN @{name}' or 'IN (@{name})'.", "args");
         }
 
+        name = SqlNames.FindSpelling(sql, name) ?? name;
         var text = new StringBuilder("(");
         int count = 0;
         foreach (object? value in values)

@@ -53,11 +53,16 @@ internal static class ParameterBinder
         }
     }
 
+    /// <summary>
+    /// Adds one named argument, spelled as the SQL spells it. An argument the SQL does not use is not sent (an object
+    /// may carry more members than one statement needs), except that a list the SQL has no place for is an error.
+    /// </summary>
     private static string Add(DbCommand command, string sql, string name, object? value)
     {
         if (value is IEnumerable list && ListExpansion.IsList(value))
             return ListExpansion.Expand(command, sql, name, list);
-        command.Parameters.Add(Create(command, name, value));
+        if (SqlNames.FindSpelling(sql, name) is { } spelling)
+            command.Parameters.Add(Create(command, spelling, value));
         return sql;
     }
 
