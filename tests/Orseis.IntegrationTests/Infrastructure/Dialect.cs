@@ -1,0 +1,79 @@
+using System.Data.Common;
+
+namespace Orseis.IntegrationTests.Infrastructure;
+
+/// <summary>What differs between servers in the shared suite: the provider and a few statements.</summary>
+public abstract class Dialect
+{
+    public abstract DbProviderFactory Factory { get; }
+
+    public abstract string ConnectionString { get; }
+
+    /// <summary>The connection string with a pool of exactly one connection, so consecutive opens get the same server session.</summary>
+    public abstract string SingleConnectionPool { get; }
+
+    public abstract string BackendIdSql { get; }
+
+    public abstract string KillSql { get; }
+
+    public abstract string TempTable { get; }
+
+    public abstract string SetSessionVariableSql { get; }
+
+    public abstract string GetSessionVariableSql { get; }
+
+    public Database Open(ExecutionMode mode, string? connectionString = null) =>
+        new(Factory, connectionString ?? ConnectionString, new OrseisOptions { Mode = mode });
+
+    protected static string Required(string? value, string variable) =>
+        value ?? throw new InvalidOperationException($"{variable} is not set, and CI requires this server's tests to run. scripts/test.sh starts the server and sets it.");
+}
+
+public sealed class PostgresDialect : Dialect
+{
+    public override DbProviderFactory Factory => Npgsql.NpgsqlFactory.Instance;
+
+    public override string ConnectionString => Required(Servers.Postgres, "ORSEIS_POSTGRES");
+
+    public override string SingleConnectionPool =>
+        new Npgsql.NpgsqlConnectionStringBuilder(ConnectionString) { MaxPoolSize = 1, MinPoolSize = 0 }.ToString();
+
+    public override string BackendIdSql => "select pg_backend_pid()";
+
+    public override string KillSql => "select pg_terminate_backend(@id)";
+
+    public override string TempTable => "scratch";
+
+    public override string SetSessionVariableSql => "select set_config('orseis.marker', @value, false)";
+
+    public override string GetSessionVariableSql => "select current_setting('orseis.marker', true)";
+}
+
+public sealed class SqlServerDialect : Dialect
+{
+    public override DbProviderFactory Factory => Servers.LoadSqlClient();
+
+    public override string ConnectionString => Required(Servers.SqlServer, "ORSEIS_SQLSERVER");
+
+    public override string SingleConnectionPool
+    {
+        get
+        {
+            DbConnectionStringBuilder builder = Factory.CreateConnectionStringBuilder()!;
+            builder.ConnectionString = ConnectionString;
+            builder["Max Pool Size"] = 1;
+            return builder.ConnectionString;
+        }
+    }
+
+    public override string BackendIdSql => "select @@SPID";
+
+    // KILL takes no parameters; the id is an int read from the server, formatted invariantly by the suite.
+    public override string KillSql => "KILL {0}";
+
+    public override string TempTable => "#scratch";
+
+    public override string SetSessionVariableSql => "EXEC sp_set_session_context N'marker', @value";
+
+    public override string GetSessionVariableSql => "select cast(SESSION_CONTEXT(N'marker') as nvarchar(100))";
+}

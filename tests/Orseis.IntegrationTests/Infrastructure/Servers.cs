@@ -1,0 +1,54 @@
+using System.Data.Common;
+
+namespace Orseis.IntegrationTests.Infrastructure;
+
+/// <summary>
+/// Where the test servers are. One environment variable per server, set by scripts/test.sh (which starts a private
+/// PostgreSQL on 127.0.0.1) or by hand:
+/// <list type="bullet">
+/// <item><c>ORSEIS_POSTGRES</c>: an Npgsql connection string, e.g. <c>Host=127.0.0.1;Port=5432;Username=orseis;Database=orseis</c>.</item>
+/// <item><c>ORSEIS_SQLSERVER</c>: a Microsoft.Data.SqlClient connection string (build with <c>-p:WithSqlClient=true</c>).</item>
+/// </list>
+/// A missing server skips its tests on a developer's machine and fails them in CI (<c>CI=true</c>).
+/// </summary>
+internal static class Servers
+{
+    public static bool InCi => string.Equals(Environment.GetEnvironmentVariable("CI"), "true", StringComparison.OrdinalIgnoreCase);
+
+    public static string? Postgres => Environment.GetEnvironmentVariable("ORSEIS_POSTGRES") is { Length: > 0 } cs ? cs : null;
+
+    public static string? SqlServer => Environment.GetEnvironmentVariable("ORSEIS_SQLSERVER") is { Length: > 0 } cs ? cs : null;
+
+    /// <summary>Microsoft.Data.SqlClient's factory, loaded by name: the package is referenced only when built with WithSqlClient=true.</summary>
+    public static DbProviderFactory LoadSqlClient() =>
+        Type.GetType("Microsoft.Data.SqlClient.SqlClientFactory, Microsoft.Data.SqlClient")?.GetField("Instance")?.GetValue(null) as DbProviderFactory
+        ?? throw new InvalidOperationException(
+            "ORSEIS_SQLSERVER is set but Microsoft.Data.SqlClient is not in the test build. Run the tests with " +
+            "'dotnet test -p:WithSqlClient=true' (scripts/test.sh does when ORSEIS_SQLSERVER is set).");
+}
+
+/// <summary>A test that needs PostgreSQL: skipped (saying why) without ORSEIS_POSTGRES, except in CI where it must run.</summary>
+public sealed class PostgresFactAttribute : FactAttribute
+{
+    public PostgresFactAttribute()
+    {
+        if (Servers.Postgres is null && !Servers.InCi)
+        {
+            string reason = "PostgreSQL tests need ORSEIS_POSTGRES (an Npgsql connection string); ./scripts/test.sh starts a private server and sets it.";
+            Skip = reason;
+        }
+    }
+}
+
+/// <summary>A test that needs SQL Server: skipped (saying why) unless ORSEIS_SQLSERVER is set. SQL Server cannot run on the project's own machines.</summary>
+public sealed class SqlServerFactAttribute : FactAttribute
+{
+    public SqlServerFactAttribute()
+    {
+        if (Servers.SqlServer is null)
+        {
+            string reason = "SQL Server tests need ORSEIS_SQLSERVER (a SqlClient connection string); no SQL Server runs on this machine.";
+            Skip = reason;
+        }
+    }
+}
