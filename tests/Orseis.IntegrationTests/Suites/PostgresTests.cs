@@ -21,3 +21,17 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public void Interpolated() => Interpolated_sql_is_parameterised_on_the_server();
 }
+
+/// <summary>PostgreSQL-only checks: the DbDataSource constructor and what the default pool name reveals.</summary>
+public sealed class PostgresDataSourceTests
+{
+    [PostgresFact]
+    public async Task A_database_over_an_npgsql_data_source_runs_calls_and_names_its_pool_without_credentials()
+    {
+        var builder = new Npgsql.NpgsqlConnectionStringBuilder(new PostgresDialect().ConnectionString) { Password = "not-a-real-secret" };
+        await using var source = Npgsql.NpgsqlDataSource.Create(builder.ConnectionString);
+        await using var db = new Database(source, new OrseisOptions { Mode = ExecutionMode.ReuseConnection });
+        Assert.Equal(42, await db.ScalarAsync<int>("select @x::int", new { x = 42 }));
+        Assert.Equal($"postgresql:{builder.Host}:{builder.Port}/{builder.Database}", db.PoolName);
+    }
+}
