@@ -20,7 +20,8 @@ internal static class SqlNames
             int end = at + name.Length;
             if (end < sql.Length && IsNamePart(sql[end]))
                 continue;
-            return sql.Substring(at, name.Length);
+            // The usual case spells it as given: return the caller's string rather than allocating a copy.
+            return string.CompareOrdinal(sql, at, name, 0, name.Length) == 0 ? name : sql.Substring(at, name.Length);
         }
 
         return null;
