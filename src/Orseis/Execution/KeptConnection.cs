@@ -32,11 +32,11 @@ internal sealed class KeptConnection(PoolContext pool, string owner)
         if (connection is not null)
         {
             Connection = null;
-            await PoolContext.CloseAsync(connection, async).ConfigureAwait(false);
+            await pool.CloseAsync(connection, async).ConfigureAwait(false);
             Reopens++;
         }
 
-        Connection = await pool.OpenAsync(async, cancellationToken).ConfigureAwait(false);
+        Connection = await pool.OpenAsync(async, owner, cancellationToken).ConfigureAwait(false);
         return Connection;
     }
 
@@ -68,6 +68,6 @@ internal sealed class KeptConnection(PoolContext pool, string owner)
         DbConnection? connection = Connection;
         Connection = null;
         if (connection is not null)
-            await PoolContext.CloseAsync(connection, async).ConfigureAwait(false);
+            await pool.CloseAsync(connection, async).ConfigureAwait(false);
     }
 }
