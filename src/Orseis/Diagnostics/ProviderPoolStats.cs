@@ -89,7 +89,7 @@ internal sealed class ProviderPoolStats
     private static int Kind(string instrument) => instrument switch
     {
         "db.client.connection.count" or "db.client.connections.usage" => 1,
-        "db.client.connection.create_time" or "db.client.connections.create_time" => 2,
+        "db.client.connection.create_time" or "db.client.connection.npgsql.create_time" or "db.client.connections.create_time" => 2,
         _ => 0,
     };
 
