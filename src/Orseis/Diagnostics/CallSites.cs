@@ -58,18 +58,21 @@ internal static class CallSites
 
     private static string Describe(MethodBase method)
     {
+        // Async state machines, lambdas and local functions live in compiler-named types and methods such as
+        // "<<Main>$>b__0" or "<Run>d__3": name the user's type and the method that wrote them.
         Type? type = method.DeclaringType;
-        // Async state machines and lambdas: name the method that wrote them, not the compiler's class.
-        while (type is { DeclaringType: not null } && type.Name.Contains('<', StringComparison.Ordinal))
+        string? compiled = method.Name.StartsWith('<') ? method.Name : null;
+        while (type is not null && type.Name.StartsWith('<'))
         {
-            string name = type.Name;
-            int start = name.IndexOf('<', StringComparison.Ordinal) + 1;
-            int end = name.IndexOf('>', StringComparison.Ordinal);
+            compiled ??= type.Name;
+            if (type.Name.StartsWith("<<", StringComparison.Ordinal) || !type.Name.StartsWith("<>", StringComparison.Ordinal))
+                compiled = type.Name;
             type = type.DeclaringType;
-            if (end > start)
-                return $"{type?.FullName}.{name[start..end]}";
         }
 
-        return $"{type?.FullName}.{method.Name}";
+        if (compiled is null)
+            return $"{type?.FullName}.{method.Name}";
+        System.Text.RegularExpressions.Match name = System.Text.RegularExpressions.Regex.Match(compiled, @"<([A-Za-z_][A-Za-z0-9_]*)>");
+        return $"{type?.FullName}.{(name.Success ? name.Groups[1].Value : compiled)}";
     }
 }

@@ -114,7 +114,7 @@ internal sealed partial class PoolTelemetry
                 $". Each open costs {meanOpenMs:0.###} ms here (measured), plus what the provider defers to the first command " +
                 $"(session reset, re-prepared statements); one Session or ReuseConnection mode would save about {saveMs:0.#} ms of opens.",
                 new Dictionary<string, double> { ["opens"] = flow.Opens, ["windowMs"] = Ms(span), ["meanOpenMs"] = meanOpenMs, ["savedMs"] = saveMs },
-                flow.CallSite, rateLimited: false);
+                flow.CallSite, rateLimited: true);
         }
     }
 
