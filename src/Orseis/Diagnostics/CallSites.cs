@@ -64,8 +64,8 @@ internal static class CallSites
         string? compiled = method.Name.StartsWith('<') ? method.Name : null;
         while (type is not null && type.Name.StartsWith('<'))
         {
-            compiled ??= type.Name;
-            if (type.Name.StartsWith("<<", StringComparison.Ordinal) || !type.Name.StartsWith("<>", StringComparison.Ordinal))
+            // "<>c__DisplayClass..." closures name nothing; a state machine or lambda type ("<Run>d__3") does.
+            if (compiled is null && !type.Name.StartsWith("<>", StringComparison.Ordinal))
                 compiled = type.Name;
             type = type.DeclaringType;
         }

@@ -151,13 +151,11 @@ internal sealed partial class PoolTelemetry
         holder.Reported = true;
         Report(FindingKind.HeldTooLong,
             $"A connection of pool '{PoolName}' held by {holder.Owner} {(stillHeld ? "has been out" : "was out")} for {held.TotalSeconds:0.###} s, " +
-            $"longer than DiagnosticsOptions.HeldTooLongThreshold ({threshold(_options).TotalSeconds:0.###} s): a leak suspect " +
+            $"longer than DiagnosticsOptions.HeldTooLongThreshold ({_options.HeldTooLongThreshold.TotalSeconds:0.###} s): a leak suspect " +
             "(an undisposed Session or Stream) or long work done while holding a connection." +
             (holder.Stack is null ? "" : $" Acquired at:{Environment.NewLine}{holder.Stack}"),
             new Dictionary<string, double> { ["heldMs"] = Ms(held), ["thresholdMs"] = Ms(_options.HeldTooLongThreshold), ["stillHeld"] = stillHeld ? 1 : 0 },
             holder.Stack, rateLimited: false);
-
-        static TimeSpan threshold(DiagnosticsOptions o) => o.HeldTooLongThreshold;
     }
 
     private void Report(FindingKind kind, string message, Dictionary<string, double> figures, string? location, bool rateLimited)

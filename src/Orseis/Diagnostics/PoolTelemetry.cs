@@ -272,7 +272,7 @@ internal sealed partial class PoolTelemetry : IDisposable
                 oldest = holder;
         }
 
-        return oldest is null ? (null, null) : (Stopwatch.GetElapsedTime(oldest.Started), oldest.Stack ?? null);
+        return oldest is null ? (null, null) : (Stopwatch.GetElapsedTime(oldest.Started), oldest.Stack);
     }
 
     private sealed class Holder(long started, string owner, string? stack)
