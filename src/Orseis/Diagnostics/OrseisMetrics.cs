@@ -85,6 +85,7 @@ internal static class OrseisMetrics
         foreach (PoolTelemetry pool in Snapshot())
         {
             yield return new Measurement<long>(pool.InUse, [.. pool.Tags, new("db.client.connection.state", "used")]);
+            pool.ProviderPool?.Refresh(); // the provider's own observable counts, read through Orseis' listener
             if (pool.ProviderPool?.Idle is { } idle)
                 yield return new Measurement<long>(idle, [.. pool.Tags, new("db.client.connection.state", "idle")]);
         }
