@@ -1,3 +1,4 @@
+using System.Diagnostics.Metrics;
 using Npgsql;
 using Orseis.Diagnostics;
 
@@ -64,6 +65,48 @@ public sealed class PoolDiagnosticsTests
         Assert.Equal(1, busy.ProviderUsed);
         Assert.Equal(0, busy.ProviderIdle);
         Assert.Contains("physical connects 1", busy.ToString(), StringComparison.Ordinal);
+    }
+
+    [PostgresDiagnosticsFact]
+    public void The_Orseis_meter_republishes_Npgsql_idle_count_next_to_its_own_used_count()
+    {
+        string pool = "diag-" + Guid.NewGuid().ToString("N")[..8];
+        using var db = new Database(NpgsqlFactory.Instance, Private(""), new OrseisOptions
+        {
+            PoolName = pool,
+            Diagnostics = { Detectors = FindingKind.SlowOpen },
+        });
+        db.Scalar<int>("select 1");
+        db.Scalar<int>("select 1");
+
+        var counts = new Dictionary<string, long>();
+        using var listener = new MeterListener
+        {
+            InstrumentPublished = (instrument, l) =>
+            {
+                if (instrument.Meter.Name == "Orseis" && instrument.Name == "db.client.connection.count")
+                    l.EnableMeasurementEvents(instrument);
+            },
+        };
+        listener.SetMeasurementEventCallback<long>((_, value, tags, _) =>
+        {
+            string? name = null, state = null;
+            foreach (KeyValuePair<string, object?> tag in tags)
+            {
+                if (tag.Key == "db.client.connection.pool.name")
+                    name = tag.Value as string;
+                if (tag.Key == "db.client.connection.state")
+                    state = tag.Value as string;
+            }
+
+            if (name == pool && state is not null)
+                counts[state] = value;
+        });
+        listener.Start();
+        listener.RecordObservableInstruments();
+
+        Assert.Equal(0, counts["used"]);
+        Assert.Equal(1, counts["idle"]);
     }
 
     [PostgresDiagnosticsFact]
