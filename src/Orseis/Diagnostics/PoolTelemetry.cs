@@ -155,7 +155,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     }
 
     /// <summary>A connection was opened and is now held by <paramref name="owner"/> until <see cref="Released"/>.</summary>
-    public void Acquired(DbConnection connection, string owner)
+    public void Acquired(DbConnection connection, string owner, bool heldByDesign = false)
     {
         long inUse = Interlocked.Increment(ref _inUse);
         UpdateMax(ref _peakInUse, inUse);
@@ -164,10 +164,11 @@ internal sealed partial class PoolTelemetry : IDisposable
         Guard(static (self, state) =>
         {
             string? stack = self.Detecting(FindingKind.HeldTooLong) ? CallSites.Stack() : null;
-            self._holders[state.connection] = new Holder(Stopwatch.GetTimestamp(), state.owner, stack);
+            // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
+            self._holders[state.connection] = new Holder(Stopwatch.GetTimestamp(), state.owner, stack) { Reported = state.heldByDesign };
             if (self.Detecting(FindingKind.HeldTooLong))
                 self.DetectHeldTooLong();
-        }, (connection, owner));
+        }, (connection, owner, heldByDesign));
     }
 
     /// <summary>A connection went back to the pool.</summary>

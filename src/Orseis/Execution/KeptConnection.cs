@@ -8,7 +8,11 @@ namespace Orseis.Execution;
 /// opened on demand, reopened after it broke when no transaction was open, and reported clearly when it broke.
 /// Callers guard it against concurrent use; this type does not.
 /// </summary>
-internal sealed class KeptConnection(PoolContext pool, string owner)
+/// <param name="pool">The pool's context.</param>
+/// <param name="owner">Who holds it, for messages and findings.</param>
+/// <param name="heldByDesign">True for ReuseConnection's shared connection, which is meant to stay out for the
+/// database's lifetime: never a held-too-long finding.</param>
+internal sealed class KeptConnection(PoolContext pool, string owner, bool heldByDesign = false)
 {
     public DbConnection? Connection { get; private set; }
 
@@ -36,7 +40,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner)
             Reopens++;
         }
 
-        Connection = await pool.OpenAsync(async, owner, cancellationToken).ConfigureAwait(false);
+        Connection = await pool.OpenAsync(async, owner, heldByDesign, cancellationToken).ConfigureAwait(false);
         return Connection;
     }
 

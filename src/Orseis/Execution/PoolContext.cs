@@ -30,7 +30,7 @@ internal sealed class PoolContext : IAsyncDisposable
     public PoolTelemetry Telemetry { get; }
 
     /// <summary>Opens a connection for <paramref name="owner"/> (named in held-too-long findings); give it back with <see cref="CloseAsync"/>.</summary>
-    public async ValueTask<DbConnection> OpenAsync(bool async, string owner, CancellationToken cancellationToken)
+    public async ValueTask<DbConnection> OpenAsync(bool async, string owner, bool heldByDesign, CancellationToken cancellationToken)
     {
         DbConnection connection = DataSource.CreateConnection();
         long started = Telemetry.OpenStarting(async);
@@ -54,7 +54,7 @@ internal sealed class PoolContext : IAsyncDisposable
         }
 
         Telemetry.OpenCompleted(started, null);
-        Telemetry.Acquired(connection, owner);
+        Telemetry.Acquired(connection, owner, heldByDesign);
         return connection;
     }
 

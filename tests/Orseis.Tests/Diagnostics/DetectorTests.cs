@@ -227,6 +227,22 @@ public sealed class DetectorTests : DiagTest
     }
 
     [Fact]
+    public void Held_too_long_never_fires_for_the_shared_connection_of_ReuseConnection_mode()
+    {
+        using Database db = Open(ExecutionMode.ReuseConnection, d =>
+        {
+            d.Detectors = FindingKind.HeldTooLong;
+            d.HeldTooLongThreshold = TimeSpan.FromMilliseconds(50);
+        });
+        db.Execute("select 1");
+        Thread.Sleep(200);
+        db.Execute("select 1");
+        PoolReport report = db.GetPoolReport();
+        Assert.Empty(report.Findings);
+        Assert.Equal(1, report.InUse); // still counted as held
+    }
+
+    [Fact]
     public void Thread_pool_starvation_fires_for_a_sync_call_while_the_queue_is_long()
     {
         using Database db = Open(diagnostics: d =>
