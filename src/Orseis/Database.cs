@@ -64,32 +64,65 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     public Session OpenSession()
     {
         ThrowIfDisposed();
+        Pool.Telemetry.EnterFlow();
         var session = new Session(this);
-        session.OpenAsync(async: false, CancellationToken.None).GetAwaiter().GetResult();
+        try
+        {
+            session.OpenAsync(async: false, CancellationToken.None).GetAwaiter().GetResult();
+        }
+        catch
+        {
+            session.Dispose();
+            throw;
+        }
+
         return session;
     }
 
     /// <summary>Opens a connection and returns a <see cref="Session"/> that runs every call on it until disposed.</summary>
     /// <param name="cancellationToken">Cancels the open.</param>
     /// <returns>The open session.</returns>
-    public async Task<Session> OpenSessionAsync(CancellationToken cancellationToken = default)
+    public Task<Session> OpenSessionAsync(CancellationToken cancellationToken = default)
     {
         ThrowIfDisposed();
+        Pool.Telemetry.EnterFlow();
+        return OpenSessionCoreAsync(cancellationToken);
+    }
+
+    private async Task<Session> OpenSessionCoreAsync(CancellationToken cancellationToken)
+    {
         var session = new Session(this);
-        await session.OpenAsync(async: true, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            await session.OpenAsync(async: true, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            await session.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+
         return session;
     }
+
+    /// <summary>
+    /// A snapshot of this database's pool: connections in use and waiting, opens and commands, measured open and hold
+    /// times, Little's-law pool-size advice, what the provider reports, and the recent detector findings. Also runs the
+    /// pool-size and held-too-long detectors (when on), so calling it periodically is enough to get their findings.
+    /// </summary>
+    /// <returns>The report; its <see cref="Diagnostics.PoolReport.ToString"/> is readable text.</returns>
+    public Diagnostics.PoolReport GetPoolReport() => Pool.Telemetry.CreateReport(Mode);
 
     private protected override ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
     {
         ThrowIfDisposed();
-        return _shared is null ? Pool.OpenAsync(async, cancellationToken) : _shared.AcquireAsync(async, forStream, cancellationToken);
+        return _shared is null ? Pool.OpenAsync(async, "a call (OpenPerCall mode)", heldByDesign: false, cancellationToken) : _shared.AcquireAsync(async, forStream, cancellationToken);
     }
 
     private protected override ValueTask ReleaseAsync(DbConnection connection, bool async)
     {
         if (_shared is null)
-            return PoolContext.CloseAsync(connection, async);
+            return Pool.CloseAsync(connection, async);
         _shared.Release();
         return default;
     }

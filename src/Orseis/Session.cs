@@ -25,8 +25,11 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
     private int _disposed;
 
     internal Session(Database database)
-        : base(database.Pool) =>
+        : base(database.Pool)
+    {
         _kept = new KeptConnection(database.Pool, $"session on '{database.PoolName}'");
+        Pool.Telemetry.SessionOpened();
+    }
 
     /// <summary>The transaction open on this session, if any.</summary>
     public SessionTransaction? Transaction { get; private set; }
@@ -129,6 +132,7 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
             return;
         Transaction = null;
+        Pool.Telemetry.SessionClosed();
         await _kept.CloseAsync(async).ConfigureAwait(false);
     }
 }

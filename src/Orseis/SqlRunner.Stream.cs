@@ -17,8 +17,11 @@ public abstract partial class SqlRunner
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The rows, read lazily.</returns>
-    public IEnumerable<T> Stream<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
-        StreamIterator<T>(new CommandRequest(sql, args, timeout));
+    public IEnumerable<T> Stream<T>(string sql, object? args = null, TimeSpan? timeout = null)
+    {
+        Pool.Telemetry.EnterFlow();
+        return StreamIterator<T>(new CommandRequest(sql, args, timeout));
+    }
 
     /// <summary>
     /// Runs <paramref name="sql"/> when enumeration starts and yields rows one at a time, unbuffered. The connection and
@@ -29,8 +32,11 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call (as does the token given to <c>WithCancellation</c>).</param>
     /// <returns>The rows, read lazily.</returns>
-    public IAsyncEnumerable<T> StreamAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        StreamAsyncIterator<T>(new CommandRequest(sql, args, timeout), cancellationToken);
+    public IAsyncEnumerable<T> StreamAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
+    {
+        Pool.Telemetry.EnterFlow();
+        return StreamAsyncIterator<T>(new CommandRequest(sql, args, timeout), cancellationToken);
+    }
 
     private IEnumerable<T> StreamIterator<T>(CommandRequest request)
     {

@@ -36,7 +36,15 @@ public abstract partial class SqlRunner
     /// The one executor behind every buffered call, sync and async alike: acquire, build, execute (through
     /// <paramref name="body"/>), release, reporting each step to the pool's telemetry.
     /// </summary>
-    private async ValueTask<TResult> RunAsync<TResult>(
+    private ValueTask<TResult> RunAsync<TResult>(
+        CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, bool async, CancellationToken cancellationToken)
+    {
+        // Not async itself: flow state set here stays in the caller's execution context across calls.
+        Pool.Telemetry.EnterFlow();
+        return RunCoreAsync(request, body, async, cancellationToken);
+    }
+
+    private async ValueTask<TResult> RunCoreAsync<TResult>(
         CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, bool async, CancellationToken cancellationToken)
     {
         DbConnection connection = await AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);

@@ -8,7 +8,11 @@ namespace Orseis.Execution;
 /// opened on demand, reopened after it broke when no transaction was open, and reported clearly when it broke.
 /// Callers guard it against concurrent use; this type does not.
 /// </summary>
-internal sealed class KeptConnection(PoolContext pool, string owner)
+/// <param name="pool">The pool's context.</param>
+/// <param name="owner">Who holds it, for messages and findings.</param>
+/// <param name="heldByDesign">True for ReuseConnection's shared connection, which is meant to stay out for the
+/// database's lifetime: never a held-too-long finding.</param>
+internal sealed class KeptConnection(PoolContext pool, string owner, bool heldByDesign = false)
 {
     public DbConnection? Connection { get; private set; }
 
@@ -32,11 +36,11 @@ internal sealed class KeptConnection(PoolContext pool, string owner)
         if (connection is not null)
         {
             Connection = null;
-            await PoolContext.CloseAsync(connection, async).ConfigureAwait(false);
+            await pool.CloseAsync(connection, async).ConfigureAwait(false);
             Reopens++;
         }
 
-        Connection = await pool.OpenAsync(async, cancellationToken).ConfigureAwait(false);
+        Connection = await pool.OpenAsync(async, owner, heldByDesign, cancellationToken).ConfigureAwait(false);
         return Connection;
     }
 
@@ -68,6 +72,6 @@ internal sealed class KeptConnection(PoolContext pool, string owner)
         DbConnection? connection = Connection;
         Connection = null;
         if (connection is not null)
-            await PoolContext.CloseAsync(connection, async).ConfigureAwait(false);
+            await pool.CloseAsync(connection, async).ConfigureAwait(false);
     }
 }

@@ -19,7 +19,8 @@ internal sealed class PoolContext : IAsyncDisposable
         Options = options;
         string system = ProviderInfo.SystemName(providerType);
         string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
-        Telemetry = new PoolTelemetry(name, system, options.Diagnostics);
+        ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(system, source) : null;
+        Telemetry = new PoolTelemetry(name, system, ProviderInfo.MaxPoolSize(system, source.ConnectionString), options.Diagnostics, providerPool);
     }
 
     public DbDataSource DataSource { get; }
@@ -28,10 +29,11 @@ internal sealed class PoolContext : IAsyncDisposable
 
     public PoolTelemetry Telemetry { get; }
 
-    public async ValueTask<DbConnection> OpenAsync(bool async, CancellationToken cancellationToken)
+    /// <summary>Opens a connection for <paramref name="owner"/> (named in held-too-long findings); give it back with <see cref="CloseAsync"/>.</summary>
+    public async ValueTask<DbConnection> OpenAsync(bool async, string owner, bool heldByDesign, CancellationToken cancellationToken)
     {
         DbConnection connection = DataSource.CreateConnection();
-        long started = Telemetry.OpenStarting();
+        long started = Telemetry.OpenStarting(async);
         try
         {
             if (async)
@@ -46,15 +48,20 @@ internal sealed class PoolContext : IAsyncDisposable
                 await connection.DisposeAsync().ConfigureAwait(false);
             else
                 connection.Dispose();
+            if (Telemetry.TranslateOpenFailure(error) is { } exhausted)
+                throw exhausted;
             throw;
         }
 
         Telemetry.OpenCompleted(started, null);
+        Telemetry.Acquired(connection, owner, heldByDesign);
         return connection;
     }
 
-    public static ValueTask CloseAsync(DbConnection connection, bool async)
+    /// <summary>Gives a connection from <see cref="OpenAsync"/> back to the pool.</summary>
+    public ValueTask CloseAsync(DbConnection connection, bool async)
     {
+        Telemetry.Released(connection);
         if (async)
             return connection.DisposeAsync();
         connection.Dispose();
@@ -74,5 +81,9 @@ internal sealed class PoolContext : IAsyncDisposable
         return (int)Math.Min(int.MaxValue, Math.Ceiling(t.TotalSeconds));
     }
 
-    public ValueTask DisposeAsync() => _ownsSource ? DataSource.DisposeAsync() : default;
+    public ValueTask DisposeAsync()
+    {
+        Telemetry.Dispose();
+        return _ownsSource ? DataSource.DisposeAsync() : default;
+    }
 }

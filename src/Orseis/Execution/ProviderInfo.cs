@@ -48,6 +48,31 @@ internal static class ProviderInfo
         };
     }
 
+    /// <summary>
+    /// Max Pool Size from the connection string ("Max Pool Size", "Maximum Pool Size", "MaxPoolSize"), else the
+    /// provider's documented default (100 for Npgsql, SqlClient and MySqlConnector); null when pooling is off or the
+    /// provider has no bound (SQLite).
+    /// </summary>
+    public static int? MaxPoolSize(string systemName, string? connectionString)
+    {
+        var builder = new DbConnectionStringBuilder();
+        try
+        {
+            builder.ConnectionString = connectionString ?? "";
+        }
+        catch (ArgumentException)
+        {
+            return null;
+        }
+
+        if (First(builder, "Pooling") is { } pooling && bool.TryParse(pooling, out bool on) && !on)
+            return null;
+        if (First(builder, "Max Pool Size", "Maximum Pool Size", "MaxPoolSize", "Maximum Pool size") is { } text &&
+            int.TryParse(text, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out int max) && max > 0)
+            return max;
+        return systemName is "postgresql" or "mysql" or "microsoft.sql_server" ? 100 : null;
+    }
+
     private static string? First(DbConnectionStringBuilder builder, params string[] keys)
     {
         foreach (string key in keys)

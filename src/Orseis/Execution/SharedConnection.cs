@@ -15,7 +15,7 @@ internal sealed class SharedConnection(PoolContext pool, string owner)
     private long _waits;
     private int _streamThread;
 
-    public KeptConnection Kept { get; } = new(pool, owner);
+    public KeptConnection Kept { get; } = new(pool, owner, heldByDesign: true);
 
     public long Waits => Interlocked.Read(ref _waits);
 

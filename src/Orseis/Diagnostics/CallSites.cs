@@ -1,0 +1,78 @@
+using System.Diagnostics;
+using System.Reflection;
+using System.Text;
+
+namespace Orseis.Diagnostics;
+
+/// <summary>Where user code called Orseis from. Only ever called when a detector that reports locations is on.</summary>
+internal static class CallSites
+{
+    private static readonly Assembly Own = typeof(CallSites).Assembly;
+
+    /// <summary>The first frame outside Orseis and the framework, as <c>Type.Method</c> (with file:line when symbols allow).</summary>
+    public static string? Caller()
+    {
+        var trace = new StackTrace(2, fNeedFileInfo: false);
+        foreach (StackFrame frame in trace.GetFrames())
+        {
+            if (frame.GetMethod() is { } method && IsUserCode(method))
+                return Describe(method);
+        }
+
+        return null;
+    }
+
+    /// <summary>The stack from the first user frame (outside Orseis and the framework), one frame a line, at most 12 frames.</summary>
+    public static string Stack()
+    {
+        var trace = new StackTrace(2, fNeedFileInfo: true);
+        var text = new StringBuilder();
+        int written = 0;
+        bool user = false;
+        foreach (StackFrame frame in trace.GetFrames())
+        {
+            if (frame.GetMethod() is not { } method)
+                continue;
+            user |= IsUserCode(method);
+            if (!user)
+                continue;
+            text.Append("   at ").Append(Describe(method));
+            if (frame.GetFileName() is { } file)
+                text.Append(" in ").Append(file).Append(':').Append(frame.GetFileLineNumber());
+            text.AppendLine();
+            if (++written == 12)
+                break;
+        }
+
+        return text.ToString().TrimEnd();
+    }
+
+    private static bool IsUserCode(MethodBase method)
+    {
+        Type? type = method.DeclaringType;
+        if (type is null || type.Assembly == Own)
+            return false;
+        string ns = type.Namespace ?? "";
+        return !ns.StartsWith("System", StringComparison.Ordinal) && !ns.StartsWith("Microsoft", StringComparison.Ordinal);
+    }
+
+    private static string Describe(MethodBase method)
+    {
+        // Async state machines, lambdas and local functions live in compiler-named types and methods such as
+        // "<<Main>$>b__0" or "<Run>d__3": name the user's type and the method that wrote them.
+        Type? type = method.DeclaringType;
+        string? compiled = method.Name.StartsWith('<') ? method.Name : null;
+        while (type is not null && type.Name.StartsWith('<'))
+        {
+            // "<>c__DisplayClass..." closures name nothing; a state machine or lambda type ("<Run>d__3") does.
+            if (compiled is null && !type.Name.StartsWith("<>", StringComparison.Ordinal))
+                compiled = type.Name;
+            type = type.DeclaringType;
+        }
+
+        if (compiled is null)
+            return $"{type?.FullName}.{method.Name}";
+        System.Text.RegularExpressions.Match name = System.Text.RegularExpressions.Regex.Match(compiled, @"<([A-Za-z_][A-Za-z0-9_]*)>");
+        return $"{type?.FullName}.{(name.Success ? name.Groups[1].Value : compiled)}";
+    }
+}

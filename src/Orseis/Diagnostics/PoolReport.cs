@@ -1,0 +1,131 @@
+using System.Globalization;
+using System.Text;
+
+namespace Orseis.Diagnostics;
+
+/// <summary>
+/// A snapshot of one pool as Orseis sees it: counts always, timings and findings when detectors are on
+/// (<see cref="DiagnosticsOptions.Detectors"/>) or a listener asked for timings. <see cref="ToString"/> reads as a report.
+/// </summary>
+public sealed class PoolReport
+{
+    internal PoolReport()
+    {
+    }
+
+    /// <summary>The pool's name (<c>db.client.connection.pool.name</c>).</summary>
+    public required string PoolName { get; init; }
+
+    /// <summary>The provider's <c>db.system.name</c>.</summary>
+    public required string SystemName { get; init; }
+
+    /// <summary>The database's execution mode.</summary>
+    public ExecutionMode Mode { get; init; }
+
+    /// <summary>Time since the database was created.</summary>
+    public TimeSpan Elapsed { get; init; }
+
+    /// <summary>The detectors that were on.</summary>
+    public FindingKind Detectors { get; init; }
+
+    /// <summary>Connections held through this database now (calls, sessions, the shared connection).</summary>
+    public int InUse { get; init; }
+
+    /// <summary>Callers inside Open now.</summary>
+    public int Pending { get; init; }
+
+    /// <summary>The most connections held at once.</summary>
+    public int PeakInUse { get; init; }
+
+    /// <summary>The most callers inside Open at once.</summary>
+    public int PeakPending { get; init; }
+
+    /// <summary>Max Pool Size from the connection string or the provider's default; null when unknown or unbounded.</summary>
+    public int? MaxPoolSize { get; init; }
+
+    /// <summary>Connection opens (pool checkouts).</summary>
+    public long Opens { get; init; }
+
+    /// <summary>Commands executed.</summary>
+    public long Commands { get; init; }
+
+    /// <summary>Opens per command: 1 is open-per-call, near 0 is reuse.</summary>
+    public double OpensPerCommand => Commands == 0 ? 0 : (double)Opens / Commands;
+
+    /// <summary>Opens that timed out waiting for the pool.</summary>
+    public long Timeouts { get; init; }
+
+    /// <summary>ReuseConnection calls that waited for the shared connection.</summary>
+    public long ReuseWaits { get; init; }
+
+    /// <summary>Open sessions.</summary>
+    public int ActiveSessions { get; init; }
+
+    /// <summary>Opens per second since the database was created.</summary>
+    public double? OpensPerSecond { get; init; }
+
+    /// <summary>Mean measured open time (null until timed).</summary>
+    public TimeSpan? MeanOpenTime { get; init; }
+
+    /// <summary>The pool's usual open time (moving average of opens that were not slow).</summary>
+    public TimeSpan? UsualOpenTime { get; init; }
+
+    /// <summary>Mean time a connection was held.</summary>
+    public TimeSpan? MeanHoldTime { get; init; }
+
+    /// <summary>Mean connections in use, by Little's law (total hold time over elapsed time).</summary>
+    public double? MeanInUse { get; init; }
+
+    /// <summary>A Max Pool Size for the measured load: the peak in use, or 1.5 times the mean in use if higher.</summary>
+    public int? RecommendedMaxPoolSize { get; init; }
+
+    /// <summary>How long the longest current holder has held its connection.</summary>
+    public TimeSpan? LongestHeld { get; init; }
+
+    /// <summary>Where the longest current holder acquired its connection (with <see cref="FindingKind.HeldTooLong"/> on).</summary>
+    public string? LongestHolderLocation { get; init; }
+
+    /// <summary>Idle connections in the provider's pool, where the provider publishes it.</summary>
+    public long? ProviderIdle { get; init; }
+
+    /// <summary>Used connections in the provider's pool (by anyone sharing it), where the provider publishes it.</summary>
+    public long? ProviderUsed { get; init; }
+
+    /// <summary>Physical connections the provider created (the rest of the opens were pool hits), where it publishes it.</summary>
+    public long? ProviderPhysicalConnects { get; init; }
+
+    /// <summary>What Orseis can and cannot see of this provider's pool.</summary>
+    public required string ProviderVisibility { get; init; }
+
+    /// <summary>How many findings of each kind were made (including ones no longer kept).</summary>
+    public required IReadOnlyDictionary<FindingKind, long> FindingCounts { get; init; }
+
+    /// <summary>The most recent findings, oldest first.</summary>
+    public required IReadOnlyList<PoolFinding> Findings { get; init; }
+
+    /// <summary>The report as readable text.</summary>
+    /// <returns>Several lines of text.</returns>
+    public override string ToString()
+    {
+        var s = new StringBuilder();
+        CultureInfo c = CultureInfo.InvariantCulture;
+        s.AppendLine(c, $"Pool '{PoolName}' ({SystemName}, {Mode}) over {Elapsed.TotalSeconds:0.#} s");
+        s.AppendLine(c, $"  in use {InUse} (peak {PeakInUse}), waiting in Open {Pending} (peak {PeakPending}), Max Pool Size {MaxPoolSize?.ToString(c) ?? "unknown"}");
+        s.AppendLine(c, $"  opens {Opens}, commands {Commands}, opens/command {OpensPerCommand:0.###}, opens/s {OpensPerSecond:0.##}");
+        s.AppendLine(c, $"  timeouts {Timeouts}, reuse waits {ReuseWaits}, active sessions {ActiveSessions}");
+        s.AppendLine(c, $"  open time mean {Ms(MeanOpenTime)}, usual {Ms(UsualOpenTime)}; hold time mean {Ms(MeanHoldTime)}");
+        if (MeanInUse is { } mean)
+            s.AppendLine(c, $"  Little's law: {mean:0.###} in use on average -> recommended Max Pool Size {RecommendedMaxPoolSize}");
+        if (LongestHeld is { } held)
+            s.AppendLine(c, $"  longest current holder: {held.TotalSeconds:0.###} s{(LongestHolderLocation is null ? "" : Environment.NewLine + LongestHolderLocation)}");
+        if (ProviderIdle is not null || ProviderUsed is not null || ProviderPhysicalConnects is not null)
+            s.AppendLine(c, $"  provider pool: idle {ProviderIdle?.ToString(c) ?? "?"}, used {ProviderUsed?.ToString(c) ?? "?"}, physical connects {ProviderPhysicalConnects?.ToString(c) ?? "?"}");
+        s.AppendLine(c, $"  provider: {ProviderVisibility}");
+        s.AppendLine(c, $"  detectors: {Detectors}; findings: {string.Join(", ", FindingCounts.Where(f => f.Value > 0).Select(f => $"{f.Key} {f.Value}").DefaultIfEmpty("none"))}");
+        foreach (PoolFinding finding in Findings)
+            s.AppendLine(c, $"  - {finding}");
+        return s.ToString().TrimEnd();
+
+        string Ms(TimeSpan? t) => t is { } v ? v.TotalMilliseconds.ToString("0.###", c) + " ms" : "not timed";
+    }
+}

@@ -1,0 +1,125 @@
+using System.Collections.Concurrent;
+using System.Data.Common;
+using System.Diagnostics.Metrics;
+
+namespace Orseis.Diagnostics;
+
+/// <summary>
+/// What a provider's own meter says about one pool, read in-process with a <see cref="MeterListener"/>: Npgsql's meter
+/// <c>Npgsql</c> and MySqlConnector's <c>MySqlConnector</c> publish used/idle counts and a histogram of physical
+/// connection creations (<c>create_time</c>) tagged with their pool name. Started only when detectors are on, because
+/// listening turns the provider's instruments on.
+/// </summary>
+internal sealed class ProviderPoolStats
+{
+    private static readonly ConcurrentDictionary<string, ProviderPoolStats> ByPoolName = new(StringComparer.Ordinal);
+    private static readonly Lock StartLock = new();
+    private static MeterListener? _listener;
+    private long _idle = -1;
+    private long _used = -1;
+    private long _creates;
+    private double _createSeconds;
+
+    private ProviderPoolStats(string providerPoolName) => ProviderPoolName = providerPoolName;
+
+    public string ProviderPoolName { get; }
+
+    /// <summary>Idle connections in the provider's pool, if the provider reported any.</summary>
+    public long? Idle => Interlocked.Read(ref _idle) is >= 0 and var v ? v : null;
+
+    /// <summary>Connections the provider counts as in use (by anyone sharing its pool), if reported.</summary>
+    public long? Used => Interlocked.Read(ref _used) is >= 0 and var v ? v : null;
+
+    /// <summary>Physical connections the provider created (pool misses), if reported.</summary>
+    public long? PhysicalConnects => _listener is null ? null : Interlocked.Read(ref _creates);
+
+    public double CreateSeconds => Volatile.Read(ref _createSeconds);
+
+    /// <summary>Starts listening (once per process) and returns the stats for <paramref name="source"/>'s pool, or null when the provider publishes none.</summary>
+    public static ProviderPoolStats? For(string systemName, DbDataSource source)
+    {
+        if (systemName is not ("postgresql" or "mysql"))
+            return null;
+        // Npgsql tags with NpgsqlDataSource.Name (the connection string without password unless named); MySqlConnector
+        // with its data source name or connection string. Read it by name: no provider is referenced.
+        string name = source.GetType().GetProperty("Name")?.GetValue(source) as string ?? source.ConnectionString;
+        ProviderPoolStats stats = ByPoolName.GetOrAdd(name, static n => new ProviderPoolStats(n));
+        EnsureListening();
+        return stats;
+    }
+
+    public void Refresh() => _listener?.RecordObservableInstruments();
+
+    /// <summary>What Orseis can and cannot see about each provider's pool.</summary>
+    public static string Visibility(string systemName) => systemName switch
+    {
+        "postgresql" => "Npgsql publishes pool data on its meter 'Npgsql': idle/used connections and physical connection creations are read in-process.",
+        "mysql" => "MySqlConnector publishes pool data on its meter 'MySqlConnector': idle/used connections and physical connection creations are read in-process.",
+        "microsoft.sql_server" => "SqlClient publishes pool data only as EventCounters (Microsoft.Data.SqlClient.EventSource); Orseis reports what it measures itself.",
+        "sqlite" => "Microsoft.Data.Sqlite publishes no pool data and has no Max Pool Size; Orseis reports what it measures itself.",
+        _ => "This provider publishes no pool data Orseis knows; Orseis reports what it measures itself.",
+    };
+
+    private static void EnsureListening()
+    {
+        if (Volatile.Read(ref _listener) is not null)
+            return;
+        lock (StartLock)
+        {
+            if (_listener is not null)
+                return;
+            var listener = new MeterListener
+            {
+                InstrumentPublished = static (instrument, l) =>
+                {
+                    if (instrument.Meter.Name is "Npgsql" or "MySqlConnector" && Kind(instrument.Name) != 0)
+                        l.EnableMeasurementEvents(instrument);
+                },
+            };
+            listener.SetMeasurementEventCallback<int>(static (i, v, tags, _) => OnMeasurement(i, v, tags));
+            listener.SetMeasurementEventCallback<long>(static (i, v, tags, _) => OnMeasurement(i, v, tags));
+            listener.SetMeasurementEventCallback<double>(static (i, v, tags, _) => OnMeasurement(i, v, tags));
+            listener.SetMeasurementEventCallback<float>(static (i, v, tags, _) => OnMeasurement(i, v, tags));
+            listener.Start();
+            Volatile.Write(ref _listener, listener);
+        }
+    }
+
+    // 1: connection count by state (observable); 2: physical connection create time (histogram).
+    private static int Kind(string instrument) => instrument switch
+    {
+        "db.client.connection.count" or "db.client.connections.usage" => 1,
+        "db.client.connection.create_time" or "db.client.connection.npgsql.create_time" or "db.client.connections.create_time" => 2,
+        _ => 0,
+    };
+
+    private static void OnMeasurement(Instrument instrument, double value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    {
+        string? pool = null;
+        string? state = null;
+        foreach (KeyValuePair<string, object?> tag in tags)
+        {
+            if (tag.Key is "db.client.connection.pool.name" or "pool.name")
+                pool = tag.Value as string;
+            else if (tag.Key is "db.client.connection.state" or "state")
+                state = tag.Value as string;
+        }
+
+        if (pool is null || !ByPoolName.TryGetValue(pool, out ProviderPoolStats? stats))
+            return;
+        switch (Kind(instrument.Name))
+        {
+            case 1 when state == "idle":
+                Interlocked.Exchange(ref stats._idle, (long)value);
+                break;
+            case 1 when state == "used":
+                Interlocked.Exchange(ref stats._used, (long)value);
+                break;
+            case 2:
+                Interlocked.Increment(ref stats._creates);
+                lock (stats)
+                    stats._createSeconds += value;
+                break;
+        }
+    }
+}

@@ -1,0 +1,67 @@
+using System.Diagnostics;
+
+namespace Orseis.EndToEndTests;
+
+/// <summary>The PoolWatch sample running as a separate process, killed on dispose.</summary>
+public sealed class PoolWatchProcess : IDisposable
+{
+    private readonly Process _process;
+
+    private PoolWatchProcess(Process process) => _process = process;
+
+    public int Id => _process.Id;
+
+    public static PoolWatchProcess Start(params string[] args)
+    {
+        var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        info.ArgumentList.Add(SampleDll());
+        foreach (string arg in args)
+            info.ArgumentList.Add(arg);
+        Process process = Process.Start(info) ?? throw new InvalidOperationException("could not start dotnet");
+        var ready = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        process.OutputDataReceived += (_, e) =>
+        {
+            if (e.Data?.StartsWith("ready ", StringComparison.Ordinal) == true)
+                ready.TrySetResult(e.Data);
+        };
+        process.ErrorDataReceived += (_, _) => { };
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        if (!ready.Task.Wait(TimeSpan.FromSeconds(30)))
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException("The PoolWatch sample did not print its ready line within 30 s.");
+        }
+
+        return new PoolWatchProcess(process);
+    }
+
+    /// <summary>The sample's build output: same configuration as this test assembly (bin/CONFIG/TFM).</summary>
+    private static string SampleDll()
+    {
+        var here = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
+        string tfm = here.Name;
+        string configuration = here.Parent!.Name;
+        DirectoryInfo? root = here;
+        while (root is not null && !File.Exists(Path.Combine(root.FullName, "Orseis.sln")))
+            root = root.Parent;
+        if (root is null)
+            throw new InvalidOperationException($"Orseis.sln not found above {here.FullName}.");
+        string dll = Path.Combine(root.FullName, "samples", "Orseis.Samples.PoolWatch", "bin", configuration, tfm, "Orseis.Samples.PoolWatch.dll");
+        return File.Exists(dll) ? dll : throw new FileNotFoundException($"Build the sample first: {dll} is missing.", dll);
+    }
+
+    public void Dispose()
+    {
+        try
+        {
+            if (!_process.HasExited)
+                _process.Kill(entireProcessTree: true);
+            _process.WaitForExit(10_000);
+        }
+        finally
+        {
+            _process.Dispose();
+        }
+    }
+}

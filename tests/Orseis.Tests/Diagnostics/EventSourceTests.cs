@@ -1,0 +1,70 @@
+using System.Diagnostics.Tracing;
+using Orseis.Diagnostics;
+
+namespace Orseis.Tests.Diagnostics;
+
+[Collection(DiagnosticsCollection.Name)]
+public sealed class EventSourceTests : DiagTest
+{
+    [Fact]
+    public void Open_and_command_have_start_and_stop_events_with_pool_and_figures()
+    {
+        using var events = new EventCollector();
+        using (Database db = Open())
+            db.Query<string>("select name from items where id = @id", new { id = 2 });
+
+        IReadOnlyList<EventWrittenEventArgs> mine = events.For(Pool);
+        Assert.Equal(["OpenStart", "OpenStop", "CommandStart", "CommandStop", "Released"], mine.Select(e => e.EventName));
+        EventWrittenEventArgs openStop = mine[1];
+        Assert.Equal(EventOpcode.Stop, openStop.Opcode);
+        Assert.True((bool)EventCollector.Field(openStop, "succeeded")!);
+        Assert.InRange((double)EventCollector.Field(openStop, "durationMs")!, 0, 30_000);
+        Assert.Equal(1, (int)EventCollector.Field(mine[0], "pending")!);
+        Assert.Equal("", EventCollector.Field(mine[2], "commandText"));
+        Assert.InRange((double)EventCollector.Field(mine[4], "heldMs")!, 0, 30_000);
+    }
+
+    [Fact]
+    public void Command_text_only_when_opted_in_and_parameter_values_never()
+    {
+        using var events = new EventCollector();
+        using (Database db = Open(diagnostics: d => d.CaptureCommandText = true))
+            db.Query<string>("select name from items where name = @secret", new { secret = "secret-value-42" });
+
+        EventWrittenEventArgs start = Assert.Single(events.For(Pool), e => e.EventName == "CommandStart");
+        Assert.Equal("select name from items where name = @secret", EventCollector.Field(start, "commandText"));
+        Assert.DoesNotContain(events.For(Pool).SelectMany(e => e.Payload!), p => p?.ToString()?.Contains("secret-value-42", StringComparison.Ordinal) == true);
+    }
+
+    [Fact]
+    public void A_failed_command_stops_with_succeeded_false()
+    {
+        using var events = new EventCollector();
+        using (Database db = Open())
+            Assert.ThrowsAny<Exception>(() => db.Execute("select * from no_such_table"));
+
+        EventWrittenEventArgs stop = Assert.Single(events.For(Pool), e => e.EventName == "CommandStop");
+        Assert.False((bool)EventCollector.Field(stop, "succeeded")!);
+    }
+
+    [Fact]
+    public void Each_finding_is_an_event_with_kind_message_and_figures()
+    {
+        using var events = new EventCollector();
+        using (Database db = Open(diagnostics: d =>
+               {
+                   d.Detectors = FindingKind.Churn;
+                   d.ChurnThreshold = 3;
+               }))
+        {
+            for (int i = 0; i < 3; i++)
+                db.Execute("select 1");
+        }
+
+        EventWrittenEventArgs finding = Assert.Single(events.For(Pool), e => e.EventName == "Finding");
+        Assert.Equal(EventLevel.Warning, finding.Level);
+        Assert.Equal("Churn", EventCollector.Field(finding, "kind"));
+        Assert.Contains("opens=3", (string)EventCollector.Field(finding, "figures")!, StringComparison.Ordinal);
+        Assert.Contains("3 connection opens", (string)EventCollector.Field(finding, "message")!, StringComparison.Ordinal);
+    }
+}

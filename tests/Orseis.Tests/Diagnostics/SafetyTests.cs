@@ -1,0 +1,188 @@
+using System.Diagnostics;
+using Microsoft.Extensions.Logging;
+using Orseis.Diagnostics;
+
+namespace Orseis.Tests.Diagnostics;
+
+[Collection(DiagnosticsCollection.Name)]
+public sealed class SafetyTests : DiagTest
+{
+    [Fact]
+    public void Throwing_listeners_and_loggers_never_break_a_query_or_change_its_result()
+    {
+        List<string> expected;
+        using (Database quiet = Open())
+            expected = quiet.Query<string>("select name from items order by id");
+
+        using var metrics = new MetricCollector(Pool) { OnMeasured = _ => throw new InvalidOperationException("meter listener bug") };
+        using var events = new EventCollector { OnEvent = _ => throw new InvalidOperationException("event listener bug") };
+        using Database db = Open(diagnostics: d =>
+        {
+            d.Detectors = FindingKind.All;
+            d.ChurnThreshold = 2;
+            d.CaptureCommandText = true;
+            d.Logger = new ThrowingLogger();
+        });
+        for (int i = 0; i < 3; i++)
+            Assert.Equal(expected, db.Query<string>("select name from items order by id"));
+        Assert.NotEmpty(db.GetPoolReport().Findings);
+    }
+
+    [Fact]
+    public void Findings_go_to_the_logger_as_warnings_without_parameter_values()
+    {
+        var logger = new ListLogger();
+        using Database db = Open(diagnostics: d =>
+        {
+            d.Detectors = FindingKind.Churn;
+            d.ChurnThreshold = 2;
+            d.Logger = logger;
+        });
+        db.Execute("select @v", new { v = "parameter-secret" });
+        db.Execute("select @v", new { v = "parameter-secret" });
+
+        (LogLevel level, string message) = Assert.Single(logger.Entries);
+        Assert.Equal(LogLevel.Warning, level);
+        Assert.StartsWith("Orseis Churn:", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("parameter-secret", message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Nothing_allocates_on_the_hot_path_while_nobody_listens()
+    {
+        var telemetry = new PoolTelemetry("alloc-" + Pool, "sqlite", null, new DiagnosticsOptions());
+        using var connection = new Microsoft.Data.Sqlite.SqliteConnection();
+        try
+        {
+            Assert.Equal(0, Cycle(telemetry, connection)); // no clock read either; also JITs the path
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 1000; i++)
+                Cycle(telemetry, connection);
+            Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        }
+        finally
+        {
+            telemetry.Dispose();
+        }
+
+        static long Cycle(PoolTelemetry t, System.Data.Common.DbConnection c)
+        {
+            t.EnterFlow();
+            long open = t.OpenStarting(async: false);
+            t.OpenCompleted(open, null);
+            t.Acquired(c, "test");
+            t.CommandCompleted(t.CommandStarting("select 1"), null);
+            t.Released(c);
+            t.ReuseWaitCompleted(t.ReuseWaitStarting());
+            return open;
+        }
+    }
+
+    [Fact]
+    public void Whole_calls_allocate_no_more_with_diagnostics_configured_but_unused()
+    {
+        using Database plain = File.Open(ExecutionMode.ReuseConnection);
+        using Database configured = File.Open(ExecutionMode.ReuseConnection, o => o.Diagnostics.CaptureCommandText = true);
+        Assert.Equal(Measure(plain), Measure(configured));
+
+        static long Measure(Database db)
+        {
+            db.Scalar<long>("select 1");
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 100; i++)
+                db.Scalar<long>("select 1");
+            return GC.GetAllocatedBytesForCurrentThread() - before;
+        }
+    }
+
+    [Theory]
+    [InlineData(nameof(DiagnosticsOptions.HeldTooLongThreshold), "DiagnosticsOptions.HeldTooLongThreshold must be positive")]
+    [InlineData(nameof(DiagnosticsOptions.ChurnThreshold), "DiagnosticsOptions.ChurnThreshold must be at least 2")]
+    [InlineData(nameof(DiagnosticsOptions.ChurnWindow), "DiagnosticsOptions.ChurnWindow must be positive")]
+    [InlineData(nameof(DiagnosticsOptions.SlowOpenFactor), "DiagnosticsOptions.SlowOpenFactor must be a finite number above 1")]
+    [InlineData(nameof(DiagnosticsOptions.SaturationThreshold), "DiagnosticsOptions.SaturationThreshold must be above 0 and at most 1")]
+    [InlineData(nameof(DiagnosticsOptions.ThreadPoolQueueThreshold), "DiagnosticsOptions.ThreadPoolQueueThreshold must be positive")]
+    [InlineData(nameof(DiagnosticsOptions.OversizeFactor), "DiagnosticsOptions.OversizeFactor must be a finite number above 1")]
+    [InlineData(nameof(DiagnosticsOptions.FindingInterval), "DiagnosticsOptions.FindingInterval must be zero or positive")]
+    [InlineData(nameof(DiagnosticsOptions.Detectors), "DiagnosticsOptions.Detectors has undefined flags")]
+    public void Invalid_settings_fail_at_configuration_naming_the_setting(string setting, string message)
+    {
+        var d = new DiagnosticsOptions();
+        switch (setting)
+        {
+            case nameof(DiagnosticsOptions.HeldTooLongThreshold): d.HeldTooLongThreshold = TimeSpan.Zero; break;
+            case nameof(DiagnosticsOptions.ChurnThreshold): d.ChurnThreshold = 1; break;
+            case nameof(DiagnosticsOptions.ChurnWindow): d.ChurnWindow = TimeSpan.FromSeconds(-1); break;
+            case nameof(DiagnosticsOptions.SlowOpenFactor): d.SlowOpenFactor = double.NaN; break;
+            case nameof(DiagnosticsOptions.SaturationThreshold): d.SaturationThreshold = 1.5; break;
+            case nameof(DiagnosticsOptions.ThreadPoolQueueThreshold): d.ThreadPoolQueueThreshold = 0; break;
+            case nameof(DiagnosticsOptions.OversizeFactor): d.OversizeFactor = 1; break;
+            case nameof(DiagnosticsOptions.FindingInterval): d.FindingInterval = TimeSpan.FromSeconds(-1); break;
+            case nameof(DiagnosticsOptions.Detectors): d.Detectors = (FindingKind)1024; break;
+        }
+
+        ArgumentException error = Assert.Throws<ArgumentException>(() => File.Open(configure: o => o.Diagnostics = d));
+        Assert.StartsWith(message, error.Message, StringComparison.Ordinal);
+        Assert.Equal(setting, error.ParamName);
+    }
+
+    [Fact]
+    public void The_report_reads_as_text_and_carries_the_counts()
+    {
+        using Database db = Open(diagnostics: d => d.Detectors = FindingKind.All);
+        using (Session session = db.OpenSession())
+        {
+            session.Execute("select 1");
+            session.Execute("select 1");
+            PoolReport during = db.GetPoolReport();
+            Assert.Equal(1, during.InUse);
+            Assert.Equal(1, during.ActiveSessions);
+        }
+
+        db.Execute("select 1");
+        PoolReport report = db.GetPoolReport();
+        Assert.Equal(2, report.Opens);
+        Assert.Equal(3, report.Commands);
+        Assert.Equal(0, report.InUse);
+        Assert.Equal(0, report.ActiveSessions);
+        Assert.NotNull(report.MeanOpenTime);
+        Assert.NotNull(report.MeanHoldTime);
+        string text = report.ToString();
+        Assert.Contains($"Pool '{Pool}' (sqlite, OpenPerCall)", text, StringComparison.Ordinal);
+        Assert.Contains("opens 2, commands 3", text, StringComparison.Ordinal);
+        Assert.Contains("Microsoft.Data.Sqlite publishes no pool data", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Without_detectors_the_report_still_counts_but_does_not_time()
+    {
+        using Database db = Open();
+        db.Execute("select 1");
+        PoolReport report = db.GetPoolReport();
+        Assert.Equal(1, report.Opens);
+        Assert.Null(report.MeanOpenTime);
+        Assert.Contains("not timed", report.ToString(), StringComparison.Ordinal);
+    }
+
+    private sealed class ThrowingLogger : ILogger
+    {
+        public IDisposable? BeginScope<TState>(TState state) where TState : notnull => null;
+
+        public bool IsEnabled(LogLevel logLevel) => true;
+
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
+            throw new InvalidOperationException("logger bug");
+    }
+
+    private sealed class ListLogger : ILogger
+    {
+        public List<(LogLevel, string)> Entries { get; } = [];
+
+        public IDisposable? BeginScope<TState>(TState state) where TState : notnull => null;
+
+        public bool IsEnabled(LogLevel logLevel) => true;
+
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
+            Entries.Add((logLevel, formatter(state, exception)));
+    }
+}
