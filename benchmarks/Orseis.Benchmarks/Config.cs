@@ -5,6 +5,7 @@ using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Exporters.Csv;
 using BenchmarkDotNet.Exporters.Json;
 using BenchmarkDotNet.Filters;
+using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
 using Orseis.Benchmarks.Infrastructure;
 
@@ -20,6 +21,8 @@ public sealed class Config : ManualConfig
     /// <summary>Builds the shared config.</summary>
     public Config()
     {
+        AddColumnProvider(DefaultColumnProviders.Instance);
+        AddLogger(ConsoleLogger.Default);
         AddDiagnoser(MemoryDiagnoser.Default);
         AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Brief);
         AddColumn(BaselineRatioColumn.RatioMean);

@@ -5,6 +5,7 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Orseis.Benchmarks;
+using Orseis.Benchmarks.Costs;
 using Orseis.Benchmarks.Infrastructure;
 using Orseis.Benchmarks.Overhead;
 using Orseis.Benchmarks.Study;
@@ -17,6 +18,7 @@ public sealed class BenchmarkSmokeTests
     public static TheoryData<Type> BenchmarkClasses() =>
     [
         typeof(RatioStudySmall), typeof(RatioStudyLarge), typeof(RawAdoStudySmall), typeof(RawAdoStudyLarge), typeof(OrmOverhead),
+        typeof(OpenCloseCost), typeof(PrepareCost),
     ];
 
     [Fact]
