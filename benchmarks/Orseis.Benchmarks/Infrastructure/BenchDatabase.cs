@@ -34,11 +34,16 @@ public sealed class BenchDatabase : IDisposable
     public string Unpooled => With("Pooling", false);
 
     /// <summary>
-    /// PostgreSQL only: the pooled connection string with <c>No Reset On Close=true</c>, so Npgsql does not send
-    /// <c>DISCARD ALL</c> when a connection goes back to the pool (MySqlConnector's <c>Connection Reset=false</c>).
-    /// Null for other providers.
+    /// The pooled connection string without the provider's reset of a pooled connection: PostgreSQL's
+    /// <c>No Reset On Close=true</c> (no <c>DISCARD ALL</c>) or MySqlConnector's <c>Connection Reset=false</c> (no
+    /// <c>COM_RESET_CONNECTION</c>). Null for providers without such a setting.
     /// </summary>
-    public string? NoResetOnClose => Provider == BenchProvider.Postgres ? With("No Reset On Close", true) : null;
+    public string? NoResetOnClose => Provider switch
+    {
+        BenchProvider.Postgres => With("No Reset On Close", true),
+        BenchProvider.MySql => With("Connection Reset", false),
+        _ => null,
+    };
 
     /// <summary>Creates the database for the current provider (<see cref="BenchProviders.Current"/>).</summary>
     public static BenchDatabase Create() => Create(BenchProviders.Current);

@@ -12,6 +12,9 @@ public enum BenchProvider
 
     /// <summary>SQL Server through Microsoft.Data.SqlClient, loaded by reflection (connection string from <c>ORSEIS_SQLSERVER</c>).</summary>
     SqlServer,
+
+    /// <summary>MariaDB/MySQL through MySqlConnector, loaded by reflection (connection string from <c>ORSEIS_MYSQL</c>).</summary>
+    MySql,
 }
 
 /// <summary>Reads and writes the provider choice.</summary>
@@ -28,6 +31,7 @@ public static class BenchProviders
     {
         BenchProvider.Sqlite => "sqlite",
         BenchProvider.Postgres => "postgres",
+        BenchProvider.MySql => "mysql",
         _ => "sqlserver",
     };
 
@@ -38,6 +42,7 @@ public static class BenchProviders
         "SQLITE" => BenchProvider.Sqlite,
         "POSTGRES" or "POSTGRESQL" or "NPGSQL" => BenchProvider.Postgres,
         "SQLSERVER" or "MSSQL" => BenchProvider.SqlServer,
-        _ => throw new ArgumentException($"Unknown provider '{name}'; use sqlite, postgres or sqlserver.", nameof(name)),
+        "MYSQL" or "MARIADB" => BenchProvider.MySql,
+        _ => throw new ArgumentException($"Unknown provider '{name}'; use sqlite, postgres, sqlserver or mysql.", nameof(name)),
     };
 }

@@ -40,7 +40,7 @@ public static class ProviderOption
         Environment.SetEnvironmentVariable(BenchProviders.EnvironmentVariable, BenchProviders.Name(provider));
         if (ProviderFactories.WhyUnavailable(provider) is { } why)
         {
-            bool skipped = provider == BenchProvider.SqlServer;
+            bool skipped = provider is BenchProvider.SqlServer or BenchProvider.MySql;
             Console.Error.WriteLine($"{(skipped ? "SKIPPED" : "ERROR")}: provider '{BenchProviders.Name(provider)}' cannot run: {why}");
             ExitCode = skipped ? 0 : 2;
             return false;

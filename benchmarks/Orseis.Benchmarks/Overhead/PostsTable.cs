@@ -46,9 +46,12 @@ public static class PostsTable
 
     private static string CreateSql(BenchProvider provider)
     {
-        (string text, string time, string boolean) = provider == BenchProvider.SqlServer
-            ? ("nvarchar(max)", "datetime2", "bit")
-            : ("text", "timestamp", "boolean");
+        (string text, string time, string boolean) = provider switch
+        {
+            BenchProvider.SqlServer => ("nvarchar(max)", "datetime2", "bit"),
+            BenchProvider.MySql => ("text", "datetime(6)", "boolean"),
+            _ => ("text", "timestamp", "boolean"),
+        };
         return $"create table Posts (Id bigint primary key, Title varchar(200) not null, Body {text} not null, " +
             $"CreatedAt {time} not null, UpdatedAt {time} null, Score double precision not null, Views int not null, " +
             $"IsPublished {boolean} not null, AuthorId bigint null, Rating numeric(5,2) null)";

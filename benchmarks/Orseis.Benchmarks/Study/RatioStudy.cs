@@ -7,7 +7,7 @@ namespace Orseis.Benchmarks.Study;
 /// The 2014 study through Orseis: N sequential <c>Scalar&lt;long&gt;("select 1")</c> calls on a database in
 /// <see cref="ExecutionMode.ReuseConnection"/> (the baseline) and in <see cref="ExecutionMode.OpenPerCall"/>, so
 /// the Ratio column is the study's ratio for each N. Also open-per-call with <c>Pooling=false</c> (small N only) and,
-/// on PostgreSQL, with <c>No Reset On Close=true</c>.
+/// without the provider's pooled-connection reset (see <see cref="BenchDatabase.NoResetOnClose"/>).
 /// </summary>
 public abstract class RatioStudy : StudyParameters
 {
@@ -55,9 +55,9 @@ public abstract class RatioStudy : StudyParameters
     [Benchmark]
     public long OpenPerCallUnpooled() => Loop(_unpooled!);
 
-    /// <summary>PostgreSQL: each call opens a pooled connection that is not reset (no <c>DISCARD ALL</c>) when closed.</summary>
+    /// <summary>PostgreSQL and MySqlConnector: each call opens a pooled connection that is not reset (no <c>DISCARD ALL</c>) when closed.</summary>
     [Benchmark]
-    public long OpenPerCallNoResetOnClose() => Loop(_noReset ?? throw new InvalidOperationException("No Reset On Close exists only on PostgreSQL."));
+    public long OpenPerCallNoResetOnClose() => Loop(_noReset ?? throw new InvalidOperationException("No Reset On Close exists only on PostgreSQL (No Reset On Close) and MySqlConnector (Connection Reset=false)."));
 
     private long Loop(Database database)
     {

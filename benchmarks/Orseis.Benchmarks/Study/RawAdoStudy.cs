@@ -61,9 +61,9 @@ public abstract class RawAdoStudy : StudyParameters
     [Benchmark]
     public long OpenPerCallUnpooled() => PerCall(_unpooled!);
 
-    /// <summary>PostgreSQL: a pooled connection that is not reset when it goes back to the pool.</summary>
+    /// <summary>PostgreSQL and MySqlConnector: a pooled connection that is not reset when it goes back to the pool.</summary>
     [Benchmark]
-    public long OpenPerCallNoResetOnClose() => PerCall(_noReset ?? throw new InvalidOperationException("No Reset On Close exists only on PostgreSQL."));
+    public long OpenPerCallNoResetOnClose() => PerCall(_noReset ?? throw new InvalidOperationException("No Reset On Close exists only on PostgreSQL (No Reset On Close) and MySqlConnector (Connection Reset=false)."));
 
     private long PerCall(DbDataSource source)
     {
