@@ -62,7 +62,7 @@ public sealed class SvgLineChart
             double value = LogX ? Math.Pow(2, e) : e;
             double px = Px(value);
             svg.Append(CultureInfo.InvariantCulture, $"<line x1=\"{px:F1}\" y1=\"{Top}\" x2=\"{px:F1}\" y2=\"{Top + plotH}\" stroke=\"#ddd\"/>\n");
-            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{px:F1}\" y=\"{Top + plotH + 16}\" text-anchor=\"middle\">{Label(value)}</text>\n");
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{px:F1}\" y=\"{Top + plotH + 16}\" text-anchor=\"middle\" font-size=\"10\">{Label(value)}</text>\n");
         }
 
         foreach (double tick in YTicks(y0, y1))
