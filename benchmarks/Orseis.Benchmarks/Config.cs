@@ -1,0 +1,52 @@
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Exporters.Csv;
+using BenchmarkDotNet.Exporters.Json;
+using BenchmarkDotNet.Filters;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Running;
+using Orseis.Benchmarks.Infrastructure;
+
+namespace Orseis.Benchmarks;
+
+/// <summary>
+/// The config every run shares: allocations, GitHub markdown + CSV + JSON results (the chart command reads the
+/// JSON), the Ratio column, and the filter that drops study cases that make no sense for the provider or size.
+/// Jobs come from each benchmark class's own config.
+/// </summary>
+public sealed class Config : ManualConfig
+{
+    /// <summary>Builds the shared config.</summary>
+    public Config()
+    {
+        AddColumnProvider(DefaultColumnProviders.Instance);
+        AddLogger(ConsoleLogger.Default);
+        AddDiagnoser(MemoryDiagnoser.Default);
+        AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Brief);
+        AddColumn(BaselineRatioColumn.RatioMean);
+        AddFilter(new SimpleFilter(StudyCases.IsWanted));
+        WithOrderer(new BenchmarkDotNet.Order.DefaultOrderer(BenchmarkDotNet.Order.SummaryOrderPolicy.Declared));
+    }
+}
+
+/// <summary>Which study cases run: unpooled opens only for small N, the no-reset variant only where it exists.</summary>
+public static class StudyCases
+{
+    /// <summary>The largest N measured with <c>Pooling=false</c> (every open is a real open, so it is slow).</summary>
+    public const int UnpooledMaxN = 128;
+
+    /// <summary>True unless the case is an unpooled one above <see cref="UnpooledMaxN"/>, or a PostgreSQL-only one elsewhere.</summary>
+    public static bool IsWanted(BenchmarkCase benchmarkCase)
+    {
+        string method = benchmarkCase.Descriptor.WorkloadMethod.Name;
+        if (method.Contains("Unpooled", StringComparison.Ordinal) && N(benchmarkCase) > UnpooledMaxN)
+            return false;
+        return !method.Contains("NoResetOnClose", StringComparison.Ordinal) || BenchProviders.Current is BenchProvider.Postgres or BenchProvider.MySql;
+    }
+
+    /// <summary>The case's N parameter, or 1 when it has none.</summary>
+    public static int N(BenchmarkCase benchmarkCase) =>
+        benchmarkCase.Parameters.Items.FirstOrDefault(p => p.Name == "N")?.Value is int n ? n : 1;
+}

@@ -1,0 +1,17 @@
+using BenchmarkDotNet.Running;
+using Orseis.Benchmarks;
+using Orseis.Benchmarks.Charts;
+using Orseis.Benchmarks.Costs;
+using Orseis.Benchmarks.Infrastructure;
+
+// `chart [results-dir ...] [--out dir]` draws the charts; `probe-sqlite` shows what closing does to prepared
+// statements; anything else goes to BenchmarkDotNet, after
+// `--provider sqlite|postgres|sqlserver` is taken out and passed on to the benchmark processes in the environment.
+if (args is ["chart", .. var chartArgs])
+    return ChartCommand.Run(chartArgs);
+if (args is ["probe-sqlite"])
+    return SqliteStatementProbe.Run();
+if (!ProviderOption.Apply(ref args))
+    return ProviderOption.ExitCode;
+BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, new Config());
+return 0;

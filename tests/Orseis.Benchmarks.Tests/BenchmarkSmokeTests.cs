@@ -1,0 +1,54 @@
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Toolchains.InProcess.Emit;
+using Orseis.Benchmarks;
+using Orseis.Benchmarks.Costs;
+using Orseis.Benchmarks.Infrastructure;
+using Orseis.Benchmarks.Overhead;
+using Orseis.Benchmarks.Study;
+
+namespace Orseis.Benchmarks.Tests;
+
+/// <summary>Runs every benchmark class once, dry and in-process, so none of them rots between real runs.</summary>
+public sealed class BenchmarkSmokeTests
+{
+    public static TheoryData<Type> BenchmarkClasses() =>
+    [
+        typeof(RatioStudySmall), typeof(RatioStudyLarge), typeof(RawAdoStudySmall), typeof(RawAdoStudyLarge), typeof(OrmOverhead),
+        typeof(OpenCloseCost), typeof(PrepareCost),
+    ];
+
+    [Fact]
+    public void Every_benchmark_class_is_listed_here()
+    {
+        var listed = ((IEnumerable<object[]>)BenchmarkClasses()).Select(row => (Type)row[0]).ToHashSet();
+        var all = typeof(Config).Assembly.GetTypes()
+            .Where(t => !t.IsAbstract && t.GetMethods().Any(m => m.IsDefined(typeof(BenchmarkDotNet.Attributes.BenchmarkAttribute), true)));
+        Assert.All(all, t => Assert.Contains(t, listed));
+    }
+
+    [Theory]
+    [MemberData(nameof(BenchmarkClasses))]
+    public void Benchmark_class_runs_dry_on_sqlite(Type benchmarkClass)
+    {
+        Environment.SetEnvironmentVariable(BenchProviders.EnvironmentVariable, "sqlite");
+        Environment.SetEnvironmentVariable(StudySizes.MaxNVariable, "4");
+        IConfig config = new Config()
+            .AddJob(Job.Dry.WithToolchain(InProcessEmitToolchain.Instance).AsMutator())
+            .AddLogger(NullLogger.Instance)
+            .WithOptions(ConfigOptions.DisableLogFile)
+            .WithArtifactsPath(Path.Combine(Path.GetTempPath(), "orseis-bench-smoke", benchmarkClass.Name));
+
+        Summary summary = BenchmarkRunner.Run(benchmarkClass, config);
+
+        Assert.Empty(summary.ValidationErrors);
+        Assert.NotEmpty(summary.BenchmarksCases);
+        Assert.All(summary.Reports, report => Assert.True(report.Success, $"{report.BenchmarkCase.DisplayInfo} failed"));
+        Assert.Equal(summary.BenchmarksCases.Length, summary.Reports.Count(r => r.Success));
+        // The dry mutator must override each class's own job, or this test would run the real study.
+        Assert.All(summary.BenchmarksCases, c => Assert.Equal(1, c.Job.Run.IterationCount));
+    }
+}
