@@ -99,7 +99,7 @@ public abstract partial class SqlRunner
             var rows = new List<T>();
             if (await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
             {
-                Func<DbDataReader, T> map = RowMapper<T>.Get(reader);
+                Func<DbDataReader, T> map = RowMapper<T>.Get(reader, command.CommandText);
                 do
                 {
                     rows.Add(map(reader));
@@ -130,7 +130,7 @@ public abstract partial class SqlRunner
                     : default;
             }
 
-            T row = RowMapper<T>.Get(reader)(reader);
+            T row = RowMapper<T>.Get(reader, command.CommandText)(reader);
             if (limit is RowLimit.Single or RowLimit.SingleOrDefault && await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
                 throw new InvalidOperationException($"{Describe(limit)} expected at most one row, but the query returned more than one.");
             return row;

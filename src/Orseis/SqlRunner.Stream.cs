@@ -54,7 +54,7 @@ public abstract partial class SqlRunner
                 Func<DbDataReader, T>? map = null;
                 while (reader.Read())
                 {
-                    map ??= RowMapper<T>.Get(reader);
+                    map ??= RowMapper<T>.Get(reader, command.CommandText);
                     yield return map(reader);
                 }
 
@@ -89,7 +89,7 @@ public abstract partial class SqlRunner
                 Func<DbDataReader, T>? map = null;
                 while (await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
                 {
-                    map ??= RowMapper<T>.Get(reader);
+                    map ??= RowMapper<T>.Get(reader, command.CommandText);
                     yield return map(reader);
                 }
 

@@ -42,14 +42,18 @@ internal sealed class Layout : IEquatable<Layout>
         return new Layout(names, types);
     }
 
-    /// <summary>True when <paramref name="reader"/>'s current result has this layout (checked without allocating arrays).</summary>
-    public bool Matches(DbDataReader reader, bool withNames)
+    /// <summary>
+    /// True when <paramref name="reader"/>'s current result has this layout, checked without allocating arrays. Names
+    /// are compared only when <paramref name="checkNames"/> (a provider may allocate a string per name).
+    /// </summary>
+    public bool Matches(DbDataReader reader, bool checkNames)
     {
-        if (withNames && reader.FieldCount != Names.Length)
+        bool scalar = Names.Length == 1 && Names[0].Length == 0;
+        if (!scalar && reader.FieldCount != Names.Length)
             return false;
         for (int i = 0; i < Types.Length; i++)
         {
-            if (reader.GetFieldType(i) != Types[i] || (withNames && !string.Equals(reader.GetName(i), Names[i], StringComparison.Ordinal)))
+            if (reader.GetFieldType(i) != Types[i] || (checkNames && !scalar && !string.Equals(reader.GetName(i), Names[i], StringComparison.Ordinal)))
                 return false;
         }
 

@@ -142,9 +142,17 @@ internal static class MapperCompiler
         {
             value = Expression.ConvertChecked(TypedGet(index, columnType), core);
         }
-        else if ((columnType == typeof(double) || columnType == typeof(float)) && (core == typeof(double) || core == typeof(float)))
+        else if ((columnType == typeof(double) || columnType == typeof(float)) && ScalarTypes.IsFloating(core))
         {
-            value = Expression.Convert(TypedGet(index, columnType), core);
+            value = Expression.ConvertChecked(TypedGet(index, columnType), core); // to decimal: OverflowException when out of range
+        }
+        else if (ScalarTypes.IsIntegral(columnType) && core == typeof(bool))
+        {
+            value = Expression.Call(typeof(ValueConverter), nameof(ValueConverter.BooleanFrom), null, Expression.Convert(TypedGet(index, columnType), typeof(long)));
+        }
+        else if (columnType == typeof(string) && TextParser(core) is { } parse)
+        {
+            value = Expression.Call(parse, TypedGet(index, typeof(string)));
         }
         else
         {
@@ -153,6 +161,22 @@ internal static class MapperCompiler
         }
 
         return core == target ? value : Expression.Convert(value, target);
+    }
+
+    /// <summary>The typed parser for a text column feeding <paramref name="target"/>, if there is one.</summary>
+    private static MethodInfo? TextParser(Type target)
+    {
+        string? name = target switch
+        {
+            _ when target == typeof(DateTime) => nameof(ValueConverter.ParseDateTime),
+            _ when target == typeof(DateTimeOffset) => nameof(ValueConverter.ParseDateTimeOffset),
+            _ when target == typeof(DateOnly) => nameof(ValueConverter.ParseDateOnly),
+            _ when target == typeof(TimeOnly) => nameof(ValueConverter.ParseTimeOnly),
+            _ when target == typeof(TimeSpan) => nameof(ValueConverter.ParseTimeSpan),
+            _ when target == typeof(Guid) => nameof(ValueConverter.ParseGuid),
+            _ => null,
+        };
+        return name is null ? null : typeof(ValueConverter).GetMethod(name, [typeof(string)]);
     }
 
     private static Expression TypedGet(Expression index, Type type)

@@ -65,12 +65,7 @@ internal static class ValueConverter
     private static object ToBoolean(object value) => value switch
     {
         string s when bool.TryParse(s, out bool b) => b,
-        _ when ScalarTypes.IsIntegral(value.GetType()) => System.Convert.ToInt64(value, s_invariant) switch
-        {
-            0 => false,
-            1 => true,
-            _ => throw new InvalidCastException("Only 0 and 1 convert to Boolean."),
-        },
+        _ when ScalarTypes.IsIntegral(value.GetType()) => BooleanFrom(System.Convert.ToInt64(value, s_invariant)),
         _ => throw NoConversion(value.GetType(), typeof(bool)),
     };
 
@@ -103,24 +98,50 @@ internal static class ValueConverter
     private static object? ParseText(string s, Type target)
     {
         if (target == typeof(Guid))
-            return Guid.TryParse(s, out Guid g) ? g : throw Unparsable(target);
+            return ParseGuid(s);
         if (target == typeof(DateTime))
-            return DateTime.TryParse(s, s_invariant, DateTimeStyles.RoundtripKind, out DateTime dt) ? dt : throw Unparsable(target);
+            return ParseDateTime(s);
         if (target == typeof(DateTimeOffset))
-            return DateTimeOffset.TryParse(s, s_invariant, DateTimeStyles.AssumeUniversal, out DateTimeOffset dto) ? dto : throw Unparsable(target);
+            return ParseDateTimeOffset(s);
         if (target == typeof(DateOnly))
-        {
-            if (DateOnly.TryParse(s, s_invariant, out DateOnly d))
-                return d;
-            return DateTime.TryParse(s, s_invariant, DateTimeStyles.RoundtripKind, out DateTime full) ? FromDateTime(full, target) : throw Unparsable(target);
-        }
-
+            return ParseDateOnly(s);
         if (target == typeof(TimeOnly))
-            return TimeOnly.TryParse(s, s_invariant, out TimeOnly t) ? t : throw Unparsable(target);
+            return ParseTimeOnly(s);
         if (target == typeof(TimeSpan))
-            return TimeSpan.TryParse(s, s_invariant, out TimeSpan ts) ? ts : throw Unparsable(target);
+            return ParseTimeSpan(s);
         return null;
     }
+
+    // Typed parsers, called directly by compiled mappers when a text column (SQLite's dates, GUIDs) feeds a typed
+    // member, so the value is never boxed.
+    public static Guid ParseGuid(string s) => Guid.TryParse(s, out Guid g) ? g : throw Unparsable(typeof(Guid));
+
+    public static DateTime ParseDateTime(string s) =>
+        DateTime.TryParse(s, s_invariant, DateTimeStyles.RoundtripKind, out DateTime dt) ? dt : throw Unparsable(typeof(DateTime));
+
+    public static DateTimeOffset ParseDateTimeOffset(string s) =>
+        DateTimeOffset.TryParse(s, s_invariant, DateTimeStyles.AssumeUniversal, out DateTimeOffset dto) ? dto : throw Unparsable(typeof(DateTimeOffset));
+
+    public static DateOnly ParseDateOnly(string s)
+    {
+        if (DateOnly.TryParse(s, s_invariant, out DateOnly d))
+            return d;
+        return DateTime.TryParse(s, s_invariant, DateTimeStyles.RoundtripKind, out DateTime full)
+            ? (DateOnly)FromDateTime(full, typeof(DateOnly))!
+            : throw Unparsable(typeof(DateOnly));
+    }
+
+    public static TimeOnly ParseTimeOnly(string s) => TimeOnly.TryParse(s, s_invariant, out TimeOnly t) ? t : throw Unparsable(typeof(TimeOnly));
+
+    public static TimeSpan ParseTimeSpan(string s) => TimeSpan.TryParse(s, s_invariant, out TimeSpan ts) ? ts : throw Unparsable(typeof(TimeSpan));
+
+    /// <summary>An integer column (SQLite's booleans) read as a Boolean: 0 and 1 only, anything else is an error.</summary>
+    public static bool BooleanFrom(long value) => value switch
+    {
+        0 => false,
+        1 => true,
+        _ => throw new InvalidCastException("Only 0 and 1 convert to Boolean."),
+    };
 
     private static object? FromDateTime(DateTime dt, Type target)
     {

@@ -1,0 +1,73 @@
+using Orseis.Mapping;
+using Orseis.Tests.Infrastructure;
+
+namespace Orseis.Tests.Mapping;
+
+/// <summary>The mapper cache never maps a column by a stale layout: same types with other names, or <c>*</c> after a schema change.</summary>
+public sealed class LayoutCacheTests : IDisposable
+{
+    private readonly SeededDatabase _db = new(RunnerKind.Session);
+
+    public void Dispose() => _db.Dispose();
+
+    public sealed record AB(long A, long B);
+
+    [Fact]
+    public void The_same_types_under_other_names_are_mapped_by_name()
+    {
+        SqlRunner db = _db.Runner;
+        for (int i = 0; i < 3; i++)
+        {
+            Assert.Equal(new AB(1, 2), db.QuerySingle<AB>("select 1 as a, 2 as b"));
+            Assert.Equal(new AB(2, 1), db.QuerySingle<AB>("select 1 as b, 2 as a"));
+        }
+    }
+
+    [Fact]
+    public void Select_star_follows_a_schema_change_between_two_runs_of_the_same_text()
+    {
+        SqlRunner db = _db.Runner;
+        db.Execute("create table ab (a integer, b integer)");
+        db.Execute("insert into ab values (1, 2)");
+        const string sql = "select * from ab";
+        Assert.Equal(new AB(1, 2), db.QuerySingle<AB>(sql));
+        db.Execute("drop table ab");
+        db.Execute("create table ab (b integer, a integer)");
+        db.Execute("insert into ab (a, b) values (1, 2)");
+        Assert.Equal(new AB(1, 2), db.QuerySingle<AB>(sql));
+    }
+
+    [Theory]
+    [InlineData("select a, b from t", true)]
+    [InlineData("  SELECT a from t where x = @x", true)]
+    [InlineData("select * from t", false)]
+    [InlineData("select count(*) from t", false)]
+    [InlineData("exec proc", false)]
+    [InlineData("with x as (select 1 as a) select a from x", false)]
+    [InlineData("select 1 as a; select 2 as b", false)]
+    public void Only_plain_select_lists_fix_their_column_names(string sql, bool fixedNames) =>
+        Assert.Equal(fixedNames, RowMapper<AB>.NamesFixedBy(sql));
+
+    public sealed class Converted
+    {
+        public bool Flag { get; set; }
+        public decimal Price { get; set; }
+        public Guid Key { get; set; }
+    }
+
+    [Fact]
+    public void Integer_booleans_real_decimals_and_text_guids_map_without_losing_data()
+    {
+        var key = Guid.NewGuid();
+        Converted row = _db.Runner.QuerySingle<Converted>("select 1 as flag, 2.25 as price, @key as key", new { key = key.ToString() });
+        Assert.True(row.Flag);
+        Assert.Equal(2.25m, row.Price);
+        Assert.Equal(key, row.Key);
+
+        var error = Assert.Throws<MappingException>(() => _db.Runner.QuerySingle<Converted>("select 2 as flag, 1.0 as price, @key as key", new { key = key.ToString() }));
+        Assert.Equal("flag", error.Column);
+        var badKey = Assert.Throws<MappingException>(() => _db.Runner.QuerySingle<Converted>("select 1 as flag, 1.0 as price, 'nope' as key"));
+        Assert.Equal("key", badKey.Column);
+        Assert.DoesNotContain("nope", badKey.Message, StringComparison.Ordinal);
+    }
+}
