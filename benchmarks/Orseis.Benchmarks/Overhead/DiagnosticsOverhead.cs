@@ -9,7 +9,7 @@ namespace Orseis.Benchmarks.Overhead;
 
 /// <summary>
 /// What Orseis' pool diagnostics cost on the hot path: the same call with diagnostics off (nobody listening, the
-/// default), with every detector on, and with every detector on while a MeterListener and an EventListener receive
+/// default), with every detector but the stack-capturing one, with every detector on, and with every detector on while a MeterListener and an EventListener receive
 /// every Orseis measurement and event. Each case runs in its own process, so listeners never leak between cases.
 /// </summary>
 [Config(typeof(CostConfig))]
@@ -28,8 +28,11 @@ public class DiagnosticsOverhead
     /// <summary>The provider of this process (one value).</summary>
     public static IEnumerable<string> Providers => [BenchProviders.Name(BenchProviders.Current)];
 
-    /// <summary>off: nobody listens; detectors: every detector on; listeners: detectors on and every instrument and event consumed.</summary>
-    [Params("off", "detectors", "listeners")]
+    /// <summary>
+    /// off: nobody listens; no-stacks: every detector but HeldTooLong (the one that captures a stack per acquire);
+    /// detectors: every detector on; listeners: every detector on and every instrument and event consumed.
+    /// </summary>
+    [Params("off", "no-stacks", "detectors", "listeners")]
     public string Diagnostics { get; set; } = "off";
 
     /// <summary>Creates the database with the chosen diagnostics and, for "listeners", the in-process listeners.</summary>
@@ -39,7 +42,7 @@ public class DiagnosticsOverhead
         _database = BenchDatabase.Create();
         var options = new OrseisOptions();
         if (Diagnostics != "off")
-            options.Diagnostics.Detectors = FindingKind.All;
+            options.Diagnostics.Detectors = Diagnostics == "no-stacks" ? FindingKind.All & ~FindingKind.HeldTooLong : FindingKind.All;
         if (Diagnostics == "listeners")
         {
             _meters = new MeterListener

@@ -23,9 +23,14 @@ internal static class CallSites
     }
 
     /// <summary>The stack from the first user frame (outside Orseis and the framework), one frame a line, at most 12 frames.</summary>
-    public static string Stack()
+    /// <summary>
+    /// Captures the current stack cheaply (no file or line lookup): it is taken on every acquire while the held-too-long
+    /// detector is on, and formatted by <see cref="Format"/> only if it is ever reported.
+    /// </summary>
+    public static StackTrace Capture() => new(2, fNeedFileInfo: false);
+
+    public static string Format(StackTrace trace)
     {
-        var trace = new StackTrace(2, fNeedFileInfo: true);
         var text = new StringBuilder();
         int written = 0;
         bool user = false;
@@ -36,10 +41,7 @@ internal static class CallSites
             user |= IsUserCode(method);
             if (!user)
                 continue;
-            text.Append("   at ").Append(Describe(method));
-            if (frame.GetFileName() is { } file)
-                text.Append(" in ").Append(file).Append(':').Append(frame.GetFileLineNumber());
-            text.AppendLine();
+            text.Append("   at ").Append(Describe(method)).AppendLine();
             if (++written == 12)
                 break;
         }

@@ -163,7 +163,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             return;
         Guard(static (self, state) =>
         {
-            string? stack = self.Detecting(FindingKind.HeldTooLong) ? CallSites.Stack() : null;
+            StackTrace? stack = self.Detecting(FindingKind.HeldTooLong) ? CallSites.Capture() : null;
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
             self._holders[state.connection] = new Holder(Stopwatch.GetTimestamp(), state.owner, stack) { Reported = state.heldByDesign };
             if (self.Detecting(FindingKind.HeldTooLong))
@@ -276,13 +276,16 @@ internal sealed partial class PoolTelemetry : IDisposable
         return oldest is null ? (null, null) : (Stopwatch.GetElapsedTime(oldest.Started), oldest.Stack);
     }
 
-    private sealed class Holder(long started, string owner, string? stack)
+    private sealed class Holder(long started, string owner, StackTrace? trace)
     {
         public long Started { get; } = started;
 
         public string Owner { get; } = owner;
 
-        public string? Stack { get; } = stack;
+        private string? _stack;
+
+        /// <summary>Where the connection was acquired, formatted on first use (most holders are never reported).</summary>
+        public string? Stack => trace is null ? null : _stack ??= CallSites.Format(trace);
 
         public bool Reported { get; set; }
     }
