@@ -9,7 +9,7 @@ namespace Orseis.Benchmarks.Costs;
 /// and with <c>Pooling=false</c>; on PostgreSQL also pooled with <c>No Reset On Close=true</c>.
 /// </summary>
 [Config(typeof(CostConfig))]
-public class OpenCloseCost
+public class OpenCloseCost : ProviderBenchmark
 {
     /// <summary>Opens per benchmark call, as in the 2014 study.</summary>
     public const int Opens = 500;
@@ -18,13 +18,6 @@ public class OpenCloseCost
     private DbDataSource? _pooled;
     private DbDataSource? _unpooled;
     private DbDataSource? _noReset;
-
-    /// <summary>The provider this run measures.</summary>
-    [ParamsSource(nameof(Providers))]
-    public string Provider { get; set; } = "";
-
-    /// <summary>The provider of this process (one value).</summary>
-    public static IEnumerable<string> Providers => [BenchProviders.Name(BenchProviders.Current)];
 
     /// <summary>Creates the data sources and fills the pools once.</summary>
     [GlobalSetup]

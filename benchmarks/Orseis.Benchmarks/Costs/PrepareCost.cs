@@ -10,7 +10,7 @@ namespace Orseis.Benchmarks.Costs;
 /// execution (does closing throw away the prepared statement?), and on a new pooled connection each time.
 /// </summary>
 [Config(typeof(CostConfig))]
-public class PrepareCost
+public class PrepareCost : ProviderBenchmark
 {
     /// <summary>Queries per benchmark call.</summary>
     public const int Queries = 500;
@@ -23,13 +23,6 @@ public class PrepareCost
     private DbCommand? _kept;
     private DbConnection? _reopened;
     private DbCommand? _keptAcrossReopen;
-
-    /// <summary>The provider this run measures.</summary>
-    [ParamsSource(nameof(Providers))]
-    public string Provider { get; set; } = "";
-
-    /// <summary>The provider of this process (one value).</summary>
-    public static IEnumerable<string> Providers => [BenchProviders.Name(BenchProviders.Current)];
 
     /// <summary>Opens the kept connection and prepares the kept commands.</summary>
     [GlobalSetup]

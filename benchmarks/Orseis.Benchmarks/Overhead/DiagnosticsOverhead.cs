@@ -13,20 +13,13 @@ namespace Orseis.Benchmarks.Overhead;
 /// every Orseis measurement and event. Each case runs in its own process, so listeners never leak between cases.
 /// </summary>
 [Config(typeof(CostConfig))]
-public class DiagnosticsOverhead
+public class DiagnosticsOverhead : ProviderBenchmark
 {
     private BenchDatabase? _database;
     private Database? _perCall;
     private Session? _session;
     private MeterListener? _meters;
     private OrseisEvents? _events;
-
-    /// <summary>The provider this run measures.</summary>
-    [ParamsSource(nameof(Providers))]
-    public string Provider { get; set; } = "";
-
-    /// <summary>The provider of this process (one value).</summary>
-    public static IEnumerable<string> Providers => [BenchProviders.Name(BenchProviders.Current)];
 
     /// <summary>
     /// off: nobody listens; no-stacks: every detector but HeldTooLong (the one that captures a stack per acquire);

@@ -13,7 +13,7 @@ namespace Orseis.Benchmarks.Overhead;
 /// suite): hand-written ADO.NET (baseline), Dapper and Orseis, each on a kept connection and opening one per call.
 /// </summary>
 [Config(typeof(OrmOverheadConfig))]
-public class OrmOverhead
+public class OrmOverhead : ProviderBenchmark
 {
     /// <summary>Rows in the table.</summary>
     public const int Rows = 5000;
@@ -25,13 +25,6 @@ public class OrmOverhead
     private Database? _orseisPerCall;
     private Session? _session;
     private long _id;
-
-    /// <summary>The provider this run measures.</summary>
-    [ParamsSource(nameof(Providers))]
-    public string Provider { get; set; } = "";
-
-    /// <summary>The provider of this process (one value).</summary>
-    public static IEnumerable<string> Providers => [BenchProviders.Name(BenchProviders.Current)];
 
     /// <summary>Creates and fills the table, opens the kept connections and warms every path once.</summary>
     [GlobalSetup]
