@@ -21,6 +21,12 @@ internal static class ProviderInfo
     }
 
     /// <summary>
+    /// True for providers whose typed getters throw on NULL instead of returning a default (checked by the tests for
+    /// these two); unknown providers are never trusted with that.
+    /// </summary>
+    public static bool TypedGettersRefuseNull(Type readerType) => SystemName(readerType) is "sqlite" or "postgresql";
+
+    /// <summary>
     /// A pool name from the connection string's server and database keys only; user names and passwords never appear.
     /// </summary>
     public static string DefaultPoolName(string systemName, string? connectionString)

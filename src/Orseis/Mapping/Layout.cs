@@ -1,4 +1,5 @@
 using System.Data.Common;
+using Orseis.Execution;
 
 namespace Orseis.Mapping;
 
@@ -10,11 +11,13 @@ internal sealed class Layout : IEquatable<Layout>
 {
     private readonly int _hash;
 
-    private Layout(string[] names, Type[] types)
+    private Layout(Type readerType, string[] names, Type[] types)
     {
+        ReaderType = readerType;
         Names = names;
         Types = types;
         var hash = new HashCode();
+        hash.Add(readerType);
         for (int i = 0; i < names.Length; i++)
         {
             hash.Add(names[i], StringComparer.Ordinal);
@@ -23,6 +26,16 @@ internal sealed class Layout : IEquatable<Layout>
 
         _hash = hash.ToHashCode();
     }
+
+    /// <summary>The provider's reader type: a mapper compiled for one provider is never used for another's reader.</summary>
+    public Type ReaderType { get; }
+
+    /// <summary>
+    /// True when this provider's typed getters (GetInt32, GetDateTime, …) throw on NULL, as Microsoft.Data.Sqlite and
+    /// Npgsql do (tested): mappers then skip their own IsDBNull test for members that cannot hold NULL and explain the
+    /// NULL only when a getter fails. Other providers are tested for NULL before every such read.
+    /// </summary>
+    public bool ProviderRefusesNull => ProviderInfo.TypedGettersRefuseNull(ReaderType);
 
     public string[] Names { get; }
 
@@ -39,7 +52,7 @@ internal sealed class Layout : IEquatable<Layout>
             types[i] = reader.GetFieldType(i);
         }
 
-        return new Layout(names, types);
+        return new Layout(reader.GetType(), names, types);
     }
 
     /// <summary>
@@ -48,6 +61,8 @@ internal sealed class Layout : IEquatable<Layout>
     /// </summary>
     public bool Matches(DbDataReader reader, bool checkNames)
     {
+        if (reader.GetType() != ReaderType)
+            return false;
         bool scalar = Names.Length == 1 && Names[0].Length == 0;
         if (!scalar && reader.FieldCount != Names.Length)
             return false;
@@ -61,7 +76,7 @@ internal sealed class Layout : IEquatable<Layout>
     }
 
     public bool Equals(Layout? other) =>
-        other is not null && _hash == other._hash && Names.AsSpan().SequenceEqual(other.Names) && Types.AsSpan().SequenceEqual(other.Types);
+        other is not null && _hash == other._hash && ReaderType == other.ReaderType && Names.AsSpan().SequenceEqual(other.Names) && Types.AsSpan().SequenceEqual(other.Types);
 
     public override bool Equals(object? obj) => Equals(obj as Layout);
 

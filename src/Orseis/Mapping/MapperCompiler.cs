@@ -16,7 +16,7 @@ internal static class MapperCompiler
     public static Func<DbDataReader, T> Compile<T>(Layout layout, bool scalar)
     {
         Expression body = scalar
-            ? ReadColumn(0, layout.Types[0], typeof(T), member: null)
+            ? ReadColumn(0, layout.Types[0], typeof(T), member: null, layout.ProviderRefusesNull)
             : Construct(typeof(T), layout);
         return Expression.Lambda<Func<DbDataReader, T>>(body, s_reader).Compile();
     }
@@ -36,7 +36,7 @@ internal static class MapperCompiler
             if (ordinal < 0)
                 continue;
             Type memberType = member is PropertyInfo p ? p.PropertyType : ((FieldInfo)member).FieldType;
-            bindings.Add(Expression.Bind(member, ReadColumn(ordinal, layout.Types[ordinal], memberType, $"{type.Name}.{member.Name}")));
+            bindings.Add(Expression.Bind(member, ReadColumn(ordinal, layout.Types[ordinal], memberType, $"{type.Name}.{member.Name}", layout.ProviderRefusesNull)));
             used.Add(member.Name);
         }
 
@@ -72,7 +72,7 @@ internal static class MapperCompiler
                     break;
                 }
 
-                arguments[i] = ReadColumn(ordinal, layout.Types[ordinal], parameters[i].ParameterType, $"{type.Name}({parameters[i].Name})");
+                arguments[i] = ReadColumn(ordinal, layout.Types[ordinal], parameters[i].ParameterType, $"{type.Name}({parameters[i].Name})", layout.ProviderRefusesNull);
             }
 
             if (missing is null)
@@ -107,7 +107,11 @@ internal static class MapperCompiler
     }
 
     /// <summary>Reads column <paramref name="ordinal"/> as <paramref name="target"/>, NULL-checked and error-guarded.</summary>
-    private static Expression ReadColumn(int ordinal, Type columnType, Type target, string? member)
+    /// <remarks>
+    /// When <paramref name="providerRefusesNull"/> and the member cannot hold NULL, the provider's own NULL check (its
+    /// typed getter throws) stands in for an IsDBNull call per read; the error path then tells the NULL apart.
+    /// </remarks>
+    private static Expression ReadColumn(int ordinal, Type columnType, Type target, string? member, bool providerRefusesNull)
     {
         Expression index = Expression.Constant(ordinal);
         Expression isNull = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, index);
@@ -118,7 +122,7 @@ internal static class MapperCompiler
             ? Expression.Default(target)
             : Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.NullColumn), null,
                 s_reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target);
-        Expression read = Expression.Condition(isNull, whenNull, value);
+        Expression read = !acceptsNull && providerRefusesNull ? value : Expression.Condition(isNull, whenNull, value);
 
         ParameterExpression error = Expression.Variable(typeof(Exception), "error");
         Expression wrap = Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.Column), null,

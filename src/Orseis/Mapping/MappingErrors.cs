@@ -21,6 +21,8 @@ internal static class MappingErrors
     {
         if (error is MappingException)
             return error;
+        if (IsNull(reader, ordinal))
+            return NullColumn(reader, ordinal, member, target); // the provider's typed getter refused a NULL
         string column = SafeName(reader, ordinal);
         string reason = error switch
         {
@@ -36,6 +38,18 @@ internal static class MappingErrors
 
     private static string Target(string? member, Type target) =>
         member is null ? $"the requested type {ScalarTypes.Describe(target)}" : $"member '{member}' ({ScalarTypes.Describe(target)})";
+
+    private static bool IsNull(DbDataReader reader, int ordinal)
+    {
+        try
+        {
+            return reader.IsDBNull(ordinal);
+        }
+        catch (Exception)
+        {
+            return false;
+        }
+    }
 
     private static string SafeName(DbDataReader reader, int ordinal)
     {

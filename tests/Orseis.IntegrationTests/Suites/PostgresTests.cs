@@ -34,4 +34,41 @@ public sealed class PostgresDataSourceTests
         Assert.Equal(42, await db.ScalarAsync<int>("select @x::int", new { x = 42 }));
         Assert.Equal($"postgresql:{builder.Host}:{builder.Port}/{builder.Database}", db.PoolName);
     }
+
+    public sealed class Strict
+    {
+        public int I { get; set; }
+        public DateTime When { get; set; }
+        public DateOnly Day { get; set; }
+        public decimal Amount { get; set; }
+        public Guid Key { get; set; }
+        public bool Flag { get; set; }
+    }
+
+    [PostgresFact]
+    public void A_null_into_a_member_that_cannot_hold_it_is_named_whatever_the_column_type()
+    {
+        using var db = new Database(Npgsql.NpgsqlFactory.Instance, new PostgresDialect().ConnectionString);
+        string[] columns = ["i", "when", "day", "amount", "key", "flag"];
+        foreach (string column in columns)
+        {
+            string select = string.Join(", ", columns.Select(c => c == column ? $"null::{Types[c]} as \"{c}\"" : $"{Values[c]}::{Types[c]} as \"{c}\""));
+            var error = Assert.Throws<MappingException>(() => db.QuerySingle<Strict>("select " + select));
+            Assert.Equal(column, error.Column);
+            Assert.Contains("is NULL", error.Message, StringComparison.Ordinal);
+        }
+
+        Strict ok = db.QuerySingle<Strict>("select " + string.Join(", ", columns.Select(c => $"{Values[c]}::{Types[c]} as \"{c}\"")));
+        Assert.Equal((1, new DateOnly(2024, 1, 2), 2.5m, true), (ok.I, ok.Day, ok.Amount, ok.Flag));
+    }
+
+    private static readonly Dictionary<string, string> Types = new()
+    {
+        ["i"] = "int", ["when"] = "timestamp", ["day"] = "date", ["amount"] = "numeric", ["key"] = "uuid", ["flag"] = "boolean",
+    };
+
+    private static readonly Dictionary<string, string> Values = new()
+    {
+        ["i"] = "1", ["when"] = "'2024-01-01 10:00'", ["day"] = "'2024-01-02'", ["amount"] = "2.5", ["key"] = "'6f9619ff-8b86-d011-b42d-00c04fc964ff'", ["flag"] = "true",
+    };
 }

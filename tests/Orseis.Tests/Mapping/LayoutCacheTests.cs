@@ -71,3 +71,52 @@ public sealed class LayoutCacheTests : IDisposable
         Assert.DoesNotContain("nope", badKey.Message, StringComparison.Ordinal);
     }
 }
+
+/// <summary>
+/// A NULL reaching a member that cannot hold it is always reported as a NULL, whichever read path the compiled mapper
+/// took (typed getter, checked conversion, text parser or converter).
+/// </summary>
+public sealed class NullIntoValueTypeTests
+{
+    public sealed class Strict
+    {
+        public int I { get; set; }
+        public long L { get; set; }
+        public double R { get; set; }
+        public decimal D { get; set; }
+        public bool B { get; set; }
+        public DateTime When { get; set; }
+        public DateOnly Day { get; set; }
+        public TimeOnly Time { get; set; }
+        public Guid Key { get; set; }
+        public Guid Blob { get; set; }
+        public MappingTests.Color Color { get; set; }
+    }
+
+    [Theory]
+    [InlineData("i")]
+    [InlineData("l")]
+    [InlineData("r")]
+    [InlineData("d")]
+    [InlineData("b")]
+    [InlineData("when")]
+    [InlineData("day")]
+    [InlineData("time")]
+    [InlineData("key")]
+    [InlineData("blob")]
+    [InlineData("color")]
+    public void A_null_in_a_later_row_is_named_as_a_null(string column)
+    {
+        using var file = new SqliteFile();
+        using Database db = file.Open();
+        db.Execute("create table strict (i integer, l integer, r real, d real, b integer, [when] text, day text, time text, key text, blob blob, color integer)");
+        db.Execute("insert into strict values (1, 2, 1.5, 2.5, 1, '2024-01-01 10:00:00', '2024-01-02', '10:30', @key, @blob, 2)",
+            new { key = Guid.NewGuid().ToString(), blob = Guid.NewGuid().ToByteArray() });
+        db.Execute("insert into strict select * from strict");
+        db.Execute("update strict set [" + column + "] = null where rowid = 2");
+
+        var error = Assert.Throws<MappingException>(() => db.Query<Strict>("select * from strict order by rowid"));
+        Assert.Equal(column, error.Column);
+        Assert.Contains("is NULL", error.Message, StringComparison.Ordinal);
+    }
+}
