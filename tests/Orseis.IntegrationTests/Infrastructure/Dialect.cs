@@ -18,6 +18,9 @@ public abstract class Dialect
 
     public abstract string TempTable { get; }
 
+    /// <summary>Creates <see cref="TempTable"/> with one int column <c>v</c>, visible only to this server session.</summary>
+    public abstract string CreateTempTableSql { get; }
+
     public abstract string SetSessionVariableSql { get; }
 
     public abstract string GetSessionVariableSql { get; }
@@ -43,6 +46,8 @@ public sealed class PostgresDialect : Dialect
     public override string KillSql => "select pg_terminate_backend(@id)";
 
     public override string TempTable => "scratch";
+
+    public override string CreateTempTableSql => $"create temp table {TempTable} (v int)";
 
     public override string SetSessionVariableSql => "select set_config('orseis.marker', @value, false)";
 
@@ -73,7 +78,36 @@ public sealed class SqlServerDialect : Dialect
 
     public override string TempTable => "#scratch";
 
+    public override string CreateTempTableSql => $"create table {TempTable} (v int)";
+
     public override string SetSessionVariableSql => "EXEC sp_set_session_context N'marker', @value";
 
     public override string GetSessionVariableSql => "select cast(SESSION_CONTEXT(N'marker') as nvarchar(100))";
+}
+
+/// <summary>
+/// MariaDB (or MySQL) through MySqlConnector, loaded by name: the package is referenced only when built with
+/// WithMySqlConnector=true. User variables (<c>@orseis_marker</c>) need <c>Allow User Variables</c>, otherwise
+/// MySqlConnector takes every <c>@name</c> for a parameter, so every connection string here carries it.
+/// </summary>
+public sealed class MySqlDialect : Dialect
+{
+    public override DbProviderFactory Factory => Servers.LoadMySqlConnector();
+
+    public override string ConnectionString => Required(Servers.MySql, "ORSEIS_MYSQL").TrimEnd(';') + ";Allow User Variables=true";
+
+    public override string SingleConnectionPool => ConnectionString + ";Maximum Pool Size=1;Minimum Pool Size=0";
+
+    public override string BackendIdSql => "select connection_id()";
+
+    // KILL takes no parameters; the id is an int read from the server, formatted invariantly by the suite.
+    public override string KillSql => "KILL {0}";
+
+    public override string TempTable => "scratch";
+
+    public override string CreateTempTableSql => $"create temporary table {TempTable} (v int)";
+
+    public override string SetSessionVariableSql => "set @orseis_marker = @value";
+
+    public override string GetSessionVariableSql => "select @orseis_marker";
 }

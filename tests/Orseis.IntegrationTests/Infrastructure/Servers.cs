@@ -8,6 +8,8 @@ namespace Orseis.IntegrationTests.Infrastructure;
 /// <list type="bullet">
 /// <item><c>ORSEIS_POSTGRES</c>: an Npgsql connection string, e.g. <c>Host=127.0.0.1;Port=5432;Username=orseis;Database=orseis</c>.</item>
 /// <item><c>ORSEIS_SQLSERVER</c>: a Microsoft.Data.SqlClient connection string (build with <c>-p:WithSqlClient=true</c>).</item>
+/// <item><c>ORSEIS_MYSQL</c>: a MySqlConnector connection string, e.g. <c>Server=127.0.0.1;Port=3306;User ID=orseis;Password=orseis;Database=orseis</c>
+/// (build with <c>-p:WithMySqlConnector=true</c>; <c>WITH_MYSQLCONNECTOR=1 ./scripts/test.sh</c> starts a private mariadbd and does both).</item>
 /// </list>
 /// A missing server skips its tests on a developer's machine and fails them in CI (<c>CI=true</c>).
 /// </summary>
@@ -19,12 +21,21 @@ internal static class Servers
 
     public static string? SqlServer => Environment.GetEnvironmentVariable("ORSEIS_SQLSERVER") is { Length: > 0 } cs ? cs : null;
 
+    public static string? MySql => Environment.GetEnvironmentVariable("ORSEIS_MYSQL") is { Length: > 0 } cs ? cs : null;
+
     /// <summary>Microsoft.Data.SqlClient's factory, loaded by name: the package is referenced only when built with WithSqlClient=true.</summary>
     public static DbProviderFactory LoadSqlClient() =>
         Type.GetType("Microsoft.Data.SqlClient.SqlClientFactory, Microsoft.Data.SqlClient")?.GetField("Instance")?.GetValue(null) as DbProviderFactory
         ?? throw new InvalidOperationException(
             "ORSEIS_SQLSERVER is set but Microsoft.Data.SqlClient is not in the test build. Run the tests with " +
             "'dotnet test -p:WithSqlClient=true' (scripts/test.sh does when ORSEIS_SQLSERVER is set).");
+
+    /// <summary>MySqlConnector's factory, loaded by name: the package is referenced only when built with WithMySqlConnector=true.</summary>
+    public static DbProviderFactory LoadMySqlConnector() =>
+        Type.GetType("MySqlConnector.MySqlConnectorFactory, MySqlConnector")?.GetField("Instance")?.GetValue(null) as DbProviderFactory
+        ?? throw new InvalidOperationException(
+            "ORSEIS_MYSQL is set but MySqlConnector is not in the test build: build with -p:WithMySqlConnector=true " +
+            "('dotnet test -p:WithMySqlConnector=true'; WITH_MYSQLCONNECTOR=1 ./scripts/test.sh does it and starts a private mariadbd).");
 }
 
 /// <summary>A test that needs PostgreSQL: skipped (saying why) without ORSEIS_POSTGRES, except in CI where it must run.</summary>
@@ -48,6 +59,23 @@ public sealed class SqlServerFactAttribute : FactAttribute
         if (Servers.SqlServer is null)
         {
             string reason = "SQL Server tests need ORSEIS_SQLSERVER (a SqlClient connection string); no SQL Server runs on this machine.";
+            Skip = reason;
+        }
+    }
+}
+
+/// <summary>
+/// A test that needs MariaDB/MySQL: skipped (saying why) unless ORSEIS_MYSQL is set. Not forced in CI, because the
+/// project's package mirror does not serve MySqlConnector.
+/// </summary>
+public sealed class MySqlFactAttribute : FactAttribute
+{
+    public MySqlFactAttribute()
+    {
+        if (Servers.MySql is null)
+        {
+            string reason = "MariaDB tests need ORSEIS_MYSQL and MySqlConnector, which this project's package mirror does not serve; " +
+                "scripts/test.sh starts a private mariadbd and sets it when the package is available (WITH_MYSQLCONNECTOR=1).";
             Skip = reason;
         }
     }

@@ -77,7 +77,7 @@ public abstract class ServerSuite : IDisposable
 
         foreach (SqlRunner keeper in new SqlRunner[] { reuse, session })
         {
-            keeper.Execute(Text($"create temp table {Dialect.TempTable} (v int)").Replace("create temp table #", "create table #", StringComparison.Ordinal));
+            keeper.Execute(Dialect.CreateTempTableSql);
             keeper.Execute(Text($"insert into {Dialect.TempTable} (v) values (1)"));
             keeper.Scalar<object>(Dialect.SetSessionVariableSql, new { value = "kept" });
             Assert.Equal(1, keeper.Scalar<int>(Text($"select count(*) from {Dialect.TempTable}")));
