@@ -31,6 +31,8 @@ set -euo pipefail
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/mariadb-lib.sh
 . "$SCRIPT_DIR/mariadb-lib.sh"
+# shellcheck source=scripts/free-port.sh
+. "$SCRIPT_DIR/free-port.sh"
 
 STATE_FILE=${1:-$MARIADB_DEFAULT_STATE_FILE}
 
@@ -165,33 +167,7 @@ fi
 # 5. Pick a free TCP port.
 # ---------------------------------------------------------------------------
 
-# Succeeds if something already listens on TCP port $1. Prefers `ss` (sees
-# listeners on any address); otherwise, or additionally, tries to connect to
-# 127.0.0.1:$1 with bash's /dev/tcp (a refused connection means free).
-port_in_use() {
-    local port=$1
-    if command -v ss >/dev/null 2>&1 &&
-        [[ -n "$(ss -Hltn "sport = :$port" 2>/dev/null)" ]]; then
-        return 0
-    fi
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null
-}
-
-# Prints a free port in 20000-31999 (below Linux's ephemeral range), scanning
-# from a random offset so concurrent runs are unlikely to collide (and if they
-# do, the start is retried, see below).
-find_free_port() {
-    local first=20000 span=12000 offset port i
-    offset=$((RANDOM % span))
-    for ((i = 0; i < span; i++)); do
-        port=$((first + (offset + i) % span))
-        if ! port_in_use "$port"; then
-            printf '%s\n' "$port"
-            return 0
-        fi
-    done
-    return 1
-}
+# port_in_use and find_free_port come from free-port.sh (sourced above).
 
 # ---------------------------------------------------------------------------
 # 6. Start mariadbd in the background (it does not daemonise itself) and wait,
