@@ -17,10 +17,11 @@ internal static class ListExpansion
 
     public static string Expand(DbCommand command, string sql, string name, IEnumerable values)
     {
-        var pattern = new Regex(
-            @"\(\s*[@:?]" + Regex.Escape(name) + @"\s*\)|(?<![\p{L}\p{N}_@])[@:?]" + Regex.Escape(name) + @"(?![\p{L}\p{N}_])",
-            RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);
-        if (!pattern.IsMatch(sql))
+        // Static Regex calls share the framework's pattern cache, so a repeated list argument does not re-parse it.
+        const RegexOptions options = RegexOptions.IgnoreCase | RegexOptions.CultureInvariant;
+        string pattern =
+            @"\(\s*[@:?]" + Regex.Escape(name) + @"\s*\)|(?<![\p{L}\p{N}_@])[@:?]" + Regex.Escape(name) + @"(?![\p{L}\p{N}_])";
+        if (!Regex.IsMatch(sql, pattern, options))
         {
             throw new ArgumentException(
                 $"Parameter '{name}' is a list, but the SQL has no '@{name}' to expand it into. Write 'IN @{name}' or 'IN (@{name})'.", "args");
@@ -44,7 +45,7 @@ internal static class ListExpansion
         }
 
         string replacement = text.Append(')').ToString();
-        return pattern.Replace(sql, replacement);
+        return Regex.Replace(sql, pattern, replacement.Replace("$", "$$", StringComparison.Ordinal), options);
     }
 
     /// <summary>The element type of a list type (<c>int</c> for <c>int[]</c> or <c>List&lt;int&gt;</c>), or object.</summary>
