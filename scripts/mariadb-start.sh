@@ -7,8 +7,8 @@
 #   STATE_FILE  where to record how to find/stop the server
 #               (default: ${TMPDIR:-/tmp}/orseis-mariadb.env)
 #
-# On success prints exactly ONE line to stdout, the MySqlConnector connection
-# string:
+# On success prints exactly ONE line to stdout, a MySQL connection string (keys
+# both MySqlConnector and MySql.Data read):
 #   Server=127.0.0.1;Port=PORT;User ID=orseis;Password=orseis;Database=orseis
 # and writes STATE_FILE with shell assignments (MARIADB_TMPDIR,
 # MARIADB_DATADIR, MARIADB_PORT, MARIADB_SOCKET, MARIADB_PIDFILE, MARIADB_PID,
@@ -24,7 +24,7 @@
 # server and its system service are never touched.
 #
 # If MariaDB is not installed and we are root, Debian's mariadb-server package
-# is installed with apt-get (the service it may start is left alone).
+# is installed with apt-get, its system service kept from starting (apt-install.sh).
 
 set -euo pipefail
 
@@ -33,6 +33,8 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$SCRIPT_DIR/mariadb-lib.sh"
 # shellcheck source=scripts/free-port.sh
 . "$SCRIPT_DIR/free-port.sh"
+# shellcheck source=scripts/apt-install.sh
+. "$SCRIPT_DIR/apt-install.sh"
 
 STATE_FILE=${1:-$MARIADB_DEFAULT_STATE_FILE}
 
@@ -81,9 +83,7 @@ if ! have_tools; then
     command -v apt-get >/dev/null 2>&1 ||
         mariadb_die "MariaDB not found and apt-get is not available to install it; set ORSEIS_MYSQL instead."
     mariadb_log "MariaDB not found; installing Debian's mariadb-server package..."
-    # apt output goes to stderr: stdout carries only the connection string.
-    apt-get update >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y mariadb-server mariadb-client >&2
+    apt_install_quietly mariadb-server mariadb-client || mariadb_die "apt-get could not install mariadb-server"
     have_tools || mariadb_die "installed mariadb-server but still cannot find its tools"
 fi
 # When root, the server drops to the `mysql` OS user (created by the package).

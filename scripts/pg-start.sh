@@ -29,6 +29,8 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$SCRIPT_DIR/pg-lib.sh"
 # shellcheck source=scripts/free-port.sh
 . "$SCRIPT_DIR/free-port.sh"
+# shellcheck source=scripts/apt-install.sh
+. "$SCRIPT_DIR/apt-install.sh"
 
 STATE_FILE=${1:-$PG_DEFAULT_STATE_FILE}
 
@@ -70,9 +72,7 @@ if ! PG_BIN=$(pg_find_bin); then
     command -v apt-get >/dev/null 2>&1 ||
         pg_die "PostgreSQL server binaries not found and apt-get is not available to install them; set ORSEIS_PG_BIN or ORSEIS_POSTGRES."
     pg_log "PostgreSQL not found; installing Debian's postgresql package..."
-    # apt output goes to stderr: stdout carries only the connection string.
-    apt-get update >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql >&2
+    apt_install_quietly postgresql || pg_die "apt-get could not install postgresql"
     PG_BIN=$(pg_find_bin) || pg_die "installed postgresql but still cannot find initdb"
 fi
 for tool in initdb postgres pg_ctl pg_isready createdb; do

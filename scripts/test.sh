@@ -2,11 +2,15 @@
 #
 # Orseis' one test command:   ./scripts/test.sh [extra `dotnet test` args]
 #
-# 1. starts a private, throwaway PostgreSQL server (scripts/pg-start.sh) for
-#    the integration tests, unless ORSEIS_POSTGRES already names a server;
+# 1. starts a private, throwaway PostgreSQL server (scripts/pg-start.sh) and a
+#    private, throwaway MariaDB server (scripts/mariadb-start.sh) for the
+#    integration tests, unless ORSEIS_POSTGRES / ORSEIS_MYSQL already name
+#    servers (each script installs its Debian package first when missing and
+#    run as root);
 # 2. runs `dotnet test Orseis.sln -c Release "$@"` from the repo root with
-#    ORSEIS_POSTGRES exported (an Npgsql connection string);
-# 3. always stops the server again (EXIT trap), whether the tests pass, fail
+#    ORSEIS_POSTGRES (an Npgsql connection string) and ORSEIS_MYSQL (a MySQL
+#    connection string) exported;
+# 3. always stops the servers again (EXIT trap), whether the tests pass, fail
 #    or are interrupted, and exits with dotnet test's exit code.
 #
 # Examples:
@@ -14,23 +18,19 @@
 #   ./scripts/test.sh --filter "FullyQualifiedName~Postgres"
 #   ORSEIS_POSTGRES='Host=127.0.0.1;Port=5432;Username=me;Database=orseis' ./scripts/test.sh
 #
-# If the server cannot be started (e.g. not root and PostgreSQL not installed)
-# the tests still run locally and the PostgreSQL ones skip, saying why. In CI
-# (CI=true) that is a hard failure instead, so CI never silently skips them.
+# If a server cannot be started (e.g. not root and not installed) the tests
+# still run locally and that server's tests skip, saying why. In CI (CI=true)
+# that is a hard failure instead, so CI never silently skips them.
 #
 # Environment:
 #   ORSEIS_POSTGRES      use this PostgreSQL server instead of starting one
+#   ORSEIS_MYSQL         use this MariaDB/MySQL server instead of starting one
 #   ORSEIS_SQLSERVER     run the SQL Server suite against this server (builds
 #                        with -p:WithSqlClient=true)
-#   WITH_MYSQLCONNECTOR  =1: run the MariaDB suite. Builds with
-#                        -p:WithMySqlConnector=true (so NuGet must serve the
-#                        MySqlConnector package; this project's mirror does
-#                        not, hence opt-in) and, unless ORSEIS_MYSQL already
-#                        names a server, starts a private mariadbd with
-#                        scripts/mariadb-start.sh and stops it on exit.
-#                        Without it the MariaDB tests skip, saying why.
-#   ORSEIS_MYSQL         with WITH_MYSQLCONNECTOR=1: use this MariaDB/MySQL
-#                        server (a MySqlConnector connection string)
+#   WITH_MYSQLCONNECTOR  =1: run the MariaDB tests through MySqlConnector
+#                        (builds with -p:WithMySqlConnector=true, so NuGet
+#                        must serve that package; this project's mirror does
+#                        not). Without it they run through Oracle's MySql.Data.
 
 set -euo pipefail
 
@@ -125,25 +125,29 @@ if [[ -n "${ORSEIS_SQLSERVER:-}" ]]; then
     extra+=("-p:WithSqlClient=true")
 fi
 
-# MariaDB: opt-in with WITH_MYSQLCONNECTOR=1, because the build then needs MySqlConnector, which this project's
-# package mirror does not serve (so CI never asks for it). A server is started unless ORSEIS_MYSQL names one.
-if [[ "${WITH_MYSQLCONNECTOR:-}" == "1" ]]; then
-    if [[ -n "${ORSEIS_MYSQL:-}" ]]; then
-        log "using the MariaDB/MySQL server given in ORSEIS_MYSQL"
-    else
-        MARIADB_STATE_FILE=$(mktemp "${TMPDIR:-/tmp}/orseis-mariadb-test.XXXXXXXX")
-        ORSEIS_MYSQL=$("$SCRIPTS/mariadb-start.sh" "$MARIADB_STATE_FILE") || {
-            log "ERROR: WITH_MYSQLCONNECTOR=1 but could not start MariaDB (see messages above)"
-            exit 1
-        }
-        log "MariaDB for the tests: $ORSEIS_MYSQL"
-    fi
-    export ORSEIS_MYSQL
-    extra+=("-p:WithMySqlConnector=true")
+# MariaDB: always, like PostgreSQL; through MySqlConnector with WITH_MYSQLCONNECTOR=1 (the build then needs that
+# package, which this project's mirror does not serve), else through Oracle's MySql.Data.
+if [[ -n "${ORSEIS_MYSQL:-}" ]]; then
+    log "using the MariaDB/MySQL server given in ORSEIS_MYSQL"
 else
-    log "MariaDB tests skipped: they need MySqlConnector, which this project's package mirror does not serve (set WITH_MYSQLCONNECTOR=1 where NuGet serves it)"
-    # A stray ORSEIS_MYSQL would make them run against a build without the package and fail; they skip instead.
-    unset ORSEIS_MYSQL
+    MARIADB_STATE_FILE=$(mktemp "${TMPDIR:-/tmp}/orseis-mariadb-test.XXXXXXXX")
+    if conn=$("$SCRIPTS/mariadb-start.sh" "$MARIADB_STATE_FILE"); then
+        ORSEIS_MYSQL=$conn
+        log "MariaDB for the tests: $ORSEIS_MYSQL"
+    elif [[ "${CI:-}" == "true" ]]; then
+        log "ERROR: could not start MariaDB, which CI requires (see messages above)"
+        exit 1
+    else
+        log "WARNING: could not start MariaDB (see messages above);"
+        log "         the MariaDB integration tests will be skipped"
+    fi
+fi
+if [[ -n "${ORSEIS_MYSQL:-}" ]]; then
+    export ORSEIS_MYSQL
+fi
+if [[ "${WITH_MYSQLCONNECTOR:-}" == "1" ]]; then
+    log "MariaDB tests through MySqlConnector (WITH_MYSQLCONNECTOR=1)"
+    extra+=("-p:WithMySqlConnector=true")
 fi
 
 output=$(mktemp "${TMPDIR:-/tmp}/orseis-test-output.XXXXXXXX")

@@ -66,19 +66,38 @@ internal static class ParameterBinder
         return sql;
     }
 
-    /// <summary>Creates one parameter; enums are sent as their underlying number, null as <see cref="DBNull"/>.</summary>
+    /// <summary>
+    /// Creates one parameter; enums are sent as their underlying number, null as <see cref="DBNull"/>, and
+    /// <see cref="DateOnly"/>/<see cref="TimeOnly"/> as a date-typed <see cref="DateTime"/> and a
+    /// <see cref="TimeSpan"/> to providers that predate them (which would otherwise send their culture-formatted text).
+    /// </summary>
     public static DbParameter Create(DbCommand command, string name, object? value)
     {
         if (value is TypedNull typedNull)
             return CreateTypedNull(command, name, typedNull.Type);
         DbParameter parameter = command.CreateParameter();
         parameter.ParameterName = name;
-        parameter.Value = value switch
+        switch (value)
         {
-            null => DBNull.Value,
-            Enum e => Convert.ChangeType(e, Enum.GetUnderlyingType(e.GetType()), System.Globalization.CultureInfo.InvariantCulture),
-            _ => value,
-        };
+            case null:
+                parameter.Value = DBNull.Value;
+                break;
+            case Enum e:
+                parameter.Value = Convert.ChangeType(e, Enum.GetUnderlyingType(e.GetType()), System.Globalization.CultureInfo.InvariantCulture);
+                break;
+            case DateOnly date when !ProviderInfo.KnowsDateAndTimeOnly(command.GetType()):
+                parameter.DbType = DbType.Date;
+                parameter.Value = date.ToDateTime(TimeOnly.MinValue);
+                break;
+            case TimeOnly time when !ProviderInfo.KnowsDateAndTimeOnly(command.GetType()):
+                parameter.DbType = DbType.Time;
+                parameter.Value = time.ToTimeSpan();
+                break;
+            default:
+                parameter.Value = value;
+                break;
+        }
+
         return parameter;
     }
 

@@ -27,6 +27,18 @@ internal static class ProviderInfo
     public static bool TypedGettersRefuseNull(Type readerType) => SystemName(readerType) is "sqlite" or "postgresql";
 
     /// <summary>
+    /// True for providers known to take <see cref="DateOnly"/> and <see cref="TimeOnly"/> parameter values
+    /// (Microsoft.Data.Sqlite, Npgsql, Microsoft.Data.SqlClient, MySqlConnector). Others, Oracle's MySql.Data 8.0 and
+    /// System.Data.SqlClient among them, get a <see cref="DateTime"/> and a <see cref="TimeSpan"/> instead.
+    /// </summary>
+    public static bool KnowsDateAndTimeOnly(Type providerType)
+    {
+        string ns = providerType.Namespace ?? "";
+        return ns.StartsWith("Microsoft.Data.Sqlite", StringComparison.Ordinal) || ns.StartsWith("Npgsql", StringComparison.Ordinal) ||
+               ns.StartsWith("Microsoft.Data.SqlClient", StringComparison.Ordinal) || ns.StartsWith("MySqlConnector", StringComparison.Ordinal);
+    }
+
+    /// <summary>
     /// A pool name from the connection string's server and database keys only; user names and passwords never appear.
     /// </summary>
     public static string DefaultPoolName(string systemName, string? connectionString)

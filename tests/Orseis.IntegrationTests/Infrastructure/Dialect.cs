@@ -90,11 +90,29 @@ public sealed class SqlServerDialect : Dialect
 /// WithMySqlConnector=true. User variables (<c>@orseis_marker</c>) need <c>Allow User Variables</c>, otherwise
 /// MySqlConnector takes every <c>@name</c> for a parameter, so every connection string here carries it.
 /// </summary>
+/// <summary>
+/// MariaDB/MySQL through MySqlConnector when the build has it, else through Oracle's MySql.Data 8.0.16 (the only MySQL
+/// provider this project's mirror serves). For MySql.Data the connection string gets what
+/// <see cref="Orseis.Testing.MySqlDataOnMariaDb"/> adds for MariaDB 10.6+, and <c>Connection Reset=true</c> as
+/// MySqlConnector does by default (else a pooled connection keeps its user variables and temp tables).
+/// </summary>
 public sealed class MySqlDialect : Dialect
 {
-    public override DbProviderFactory Factory => Servers.LoadMySqlConnector();
+    private static readonly DbProviderFactory? MySqlConnector = Servers.LoadMySqlConnector();
 
-    public override string ConnectionString => Required(Servers.MySql, "ORSEIS_MYSQL").TrimEnd(';') + ";Allow User Variables=true";
+    public override DbProviderFactory Factory => MySqlConnector ?? MySql.Data.MySqlClient.MySqlClientFactory.Instance;
+
+    /// <summary>True when the tests run on MySql.Data rather than MySqlConnector.</summary>
+    public static bool OnMySqlData => MySqlConnector is null;
+
+    public override string ConnectionString
+    {
+        get
+        {
+            string connectionString = Required(Servers.MySql, "ORSEIS_MYSQL").TrimEnd(';') + ";Allow User Variables=true";
+            return OnMySqlData ? Orseis.Testing.MySqlDataOnMariaDb.ConnectionString(connectionString, connectionReset: true) : connectionString;
+        }
+    }
 
     public override string SingleConnectionPool => ConnectionString + ";Maximum Pool Size=1;Minimum Pool Size=0";
 

@@ -2,7 +2,10 @@ using Orseis.IntegrationTests.Infrastructure;
 
 namespace Orseis.IntegrationTests.Suites;
 
-/// <summary>The server suite on MariaDB through MySqlConnector, when ORSEIS_MYSQL is set (WITH_MYSQLCONNECTOR=1 ./scripts/test.sh starts a private mariadbd).</summary>
+/// <summary>
+/// The server suite on MariaDB (./scripts/test.sh starts a private mariadbd and sets ORSEIS_MYSQL), through
+/// MySqlConnector when the build has it, else Oracle's MySql.Data (see <see cref="MySqlDialect"/>).
+/// </summary>
 public sealed class MySqlTests() : ServerSuite(new MySqlDialect())
 {
     [MySqlFact] public Task Modes_give_identical_results() => Both_modes_and_a_session_give_identical_results();
