@@ -30,11 +30,24 @@ public sealed class BenchmarkSmokeTests
         Assert.All(all, t => Assert.Contains(t, listed));
     }
 
+    /// <summary>The classes that run against a server (the rest are SQLite- or provider-neutral cost probes).</summary>
+    public static TheoryData<Type> ServerBenchmarkClasses() =>
+    [
+        typeof(RatioStudySmall), typeof(RawAdoStudySmall), typeof(OrmOverhead), typeof(OpenCloseCost),
+    ];
+
     [Theory]
     [MemberData(nameof(BenchmarkClasses))]
-    public void Benchmark_class_runs_dry_on_sqlite(Type benchmarkClass)
+    public void Benchmark_class_runs_dry_on_sqlite(Type benchmarkClass) => RunsDry(benchmarkClass, "sqlite");
+
+    /// <summary>The same on MariaDB (scripts/test.sh starts one), including the no-reset variants only servers have.</summary>
+    [MariaDbTheory]
+    [MemberData(nameof(ServerBenchmarkClasses))]
+    public void Benchmark_class_runs_dry_on_mariadb(Type benchmarkClass) => RunsDry(benchmarkClass, "mysql");
+
+    private static void RunsDry(Type benchmarkClass, string provider)
     {
-        Environment.SetEnvironmentVariable(BenchProviders.EnvironmentVariable, "sqlite");
+        Environment.SetEnvironmentVariable(BenchProviders.EnvironmentVariable, provider);
         Environment.SetEnvironmentVariable(StudySizes.MaxNVariable, "4");
         IConfig config = new Config()
             .AddJob(Job.Dry.WithToolchain(InProcessEmitToolchain.Instance).AsMutator())
@@ -55,5 +68,18 @@ public sealed class BenchmarkSmokeTests
         Assert.Equal(summary.BenchmarksCases.Length, summary.Reports.Count(r => r.Success));
         // The dry mutator must override each class's own job, or this test would run the real study.
         Assert.All(summary.BenchmarksCases, c => Assert.Equal(1, c.Job.Run.IterationCount));
+    }
+}
+
+/// <summary>A theory that needs ORSEIS_MYSQL: skipped (saying why) without it, except in CI, where it must run.</summary>
+public sealed class MariaDbTheoryAttribute : TheoryAttribute
+{
+    public MariaDbTheoryAttribute()
+    {
+        if (string.IsNullOrEmpty(Environment.GetEnvironmentVariable(ProviderFactories.MySqlVariable)) &&
+            Environment.GetEnvironmentVariable("CI") != "true")
+        {
+            Skip = $"{ProviderFactories.MySqlVariable} is not set; ./scripts/test.sh starts a private mariadbd and sets it.";
+        }
     }
 }

@@ -35,8 +35,8 @@ public sealed class BenchDatabase : IDisposable
 
     /// <summary>
     /// The pooled connection string without the provider's reset of a pooled connection: PostgreSQL's
-    /// <c>No Reset On Close=true</c> (no <c>DISCARD ALL</c>) or MySqlConnector's <c>Connection Reset=false</c> (no
-    /// <c>COM_RESET_CONNECTION</c>). Null for providers without such a setting.
+    /// <c>No Reset On Close=true</c> (no <c>DISCARD ALL</c>) or the MySQL providers' <c>Connection Reset=false</c> (no
+    /// reset round trip). Null for providers without such a setting.
     /// </summary>
     public string? NoResetOnClose => Provider switch
     {
@@ -82,6 +82,9 @@ public sealed class BenchDatabase : IDisposable
                 break;
             case BenchProvider.Postgres:
                 NpgsqlConnection.ClearAllPools();
+                break;
+            case BenchProvider.MySql when ProviderFactories.MySqlConnector is null:
+                MySql.Data.MySqlClient.MySqlConnection.ClearAllPools();
                 break;
         }
 

@@ -13,7 +13,10 @@ public enum BenchProvider
     /// <summary>SQL Server through Microsoft.Data.SqlClient, loaded by reflection (connection string from <c>ORSEIS_SQLSERVER</c>).</summary>
     SqlServer,
 
-    /// <summary>MariaDB/MySQL through MySqlConnector, loaded by reflection (connection string from <c>ORSEIS_MYSQL</c>).</summary>
+    /// <summary>
+    /// MariaDB/MySQL through MySqlConnector (loaded by reflection) when present, else Oracle's MySql.Data (connection
+    /// string from <c>ORSEIS_MYSQL</c>).
+    /// </summary>
     MySql,
 }
 

@@ -7,7 +7,8 @@ namespace Orseis.Benchmarks.Infrastructure;
 /// <summary>
 /// Finds the ADO.NET factory and server connection string of a provider, or says why it cannot. SQL Server's and
 /// MySqlConnector's factories are loaded by reflection because neither package can be restored from this machine's
-/// package mirror; the code paths exist so the study runs wherever the assemblies are present.
+/// package mirror; the code paths exist so the study runs wherever the assemblies are present. Without MySqlConnector,
+/// MariaDB/MySQL runs through Oracle's MySql.Data 8.0.16, which the mirror does serve.
 /// </summary>
 public static class ProviderFactories
 {
@@ -17,7 +18,7 @@ public static class ProviderFactories
     /// <summary>The environment variable with a SqlClient connection string.</summary>
     public const string SqlServerVariable = "ORSEIS_SQLSERVER";
 
-    /// <summary>The environment variable with a MySqlConnector connection string.</summary>
+    /// <summary>The environment variable with a MySQL connection string (keys MySqlConnector and MySql.Data share).</summary>
     public const string MySqlVariable = "ORSEIS_MYSQL";
 
     private const string SqlClientFactoryType = "Microsoft.Data.SqlClient.SqlClientFactory, Microsoft.Data.SqlClient";
@@ -34,10 +35,7 @@ public static class ProviderFactories
             $"the type '{SqlClientFactoryType}' could not be loaded: Microsoft.Data.SqlClient is not in the output " +
             "(this machine's package mirror does not serve its dependencies). Copy the assembly next to the benchmarks or reference the package.",
         BenchProvider.MySql when string.IsNullOrWhiteSpace(Environment.GetEnvironmentVariable(MySqlVariable)) =>
-            $"{MySqlVariable} is not set (a MySqlConnector connection string to a MariaDB or MySQL server is needed).",
-        BenchProvider.MySql when Load(MySqlConnectorFactoryType) is null =>
-            $"the type '{MySqlConnectorFactoryType}' could not be loaded: MySqlConnector is not in the output " +
-            "(this machine's package mirror does not serve its dependencies). Copy the assembly next to the benchmarks or reference the package.",
+            $"{MySqlVariable} is not set; start a private MariaDB with `scripts/mariadb-start.sh STATEFILE` and export its output as {MySqlVariable}.",
         _ => null,
     };
 
@@ -47,9 +45,12 @@ public static class ProviderFactories
     {
         BenchProvider.Sqlite => SqliteFactory.Instance,
         BenchProvider.Postgres => NpgsqlFactory.Instance,
-        BenchProvider.MySql => Load(MySqlConnectorFactoryType) ?? throw new InvalidOperationException(WhyUnavailable(provider)),
+        BenchProvider.MySql => MySqlConnector ?? MySql.Data.MySqlClient.MySqlClientFactory.Instance,
         _ => Load(SqlClientFactoryType) ?? throw new InvalidOperationException(WhyUnavailable(provider)),
     };
+
+    /// <summary>MySqlConnector's factory when its assembly is in the output, else null (and MySql.Data is used).</summary>
+    public static DbProviderFactory? MySqlConnector => Load(MySqlConnectorFactoryType);
 
     /// <summary>The server connection string of a networked provider, from its environment variable.</summary>
     /// <exception cref="InvalidOperationException">The variable is not set.</exception>
@@ -62,7 +63,12 @@ public static class ProviderFactories
             _ => SqlServerVariable,
         };
         string? value = Environment.GetEnvironmentVariable(variable);
-        return string.IsNullOrWhiteSpace(value) ? throw new InvalidOperationException(WhyUnavailable(provider)) : value;
+        if (string.IsNullOrWhiteSpace(value))
+            throw new InvalidOperationException(WhyUnavailable(provider));
+        // MySql.Data resets a pooled connection only when asked; MySqlConnector always does by default.
+        return provider is BenchProvider.MySql && MySqlConnector is null
+            ? Orseis.Testing.MySqlDataOnMariaDb.ConnectionString(value, connectionReset: true)
+            : value;
     }
 
     private static DbProviderFactory? Load(string factoryType)

@@ -40,13 +40,14 @@ public static class ProviderOption
         Environment.SetEnvironmentVariable(BenchProviders.EnvironmentVariable, BenchProviders.Name(provider));
         if (ProviderFactories.WhyUnavailable(provider) is { } why)
         {
-            bool skipped = provider is BenchProvider.SqlServer or BenchProvider.MySql;
+            bool skipped = provider is BenchProvider.SqlServer;
             Console.Error.WriteLine($"{(skipped ? "SKIPPED" : "ERROR")}: provider '{BenchProviders.Name(provider)}' cannot run: {why}");
             ExitCode = skipped ? 0 : 2;
             return false;
         }
 
-        Console.WriteLine($"Orseis benchmarks: provider = {BenchProviders.Name(provider)}");
+        System.Reflection.AssemblyName assembly = ProviderFactories.Factory(provider).GetType().Assembly.GetName();
+        Console.WriteLine($"Orseis benchmarks: provider = {BenchProviders.Name(provider)} ({assembly.Name} {assembly.Version})");
         return true;
     }
 }
