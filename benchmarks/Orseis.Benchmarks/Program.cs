@@ -5,12 +5,14 @@ using Orseis.Benchmarks.Costs;
 using Orseis.Benchmarks.Infrastructure;
 
 // `chart [results-dir ...] [--out dir]` draws the charts; `probe-sqlite` shows what closing does to prepared
-// statements; anything else goes to BenchmarkDotNet, after
+// statements; `probe-mysql` counts what a pooled MySQL open sends the server; anything else goes to BenchmarkDotNet, after
 // `--provider sqlite|postgres|sqlserver` is taken out and passed on to the benchmark processes in the environment.
 if (args is ["chart", .. var chartArgs])
     return ChartCommand.Run(chartArgs);
 if (args is ["probe-sqlite"])
     return SqliteStatementProbe.Run();
+if (args is ["probe-mysql"])
+    return MySqlResetProbe.Run();
 if (!ProviderOption.Apply(ref args))
     return ProviderOption.ExitCode;
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, new Config());
