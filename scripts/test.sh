@@ -89,27 +89,38 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 
 # ---------------------------------------------------------------------------
-# The PostgreSQL server for the integration tests.
+# The servers for the integration tests: PostgreSQL and MariaDB.
+# start_server NAME VARIABLE START_SCRIPT STATE_FILE: unless $VARIABLE already
+# names a server, starts one with START_SCRIPT (recording it in STATE_FILE,
+# a file of our own so concurrent test runs never share one) and sets
+# VARIABLE to its connection string. A server that cannot be started fails
+# the run in CI and only skips its tests elsewhere.
 # ---------------------------------------------------------------------------
-if [[ -n "${ORSEIS_POSTGRES:-}" ]]; then
-    log "using the PostgreSQL server given in ORSEIS_POSTGRES"
-else
-    # A state file of our own, so concurrent test runs never share one.
-    STATE_FILE=$(mktemp "${TMPDIR:-/tmp}/orseis-pg-test.XXXXXXXX")
-    if conn=$("$SCRIPTS/pg-start.sh" "$STATE_FILE"); then
-        ORSEIS_POSTGRES=$conn
-        log "PostgreSQL for the tests: $ORSEIS_POSTGRES"
+start_server() {
+    local name=$1 variable=$2 script=$3 state=$4 conn
+    if [[ -n "${!variable:-}" ]]; then
+        log "using the $name server given in $variable"
+    elif conn=$("$SCRIPTS/$script" "$state"); then
+        printf -v "$variable" '%s' "$conn"
+        log "$name for the tests: $conn"
     elif [[ "${CI:-}" == "true" ]]; then
-        log "ERROR: could not start PostgreSQL, which CI requires (see messages above)"
+        log "ERROR: could not start $name, which CI requires (see messages above)"
         exit 1
     else
-        log "WARNING: could not start PostgreSQL (see messages above);"
-        log "         the PostgreSQL integration tests will be skipped"
+        log "WARNING: could not start $name (see messages above);"
+        log "         the $name integration tests will be skipped"
     fi
-fi
-if [[ -n "${ORSEIS_POSTGRES:-}" ]]; then
-    export ORSEIS_POSTGRES
-fi
+    if [[ -n "${!variable:-}" ]]; then
+        export "${variable?}"
+    fi
+}
+
+[[ -n "${ORSEIS_POSTGRES:-}" ]] || STATE_FILE=$(mktemp "${TMPDIR:-/tmp}/orseis-pg-test.XXXXXXXX")
+start_server PostgreSQL ORSEIS_POSTGRES pg-start.sh "$STATE_FILE"
+# MariaDB through MySqlConnector with WITH_MYSQLCONNECTOR=1 (the build then needs that package, which this
+# project's mirror does not serve), else through Oracle's MySql.Data.
+[[ -n "${ORSEIS_MYSQL:-}" ]] || MARIADB_STATE_FILE=$(mktemp "${TMPDIR:-/tmp}/orseis-mariadb-test.XXXXXXXX")
+start_server MariaDB ORSEIS_MYSQL mariadb-start.sh "$MARIADB_STATE_FILE"
 
 # ---------------------------------------------------------------------------
 # Run the tests. `|| rc=$?` keeps set -e from aborting on test failures so
@@ -125,26 +136,6 @@ if [[ -n "${ORSEIS_SQLSERVER:-}" ]]; then
     extra+=("-p:WithSqlClient=true")
 fi
 
-# MariaDB: always, like PostgreSQL; through MySqlConnector with WITH_MYSQLCONNECTOR=1 (the build then needs that
-# package, which this project's mirror does not serve), else through Oracle's MySql.Data.
-if [[ -n "${ORSEIS_MYSQL:-}" ]]; then
-    log "using the MariaDB/MySQL server given in ORSEIS_MYSQL"
-else
-    MARIADB_STATE_FILE=$(mktemp "${TMPDIR:-/tmp}/orseis-mariadb-test.XXXXXXXX")
-    if conn=$("$SCRIPTS/mariadb-start.sh" "$MARIADB_STATE_FILE"); then
-        ORSEIS_MYSQL=$conn
-        log "MariaDB for the tests: $ORSEIS_MYSQL"
-    elif [[ "${CI:-}" == "true" ]]; then
-        log "ERROR: could not start MariaDB, which CI requires (see messages above)"
-        exit 1
-    else
-        log "WARNING: could not start MariaDB (see messages above);"
-        log "         the MariaDB integration tests will be skipped"
-    fi
-fi
-if [[ -n "${ORSEIS_MYSQL:-}" ]]; then
-    export ORSEIS_MYSQL
-fi
 if [[ "${WITH_MYSQLCONNECTOR:-}" == "1" ]]; then
     log "MariaDB tests through MySqlConnector (WITH_MYSQLCONNECTOR=1)"
     extra+=("-p:WithMySqlConnector=true")
