@@ -48,7 +48,14 @@ internal static class ParameterBinder
                 return sql;
             default:
                 foreach (Getter getter in s_getters.GetOrAdd(args.GetType(), Compile))
-                    sql = Add(command, sql, getter.Name, getter.Read(args));
+                {
+                    object? value = getter.Read(args);
+                    if (value is IEnumerable list && ListExpansion.IsList(value))
+                        sql = ListExpansion.Expand(command, sql, getter.Name, list);
+                    else if (getter.SpellingIn(sql) is { } spelling)
+                        command.Parameters.Add(Create(command, spelling, value));
+                }
+
                 return sql;
         }
     }
@@ -123,5 +130,26 @@ internal static class ParameterBinder
         return Expression.Lambda<Func<object, object?>>(Expression.Convert(read, typeof(object)), boxed).Compile();
     }
 
-    private sealed record Getter(string Name, Func<object, object?> Read);
+    /// <summary>One member of an argument type, with how the last SQL text it was bound into spells it.</summary>
+    private sealed class Getter(string name, Func<object, object?> read)
+    {
+        private volatile Spelling? _last;
+
+        public string Name { get; } = name;
+
+        public Func<object, object?> Read { get; } = read;
+
+        /// <summary><see cref="SqlNames.FindSpelling"/> for this member, remembered for the last text, which a repeated call passes again.</summary>
+        public string? SpellingIn(string sql)
+        {
+            Spelling? last = _last;
+            if (last is not null && (ReferenceEquals(last.Sql, sql) || string.Equals(last.Sql, sql, StringComparison.Ordinal)))
+                return last.Name;
+            string? spelling = SqlNames.FindSpelling(sql, Name);
+            _last = new Spelling(sql, spelling);
+            return spelling;
+        }
+    }
+
+    private sealed record Spelling(string Sql, string? Name);
 }
