@@ -52,7 +52,7 @@ internal static class ParameterBinder
                     object? value = getter.Read(args);
                     if (value is IEnumerable list && ListExpansion.IsList(value))
                         sql = ListExpansion.Expand(command, sql, getter.Name, list);
-                    else if (getter.SpellingIn(sql) is { } spelling)
+                    else if (getter.SpellingIn(sql, PrefixedNames(command)) is { } spelling)
                         command.Parameters.Add(Create(command, spelling, value));
                 }
 
@@ -130,6 +130,28 @@ internal static class ParameterBinder
         return Expression.Lambda<Func<object, object?>>(Expression.Convert(read, typeof(object)), boxed).Compile();
     }
 
+    /// <summary>
+    /// True for Microsoft.Data.Sqlite commands, which get a member's parameter under the name the SQL writes, prefix
+    /// included (<c>@Id</c>): SQLite finds that with one lookup, while a bare <c>Id</c> is looked up under each of
+    /// <c>@</c>, <c>$</c> and <c>:</c>, a string built for each. Other providers keep the bare name.
+    /// </summary>
+    private static bool PrefixedNames(DbCommand command)
+    {
+        Type type = command.GetType();
+        CommandKind? last = s_lastCommandKind;
+        if (last is not null && last.Type == type)
+            return last.Prefixed;
+        bool prefixed = false;
+        for (Type? t = type; t is not null && !prefixed; t = t.BaseType)
+            prefixed = t.FullName == "Microsoft.Data.Sqlite.SqliteCommand";
+        s_lastCommandKind = new CommandKind(type, prefixed);
+        return prefixed;
+    }
+
+    private static volatile CommandKind? s_lastCommandKind;
+
+    private sealed record CommandKind(Type Type, bool Prefixed);
+
     /// <summary>One member of an argument type, with how the last SQL text it was bound into spells it.</summary>
     private sealed class Getter(string name, Func<object, object?> read)
     {
@@ -139,17 +161,23 @@ internal static class ParameterBinder
 
         public Func<object, object?> Read { get; } = read;
 
-        /// <summary><see cref="SqlNames.FindSpelling"/> for this member, remembered for the last text, which a repeated call passes again.</summary>
-        public string? SpellingIn(string sql)
+        /// <summary>
+        /// <see cref="SqlNames.FindSpelling(string, string)"/> for this member (with the SQL's prefix when
+        /// <paramref name="prefixed"/>), remembered for the last text, which a repeated call passes again.
+        /// </summary>
+        public string? SpellingIn(string sql, bool prefixed)
         {
             Spelling? last = _last;
-            if (last is not null && (ReferenceEquals(last.Sql, sql) || string.Equals(last.Sql, sql, StringComparison.Ordinal)))
-                return last.Name;
-            string? spelling = SqlNames.FindSpelling(sql, Name);
-            _last = new Spelling(sql, spelling);
-            return spelling;
+            if (last is null || !(ReferenceEquals(last.Sql, sql) || string.Equals(last.Sql, sql, StringComparison.Ordinal)))
+            {
+                string? spelling = SqlNames.FindSpelling(sql, Name, out char prefix);
+                last = new Spelling(sql, spelling, spelling is null || prefix == '?' ? spelling : prefix + spelling);
+                _last = last;
+            }
+
+            return prefixed ? last.Prefixed : last.Name;
         }
     }
 
-    private sealed record Spelling(string Sql, string? Name);
+    private sealed record Spelling(string Sql, string? Name, string? Prefixed);
 }

@@ -69,6 +69,16 @@ public sealed class CommandReuseTests : IDisposable
     });
 
     [Fact]
+    public void Sqlite_gets_member_parameters_under_the_name_the_sql_writes_prefix_included()
+    {
+        using Database perCall = new(_source);
+        Assert.Equal("item 2", perCall.Scalar<string>("select name from items where id = @Id", new { id = 2 }));
+        Assert.Equal("item 3", perCall.Scalar<string>("select name from items where id = :ID", new { id = 3 }));
+        Assert.Equal("item 4", perCall.Scalar<string>("select name from items where id = $id", new { Id = 4 }));
+        Assert.Equal([["@Id"], [":ID"], ["$id"]], _source.Executions.Select(e => e.ParameterNames));
+    }
+
+    [Fact]
     public void Open_per_call_creates_a_command_per_call_and_disposes_each()
     {
         using Database perCall = new(_source);

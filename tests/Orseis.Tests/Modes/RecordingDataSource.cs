@@ -24,7 +24,7 @@ public sealed class RecordingDataSource(string connectionString) : DbDataSource
     /// <summary>The commands that were disposed.</summary>
     public ConcurrentDictionary<DbCommand, bool> Disposed { get; } = new();
 
-    public sealed record Execution(DbCommand Command, string Text, int Timeout, DbTransaction? Transaction);
+    public sealed record Execution(DbCommand Command, string Text, int Timeout, DbTransaction? Transaction, string[] ParameterNames);
 
     protected override DbConnection CreateDbConnection() => new RecordingConnection(this, connectionString);
 
@@ -41,7 +41,8 @@ public sealed class RecordingDataSource(string connectionString) : DbDataSource
     {
         public override SqliteDataReader ExecuteReader(CommandBehavior behavior)
         {
-            source.Executions.Enqueue(new Execution(this, CommandText, CommandTimeout, Transaction));
+            string[] names = [.. Parameters.Cast<SqliteParameter>().Select(p => p.ParameterName)];
+            source.Executions.Enqueue(new Execution(this, CommandText, CommandTimeout, Transaction, names));
             return base.ExecuteReader(behavior);
         }
 
