@@ -18,6 +18,10 @@ internal static class ParameterBinder
     /// <summary>Adds the parameters to <paramref name="command"/> and returns the SQL text to run (lists expanded).</summary>
     public static string Bind(DbCommand command, string sql, object? args)
     {
+        // Only types that reached the default case below are in the cache, so a cached type goes there directly
+        // instead of through the collection type tests.
+        if (args is not null && s_last is { } last && last.Type == args.GetType())
+            return BindMembers(command, sql, args, last.Getters);
         switch (args)
         {
             case null:
@@ -47,18 +51,31 @@ internal static class ParameterBinder
 
                 return sql;
             default:
-                foreach (Getter getter in s_getters.GetOrAdd(args.GetType(), Compile))
-                {
-                    object? value = getter.Read(args);
-                    if (value is IEnumerable list && ListExpansion.IsList(value))
-                        sql = ListExpansion.Expand(command, sql, getter.Name, list);
-                    else if (getter.SpellingIn(sql, PrefixedNames(command)) is { } spelling)
-                        command.Parameters.Add(Create(command, spelling, value));
-                }
-
-                return sql;
+                Type type = args.GetType();
+                Getter[] getters = s_getters.GetOrAdd(type, Compile);
+                s_last = new TypeGetters(type, getters);
+                return BindMembers(command, sql, args, getters);
         }
     }
+
+    /// <summary>Adds a parameter per member of <paramref name="args"/> that the SQL uses (lists expanded).</summary>
+    private static string BindMembers(DbCommand command, string sql, object args, Getter[] getters)
+    {
+        foreach (Getter getter in getters)
+        {
+            object? value = getter.Read(args);
+            if (value is IEnumerable list && ListExpansion.IsList(value))
+                sql = ListExpansion.Expand(command, sql, getter.Name, list);
+            else if (getter.SpellingIn(sql, PrefixedNames(command)) is { } spelling)
+                command.Parameters.Add(Create(command, spelling, value));
+        }
+
+        return sql;
+    }
+
+    private static volatile TypeGetters? s_last;
+
+    private sealed record TypeGetters(Type Type, Getter[] Getters);
 
     /// <summary>
     /// Adds one named argument, spelled as the SQL spells it. An argument the SQL does not use is not sent (an object

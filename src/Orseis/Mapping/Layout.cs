@@ -65,14 +65,26 @@ internal sealed class Layout : IEquatable<Layout>
     public static Type[] ReadTypes(DbDataReader reader, int count)
     {
         Type[] types = t_types is { } buffer && buffer.Length >= count ? buffer : t_types = new Type[Math.Max(count, 16)];
-        for (int i = 0; i < count; i++)
-            types[i] = reader.GetFieldType(i);
+        Span<Type> span = types.AsSpan(0, count); // stores through a span skip the per-element array covariance check
+        for (int i = 0; i < span.Length; i++)
+            span[i] = reader.GetFieldType(i);
         return types;
     }
 
     /// <summary>True when this layout is for <paramref name="readerType"/> and its types are the first <paramref name="count"/> of <paramref name="types"/>.</summary>
-    public bool MatchesTypes(Type readerType, Type[] types, int count) =>
-        readerType == ReaderType && count == Types.Length && types.AsSpan(0, count).SequenceEqual(Types);
+    public bool MatchesTypes(Type readerType, Type[] types, int count)
+    {
+        Type[] own = Types;
+        if (readerType != ReaderType || count != own.Length || types.Length < count)
+            return false;
+        for (int i = 0; i < own.Length; i++)
+        {
+            if (types[i] != own[i])
+                return false;
+        }
+
+        return true;
+    }
 
     /// <summary>True when <paramref name="reader"/>'s column names are this layout's (a provider may allocate a string per name).</summary>
     public bool MatchesNames(DbDataReader reader)
