@@ -127,6 +127,17 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
         return default;
     }
 
+    private protected override DbCommand RentCommand(DbConnection connection) =>
+        _shared is null ? connection.CreateCommand() : _shared.Kept.RentCommand(connection);
+
+    private protected override void ReturnCommand(DbCommand command, bool failed)
+    {
+        if (_shared is null)
+            command.Dispose();
+        else
+            _shared.Kept.ReturnCommand(command, failed);
+    }
+
     private protected override Exception? TranslateFailure(DbConnection connection, Exception error) =>
         _shared?.Kept.Translate(connection, error);
 

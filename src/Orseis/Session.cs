@@ -118,6 +118,10 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         return default;
     }
 
+    private protected override DbCommand RentCommand(DbConnection connection) => _kept.RentCommand(connection);
+
+    private protected override void ReturnCommand(DbCommand command, bool failed) => _kept.ReturnCommand(command, failed);
+
     private protected override Exception? TranslateFailure(DbConnection connection, Exception error) => _kept.Translate(connection, error);
 
     /// <summary>Rolls back an open transaction and returns the connection to the pool.</summary>

@@ -50,24 +50,31 @@ public abstract partial class SqlRunner
         DbConnection connection = await AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
         try
         {
-            using DbCommand command = CreateCommand(connection, request);
-            long started = Pool.Telemetry.CommandStarting(request.Sql);
+            DbCommand command = RentCommand(connection);
+            bool failed = true;
             try
             {
-                TResult result = await body(command, async, cancellationToken).ConfigureAwait(false);
-                Pool.Telemetry.CommandCompleted(started, null);
-                return result;
-            }
-            catch (Exception error)
-            {
-                Pool.Telemetry.CommandCompleted(started, error);
-                if (TranslateFailure(connection, error) is { } translated)
-                    throw translated;
-                throw;
+                Fill(command, request);
+                long started = Pool.Telemetry.CommandStarting(request.Sql);
+                try
+                {
+                    TResult result = await body(command, async, cancellationToken).ConfigureAwait(false);
+                    Pool.Telemetry.CommandCompleted(started, null);
+                    failed = false;
+                    return result;
+                }
+                catch (Exception error)
+                {
+                    Pool.Telemetry.CommandCompleted(started, error);
+                    if (TranslateFailure(connection, error) is { } translated)
+                        throw translated;
+                    throw;
+                }
             }
             finally
             {
                 command.Parameters.Clear();
+                ReturnCommand(command, failed);
             }
         }
         finally
@@ -83,15 +90,24 @@ public abstract partial class SqlRunner
         return pending.GetAwaiter().GetResult();
     }
 
+    /// <summary>
+    /// The command for one buffered call on <paramref name="connection"/>, with no text, parameters or transaction
+    /// yet. A runner that keeps its connection may hand out the command of its previous call again (see
+    /// <see cref="KeptConnection.RentCommand"/>), so a provider that keeps a command's prepared statements (SQLite) does not
+    /// prepare the same text again.
+    /// </summary>
+    private protected virtual DbCommand RentCommand(DbConnection connection) => connection.CreateCommand();
+
+    /// <summary>Gives back what <see cref="RentCommand"/> returned, its parameters cleared; <paramref name="failed"/> when the call failed.</summary>
+    private protected virtual void ReturnCommand(DbCommand command, bool failed) => command.Dispose();
+
+    /// <summary>A new command for a stream, which keeps it for as long as the stream is read.</summary>
     private DbCommand CreateCommand(DbConnection connection, CommandRequest request)
     {
         DbCommand command = connection.CreateCommand();
         try
         {
-            command.Transaction = CurrentTransaction;
-            if (Pool.TimeoutSeconds(request.Timeout) is { } seconds)
-                command.CommandTimeout = seconds;
-            command.CommandText = ParameterBinder.Bind(command, request.Sql, request.Args);
+            Fill(command, request);
             return command;
         }
         catch
@@ -100,6 +116,15 @@ public abstract partial class SqlRunner
             command.Dispose();
             throw;
         }
+    }
+
+    /// <summary>Sets the call's transaction, timeout, parameters and text on <paramref name="command"/>.</summary>
+    private void Fill(DbCommand command, CommandRequest request)
+    {
+        command.Transaction = CurrentTransaction;
+        if (Pool.TimeoutSeconds(request.Timeout) is { } seconds)
+            command.CommandTimeout = seconds;
+        command.CommandText = ParameterBinder.Bind(command, request.Sql, request.Args);
     }
 
     private static ValueTask<DbDataReader> ExecuteReaderAsync(DbCommand command, CommandBehavior behavior, bool async, CancellationToken cancellationToken) =>

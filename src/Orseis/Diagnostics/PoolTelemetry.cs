@@ -27,6 +27,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _reuseWaits;
     private long _peakInUse;
     private long _peakPending;
+    private bool _everHeld;
 
     public PoolTelemetry(string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null)
     {
@@ -166,6 +167,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             StackTrace? stack = self.Detecting(FindingKind.HeldTooLong) ? CallSites.Capture() : null;
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
             self._holders[state.connection] = new Holder(Stopwatch.GetTimestamp(), state.owner, stack) { Reported = state.heldByDesign };
+            Volatile.Write(ref self._everHeld, true);
             if (self.Detecting(FindingKind.HeldTooLong))
                 self.DetectHeldTooLong();
         }, (connection, owner, heldByDesign));
@@ -175,7 +177,9 @@ internal sealed partial class PoolTelemetry : IDisposable
     public void Released(DbConnection connection)
     {
         long inUse = Interlocked.Decrement(ref _inUse);
-        if (_holders.IsEmpty || !_holders.TryRemove(connection, out Holder? holder))
+        // Until a holder was ever recorded there is nothing to remove; asking ConcurrentDictionary.IsEmpty instead
+        // would take every lock of the dictionary on each release while nobody listens.
+        if (!Volatile.Read(ref _everHeld) || !_holders.TryRemove(connection, out Holder? holder))
             return;
         TimeSpan held = Stopwatch.GetElapsedTime(holder.Started);
         RecordHold(held);

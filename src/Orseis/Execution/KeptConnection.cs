@@ -14,6 +14,9 @@ namespace Orseis.Execution;
 /// database's lifetime: never a held-too-long finding.</param>
 internal sealed class KeptConnection(PoolContext pool, string owner, bool heldByDesign = false)
 {
+    private DbCommand? _command;
+    private int _defaultTimeout;
+
     public DbConnection? Connection { get; private set; }
 
     public DbTransaction? Transaction { get; set; }
@@ -36,6 +39,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
         if (connection is not null)
         {
             Connection = null;
+            DisposeCommand();
             await pool.CloseAsync(connection, async).ConfigureAwait(false);
             Reopens++;
         }
@@ -71,7 +75,57 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
 
         DbConnection? connection = Connection;
         Connection = null;
+        DisposeCommand();
         if (connection is not null)
             await pool.CloseAsync(connection, async).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// A command on <paramref name="connection"/> (this kept connection) for one call: the command of the previous
+    /// call when that call succeeded, its timeout back at the provider's default, so a provider that keeps prepared
+    /// statements per command (SQLite) reuses them when the text is the same. A call never shares it: it is taken
+    /// here and comes back through <see cref="ReturnCommand"/>.
+    /// </summary>
+    public DbCommand RentCommand(DbConnection connection)
+    {
+        DbCommand? command = _command;
+        _command = null;
+        if (command is not null)
+        {
+            if (ReferenceEquals(command.Connection, connection))
+            {
+                if (command.CommandTimeout != _defaultTimeout)
+                    command.CommandTimeout = _defaultTimeout;
+                return command;
+            }
+
+            command.Dispose();
+        }
+
+        command = connection.CreateCommand();
+        _defaultTimeout = command.CommandTimeout;
+        return command;
+    }
+
+    /// <summary>
+    /// Takes back a command from <see cref="RentCommand"/>, its parameters cleared, to hand out again; disposes it
+    /// instead when its call failed or the connection it belongs to is no longer this one's.
+    /// </summary>
+    public void ReturnCommand(DbCommand command, bool failed)
+    {
+        if (failed || _command is not null || Connection is not { } connection || !ReferenceEquals(command.Connection, connection))
+        {
+            command.Dispose();
+            return;
+        }
+
+        _command = command;
+    }
+
+    private void DisposeCommand()
+    {
+        DbCommand? command = _command;
+        _command = null;
+        command?.Dispose();
     }
 }

@@ -18,6 +18,10 @@ internal static class ParameterBinder
     /// <summary>Adds the parameters to <paramref name="command"/> and returns the SQL text to run (lists expanded).</summary>
     public static string Bind(DbCommand command, string sql, object? args)
     {
+        // Only types that reached the default case below are in the cache, so a cached type goes there directly
+        // instead of through the collection type tests.
+        if (args is not null && s_last is { } last && last.Type == args.GetType())
+            return BindMembers(command, sql, args, last.Getters);
         switch (args)
         {
             case null:
@@ -47,11 +51,31 @@ internal static class ParameterBinder
 
                 return sql;
             default:
-                foreach (Getter getter in s_getters.GetOrAdd(args.GetType(), Compile))
-                    sql = Add(command, sql, getter.Name, getter.Read(args));
-                return sql;
+                Type type = args.GetType();
+                Getter[] getters = s_getters.GetOrAdd(type, Compile);
+                s_last = new TypeGetters(type, getters);
+                return BindMembers(command, sql, args, getters);
         }
     }
+
+    /// <summary>Adds a parameter per member of <paramref name="args"/> that the SQL uses (lists expanded).</summary>
+    private static string BindMembers(DbCommand command, string sql, object args, Getter[] getters)
+    {
+        foreach (Getter getter in getters)
+        {
+            object? value = getter.Read(args);
+            if (value is IEnumerable list && ListExpansion.IsList(value))
+                sql = ListExpansion.Expand(command, sql, getter.Name, list);
+            else if (getter.SpellingIn(sql, PrefixedNames(command)) is { } spelling)
+                command.Parameters.Add(Create(command, spelling, value));
+        }
+
+        return sql;
+    }
+
+    private static volatile TypeGetters? s_last;
+
+    private sealed record TypeGetters(Type Type, Getter[] Getters);
 
     /// <summary>
     /// Adds one named argument, spelled as the SQL spells it. An argument the SQL does not use is not sent (an object
@@ -142,5 +166,54 @@ internal static class ParameterBinder
         return Expression.Lambda<Func<object, object?>>(Expression.Convert(read, typeof(object)), boxed).Compile();
     }
 
-    private sealed record Getter(string Name, Func<object, object?> Read);
+    /// <summary>
+    /// True for Microsoft.Data.Sqlite commands, which get a member's parameter under the name the SQL writes, prefix
+    /// included (<c>@Id</c>): SQLite finds that with one lookup, while a bare <c>Id</c> is looked up under each of
+    /// <c>@</c>, <c>$</c> and <c>:</c>, a string built for each. Other providers keep the bare name.
+    /// </summary>
+    private static bool PrefixedNames(DbCommand command)
+    {
+        Type type = command.GetType();
+        CommandKind? last = s_lastCommandKind;
+        if (last is not null && last.Type == type)
+            return last.Prefixed;
+        bool prefixed = false;
+        for (Type? t = type; t is not null && !prefixed; t = t.BaseType)
+            prefixed = t.FullName == "Microsoft.Data.Sqlite.SqliteCommand";
+        s_lastCommandKind = new CommandKind(type, prefixed);
+        return prefixed;
+    }
+
+    private static volatile CommandKind? s_lastCommandKind;
+
+    private sealed record CommandKind(Type Type, bool Prefixed);
+
+    /// <summary>One member of an argument type, with how the last SQL text it was bound into spells it.</summary>
+    private sealed class Getter(string name, Func<object, object?> read)
+    {
+        private volatile Spelling? _last;
+
+        public string Name { get; } = name;
+
+        public Func<object, object?> Read { get; } = read;
+
+        /// <summary>
+        /// <see cref="SqlNames.FindSpelling(string, string)"/> for this member (with the SQL's prefix when
+        /// <paramref name="prefixed"/>), remembered for the last text, which a repeated call passes again.
+        /// </summary>
+        public string? SpellingIn(string sql, bool prefixed)
+        {
+            Spelling? last = _last;
+            if (last is null || !(ReferenceEquals(last.Sql, sql) || string.Equals(last.Sql, sql, StringComparison.Ordinal)))
+            {
+                string? spelling = SqlNames.FindSpelling(sql, Name, out char prefix);
+                last = new Spelling(sql, spelling, spelling is null || prefix == '?' ? spelling : prefix + spelling);
+                _last = last;
+            }
+
+            return prefixed ? last.Prefixed : last.Name;
+        }
+    }
+
+    private sealed record Spelling(string Sql, string? Name, string? Prefixed);
 }

@@ -4,8 +4,12 @@ namespace Orseis.Execution;
 internal static class SqlNames
 {
     /// <summary>The spelling of <paramref name="name"/> as a parameter (after @, :, $ or ?) in <paramref name="sql"/>, or null when the SQL does not use it.</summary>
-    public static string? FindSpelling(string sql, string name)
+    public static string? FindSpelling(string sql, string name) => FindSpelling(sql, name, out _);
+
+    /// <summary>As <see cref="FindSpelling(string, string)"/>, also giving the prefix character the SQL wrote before it.</summary>
+    public static string? FindSpelling(string sql, string name, out char prefix)
     {
+        prefix = '\0';
         int from = 0;
         while (from < sql.Length)
         {
@@ -21,6 +25,7 @@ internal static class SqlNames
             if (end < sql.Length && IsNamePart(sql[end]))
                 continue;
             // The usual case spells it as given: return the caller's string rather than allocating a copy.
+            prefix = sql[at - 1];
             return string.CompareOrdinal(sql, at, name, 0, name.Length) == 0 ? name : sql.Substring(at, name.Length);
         }
 

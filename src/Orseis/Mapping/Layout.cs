@@ -9,6 +9,9 @@ namespace Orseis.Mapping;
 /// </summary>
 internal sealed class Layout : IEquatable<Layout>
 {
+    [ThreadStatic]
+    private static Type[]? t_types;
+
     private readonly int _hash;
 
     private Layout(Type readerType, string[] names, Type[] types)
@@ -56,19 +59,39 @@ internal sealed class Layout : IEquatable<Layout>
     }
 
     /// <summary>
-    /// True when <paramref name="reader"/>'s current result has this layout, checked without allocating arrays. Names
-    /// are compared only when <paramref name="checkNames"/> (a provider may allocate a string per name).
+    /// Reads the field types of <paramref name="reader"/>'s current row into a buffer of this thread (valid until the
+    /// next call on this thread), so several cached layouts can be compared without asking the provider again.
     /// </summary>
-    public bool Matches(DbDataReader reader, bool checkNames)
+    public static Type[] ReadTypes(DbDataReader reader, int count)
     {
-        if (reader.GetType() != ReaderType)
+        Type[] types = t_types is { } buffer && buffer.Length >= count ? buffer : t_types = new Type[Math.Max(count, 16)];
+        Span<Type> span = types.AsSpan(0, count); // stores through a span skip the per-element array covariance check
+        for (int i = 0; i < span.Length; i++)
+            span[i] = reader.GetFieldType(i);
+        return types;
+    }
+
+    /// <summary>True when this layout is for <paramref name="readerType"/> and its types are the first <paramref name="count"/> of <paramref name="types"/>.</summary>
+    public bool MatchesTypes(Type readerType, Type[] types, int count)
+    {
+        Type[] own = Types;
+        if (readerType != ReaderType || count != own.Length || types.Length < count)
             return false;
-        bool scalar = Names.Length == 1 && Names[0].Length == 0;
-        if (!scalar && reader.FieldCount != Names.Length)
-            return false;
-        for (int i = 0; i < Types.Length; i++)
+        for (int i = 0; i < own.Length; i++)
         {
-            if (reader.GetFieldType(i) != Types[i] || (checkNames && !scalar && !string.Equals(reader.GetName(i), Names[i], StringComparison.Ordinal)))
+            if (types[i] != own[i])
+                return false;
+        }
+
+        return true;
+    }
+
+    /// <summary>True when <paramref name="reader"/>'s column names are this layout's (a provider may allocate a string per name).</summary>
+    public bool MatchesNames(DbDataReader reader)
+    {
+        for (int i = 0; i < Names.Length; i++)
+        {
+            if (!string.Equals(reader.GetName(i), Names[i], StringComparison.Ordinal))
                 return false;
         }
 

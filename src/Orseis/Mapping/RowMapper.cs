@@ -5,32 +5,46 @@ namespace Orseis.Mapping;
 
 /// <summary>
 /// The compiled row mappers of one result type, one per column layout, built once and shared by every thread.
-/// The last layout used is checked first, so a repeated query finds its mapper without building a key; when the
-/// last query was the same SQL text and that text fixes the column names (a plain <c>select</c> list, no <c>*</c>),
-/// only the column count and types are checked, so no column name is read again.
+/// The few layouts used last are checked first, against the field types read once per call, so a repeated query finds
+/// its mapper without building a key even when its rows alternate between layouts (SQLite reports a column's type from
+/// each row's value, so a NULL or a differently stored value gives another layout); when a cached layout came from the
+/// same SQL text and that text fixes the column names (a plain <c>select</c> list, no <c>*</c>), only the column count
+/// and types are checked, so no column name is read again.
 /// </summary>
 internal static class RowMapper<T>
 {
+    /// <summary>How many recently used layouts are checked before the cache proper.</summary>
+    private const int RecentLayouts = 8;
+
     private static readonly bool s_scalar = ScalarTypes.IsScalar(typeof(T));
     private static readonly ConcurrentDictionary<Layout, Func<DbDataReader, T>> s_cache = new();
-    private static volatile Entry? s_last;
+    private static volatile Entry[] s_recent = [];
 
     /// <summary>The mapper for the reader's current result; call it after the first successful Read.</summary>
     /// <param name="reader">The reader, positioned on a row.</param>
     /// <param name="sql">The command text that produced the result.</param>
     public static Func<DbDataReader, T> Get(DbDataReader reader, string sql)
     {
-        Entry? last = s_last;
-        if (last is not null)
+        Entry[] recent = s_recent;
+        if (recent.Length != 0)
         {
-            bool sameFixedSql = last.FixedSql is not null && (ReferenceEquals(last.FixedSql, sql) || string.Equals(last.FixedSql, sql, StringComparison.Ordinal));
-            if (last.Layout.Matches(reader, checkNames: !s_scalar && !sameFixedSql))
-                return last.Map;
+            int count = s_scalar ? 1 : reader.FieldCount;
+            Type readerType = reader.GetType();
+            Type[] types = Layout.ReadTypes(reader, count);
+            foreach (Entry entry in recent)
+            {
+                if (entry.Layout.MatchesTypes(readerType, types, count) && (s_scalar || entry.FixesNamesFor(sql) || entry.Layout.MatchesNames(reader)))
+                    return entry.Map;
+            }
         }
 
         Layout layout = Layout.Capture(reader, !s_scalar);
         Func<DbDataReader, T> map = s_cache.GetOrAdd(layout, static l => MapperCompiler.Compile<T>(l, s_scalar));
-        s_last = new Entry(layout, map, NamesFixedBy(sql) ? sql : null);
+        var added = new Entry(layout, map, NamesFixedBy(sql) ? sql : null);
+        var next = new Entry[Math.Min(recent.Length + 1, RecentLayouts)];
+        next[0] = added;
+        Array.Copy(recent, 0, next, 1, next.Length - 1);
+        s_recent = next;
         return map;
     }
 
@@ -44,5 +58,9 @@ internal static class RowMapper<T>
 
     internal static int CachedLayouts => s_cache.Count;
 
-    private sealed record Entry(Layout Layout, Func<DbDataReader, T> Map, string? FixedSql);
+    private sealed record Entry(Layout Layout, Func<DbDataReader, T> Map, string? FixedSql)
+    {
+        /// <summary>True when <paramref name="sql"/> is the text this layout came from and that text fixes the column names.</summary>
+        public bool FixesNamesFor(string sql) => FixedSql is not null && (ReferenceEquals(FixedSql, sql) || string.Equals(FixedSql, sql, StringComparison.Ordinal));
+    }
 }

@@ -117,7 +117,7 @@ internal static class ValueConverter
     public static Guid ParseGuid(string s) => Guid.TryParse(s, out Guid g) ? g : throw Unparsable(typeof(Guid));
 
     public static DateTime ParseDateTime(string s) =>
-        DateTime.TryParse(s, s_invariant, DateTimeStyles.RoundtripKind, out DateTime dt) ? dt : throw Unparsable(typeof(DateTime));
+        IsoDateTime.TryParse(s, out DateTime dt) || DateTime.TryParse(s, s_invariant, DateTimeStyles.RoundtripKind, out dt) ? dt : throw Unparsable(typeof(DateTime));
 
     public static DateTimeOffset ParseDateTimeOffset(string s) =>
         DateTimeOffset.TryParse(s, s_invariant, DateTimeStyles.AssumeUniversal, out DateTimeOffset dto) ? dto : throw Unparsable(typeof(DateTimeOffset));

@@ -37,6 +37,32 @@ public sealed class LayoutCacheTests : IDisposable
         Assert.Equal(new AB(1, 2), db.QuerySingle<AB>(sql));
     }
 
+    public sealed record Alternating(long Id, decimal? V);
+
+    [Fact]
+    public void Rows_that_alternate_between_layouts_each_map_by_their_own_and_reuse_it()
+    {
+        SqlRunner db = _db.Runner;
+        db.Execute("create table alternating (id integer primary key, v numeric)");
+        db.Execute("insert into alternating values (1, 2.5), (2, null), (3, 7), (4, 'text')");
+        const string sql = "select id, v from alternating where id = @id";
+        int layouts = 0;
+        for (int pass = 0; pass < 3; pass++)
+        {
+            Assert.Equal(new Alternating(1, 2.5m), db.QuerySingle<Alternating>(sql, new { id = 1 }));
+            Assert.Equal(new Alternating(2, null), db.QuerySingle<Alternating>(sql, new { id = 2 }));
+            Assert.Equal(new Alternating(3, 7m), db.QuerySingle<Alternating>(sql, new { id = 3 }));
+            var error = Assert.Throws<MappingException>(() => db.QuerySingle<Alternating>(sql, new { id = 4 }));
+            Assert.Equal("v", error.Column);
+            if (pass == 0)
+                layouts = RowMapper<Alternating>.CachedLayouts;
+            else
+                Assert.Equal(layouts, RowMapper<Alternating>.CachedLayouts);
+        }
+
+        Assert.True(layouts >= 3, $"expected a layout per storage class, found {layouts}");
+    }
+
     [Theory]
     [InlineData("select a, b from t", true)]
     [InlineData("  SELECT a from t where x = @x", true)]

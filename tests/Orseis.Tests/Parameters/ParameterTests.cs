@@ -28,6 +28,21 @@ public sealed class ParameterTests : IDisposable
         Assert.Equal(1, Db.Scalar<int>("select count(*) from people where id = @Id", new Person { Id = 3 }));
     }
 
+    public sealed record ById(long Id, int MinAge);
+
+    [Fact]
+    public void One_argument_type_binds_by_each_text_s_own_spelling_across_alternating_texts()
+    {
+        for (int pass = 0; pass < 3; pass++)
+        {
+            Assert.Equal("person 2", Db.Scalar<string>("select name from people where id = @id", new ById(2, 0)));
+            Assert.Equal("person 3", Db.Scalar<string>("select name from people where id = @ID", new ById(3, 0)));
+            Assert.Equal(2, Db.Scalar<int>("select count(*) from people where age >= @minage", new ById(0, 23)));
+            Assert.Equal(1, Db.Scalar<int>("select count(*) from people where id = @Id and age >= @MinAge", new ById(4, 23)));
+            Assert.Equal(5, Db.Scalar<int>("select count(*) from people", new ById(4, 23)));
+        }
+    }
+
     [Fact]
     public void Dictionaries_bind_by_key()
     {
