@@ -43,7 +43,7 @@ public static class StudyCases
         string method = benchmarkCase.Descriptor.WorkloadMethod.Name;
         if (method.Contains("Unpooled", StringComparison.Ordinal) && N(benchmarkCase) > UnpooledMaxN)
             return false;
-        return !method.Contains("NoResetOnClose", StringComparison.Ordinal) || BenchProviders.Current is BenchProvider.Postgres or BenchProvider.MySql;
+        return !method.Contains("NoResetOnClose", StringComparison.Ordinal) || BenchProviders.Current is BenchProvider.Postgres or BenchProvider.MySql or BenchProvider.MySqlData;
     }
 
     /// <summary>The case's N parameter, or 1 when it has none.</summary>

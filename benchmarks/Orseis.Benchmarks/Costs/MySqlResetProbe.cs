@@ -15,19 +15,25 @@ public static class MySqlResetProbe
     private const int Opens = 100;
     private static readonly string[] Counters = ["Questions", "Com_set_option", "Com_select"];
 
-    /// <summary>Runs the probe and prints one line per variant; returns the exit code.</summary>
-    public static int Run()
+    /// <summary>Runs the probe through <paramref name="provider"/> and prints one line per variant; returns the exit code.</summary>
+    public static int Run(BenchProvider provider)
     {
-        if (ProviderFactories.WhyUnavailable(BenchProvider.MySql) is { } why)
+        if (provider is not (BenchProvider.MySql or BenchProvider.MySqlData))
+        {
+            Console.Error.WriteLine($"ERROR: probe-mysql takes mysql or mysql-data, not {BenchProviders.Name(provider)}.");
+            return 2;
+        }
+
+        if (ProviderFactories.WhyUnavailable(provider) is { } why)
         {
             Console.Error.WriteLine($"ERROR: {why}");
             return 2;
         }
 
-        using BenchDatabase database = BenchDatabase.Create(BenchProvider.MySql);
+        using BenchDatabase database = BenchDatabase.Create(provider);
         string unpooled = database.Unpooled;
-        System.Reflection.AssemblyName provider = database.Factory.GetType().Assembly.GetName();
-        Console.WriteLine($"{provider.Name} {provider.Version}; {Opens} pooled opens, each running `select 1`, per variant");
+        System.Reflection.AssemblyName assembly = database.Factory.GetType().Assembly.GetName();
+        Console.WriteLine($"{assembly.Name} {assembly.Version}; {Opens} pooled opens, each running `select 1`, per variant");
 
         // Reading the counters is itself counted; measure that once and take it off.
         Dictionary<string, long> a = Read(database.Factory, unpooled), b = Read(database.Factory, unpooled);

@@ -41,7 +41,7 @@ public sealed class BenchDatabase : IDisposable
     public string? NoResetOnClose => Provider switch
     {
         BenchProvider.Postgres => With("No Reset On Close", true),
-        BenchProvider.MySql => With("Connection Reset", false),
+        BenchProvider.MySql or BenchProvider.MySqlData => With("Connection Reset", false),
         _ => null,
     };
 
@@ -83,7 +83,10 @@ public sealed class BenchDatabase : IDisposable
             case BenchProvider.Postgres:
                 NpgsqlConnection.ClearAllPools();
                 break;
-            case BenchProvider.MySql when ProviderFactories.MySqlConnector is null:
+            case BenchProvider.MySql:
+                MySqlConnector.MySqlConnection.ClearAllPools();
+                break;
+            case BenchProvider.MySqlData:
                 MySql.Data.MySqlClient.MySqlConnection.ClearAllPools();
                 break;
         }

@@ -10,14 +10,17 @@ public enum BenchProvider
     /// <summary>PostgreSQL through Npgsql (connection string from <c>ORSEIS_POSTGRES</c>).</summary>
     Postgres,
 
-    /// <summary>SQL Server through Microsoft.Data.SqlClient, loaded by reflection (connection string from <c>ORSEIS_SQLSERVER</c>).</summary>
+    /// <summary>SQL Server through Microsoft.Data.SqlClient (connection string from <c>ORSEIS_SQLSERVER</c>).</summary>
     SqlServer,
 
-    /// <summary>
-    /// MariaDB/MySQL through MySqlConnector (loaded by reflection) when present, else Oracle's MySql.Data (connection
-    /// string from <c>ORSEIS_MYSQL</c>).
-    /// </summary>
+    /// <summary>MariaDB/MySQL through MySqlConnector (connection string from <c>ORSEIS_MYSQL</c>).</summary>
     MySql,
+
+    /// <summary>
+    /// MariaDB/MySQL through Oracle's MySql.Data 8.0.16 (connection string from <c>ORSEIS_MYSQL</c>, with
+    /// <c>Connection Reset=true</c> as MySqlConnector's default and the MariaDB 10.6+ interceptor).
+    /// </summary>
+    MySqlData,
 }
 
 /// <summary>Reads and writes the provider choice.</summary>
@@ -35,17 +38,19 @@ public static class BenchProviders
         BenchProvider.Sqlite => "sqlite",
         BenchProvider.Postgres => "postgres",
         BenchProvider.MySql => "mysql",
+        BenchProvider.MySqlData => "mysql-data",
         _ => "sqlserver",
     };
 
     /// <summary>Parses a provider name (case-insensitive).</summary>
-    /// <exception cref="ArgumentException">The name is not sqlite, postgres or sqlserver.</exception>
+    /// <exception cref="ArgumentException">The name is not sqlite, postgres, sqlserver, mysql or mysql-data.</exception>
     public static BenchProvider Parse(string name) => name.Trim().ToUpperInvariant() switch
     {
         "SQLITE" => BenchProvider.Sqlite,
         "POSTGRES" or "POSTGRESQL" or "NPGSQL" => BenchProvider.Postgres,
         "SQLSERVER" or "MSSQL" => BenchProvider.SqlServer,
-        "MYSQL" or "MARIADB" => BenchProvider.MySql,
-        _ => throw new ArgumentException($"Unknown provider '{name}'; use sqlite, postgres, sqlserver or mysql.", nameof(name)),
+        "MYSQL" or "MARIADB" or "MYSQLCONNECTOR" => BenchProvider.MySql,
+        "MYSQL-DATA" or "MYSQLDATA" or "MYSQL.DATA" => BenchProvider.MySqlData,
+        _ => throw new ArgumentException($"Unknown provider '{name}'; use sqlite, postgres, sqlserver, mysql or mysql-data.", nameof(name)),
     };
 }

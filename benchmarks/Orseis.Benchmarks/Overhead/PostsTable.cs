@@ -49,7 +49,7 @@ public static class PostsTable
         (string text, string time, string boolean) = provider switch
         {
             BenchProvider.SqlServer => ("nvarchar(max)", "datetime2", "bit"),
-            BenchProvider.MySql => ("text", "datetime(6)", "boolean"),
+            BenchProvider.MySql or BenchProvider.MySqlData => ("text", "datetime(6)", "boolean"),
             _ => ("text", "timestamp", "boolean"),
         };
         return $"create table Posts (Id bigint primary key, Title varchar(200) not null, Body {text} not null, " +

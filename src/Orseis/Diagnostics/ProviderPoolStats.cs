@@ -40,12 +40,34 @@ internal sealed class ProviderPoolStats
     {
         if (systemName is not ("postgresql" or "mysql"))
             return null;
-        // Npgsql tags with NpgsqlDataSource.Name (the connection string without password unless named); MySqlConnector
-        // with its data source name or connection string. Read it by name: no provider is referenced.
-        string name = source.GetType().GetProperty("Name")?.GetValue(source) as string ?? source.ConnectionString;
+        string name = PoolTag(systemName, source);
         ProviderPoolStats stats = ByPoolName.GetOrAdd(name, static n => new ProviderPoolStats(n));
         EnsureListening();
         return stats;
+    }
+
+    /// <summary>
+    /// The pool name the provider tags its measurements with. Npgsql: <c>NpgsqlDataSource.Name</c> (the connection string
+    /// without password unless named). MySqlConnector: the <c>Application Name</c> when set, else the connection string
+    /// as its builder normalises it, without password (a data source named with <c>UseName</c> is not matched). Read
+    /// by name, since no provider is referenced.
+    /// </summary>
+    private static string PoolTag(string systemName, DbDataSource source)
+    {
+        if (source.GetType().GetProperty("Name")?.GetValue(source) is string named)
+            return named;
+        if (systemName != "mysql")
+            return source.ConnectionString;
+        using DbConnection connection = source.CreateConnection();
+        DbConnectionStringBuilder? builder = DbProviderFactories.GetFactory(connection)?.CreateConnectionStringBuilder();
+        if (builder is null)
+            return source.ConnectionString;
+        builder.ConnectionString = source.ConnectionString;
+        if (builder.TryGetValue("Application Name", out object? application) && application is string { Length: > 0 } applicationName)
+            return applicationName;
+        foreach (string key in (string[])["Password", "pwd"])
+            builder.Remove(key);
+        return builder.ConnectionString;
     }
 
     public void Refresh() => _listener?.RecordObservableInstruments();
@@ -93,6 +115,23 @@ internal sealed class ProviderPoolStats
         _ => 0,
     };
 
+    private static void Count(ref long field, bool absolute, long value)
+    {
+        if (absolute)
+        {
+            Interlocked.Exchange(ref field, value);
+            return;
+        }
+
+        long seen, next;
+        do
+        {
+            seen = Interlocked.Read(ref field);
+            next = (seen < 0 ? 0 : seen) + value;
+        }
+        while (Interlocked.CompareExchange(ref field, next, seen) != seen);
+    }
+
     private static void OnMeasurement(Instrument instrument, double value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
     {
         string? pool = null;
@@ -109,11 +148,12 @@ internal sealed class ProviderPoolStats
             return;
         switch (Kind(instrument.Name))
         {
+            // Npgsql observes absolute counts; MySqlConnector's synchronous UpDownCounter reports each change (+1/-1).
             case 1 when state == "idle":
-                Interlocked.Exchange(ref stats._idle, (long)value);
+                Count(ref stats._idle, instrument.IsObservable, (long)value);
                 break;
             case 1 when state == "used":
-                Interlocked.Exchange(ref stats._used, (long)value);
+                Count(ref stats._used, instrument.IsObservable, (long)value);
                 break;
             case 2:
                 Interlocked.Increment(ref stats._creates);

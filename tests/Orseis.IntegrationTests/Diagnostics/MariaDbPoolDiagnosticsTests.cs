@@ -56,3 +56,54 @@ public sealed class MariaDbPoolDiagnosticsTests
         Diagnostics = { Detectors = FindingKind.Churn, ChurnThreshold = 20, ChurnWindow = TimeSpan.FromSeconds(30) },
     };
 }
+
+/// <summary>MySqlConnector's own pool meter, read in-process by Orseis, and a Database over a MySqlDataSource.</summary>
+public sealed class MySqlConnectorPoolTests
+{
+    /// <summary>A pool of its own: MySqlConnector pools by connection string, so a unique Application Name makes one.</summary>
+    private static string Private(string settings = "") =>
+        new MySqlDialect().ConnectionString + $";Application Name=orseis-{Guid.NewGuid():N};" + settings;
+
+    [MySqlFact]
+    public void MySqlConnector_meter_tells_physical_connects_from_pool_hits_and_idle_from_used()
+    {
+        using var db = new Database(MySqlConnector.MySqlConnectorFactory.Instance, Private("Maximum Pool Size=5"), new OrseisOptions
+        {
+            Diagnostics = { Detectors = FindingKind.All },
+        });
+        for (int i = 0; i < 10; i++)
+            Assert.Equal(i, db.Scalar<int>("select @i", new { i }));
+
+        PoolReport idle = db.GetPoolReport();
+        Assert.Equal(10, idle.Opens);
+        Assert.Equal(1, idle.ProviderPhysicalConnects); // one physical connect, nine pool hits
+        Assert.Equal(1, idle.ProviderIdle);
+        Assert.Equal(0, idle.ProviderUsed);
+        Assert.Equal(5, idle.MaxPoolSize);
+        Assert.Contains("MySqlConnector publishes pool data", idle.ToString(), StringComparison.Ordinal);
+
+        using Session first = db.OpenSession();
+        using Session second = db.OpenSession();
+        PoolReport busy = db.GetPoolReport();
+        Assert.Equal(2, busy.ProviderUsed);
+        Assert.Equal(0, busy.ProviderIdle);
+        Assert.Equal(2, busy.ProviderPhysicalConnects);
+    }
+
+    [MySqlFact]
+    public async Task A_database_over_a_MySqlDataSource_runs_calls_and_names_its_pool_without_credentials()
+    {
+        var builder = new MySqlConnector.MySqlConnectionStringBuilder(Private());
+        await using var source = new MySqlConnector.MySqlDataSource(builder.ConnectionString);
+        await using var db = new Database(source, new OrseisOptions
+        {
+            Mode = ExecutionMode.ReuseConnection,
+            Diagnostics = { Detectors = FindingKind.All },
+        });
+
+        Assert.Equal(42, await db.ScalarAsync<int>("select @x", new { x = 42 }));
+        Assert.Equal($"mysql:{builder.Server}:{builder.Port}/{builder.Database}", db.PoolName);
+        Assert.DoesNotContain("password", db.GetPoolReport().ToString(), StringComparison.OrdinalIgnoreCase);
+        Assert.Equal(1, db.GetPoolReport().ProviderUsed); // the reuse connection is held
+    }
+}

@@ -56,7 +56,7 @@ public sealed class PostgresDialect : Dialect
 
 public sealed class SqlServerDialect : Dialect
 {
-    public override DbProviderFactory Factory => Servers.LoadSqlClient();
+    public override DbProviderFactory Factory => Microsoft.Data.SqlClient.SqlClientFactory.Instance;
 
     public override string ConnectionString => Required(Servers.SqlServer, "ORSEIS_SQLSERVER");
 
@@ -85,32 +85,39 @@ public sealed class SqlServerDialect : Dialect
     public override string GetSessionVariableSql => "select cast(SESSION_CONTEXT(N'marker') as nvarchar(100))";
 }
 
+/// <summary>The two MySQL providers the MariaDB tests run through.</summary>
+public enum MySqlProvider
+{
+    /// <summary>MySqlConnector, the provider Orseis is built and measured with.</summary>
+    MySqlConnector,
+
+    /// <summary>Oracle's MySql.Data 8.0.16, a second provider with different habits (no DateOnly, no reset by default).</summary>
+    MySqlData,
+}
+
 /// <summary>
-/// MariaDB (or MySQL) through MySqlConnector, loaded by name: the package is referenced only when built with
-/// WithMySqlConnector=true. User variables (<c>@orseis_marker</c>) need <c>Allow User Variables</c>, otherwise
-/// MySqlConnector takes every <c>@name</c> for a parameter, so every connection string here carries it.
-/// </summary>
-/// <summary>
-/// MariaDB/MySQL through MySqlConnector when the build has it, else through Oracle's MySql.Data 8.0.16 (the only MySQL
-/// provider this project's mirror serves). For MySql.Data the connection string gets what
+/// MariaDB/MySQL through <see cref="MySqlProvider.MySqlConnector"/> or <see cref="MySqlProvider.MySqlData"/>.
+/// User variables (<c>@orseis_marker</c>) need <c>Allow User Variables</c> on both providers, otherwise they take every
+/// <c>@name</c> for a parameter. For MySql.Data the connection string gets what
 /// <see cref="Orseis.Testing.MySqlDataOnMariaDb"/> adds for MariaDB 10.6+, and <c>Connection Reset=true</c> as
 /// MySqlConnector does by default (else a pooled connection keeps its user variables and temp tables).
 /// </summary>
-public sealed class MySqlDialect : Dialect
+public sealed class MySqlDialect(MySqlProvider provider = MySqlProvider.MySqlConnector) : Dialect
 {
-    private static readonly DbProviderFactory? MySqlConnector = Servers.LoadMySqlConnector();
+    public MySqlProvider Provider { get; } = provider;
 
-    public override DbProviderFactory Factory => MySqlConnector ?? MySql.Data.MySqlClient.MySqlClientFactory.Instance;
-
-    /// <summary>True when the tests run on MySql.Data rather than MySqlConnector.</summary>
-    public static bool OnMySqlData => MySqlConnector is null;
+    public override DbProviderFactory Factory => Provider == MySqlProvider.MySqlConnector
+        ? MySqlConnector.MySqlConnectorFactory.Instance
+        : MySql.Data.MySqlClient.MySqlClientFactory.Instance;
 
     public override string ConnectionString
     {
         get
         {
             string connectionString = Required(Servers.MySql, "ORSEIS_MYSQL").TrimEnd(';') + ";Allow User Variables=true";
-            return OnMySqlData ? Orseis.Testing.MySqlDataOnMariaDb.ConnectionString(connectionString, connectionReset: true) : connectionString;
+            return Provider == MySqlProvider.MySqlConnector
+                ? connectionString
+                : Orseis.Testing.MySqlDataOnMariaDb.ConnectionString(connectionString, connectionReset: true);
         }
     }
 

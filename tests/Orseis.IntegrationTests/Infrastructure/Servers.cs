@@ -4,13 +4,13 @@ namespace Orseis.IntegrationTests.Infrastructure;
 
 /// <summary>
 /// Where the test servers are. One environment variable per server, set by scripts/test.sh (which starts a private
-/// PostgreSQL on 127.0.0.1) or by hand:
+/// PostgreSQL and a private MariaDB on 127.0.0.1) or by hand:
 /// <list type="bullet">
 /// <item><c>ORSEIS_POSTGRES</c>: an Npgsql connection string, e.g. <c>Host=127.0.0.1;Port=5432;Username=orseis;Database=orseis</c>.</item>
-/// <item><c>ORSEIS_SQLSERVER</c>: a Microsoft.Data.SqlClient connection string (build with <c>-p:WithSqlClient=true</c>).</item>
+/// <item><c>ORSEIS_SQLSERVER</c>: a Microsoft.Data.SqlClient connection string.</item>
 /// <item><c>ORSEIS_MYSQL</c>: a MariaDB/MySQL connection string in the keys both MySQL providers share, e.g.
-/// <c>Server=127.0.0.1;Port=3306;User ID=orseis;Password=orseis;Database=orseis</c>. The tests use MySqlConnector when
-/// the build has it (<c>-p:WithMySqlConnector=true</c>), else Oracle's MySql.Data.</item>
+/// <c>Server=127.0.0.1;Port=3306;User ID=orseis;Password=orseis;Database=orseis</c>. The tests run through
+/// MySqlConnector, and a second set through Oracle's MySql.Data.</item>
 /// </list>
 /// A missing server skips its tests on a developer's machine and fails them in CI (<c>CI=true</c>).
 /// </summary>
@@ -23,20 +23,6 @@ internal static class Servers
     public static string? SqlServer => Environment.GetEnvironmentVariable("ORSEIS_SQLSERVER") is { Length: > 0 } cs ? cs : null;
 
     public static string? MySql => Environment.GetEnvironmentVariable("ORSEIS_MYSQL") is { Length: > 0 } cs ? cs : null;
-
-    /// <summary>Microsoft.Data.SqlClient's factory, loaded by name: the package is referenced only when built with WithSqlClient=true.</summary>
-    public static DbProviderFactory LoadSqlClient() =>
-        Type.GetType("Microsoft.Data.SqlClient.SqlClientFactory, Microsoft.Data.SqlClient")?.GetField("Instance")?.GetValue(null) as DbProviderFactory
-        ?? throw new InvalidOperationException(
-            "ORSEIS_SQLSERVER is set but Microsoft.Data.SqlClient is not in the test build. Run the tests with " +
-            "'dotnet test -p:WithSqlClient=true' (scripts/test.sh does when ORSEIS_SQLSERVER is set).");
-
-    /// <summary>
-    /// MySqlConnector's factory when the build has it (loaded by name: the package is referenced only with
-    /// WithMySqlConnector=true, since this project's mirror does not serve it), else null.
-    /// </summary>
-    public static DbProviderFactory? LoadMySqlConnector() =>
-        Type.GetType("MySqlConnector.MySqlConnectorFactory, MySqlConnector")?.GetField("Instance")?.GetValue(null) as DbProviderFactory;
 }
 
 /// <summary>A test that needs PostgreSQL: skipped (saying why) without ORSEIS_POSTGRES, except in CI where it must run.</summary>
@@ -71,9 +57,19 @@ public sealed class MySqlFactAttribute : FactAttribute
     public MySqlFactAttribute()
     {
         if (Servers.MySql is null && !Servers.InCi)
-        {
-            string reason = "MariaDB tests need ORSEIS_MYSQL (a MySQL connection string); ./scripts/test.sh starts a private mariadbd and sets it.";
-            Skip = reason;
-        }
+            Skip = Reason;
+    }
+
+    internal const string Reason =
+        "MariaDB tests need ORSEIS_MYSQL (a MySQL connection string); ./scripts/test.sh starts a private mariadbd and sets it.";
+}
+
+/// <summary>A theory that needs MariaDB/MySQL: skipped (saying why) without ORSEIS_MYSQL, except in CI where it must run.</summary>
+public sealed class MySqlTheoryAttribute : TheoryAttribute
+{
+    public MySqlTheoryAttribute()
+    {
+        if (Servers.MySql is null && !Servers.InCi)
+            Skip = MySqlFactAttribute.Reason;
     }
 }

@@ -2,10 +2,10 @@ using Orseis.IntegrationTests.Infrastructure;
 
 namespace Orseis.IntegrationTests.Suites;
 
-/// <summary>MariaDB-only checks: every mapped type through the MySQL provider, NULL errors, and the provider shim.</summary>
+/// <summary>MariaDB-only checks, through both MySQL providers: every mapped type, NULL errors, server metadata.</summary>
 public sealed class MariaDbTypeTests
 {
-    private static readonly MySqlDialect Dialect = new();
+    public static TheoryData<MySqlProvider> Providers => [MySqlProvider.MySqlConnector, MySqlProvider.MySqlData];
 
     public sealed class Row
     {
@@ -27,10 +27,11 @@ public sealed class MariaDbTypeTests
 
     public sealed record Positional(int Id, string Name, decimal Amount, DateTime Created);
 
-    [MySqlFact]
-    public void Every_mapped_type_round_trips_through_mariadb()
+    [MySqlTheory]
+    [MemberData(nameof(Providers))]
+    public void Every_mapped_type_round_trips_through_mariadb(MySqlProvider provider)
     {
-        using Database db = Dialect.Open(ExecutionMode.ReuseConnection);
+        using Database db = new MySqlDialect(provider).Open(ExecutionMode.ReuseConnection);
         string table = "orseis_types_" + Guid.NewGuid().ToString("N")[..8];
         db.Execute(Text($"""
             create table {table} (id int primary key, flag tinyint(1) not null, small smallint not null, big bigint not null,
@@ -69,10 +70,11 @@ public sealed class MariaDbTypeTests
     /// <summary>SQL text with the table name in it (a plain string, so Orseis does not parameterise the hole).</summary>
     private static string Text(string sql) => sql;
 
-    [MySqlFact]
-    public void A_null_into_a_non_nullable_member_names_the_column_and_member()
+    [MySqlTheory]
+    [MemberData(nameof(Providers))]
+    public void A_null_into_a_non_nullable_member_names_the_column_and_member(MySqlProvider provider)
     {
-        using Database db = Dialect.Open(ExecutionMode.OpenPerCall);
+        using Database db = new MySqlDialect(provider).Open(ExecutionMode.OpenPerCall);
         var error = Assert.Throws<MappingException>(() => db.QuerySingle<Row>(
             "select 1 as id, null as flag, 0 as small, 0 as big, 0.0 as amount, 0e0 as ratio, now() as created, curdate() as day, " +
             "curtime() as at, uuid() as `key`, x'00' as data, 'n' as name, null as maybe, 1 as weekday"));
@@ -81,11 +83,12 @@ public sealed class MariaDbTypeTests
         Assert.Contains("is NULL", error.Message, StringComparison.Ordinal);
     }
 
-    [MySqlFact]
-    public void Server_metadata_and_statement_notes_come_through()
+    [MySqlTheory]
+    [MemberData(nameof(Providers))]
+    public void Server_metadata_and_statement_notes_come_through(MySqlProvider provider)
     {
         // On MySql.Data these are the results in MariaDB's utf8mb3 that need Orseis.Testing.MySqlDataOnMariaDb.
-        using Database db = Dialect.Open(ExecutionMode.ReuseConnection);
+        using Database db = new MySqlDialect(provider).Open(ExecutionMode.ReuseConnection);
         Assert.Contains("MariaDB", db.Scalar<string>("select version()"), StringComparison.Ordinal);
         Assert.Equal("orseis", db.Scalar<string>("select database()"));
         db.Execute("drop table if exists orseis_never_created"); // a note: MySql.Data reads SHOW WARNINGS after it
