@@ -85,9 +85,9 @@ public abstract partial class SqlRunner
             bool finished = false;
             try
             {
-                reader = await command.ExecuteReaderAsync(CommandBehavior.SingleResult, cancellationToken).ConfigureAwait(false);
+                reader = await Cancellation.AwaitAsync(command.ExecuteReaderAsync(CommandBehavior.SingleResult, cancellationToken), cancellationToken).ConfigureAwait(false);
                 Func<DbDataReader, T>? map = null;
-                while (await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
+                while (await Cancellation.ReadAsync(reader, cancellationToken).ConfigureAwait(false))
                 {
                     map ??= RowMapper<T>.Get(reader, command.CommandText);
                     yield return map(reader);

@@ -66,6 +66,8 @@ public abstract partial class SqlRunner
                 catch (Exception error)
                 {
                     Pool.Telemetry.CommandCompleted(started, error);
+                    if (Cancellation.IsMisreported(error, cancellationToken))
+                        throw Cancellation.Reported(error, cancellationToken);
                     if (TranslateFailure(connection, error) is { } translated)
                         throw translated;
                     throw;

@@ -3,18 +3,18 @@ using Orseis.IntegrationTests.Infrastructure;
 
 namespace Orseis.IntegrationTests.Diagnostics;
 
-/// <summary>Pool diagnostics against a real MariaDB: the MySQL provider's own pool timing out, and churn.</summary>
+/// <summary>Pool diagnostics against a real MariaDB, through both MySQL providers: their own pool timing out, and churn.</summary>
 public sealed class MariaDbPoolDiagnosticsTests
 {
-    private static readonly MySqlDialect Dialect = new();
+    public static TheoryData<MySqlProvider> Providers => [MySqlProvider.MySqlConnector, MySqlProvider.MySqlData];
 
-    /// <summary>The test server's connection string with extra settings (MySQL providers pool by connection string).</summary>
-    private static string With(string settings) => Dialect.ConnectionString + ";" + settings;
-
-    [MySqlFact]
-    public void Pool_exhaustion_is_rethrown_as_PoolExhaustedException_with_a_snapshot()
+    [MySqlTheory]
+    [MemberData(nameof(Providers))]
+    public void Pool_exhaustion_is_rethrown_as_PoolExhaustedException_with_a_snapshot(MySqlProvider provider)
     {
-        using var db = new Database(Dialect.Factory, With("Maximum Pool Size=2;Connect Timeout=1"), new OrseisOptions
+        var dialect = new MySqlDialect(provider);
+        // MySQL providers pool by connection string: these settings make a pool of its own.
+        using var db = new Database(dialect.Factory, dialect.ConnectionString + ";Maximum Pool Size=2;Connect Timeout=1", new OrseisOptions
         {
             Diagnostics = { Detectors = FindingKind.PoolTimeout | FindingKind.HeldTooLong },
         });
@@ -23,7 +23,7 @@ public sealed class MariaDbPoolDiagnosticsTests
 
         PoolExhaustedException error = Assert.Throws<PoolExhaustedException>(() => db.Scalar<int>("select 1"));
 
-        Assert.Equal(Dialect.Factory.GetType().Assembly, error.InnerException!.GetType().Assembly);
+        Assert.Equal(dialect.Factory.GetType().Assembly, error.InnerException!.GetType().Assembly);
         Assert.Equal((2, 1, 2), (error.InUse, error.Waiting, error.MaxPoolSize));
         Assert.Contains(nameof(Pool_exhaustion_is_rethrown_as_PoolExhaustedException_with_a_snapshot), error.LongestHolderLocation, StringComparison.Ordinal);
         Assert.Single(db.GetPoolReport().Findings, f => f.Kind == FindingKind.PoolTimeout);
@@ -32,16 +32,18 @@ public sealed class MariaDbPoolDiagnosticsTests
         Assert.Equal(1, db.Scalar<int>("select 1"));
     }
 
-    [MySqlFact]
-    public void Open_per_call_churn_is_reported_with_its_call_site_and_a_session_is_not()
+    [MySqlTheory]
+    [MemberData(nameof(Providers))]
+    public void Open_per_call_churn_is_reported_with_its_call_site_and_a_session_is_not(MySqlProvider provider)
     {
-        using var perCall = new Database(Dialect.Factory, Dialect.ConnectionString, Churn());
+        var dialect = new MySqlDialect(provider);
+        using var perCall = new Database(dialect.Factory, dialect.ConnectionString, Churn());
         for (int i = 0; i < 25; i++)
             Assert.Equal(i, perCall.Scalar<int>("select @i", new { i }));
         PoolFinding finding = Assert.Single(perCall.GetPoolReport().Findings, f => f.Kind == FindingKind.Churn);
         Assert.Contains(nameof(Open_per_call_churn_is_reported_with_its_call_site_and_a_session_is_not), finding.Location, StringComparison.Ordinal);
 
-        using var kept = new Database(Dialect.Factory, Dialect.ConnectionString, Churn());
+        using var kept = new Database(dialect.Factory, dialect.ConnectionString, Churn());
         using (Session session = kept.OpenSession())
         {
             for (int i = 0; i < 25; i++)

@@ -25,6 +25,9 @@ public abstract class Dialect
 
     public abstract string GetSessionVariableSql { get; }
 
+    /// <summary>A statement that keeps the server busy for 30 seconds.</summary>
+    public abstract string SleepSql { get; }
+
     public Database Open(ExecutionMode mode, string? connectionString = null) =>
         new(Factory, connectionString ?? ConnectionString, new OrseisOptions { Mode = mode });
 
@@ -52,6 +55,8 @@ public sealed class PostgresDialect : Dialect
     public override string SetSessionVariableSql => "select set_config('orseis.marker', @value, false)";
 
     public override string GetSessionVariableSql => "select current_setting('orseis.marker', true)";
+
+    public override string SleepSql => "select pg_sleep(30)";
 }
 
 public sealed class SqlServerDialect : Dialect
@@ -83,6 +88,8 @@ public sealed class SqlServerDialect : Dialect
     public override string SetSessionVariableSql => "EXEC sp_set_session_context N'marker', @value";
 
     public override string GetSessionVariableSql => "select cast(SESSION_CONTEXT(N'marker') as nvarchar(100))";
+
+    public override string SleepSql => "waitfor delay '00:00:30'";
 }
 
 /// <summary>The two MySQL providers the MariaDB tests run through.</summary>
@@ -135,4 +142,6 @@ public sealed class MySqlDialect(MySqlProvider provider = MySqlProvider.MySqlCon
     public override string SetSessionVariableSql => "set @orseis_marker = @value";
 
     public override string GetSessionVariableSql => "select @orseis_marker";
+
+    public override string SleepSql => "select sleep(30)";
 }

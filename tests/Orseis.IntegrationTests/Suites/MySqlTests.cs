@@ -22,6 +22,8 @@ public sealed class MySqlTests() : ServerSuite(new MySqlDialect(MySqlProvider.My
     [MySqlFact] public Task Rolled_back() => A_rolled_back_transaction_leaves_nothing_behind();
 
     [MySqlFact] public void Interpolated() => Interpolated_sql_is_parameterised_on_the_server();
+
+    [MySqlFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
 }
 
 /// <summary>
@@ -45,4 +47,6 @@ public sealed class MySqlDataTests() : ServerSuite(new MySqlDialect(MySqlProvide
     [MySqlFact] public Task Rolled_back() => A_rolled_back_transaction_leaves_nothing_behind();
 
     [MySqlFact] public void Interpolated() => Interpolated_sql_is_parameterised_on_the_server();
+
+    [MySqlFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
 }

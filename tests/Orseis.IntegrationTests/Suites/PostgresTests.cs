@@ -20,6 +20,8 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
     [PostgresFact] public Task Rolled_back() => A_rolled_back_transaction_leaves_nothing_behind();
 
     [PostgresFact] public void Interpolated() => Interpolated_sql_is_parameterised_on_the_server();
+
+    [PostgresFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
 }
 
 /// <summary>PostgreSQL-only checks: the DbDataSource constructor and what the default pool name reveals.</summary>

@@ -106,6 +106,36 @@ public abstract class ServerSuite : IDisposable
         Assert.Equal(20, await session.ScalarAsync<int>(Text($"select count(*) from {Table}")));
     }
 
+    /// <summary>
+    /// A token cancelled while the server runs a 30 s statement stops it (the call throws well before the 30 s are up),
+    /// in every mode, and the kept connection serves the next call. Bounded: at most 30 s per mode if cancellation fails.
+    /// </summary>
+    protected async Task A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after()
+    {
+        Database perCall = Open(ExecutionMode.OpenPerCall);
+        Database reuse = Open(ExecutionMode.ReuseConnection);
+        await using Session session = await perCall.OpenSessionAsync();
+        foreach ((string mode, SqlRunner runner) in new (string, SqlRunner)[] { ("OpenPerCall", perCall), ("ReuseConnection", reuse), ("Session", session) })
+        {
+            using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
+            var clock = System.Diagnostics.Stopwatch.StartNew();
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => runner.ExecuteAsync(Dialect.SleepSql, cancellationToken: cancel.Token));
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(20), $"{mode}: the cancelled statement ran {clock.Elapsed.TotalSeconds:0.0} s of its 30");
+            Assert.Equal(1, await runner.ScalarAsync<int>("select 1"));
+        }
+
+        using var cancelStream = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
+        var streamClock = System.Diagnostics.Stopwatch.StartNew();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(async () =>
+        {
+            await foreach (int _ in session.StreamAsync<int>(Dialect.SleepSql, cancellationToken: cancelStream.Token))
+            {
+            }
+        });
+        Assert.True(streamClock.Elapsed < TimeSpan.FromSeconds(20), $"stream: the cancelled statement ran {streamClock.Elapsed.TotalSeconds:0.0} s of its 30");
+        Assert.Equal(1, await session.ScalarAsync<int>("select 1"));
+    }
+
     protected void A_killed_session_connection_is_reported_and_reopened_outside_a_transaction()
     {
         Database db = Open(ExecutionMode.OpenPerCall);

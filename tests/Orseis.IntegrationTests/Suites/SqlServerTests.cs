@@ -20,4 +20,6 @@ public sealed class SqlServerTests() : ServerSuite(new SqlServerDialect())
     [SqlServerFact] public Task Rolled_back() => A_rolled_back_transaction_leaves_nothing_behind();
 
     [SqlServerFact] public void Interpolated() => Interpolated_sql_is_parameterised_on_the_server();
+
+    [SqlServerFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
 }
