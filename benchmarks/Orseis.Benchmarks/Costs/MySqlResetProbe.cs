@@ -32,8 +32,7 @@ public static class MySqlResetProbe
 
         using BenchDatabase database = BenchDatabase.Create(provider);
         string unpooled = database.Unpooled;
-        System.Reflection.AssemblyName assembly = database.Factory.GetType().Assembly.GetName();
-        Console.WriteLine($"{assembly.Name} {assembly.Version}; {Opens} pooled opens, each running `select 1`, per variant");
+        Console.WriteLine($"{ProviderFactories.Describe(database.Factory)}; {Opens} pooled opens, each running `select 1`, per variant");
 
         // Reading the counters is itself counted; measure that once and take it off.
         Dictionary<string, long> a = Read(database.Factory, unpooled), b = Read(database.Factory, unpooled);

@@ -57,4 +57,16 @@ public static class ProviderFactories
             ? Orseis.Testing.MySqlDataOnMariaDb.ConnectionString(value, connectionReset: true)
             : value;
     }
+
+    /// <summary>
+    /// The provider package's name and version, e.g. "MySqlConnector 2.6.2": the informational version without its
+    /// commit suffix (MySqlConnector keeps its assembly version at 2.0.0.0), else the assembly version.
+    /// </summary>
+    public static string Describe(DbProviderFactory factory)
+    {
+        System.Reflection.Assembly assembly = factory.GetType().Assembly;
+        string? version = assembly.GetCustomAttributes(typeof(System.Reflection.AssemblyInformationalVersionAttribute), false)
+            is [System.Reflection.AssemblyInformationalVersionAttribute informational, ..] ? informational.InformationalVersion.Split('+')[0] : null;
+        return $"{assembly.GetName().Name} {version ?? assembly.GetName().Version?.ToString()}";
+    }
 }

@@ -46,8 +46,7 @@ public static class ProviderOption
             return false;
         }
 
-        System.Reflection.AssemblyName assembly = ProviderFactories.Factory(provider).GetType().Assembly.GetName();
-        Console.WriteLine($"Orseis benchmarks: provider = {BenchProviders.Name(provider)} ({assembly.Name} {assembly.Version})");
+        Console.WriteLine($"Orseis benchmarks: provider = {BenchProviders.Name(provider)} ({ProviderFactories.Describe(ProviderFactories.Factory(provider))})");
         return true;
     }
 }
