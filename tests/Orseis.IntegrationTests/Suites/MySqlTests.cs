@@ -3,9 +3,9 @@ using Orseis.IntegrationTests.Infrastructure;
 namespace Orseis.IntegrationTests.Suites;
 
 /// <summary>
-/// The server suite on MariaDB through MySqlConnector (./scripts/test.sh starts a private mariadbd and sets ORSEIS_MYSQL).
+/// The server suite on MariaDB (./scripts/test.sh starts a private mariadbd and sets ORSEIS_MYSQL), once per MySQL provider.
 /// </summary>
-public sealed class MySqlTests() : ServerSuite(new MySqlDialect(MySqlProvider.MySqlConnector))
+public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MySqlDialect(provider))
 {
     [MySqlFact] public Task Modes_give_identical_results() => Both_modes_and_a_session_give_identical_results();
 
@@ -25,28 +25,12 @@ public sealed class MySqlTests() : ServerSuite(new MySqlDialect(MySqlProvider.My
 
     [MySqlFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
 }
+
+/// <summary>The suite through MySqlConnector.</summary>
+public sealed class MySqlTests() : MariaDbSuite(MySqlProvider.MySqlConnector);
 
 /// <summary>
 /// The same suite on the same MariaDB through Oracle's MySql.Data 8.0.16: Orseis over a provider it has no special
 /// knowledge of (no DateOnly/TimeOnly parameters, pooled connections not reset unless asked).
 /// </summary>
-public sealed class MySqlDataTests() : ServerSuite(new MySqlDialect(MySqlProvider.MySqlData))
-{
-    [MySqlFact] public Task Modes_give_identical_results() => Both_modes_and_a_session_give_identical_results();
-
-    [MySqlFact] public void Session_state() => Session_state_survives_in_reuse_modes_and_not_across_pooled_opens();
-
-    [MySqlFact] public Task Concurrent_misuse() => Concurrent_use_of_one_session_is_caught();
-
-    [MySqlFact] public void Killed_session() => A_killed_session_connection_is_reported_and_reopened_outside_a_transaction();
-
-    [MySqlFact] public void Killed_reuse_connection() => A_killed_reuse_connection_is_reported_and_reopened();
-
-    [MySqlFact] public void Killed_in_transaction() => A_connection_killed_inside_a_transaction_throws_until_the_transaction_is_disposed();
-
-    [MySqlFact] public Task Rolled_back() => A_rolled_back_transaction_leaves_nothing_behind();
-
-    [MySqlFact] public void Interpolated() => Interpolated_sql_is_parameterised_on_the_server();
-
-    [MySqlFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
-}
+public sealed class MySqlDataTests() : MariaDbSuite(MySqlProvider.MySqlData);
