@@ -48,24 +48,31 @@ public abstract partial class SqlRunner
             long started = Pool.Telemetry.CommandStarting(request.Sql);
             DbDataReader? reader = null;
             bool finished = false;
+
+            // True only while a step that can throw runs, so the finally below tells a failure from an early exit.
+            bool failed = true;
             try
             {
-                reader = ExecuteReaderAsync(command, CommandBehavior.SingleResult, async: false, CancellationToken.None).GetAwaiter().GetResult();
+                reader = ExecuteStreamReader(command, connection);
                 Func<DbDataReader, T>? map = null;
-                while (reader.Read())
+                while (ReadStreamRow(reader, connection))
                 {
                     map ??= RowMapper<T>.Get(reader, command.CommandText);
-                    yield return map(reader);
+                    T row = map(reader);
+                    failed = false;
+                    yield return row;
+                    failed = true;
                 }
 
                 finished = true;
+                failed = false;
             }
             finally
             {
                 if (reader is not null)
                     CloseEarly(command, reader, finished);
                 command.Parameters.Clear();
-                Pool.Telemetry.CommandCompleted(started, null);
+                Pool.Telemetry.CommandCompleted(started, succeeded: !failed);
             }
         }
         finally
@@ -83,17 +90,22 @@ public abstract partial class SqlRunner
             long started = Pool.Telemetry.CommandStarting(request.Sql);
             DbDataReader? reader = null;
             bool finished = false;
+            bool failed = true;
             try
             {
-                reader = await Cancellation.AwaitAsync(command.ExecuteReaderAsync(CommandBehavior.SingleResult, cancellationToken), cancellationToken).ConfigureAwait(false);
+                reader = await ExecuteStreamReaderAsync(command, connection, cancellationToken).ConfigureAwait(false);
                 Func<DbDataReader, T>? map = null;
-                while (await Cancellation.ReadAsync(reader, cancellationToken).ConfigureAwait(false))
+                while (await ReadStreamRowAsync(reader, connection, cancellationToken).ConfigureAwait(false))
                 {
                     map ??= RowMapper<T>.Get(reader, command.CommandText);
-                    yield return map(reader);
+                    T row = map(reader);
+                    failed = false;
+                    yield return row;
+                    failed = true;
                 }
 
                 finished = true;
+                failed = false;
             }
             finally
             {
@@ -105,7 +117,7 @@ public abstract partial class SqlRunner
                 }
 
                 command.Parameters.Clear();
-                Pool.Telemetry.CommandCompleted(started, null);
+                Pool.Telemetry.CommandCompleted(started, succeeded: !failed);
             }
         }
         finally
@@ -113,6 +125,77 @@ public abstract partial class SqlRunner
             await ReleaseAsync(connection, async: true).ConfigureAwait(false);
         }
     }
+
+    // An iterator cannot catch around a yield, so the steps of a stream that talk to the server translate their own
+    // failures here, the same way the buffered calls do: a cancellation the provider misreports becomes an
+    // OperationCanceledException, a connection that closed under a kept connection a ConnectionBrokenException.
+    private DbDataReader ExecuteStreamReader(DbCommand command, DbConnection connection)
+    {
+        try
+        {
+            return command.ExecuteReader(CommandBehavior.SingleResult);
+        }
+        catch (Exception error) when (StreamFailure(connection, error, CancellationToken.None) is { } translated)
+        {
+            throw translated;
+        }
+    }
+
+    private bool ReadStreamRow(DbDataReader reader, DbConnection connection)
+    {
+        try
+        {
+            return reader.Read();
+        }
+        catch (Exception error) when (StreamFailure(connection, error, CancellationToken.None) is { } translated)
+        {
+            throw translated;
+        }
+    }
+
+    private async ValueTask<DbDataReader> ExecuteStreamReaderAsync(DbCommand command, DbConnection connection, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await command.ExecuteReaderAsync(CommandBehavior.SingleResult, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception error) when (StreamFailure(connection, error, cancellationToken) is { } translated)
+        {
+            throw translated;
+        }
+    }
+
+    /// <summary><see cref="DbDataReader.ReadAsync(CancellationToken)"/> with failures translated; no allocation when the read completes at once.</summary>
+    private ValueTask<bool> ReadStreamRowAsync(DbDataReader reader, DbConnection connection, CancellationToken cancellationToken)
+    {
+        Task<bool> read;
+        try
+        {
+            read = reader.ReadAsync(cancellationToken);
+        }
+        catch (Exception error) when (StreamFailure(connection, error, cancellationToken) is { } translated)
+        {
+            throw translated;
+        }
+
+        return read.IsCompletedSuccessfully ? new ValueTask<bool>(read.Result) : AwaitStreamRowAsync(read, connection, cancellationToken);
+    }
+
+    private async ValueTask<bool> AwaitStreamRowAsync(Task<bool> read, DbConnection connection, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await read.ConfigureAwait(false);
+        }
+        catch (Exception error) when (StreamFailure(connection, error, cancellationToken) is { } translated)
+        {
+            throw translated;
+        }
+    }
+
+    /// <summary>What a stream step that failed with <paramref name="error"/> throws instead, or null to let it pass.</summary>
+    private Exception? StreamFailure(DbConnection connection, Exception error, CancellationToken cancellationToken) =>
+        Cancellation.IsMisreported(error, cancellationToken) ? Cancellation.Reported(error, cancellationToken) : TranslateFailure(connection, error);
 
     private static void CloseEarly(DbCommand command, DbDataReader reader, bool finished)
     {

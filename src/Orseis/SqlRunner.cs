@@ -59,13 +59,13 @@ public abstract partial class SqlRunner
                 try
                 {
                     TResult result = await body(command, async, cancellationToken).ConfigureAwait(false);
-                    Pool.Telemetry.CommandCompleted(started, null);
+                    Pool.Telemetry.CommandCompleted(started, succeeded: true);
                     failed = false;
                     return result;
                 }
                 catch (Exception error)
                 {
-                    Pool.Telemetry.CommandCompleted(started, error);
+                    Pool.Telemetry.CommandCompleted(started, succeeded: false);
                     if (Cancellation.IsMisreported(error, cancellationToken))
                         throw Cancellation.Reported(error, cancellationToken);
                     if (TranslateFailure(connection, error) is { } translated)

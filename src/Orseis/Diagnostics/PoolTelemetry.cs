@@ -210,7 +210,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         return Stopwatch.GetTimestamp();
     }
 
-    public void CommandCompleted(long started, Exception? error)
+    public void CommandCompleted(long started, bool succeeded)
     {
         if (started == 0)
             return;
@@ -218,7 +218,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (OrseisMetrics.OperationDuration.Enabled)
             Guard(static (self, elapsed) => OrseisMetrics.OperationDuration.Record(elapsed.TotalSeconds, self.Tags), elapsed);
         if (EventsOn)
-            Guard(static (self, state) => OrseisEventSource.Log.CommandStop(self.PoolName, state.elapsed.TotalMilliseconds, state.error is null), (elapsed, error));
+            Guard(static (self, state) => OrseisEventSource.Log.CommandStop(self.PoolName, state.elapsed.TotalMilliseconds, state.succeeded), (elapsed, succeeded));
     }
 
     public long ReuseWaitStarting()

@@ -18,33 +18,4 @@ internal static class Cancellation
     /// <summary>The <see cref="OperationCanceledException"/> for <paramref name="error"/> (see <see cref="IsMisreported"/>).</summary>
     public static OperationCanceledException Reported(Exception error, CancellationToken cancellationToken) =>
         new($"The call was cancelled; the provider reported the cancellation as {error.GetType().FullName} (the inner exception).", error, cancellationToken);
-
-    /// <summary><see cref="DbDataReader.ReadAsync(CancellationToken)"/>, with a misreported cancellation translated; no allocation when the read completes at once.</summary>
-    public static ValueTask<bool> ReadAsync(DbDataReader reader, CancellationToken cancellationToken)
-    {
-        Task<bool> read;
-        try
-        {
-            read = reader.ReadAsync(cancellationToken);
-        }
-        catch (Exception error) when (IsMisreported(error, cancellationToken))
-        {
-            throw Reported(error, cancellationToken);
-        }
-
-        return read.IsCompletedSuccessfully ? new ValueTask<bool>(read.Result) : AwaitAsync(read, cancellationToken);
-    }
-
-    /// <summary>Awaits a provider task, translating a misreported cancellation.</summary>
-    public static async ValueTask<T> AwaitAsync<T>(Task<T> pending, CancellationToken cancellationToken)
-    {
-        try
-        {
-            return await pending.ConfigureAwait(false);
-        }
-        catch (Exception error) when (IsMisreported(error, cancellationToken))
-        {
-            throw Reported(error, cancellationToken);
-        }
-    }
 }

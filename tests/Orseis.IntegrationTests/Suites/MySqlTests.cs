@@ -17,6 +17,8 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
 
     [MySqlFact] public void Killed_reuse_connection() => A_killed_reuse_connection_is_reported_and_reopened();
 
+    [MySqlFact] public Task Killed_stream() => A_killed_connection_under_a_stream_is_reported_and_reopened();
+
     [MySqlFact] public void Killed_in_transaction() => A_connection_killed_inside_a_transaction_throws_until_the_transaction_is_disposed();
 
     [MySqlFact] public Task Rolled_back() => A_rolled_back_transaction_leaves_nothing_behind();

@@ -153,6 +153,28 @@ public abstract class ServerSuite : IDisposable
         Assert.NotEqual(victim, session.Scalar<int>(Dialect.BackendIdSql));
     }
 
+    protected async Task A_killed_connection_under_a_stream_is_reported_and_reopened()
+    {
+        // A stream reads through its own code path (an iterator cannot catch around a yield), so it is checked apart.
+        Database db = Open(ExecutionMode.OpenPerCall);
+        await using Session session = await db.OpenSessionAsync();
+        int victim = session.Scalar<int>(Dialect.BackendIdSql);
+        Kill(db, victim);
+        var error = Assert.Throws<ConnectionBrokenException>(() => session.Stream<int>("select 1").ToList());
+        Assert.False(error.InTransaction);
+        Assert.Equal([1], session.Stream<int>("select 1").ToList());
+
+        Kill(db, session.Scalar<int>(Dialect.BackendIdSql));
+        await Assert.ThrowsAsync<ConnectionBrokenException>(async () =>
+        {
+            await foreach (int _ in session.StreamAsync<int>("select 1"))
+            {
+            }
+        });
+        Assert.Equal(1, await session.ScalarAsync<int>("select 1"));
+        Assert.Equal(2, session.Reopens);
+    }
+
     protected void A_killed_reuse_connection_is_reported_and_reopened()
     {
         Database killer = Open(ExecutionMode.OpenPerCall);

@@ -15,6 +15,8 @@ public sealed class SqlServerTests() : ServerSuite(new SqlServerDialect())
 
     [SqlServerFact] public void Killed_reuse_connection() => A_killed_reuse_connection_is_reported_and_reopened();
 
+    [SqlServerFact] public Task Killed_stream() => A_killed_connection_under_a_stream_is_reported_and_reopened();
+
     [SqlServerFact] public void Killed_in_transaction() => A_connection_killed_inside_a_transaction_throws_until_the_transaction_is_disposed();
 
     [SqlServerFact] public Task Rolled_back() => A_rolled_back_transaction_leaves_nothing_behind();

@@ -48,6 +48,31 @@ public sealed class EventSourceTests : DiagTest
     }
 
     [Fact]
+    public async Task A_stream_stops_with_succeeded_true_when_read_or_left_early_and_false_when_it_fails()
+    {
+        using var events = new EventCollector();
+        using (Database db = Open())
+        {
+            Assert.Equal(3, db.Stream<string>("select name from items").Count());
+            foreach (string _ in db.Stream<string>("select name from items"))
+                break;
+            Assert.Throws<MappingException>(() => db.Stream<int>("select name from items").ToList());
+            await foreach (string _ in db.StreamAsync<string>("select name from items"))
+                break;
+            await Assert.ThrowsAsync<MappingException>(async () =>
+            {
+                await foreach (int _ in db.StreamAsync<int>("select name from items"))
+                {
+                }
+            });
+            Assert.ThrowsAny<Exception>(() => db.Stream<int>("select * from no_such_table").ToList());
+        }
+
+        bool[] succeeded = events.For(Pool).Where(e => e.EventName == "CommandStop").Select(e => (bool)EventCollector.Field(e, "succeeded")!).ToArray();
+        Assert.Equal([true, true, false, true, false, false], succeeded);
+    }
+
+    [Fact]
     public void Each_finding_is_an_event_with_kind_message_and_figures()
     {
         using var events = new EventCollector();

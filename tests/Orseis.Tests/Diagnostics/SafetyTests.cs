@@ -71,7 +71,7 @@ public sealed class SafetyTests : DiagTest
             long open = t.OpenStarting(async: false);
             t.OpenCompleted(open, null);
             t.Acquired(c, "test");
-            t.CommandCompleted(t.CommandStarting("select 1"), null);
+            t.CommandCompleted(t.CommandStarting("select 1"), succeeded: true);
             t.Released(c);
             t.ReuseWaitCompleted(t.ReuseWaitStarting());
             return open;
