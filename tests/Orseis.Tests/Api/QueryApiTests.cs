@@ -65,6 +65,8 @@ public sealed class QueryApiTests
         await Assert.ThrowsAsync<InvalidOperationException>(() => db.Runner.QueryFirstAsync<Person>(none));
         var manyError = Assert.Throws<InvalidOperationException>(() => db.Runner.QuerySingle<Person>(many));
         Assert.Contains("more than one", manyError.Message, StringComparison.Ordinal);
+        var orDefaultError = Assert.Throws<InvalidOperationException>(() => db.Runner.QuerySingleOrDefault<Person>(many));
+        Assert.Contains("more than one", orDefaultError.Message, StringComparison.Ordinal);
         await Assert.ThrowsAsync<InvalidOperationException>(() => db.Runner.QuerySingleOrDefaultAsync<Person>(many));
 
         // The runner is still usable after every one of those errors.

@@ -4,11 +4,13 @@ namespace Orseis.Tests.Modes;
 
 /// <summary>
 /// A stream left early (break, exception) disposes its reader and gives its connection back. SQLite refuses to drop a
-/// table while a reader on it is open on the same connection, so a successful DROP proves the reader is gone.
+/// table while a reader on it is open (on the same connection, or on another one over the same file), so a successful
+/// DROP proves the reader is gone.
 /// </summary>
 public sealed class StreamReleaseTests
 {
     [Theory]
+    [InlineData(RunnerKind.OpenPerCall)]
     [InlineData(RunnerKind.ReuseConnection)]
     [InlineData(RunnerKind.Session)]
     public void Breaking_out_of_a_stream_disposes_the_reader_and_frees_the_connection(RunnerKind kind)
@@ -25,6 +27,7 @@ public sealed class StreamReleaseTests
     }
 
     [Theory]
+    [InlineData(RunnerKind.OpenPerCall)]
     [InlineData(RunnerKind.ReuseConnection)]
     [InlineData(RunnerKind.Session)]
     public async Task Breaking_out_of_an_async_stream_disposes_the_reader_and_frees_the_connection(RunnerKind kind)
@@ -47,6 +50,7 @@ public sealed class StreamReleaseTests
     }
 
     [Theory]
+    [InlineData(RunnerKind.OpenPerCall)]
     [InlineData(RunnerKind.ReuseConnection)]
     [InlineData(RunnerKind.Session)]
     public async Task A_mapping_failure_mid_stream_still_releases_everything(RunnerKind kind)
