@@ -4,10 +4,12 @@ using System.Text;
 namespace Orseis.Benchmarks.Charts;
 
 /// <summary>
-/// <c>chart [results-dir ...] [--out dir]</c>: reads the study's brief JSON reports (default
+/// <c>chart [[label=]results-dir ...] [--out dir]</c>: reads the study's brief JSON reports (default
 /// <c>BenchmarkDotNet.Artifacts/results</c>) and writes, into <c>--out</c> (default <c>docs/results</c>), one
 /// time-per-N chart per provider (log-log, every variant, Orseis solid and raw ADO.NET dashed), a ratio-per-N chart
-/// with one line per provider, and <c>ratio-per-n.md</c> with the numbers behind it.
+/// with one line per provider, and <c>ratio-per-n.md</c> with the numbers behind it. A <c>label=</c> prefix names the
+/// provider of that folder's results instead of their Provider parameter: two runs of one provider through different
+/// client libraries (MariaDB through MySqlConnector and through MySql.Data) both say <c>Provider=mysql</c>.
 /// </summary>
 public static class ChartCommand
 {
@@ -26,7 +28,21 @@ public static class ChartCommand
 
         if (inputs.Count == 0)
             inputs.Add(Path.Combine("BenchmarkDotNet.Artifacts", "results"));
-        List<StudyResult> results = inputs.Where(Directory.Exists).SelectMany(StudyResult.ReadDirectory).ToList();
+        var results = new List<StudyResult>();
+        foreach (string input in inputs)
+        {
+            int equals = input.IndexOf('=', StringComparison.Ordinal);
+            string directory = equals < 0 ? input : input[(equals + 1)..];
+            if (!Directory.Exists(directory))
+            {
+                Console.Error.WriteLine($"No such results folder: {directory}");
+                return 1;
+            }
+
+            IEnumerable<StudyResult> read = StudyResult.ReadDirectory(directory);
+            results.AddRange(equals < 0 ? read : read.Select(r => r with { Provider = input[..equals] }));
+        }
+
         if (results.Count == 0)
         {
             Console.Error.WriteLine($"No RatioStudy/RawAdoStudy results (*-report-brief.json) found in: {string.Join(", ", inputs)}");
