@@ -1,0 +1,94 @@
+using System.Diagnostics;
+using System.IO.Compression;
+using System.Xml.Linq;
+
+namespace Orseis.EndToEndTests;
+
+/// <summary>
+/// Packs src/Orseis the way a release would (<c>dotnet pack -c Release</c>) and checks what a NuGet user gets: the
+/// library, its XML docs and README, its license and source-control metadata, a symbol package, and no dependency on
+/// any database provider.
+/// </summary>
+public sealed class PackageTests : IDisposable
+{
+    private readonly string _output = Directory.CreateTempSubdirectory("orseis-pack-").FullName;
+
+    [Fact]
+    public void The_package_has_the_library_docs_readme_metadata_and_symbols()
+    {
+        string root = RepositoryRoot();
+        Run(root, "pack", Path.Combine("src", "Orseis", "Orseis.csproj"), "-c", "Release", "--no-restore", "-o", _output, "-nologo");
+
+        string package = Assert.Single(Directory.GetFiles(_output, "Orseis.*.nupkg"), p => !p.EndsWith(".snupkg", StringComparison.Ordinal));
+        using ZipArchive nupkg = ZipFile.OpenRead(package);
+        string[] entries = [.. nupkg.Entries.Select(e => e.FullName)];
+        Assert.Contains("README.md", entries);
+        Assert.Contains("lib/net10.0/Orseis.dll", entries);
+        Assert.Contains("lib/net10.0/Orseis.xml", entries);
+
+        using (var docs = new StreamReader(nupkg.GetEntry("lib/net10.0/Orseis.xml")!.Open()))
+            Assert.Contains("<member name=\"T:Orseis.Database\">", docs.ReadToEnd(), StringComparison.Ordinal);
+
+        XElement metadata = Nuspec(nupkg);
+        XNamespace ns = metadata.Name.Namespace;
+        Assert.Equal("Orseis", metadata.Element(ns + "id")!.Value);
+        Assert.Equal("README.md", metadata.Element(ns + "readme")!.Value);
+        XElement license = metadata.Element(ns + "license")!;
+        Assert.Equal(("expression", "MIT"), (license.Attribute("type")!.Value, license.Value));
+        XElement repository = metadata.Element(ns + "repository")!;
+        Assert.Equal("git", repository.Attribute("type")!.Value);
+        Assert.Equal(Git(root, "rev-parse", "HEAD"), repository.Attribute("commit")!.Value);
+
+        // Orseis works through DbProviderFactory / DbDataSource: no provider may become a dependency of its users.
+        string[] dependencies = [.. metadata.Descendants(ns + "dependency").Select(d => d.Attribute("id")!.Value)];
+        Assert.Equal(["Microsoft.Extensions.Logging.Abstractions"], dependencies);
+
+        string symbols = Assert.Single(Directory.GetFiles(_output, "Orseis.*.snupkg"));
+        using ZipArchive snupkg = ZipFile.OpenRead(symbols);
+        Assert.Contains("lib/net10.0/Orseis.pdb", snupkg.Entries.Select(e => e.FullName));
+    }
+
+    private static XElement Nuspec(ZipArchive nupkg)
+    {
+        ZipArchiveEntry entry = Assert.Single(nupkg.Entries, e => e.FullName.EndsWith(".nuspec", StringComparison.Ordinal));
+        using Stream stream = entry.Open();
+        XElement package = XDocument.Load(stream).Root!;
+        return package.Element(package.Name.Namespace + "metadata")!;
+    }
+
+    private static string Git(string root, params string[] args) => Run(root, "git", args).Trim();
+
+    private static void Run(string root, string command, string project, params string[] args) =>
+        Run(root, "dotnet", [command, project, .. args]);
+
+    private static string Run(string root, string program, string[] args)
+    {
+        var info = new ProcessStartInfo(program) { WorkingDirectory = root, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (string arg in args)
+            info.ArgumentList.Add(arg);
+        using Process process = Process.Start(info) ?? throw new InvalidOperationException("could not start " + program);
+        Task<string> output = process.StandardOutput.ReadToEndAsync();
+        Task<string> error = process.StandardError.ReadToEndAsync();
+        if (!process.WaitForExit(TimeSpan.FromMinutes(3)))
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"{program} {string.Join(' ', args)} did not finish within 3 minutes.");
+        }
+
+        Assert.True(process.ExitCode == 0, $"{program} {string.Join(' ', args)} exited with {process.ExitCode}:\n{output.Result}\n{error.Result}");
+        return output.Result;
+    }
+
+    private static string RepositoryRoot()
+    {
+        for (DirectoryInfo? dir = new(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "Orseis.sln")))
+                return dir.FullName;
+        }
+
+        throw new InvalidOperationException("Orseis.sln not found above " + AppContext.BaseDirectory);
+    }
+
+    public void Dispose() => Directory.Delete(_output, recursive: true);
+}
