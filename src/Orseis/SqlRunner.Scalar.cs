@@ -1,3 +1,4 @@
+using System.Data;
 using System.Data.Common;
 using Orseis.Execution;
 using Orseis.Mapping;
@@ -41,26 +42,44 @@ public abstract partial class SqlRunner
     public Task<int> ExecuteAsync(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => ExecuteBody(command, async, ct), async: true, cancellationToken).AsTask();
 
+    // A reader rather than ExecuteScalar (which every provider here implements with a reader too), so a value that
+    // cannot convert is reported with its column's name and database type. CommandBehavior.Default, like ExecuteScalar:
+    // the rest of the batch still runs when the reader is disposed.
     private static async ValueTask<T?> ScalarBody<T>(DbCommand command, bool async, CancellationToken cancellationToken)
     {
-        object? value = async ? await command.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false) : command.ExecuteScalar();
-        return ScalarValue<T>(value);
+        DbDataReader reader = await ExecuteReaderAsync(command, CommandBehavior.Default, async, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            if (!await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false) || reader.FieldCount == 0)
+                return NoScalar<T>();
+            return ScalarValue<T>(reader);
+        }
+        finally
+        {
+            await DisposeReaderAsync(reader, async).ConfigureAwait(false);
+        }
     }
 
     private static async ValueTask<int> ExecuteBody(DbCommand command, bool async, CancellationToken cancellationToken) =>
         async ? await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false) : command.ExecuteNonQuery();
 
-    private static T? ScalarValue<T>(object? value)
+    private static T? NoScalar<T>() =>
+        default(T) is null
+            ? default
+            : throw new MappingException(
+                $"The query returned no row, so there is no value for the requested type {ScalarTypes.Describe(typeof(T))}. " +
+                $"Ask for a nullable type ({typeof(T).Name}?) when no row is a valid answer.", column: null, member: null);
+
+    private static T? ScalarValue<T>(DbDataReader reader)
     {
+        object value = reader.GetValue(0);
         if (value is T typed)
             return typed;
-        if (value is null or DBNull)
+        if (value is DBNull)
         {
             if (default(T) is null)
                 return default;
-            throw new MappingException(
-                $"The query returned no row or NULL, which the requested type {ScalarTypes.Describe(typeof(T))} cannot hold. " +
-                $"Ask for a nullable type ({typeof(T).Name}?) or COALESCE the value in SQL.", column: null, member: null);
+            throw MappingErrors.NullColumn(reader, 0, member: null, typeof(T));
         }
 
         try
@@ -69,10 +88,7 @@ public abstract partial class SqlRunner
         }
         catch (Exception error) when (error is InvalidCastException or OverflowException)
         {
-            string reason = error is OverflowException ? "the value is out of its range" : error.Message.TrimEnd('.');
-            throw new MappingException(
-                $"Cannot convert the scalar result ({value.GetType().Name}) to the requested type {ScalarTypes.Describe(typeof(T))}: {reason}.",
-                column: null, member: null, error);
+            throw MappingErrors.Column(error, reader, 0, member: null, typeof(T));
         }
     }
 }

@@ -202,14 +202,37 @@ public sealed class MappingTests : IDisposable
     }
 
     [Fact]
-    public void Scalar_errors_name_the_requested_type()
+    public async Task Scalar_errors_name_the_column_its_database_type_and_the_requested_type()
     {
         var nullError = Assert.Throws<MappingException>(() => Db.Scalar<int>("select age from people where id = 5"));
         Assert.Contains("Int32", nullError.Message, StringComparison.Ordinal);
-        var fraction = Assert.Throws<MappingException>(() => Db.Scalar<int>("select 2.5"));
+        Assert.Contains("Column 'age' (database type INTEGER) is NULL", nullError.Message, StringComparison.Ordinal);
+        Assert.Equal("age", nullError.Column);
+
+        var fraction = Assert.Throws<MappingException>(() => Db.Scalar<int>("select 2.5 as ratio"));
         Assert.Contains("fraction", fraction.Message, StringComparison.Ordinal);
+        Assert.Contains("column 'ratio' (database type REAL", fraction.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("2.5", fraction.Message, StringComparison.Ordinal);
+
+        var text = await Assert.ThrowsAsync<MappingException>(() => Db.ScalarAsync<long>("select name from people where id = 2"));
+        Assert.Contains("column 'name' (database type TEXT", text.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("person 2", text.Message, StringComparison.Ordinal);
+
+        var noRow = Assert.Throws<MappingException>(() => Db.Scalar<int>("select age from people where id = -1"));
+        Assert.Contains("no row", noRow.Message, StringComparison.Ordinal);
+        Assert.Null(noRow.Column);
+        Assert.Null(Db.Scalar<int?>("select age from people where id = -1"));
+        Assert.Null(Db.Scalar<int?>("select age from people where id = 5"));
         Assert.Throws<MappingException>(() => Db.QuerySingle<int>("select 'seven'"));
+    }
+
+    [Fact]
+    public void Scalar_runs_the_whole_batch_like_ExecuteScalar()
+    {
+        // The first result's first value comes back, and a statement after it still runs.
+        Assert.Equal(5, Db.Scalar<long>("select count(*) from people; update people set name = 'renamed' where id = 1"));
+        Assert.Equal("renamed", Db.Scalar<string>("select name from people where id = 1"));
+        Assert.Equal(6, Db.Scalar<long>("insert into people (id, name) values (6, 'six'); select count(*) from people"));
     }
 
     public sealed class Unrelated
