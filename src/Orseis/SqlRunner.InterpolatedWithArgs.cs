@@ -18,7 +18,7 @@ public abstract partial class SqlRunner
     /// <param name="args">An args object, which cannot be combined with an interpolated string.</param>
     /// <param name="timeout">The command timeout for this call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public T? Scalar<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -29,7 +29,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<T?> ScalarAsync<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -39,7 +39,7 @@ public abstract partial class SqlRunner
     /// <param name="args">An args object, which cannot be combined with an interpolated string.</param>
     /// <param name="timeout">The command timeout for this call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public List<T> Query<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -50,7 +50,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<T>> QueryAsync<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -60,7 +60,7 @@ public abstract partial class SqlRunner
     /// <param name="args">An args object, which cannot be combined with an interpolated string.</param>
     /// <param name="timeout">The command timeout for this call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public T QuerySingle<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -71,7 +71,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<T> QuerySingleAsync<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -81,7 +81,7 @@ public abstract partial class SqlRunner
     /// <param name="args">An args object, which cannot be combined with an interpolated string.</param>
     /// <param name="timeout">The command timeout for this call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public T? QuerySingleOrDefault<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -92,7 +92,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<T?> QuerySingleOrDefaultAsync<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -102,7 +102,7 @@ public abstract partial class SqlRunner
     /// <param name="args">An args object, which cannot be combined with an interpolated string.</param>
     /// <param name="timeout">The command timeout for this call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public T QueryFirst<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -113,7 +113,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<T> QueryFirstAsync<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -123,7 +123,7 @@ public abstract partial class SqlRunner
     /// <param name="args">An args object, which cannot be combined with an interpolated string.</param>
     /// <param name="timeout">The command timeout for this call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public T? QueryFirstOrDefault<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -134,7 +134,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<T?> QueryFirstOrDefaultAsync<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -144,7 +144,7 @@ public abstract partial class SqlRunner
     /// <param name="args">An args object, which cannot be combined with an interpolated string.</param>
     /// <param name="timeout">The command timeout for this call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public IEnumerable<T> Stream<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -155,7 +155,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public IAsyncEnumerable<T> StreamAsync<T>(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -165,7 +165,7 @@ public abstract partial class SqlRunner
     /// <param name="args">An args object, which cannot be combined with an interpolated string.</param>
     /// <param name="timeout">The command timeout for this call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public int Execute(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) => throw new NotSupportedException(InterpolatedWithArgs);
@@ -176,7 +176,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
-    /// <exception cref="NotSupportedException">Always (only reachable through reflection).</exception>
+    /// <exception cref="NotSupportedException">Always (reachable only through reflection or from code that is itself obsolete).</exception>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<int> ExecuteAsync(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) => throw new NotSupportedException(InterpolatedWithArgs);

@@ -42,17 +42,22 @@ public abstract partial class SqlRunner
     public Task<int> ExecuteAsync(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => ExecuteBody(command, async, ct), async: true, cancellationToken).AsTask();
 
-    // A reader rather than ExecuteScalar (which every provider here implements with a reader too), so a value that
-    // cannot convert is reported with its column's name and database type. CommandBehavior.Default, like ExecuteScalar:
-    // the rest of the batch still runs when the reader is disposed.
+    // A reader rather than ExecuteScalar (which the providers here implement with a reader too), so a value that
+    // cannot convert is reported with its column's name and database type. CommandBehavior.Default and a drain to the
+    // end, like ExecuteScalar: the rest of the batch runs, and an error the server sends after the value (SqlClient:
+    // a RAISERROR after the SELECT) is thrown, not lost in the reader's Close.
     private static async ValueTask<T?> ScalarBody<T>(DbCommand command, bool async, CancellationToken cancellationToken)
     {
         DbDataReader reader = await ExecuteReaderAsync(command, CommandBehavior.Default, async, cancellationToken).ConfigureAwait(false);
         try
         {
-            if (!await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false) || reader.FieldCount == 0)
-                return NoScalar<T>();
-            return ScalarValue<T>(reader);
+            bool hasValue = await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false) && reader.FieldCount > 0;
+            T? value = hasValue ? ScalarValue<T>(reader) : default; // converted while the reader still describes the column
+            while (await NextResultAsync(reader, async, cancellationToken).ConfigureAwait(false))
+            {
+            }
+
+            return hasValue ? value : NoScalar<T>();
         }
         finally
         {

@@ -69,10 +69,17 @@ public abstract partial class SqlRunner
             }
             finally
             {
-                if (reader is not null)
-                    CloseEarly(command, reader, finished);
-                command.Parameters.Clear();
-                Pool.Telemetry.CommandCompleted(started, succeeded: !failed);
+                try
+                {
+                    if (reader is not null)
+                        CloseEarly(command, reader, finished);
+                }
+                finally
+                {
+                    // Even when the reader's disposal throws (a dead connection), the command's stop is reported.
+                    command.Parameters.Clear();
+                    Pool.Telemetry.CommandCompleted(started, succeeded: !failed);
+                }
             }
         }
         finally
@@ -109,15 +116,20 @@ public abstract partial class SqlRunner
             }
             finally
             {
-                if (reader is not null)
+                try
                 {
-                    if (!finished)
-                        TryCancel(command);
-                    await reader.DisposeAsync().ConfigureAwait(false);
+                    if (reader is not null)
+                    {
+                        if (!finished)
+                            TryCancel(command);
+                        await reader.DisposeAsync().ConfigureAwait(false);
+                    }
                 }
-
-                command.Parameters.Clear();
-                Pool.Telemetry.CommandCompleted(started, succeeded: !failed);
+                finally
+                {
+                    command.Parameters.Clear();
+                    Pool.Telemetry.CommandCompleted(started, succeeded: !failed);
+                }
             }
         }
         finally

@@ -135,6 +135,9 @@ public abstract partial class SqlRunner
     private static ValueTask<bool> ReadAsync(DbDataReader reader, bool async, CancellationToken cancellationToken) =>
         async ? new ValueTask<bool>(reader.ReadAsync(cancellationToken)) : new ValueTask<bool>(reader.Read());
 
+    private static ValueTask<bool> NextResultAsync(DbDataReader reader, bool async, CancellationToken cancellationToken) =>
+        async ? new ValueTask<bool>(reader.NextResultAsync(cancellationToken)) : new ValueTask<bool>(reader.NextResult());
+
     private static ValueTask DisposeReaderAsync(DbDataReader reader, bool async)
     {
         if (async)

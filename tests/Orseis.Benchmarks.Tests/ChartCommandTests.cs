@@ -33,6 +33,35 @@ public sealed class ChartCommandTests : IDisposable
         Assert.False(Directory.Exists(output));
     }
 
+    [Fact]
+    public void Two_runs_of_one_provider_without_labels_are_refused_not_blended()
+    {
+        string first = Report("first", ("Reuse", 4, 100_000), ("OpenPerCall", 4, 250_000));
+        string second = Report("second", ("Reuse", 4, 100_000), ("OpenPerCall", 4, 1_200_000));
+        string output = Path.Combine(_root, "out");
+        Assert.Equal(1, ChartCommand.Run([first, second, "--out", output]));
+        Assert.False(File.Exists(Path.Combine(output, "ratio-per-n.md")));
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("../x")]
+    [InlineData("My SQL")]
+    public void A_label_that_is_not_a_safe_file_name_part_is_refused(string label)
+    {
+        string folder = Report("one", ("Reuse", 4, 100_000), ("OpenPerCall", 4, 250_000));
+        Assert.Equal(1, ChartCommand.Run([label + "=" + folder, "--out", Path.Combine(_root, "out")]));
+    }
+
+    [Fact]
+    public void A_folder_whose_path_contains_an_equals_sign_is_read_as_a_folder()
+    {
+        string folder = Report("a=b", ("Reuse", 4, 100_000), ("OpenPerCall", 4, 300_000));
+        string output = Path.Combine(_root, "out");
+        Assert.Equal(0, ChartCommand.Run([folder, "--out", output]));
+        Assert.Contains("| mysql | Orseis | 4 | 0.100 | 0.300 | 3.00 | 50.00 |", File.ReadAllLines(Path.Combine(output, "ratio-per-n.md")));
+    }
+
     private string Report(string name, params (string Method, int N, double MeanNs)[] cases)
     {
         string folder = Path.Combine(_root, name);

@@ -17,7 +17,9 @@ public sealed class PackageTests : IDisposable
     public void The_package_has_the_library_docs_readme_metadata_and_symbols()
     {
         string root = RepositoryRoot();
-        Run(root, "pack", Path.Combine("src", "Orseis", "Orseis.csproj"), "-c", "Release", "--no-restore", "-o", _output, "-nologo");
+        // No build servers or node reuse: a server left running would hold this test's output pipes open.
+        Run(root, Dotnet(), ["pack", Path.Combine("src", "Orseis", "Orseis.csproj"), "-c", "Release", "--no-restore", "-o", _output, "-nologo",
+            "-nodeReuse:false", "-p:UseSharedCompilation=false"]);
 
         string package = Assert.Single(Directory.GetFiles(_output, "Orseis.*.nupkg"), p => !p.EndsWith(".snupkg", StringComparison.Ordinal));
         using ZipArchive nupkg = ZipFile.OpenRead(package);
@@ -37,7 +39,9 @@ public sealed class PackageTests : IDisposable
         Assert.Equal(("expression", "MIT"), (license.Attribute("type")!.Value, license.Value));
         XElement repository = metadata.Element(ns + "repository")!;
         Assert.Equal("git", repository.Attribute("type")!.Value);
-        Assert.Equal(Git(root, "rev-parse", "HEAD"), repository.Attribute("commit")!.Value);
+        string head = Run(root, "git", ["rev-parse", "HEAD"]).Trim();
+        Assert.True(repository.Attribute("commit") is not null, "The nuspec's <repository> has no commit: SourceLink found no git repository.");
+        Assert.Equal(head, repository.Attribute("commit")!.Value);
 
         // Orseis works through DbProviderFactory / DbDataSource: no provider may become a dependency of its users.
         string[] dependencies = [.. metadata.Descendants(ns + "dependency").Select(d => d.Attribute("id")!.Value)];
@@ -56,16 +60,15 @@ public sealed class PackageTests : IDisposable
         return package.Element(package.Name.Namespace + "metadata")!;
     }
 
-    private static string Git(string root, params string[] args) => Run(root, "git", args).Trim();
-
-    private static void Run(string root, string command, string project, params string[] args) =>
-        Run(root, "dotnet", [command, project, .. args]);
+    /// <summary>The dotnet running this test (the SDK sets DOTNET_HOST_PATH for test hosts), else the one on PATH.</summary>
+    private static string Dotnet() => Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } path ? path : "dotnet";
 
     private static string Run(string root, string program, string[] args)
     {
         var info = new ProcessStartInfo(program) { WorkingDirectory = root, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (string arg in args)
             info.ArgumentList.Add(arg);
+        info.Environment["DOTNET_CLI_USE_MSBUILD_SERVER"] = "0";
         using Process process = Process.Start(info) ?? throw new InvalidOperationException("could not start " + program);
         Task<string> output = process.StandardOutput.ReadToEndAsync();
         Task<string> error = process.StandardError.ReadToEndAsync();
@@ -75,6 +78,8 @@ public sealed class PackageTests : IDisposable
             throw new TimeoutException($"{program} {string.Join(' ', args)} did not finish within 3 minutes.");
         }
 
+        if (!Task.WaitAll([output, error], TimeSpan.FromSeconds(30)))
+            throw new TimeoutException($"{program} exited but its output stayed open (a build server holding the pipe?).");
         Assert.True(process.ExitCode == 0, $"{program} {string.Join(' ', args)} exited with {process.ExitCode}:\n{output.Result}\n{error.Result}");
         return output.Result;
     }

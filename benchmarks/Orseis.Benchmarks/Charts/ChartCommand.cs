@@ -31,8 +31,16 @@ public static class ChartCommand
         var results = new List<StudyResult>();
         foreach (string input in inputs)
         {
-            int equals = input.IndexOf('=', StringComparison.Ordinal);
+            // "label=folder", unless the whole argument is a folder (a path may contain '=').
+            int equals = Directory.Exists(input) ? -1 : input.IndexOf('=', StringComparison.Ordinal);
+            string? label = equals < 0 ? null : input[..equals];
             string directory = equals < 0 ? input : input[(equals + 1)..];
+            if (label is not null && !IsLabel(label))
+            {
+                Console.Error.WriteLine($"Invalid label '{label}' in '{input}': use lower-case letters, digits and '-' (it becomes part of a file name).");
+                return 1;
+            }
+
             if (!Directory.Exists(directory))
             {
                 Console.Error.WriteLine($"No such results folder: {directory}");
@@ -40,7 +48,16 @@ public static class ChartCommand
             }
 
             IEnumerable<StudyResult> read = StudyResult.ReadDirectory(directory);
-            results.AddRange(equals < 0 ? read : read.Select(r => r with { Provider = input[..equals] }));
+            results.AddRange(label is null ? read : read.Select(r => r with { Provider = label }));
+        }
+
+        // Two folders of one provider (MySqlConnector and MySql.Data runs both say Provider=mysql) must not blend.
+        if (results.GroupBy(r => (r.Provider, r.Family, r.Method, r.N)).FirstOrDefault(g => g.Count() > 1) is { } twice)
+        {
+            Console.Error.WriteLine(
+                $"{twice.Key.Provider} {twice.Key.Family} {twice.Key.Method} N={twice.Key.N} is in more than one report: " +
+                "name each folder's provider with label=folder.");
+            return 1;
         }
 
         if (results.Count == 0)
@@ -66,6 +83,9 @@ public static class ChartCommand
         Write(Path.Combine(output, "ratio-per-n.md"), RatioTable(ratios));
         return 0;
     }
+
+    private static bool IsLabel(string label) =>
+        label.Length > 0 && label.All(c => c is (>= 'a' and <= 'z') or (>= '0' and <= '9') or '-');
 
     private static List<(string Provider, string Family, int N, double Reuse, double PerCall, double Ratio)> Ratios(List<StudyResult> results) =>
         results.GroupBy(r => (r.Provider, r.Family, r.N))

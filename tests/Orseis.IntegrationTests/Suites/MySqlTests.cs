@@ -25,6 +25,8 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
 
     [MySqlFact] public void Interpolated() => Interpolated_sql_is_parameterised_on_the_server();
 
+    [MySqlFact] public Task Error_after_scalar() => An_error_after_the_scalar_value_is_thrown_not_lost();
+
     [MySqlFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
 }
 

@@ -219,6 +219,15 @@ public abstract class ServerSuite : IDisposable
         Assert.Equal(0, await db.ScalarAsync<int>(Text($"select count(*) from {Table} where id = 200")));
     }
 
+    protected async Task An_error_after_the_scalar_value_is_thrown_not_lost()
+    {
+        // ExecuteScalar semantics: the statement after the value runs, and its failure reaches the caller.
+        Database db = Open(ExecutionMode.ReuseConnection);
+        Assert.ThrowsAny<System.Data.Common.DbException>(() => db.Scalar<int>("select 1; select * from orseis_no_such_table"));
+        await Assert.ThrowsAnyAsync<System.Data.Common.DbException>(() => db.ScalarAsync<int>("select 1; select * from orseis_no_such_table"));
+        Assert.Equal(2, db.Scalar<int>("select 2"));
+    }
+
     protected void Interpolated_sql_is_parameterised_on_the_server()
     {
         // Holes of an interpolated string passed alone are parameters, so identifiers must be literal text here.

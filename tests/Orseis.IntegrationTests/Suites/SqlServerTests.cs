@@ -23,5 +23,7 @@ public sealed class SqlServerTests() : ServerSuite(new SqlServerDialect())
 
     [SqlServerFact] public void Interpolated() => Interpolated_sql_is_parameterised_on_the_server();
 
+    [SqlServerFact] public Task Error_after_scalar() => An_error_after_the_scalar_value_is_thrown_not_lost();
+
     [SqlServerFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
 }

@@ -1,6 +1,7 @@
 using System.Reflection;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 
 namespace Orseis.Tests.Api;
 
@@ -46,30 +47,55 @@ public sealed class InterpolatedWithArgsTests
     [Fact]
     public void Every_interpolated_overload_has_its_guard()
     {
-        // A new interpolated call without a guard would let the spliced form compile again.
-        MethodInfo[] methods = typeof(SqlRunner).GetMethods(BindingFlags.Public | BindingFlags.Instance);
-        string[] interpolated = [.. methods.Where(m => FirstParameter(m) && !Guarded(m)).Select(m => m.Name).Order(StringComparer.Ordinal)];
-        string[] guarded = [.. methods.Where(m => FirstParameter(m) && Guarded(m)).Select(m => m.Name).Order(StringComparer.Ordinal)];
-        Assert.Equal(16, interpolated.Length);
-        Assert.Equal(interpolated, guarded);
-        Assert.Equal(interpolated.Order(StringComparer.Ordinal).Distinct(), Calls.Take(16).Select(c => c[3..c.IndexOfAny(['<', '('])]).Order(StringComparer.Ordinal));
+        // A new interpolated call without a guard would let the spliced form compile again. A guard has the call's
+        // parameters with "object? args" inserted after the SQL, and the same return type.
+        MethodInfo[] methods = typeof(SqlRunner).GetMethods(BindingFlags.Public | BindingFlags.Instance).Where(FirstIsHandler).ToArray();
+        MethodInfo[] calls = [.. methods.Where(m => !Guarded(m))];
+        MethodInfo[] guards = [.. methods.Where(Guarded)];
+        Assert.Equal(16, calls.Length);
+        Assert.Equal(calls.Select(Signature).Order(StringComparer.Ordinal), guards.Select(g => Signature(g).Replace("(handler, Object, ", "(handler, ", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
+        Assert.All(guards, g => Assert.Equal(typeof(object), g.GetParameters()[1].ParameterType));
+        Assert.Equal(calls.Select(m => m.Name).Order(StringComparer.Ordinal), Calls.Take(16).Select(c => c[3..c.IndexOfAny(['<', '('])]).Order(StringComparer.Ordinal));
 
-        static bool FirstParameter(MethodInfo m) => m.GetParameters() is [{ ParameterType: var t }, ..] && t == typeof(SqlInterpolatedStringHandler);
+        static bool FirstIsHandler(MethodInfo m) => m.GetParameters() is [{ ParameterType: var t }, ..] && t == typeof(SqlInterpolatedStringHandler);
         static bool Guarded(MethodInfo m) => m.GetCustomAttribute<ObsoleteAttribute>() is { IsError: true, DiagnosticId: "ORSEIS001" };
+        static string Signature(MethodInfo m) =>
+            $"{m.ReturnType.Name} {m.Name}(handler, {string.Join(", ", m.GetParameters().Skip(1).Select(p => p.ParameterType.Name))})";
     }
 
     [Theory]
-    [InlineData("db.Query<int>($\"select {id}\")")]
-    [InlineData("db.Query<int>($\"select {id}\", TimeSpan.FromSeconds(5))")]
-    [InlineData("db.Query<int>($\"select {id}\", null)")]
-    [InlineData("db.Query<int>($\"select {id}\", timeout: null)")]
-    [InlineData("db.QueryAsync<int>($\"select {id}\", null, CancellationToken.None)")]
-    [InlineData("db.Query<int>(\"select @id\", new { id })")]
-    [InlineData("db.Query<int>($\"select * from {Table} where id = @id\", new { id })")]
-    public void Parameterised_forms_still_compile(string call) =>
-        Assert.DoesNotContain(Compile(call), d => d.Severity == DiagnosticSeverity.Error);
+    [InlineData("db.Query<int>($\"select {id}\", args: new { x = 1 })")]
+    [InlineData("db.Query<int>($\"select {id}\" + $\" and {name}\", new { x = 1 })")]
+    [InlineData("db.Execute(sql: $\"delete from t where id = {id}\", args: new { x = 1 }, timeout: null)")]
+    public void Named_and_concatenated_forms_are_caught_too(string call) =>
+        Assert.Contains(Compile(call), d => d.Severity == DiagnosticSeverity.Error && d.Id == "ORSEIS001");
 
-    private static IEnumerable<Diagnostic> Compile(string call)
+    [Theory]
+    [InlineData("db.Query<int>($\"select {id}\")", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query<int>($\"select {id}\", TimeSpan.FromSeconds(5))", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query<int>($\"select {id}\", null)", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query<int>($\"select {id}\", default)", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query<int>($\"select {id}\", timeout: null)", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query<int>($\"select {id}\" + $\" and {name}\")", "SqlInterpolatedStringHandler")]
+    [InlineData("db.QueryAsync<int>($\"select {id}\", null, CancellationToken.None)", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query<int>(\"select @id\", new { id })", "String")]
+    [InlineData("db.Query<int>($\"select * from {Table} where id = @id\", new { id })", "String")]
+    public void Parameterised_forms_still_compile_and_bind_where_they_should(string call, string firstParameter)
+    {
+        (CSharpCompilation compilation, SyntaxTree tree) = Build(call);
+        Assert.DoesNotContain(compilation.GetDiagnostics(), d => d.Severity == DiagnosticSeverity.Error);
+
+        // An interpolated string with holes must reach the handler overload, never the string one (which would splice).
+        InvocationExpressionSyntax invocation = tree.GetRoot().DescendantNodes().OfType<InvocationExpressionSyntax>()
+            .First(i => i.Expression is MemberAccessExpressionSyntax { Expression: IdentifierNameSyntax { Identifier.Text: "db" } });
+        var method = (IMethodSymbol)compilation.GetSemanticModel(tree).GetSymbolInfo(invocation).Symbol!;
+        Assert.Equal(firstParameter, method.Parameters[0].Type.Name);
+        Assert.DoesNotContain(method.GetAttributes(), a => a.AttributeClass?.Name == nameof(ObsoleteAttribute));
+    }
+
+    private static IEnumerable<Diagnostic> Compile(string call) => Build(call).Compilation.GetDiagnostics();
+
+    private static (CSharpCompilation Compilation, SyntaxTree Tree) Build(string call)
     {
         string source = $$"""
             using System;
@@ -94,11 +120,12 @@ public sealed class InterpolatedWithArgsTests
             .Where(path => Path.GetFileName(path).StartsWith("System.", StringComparison.Ordinal) || Path.GetFileName(path) is "netstandard.dll" or "mscorlib.dll")
             .Append(typeof(Database).Assembly.Location)
             .Select(path => MetadataReference.CreateFromFile(path));
+        SyntaxTree tree = CSharpSyntaxTree.ParseText(source, new CSharpParseOptions(LanguageVersion.Latest));
         CSharpCompilation compilation = CSharpCompilation.Create(
             "Site",
-            [CSharpSyntaxTree.ParseText(source, new CSharpParseOptions(LanguageVersion.Latest))],
+            [tree],
             references,
             new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable));
-        return compilation.GetDiagnostics();
+        return (compilation, tree);
     }
 }

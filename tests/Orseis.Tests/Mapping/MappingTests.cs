@@ -233,6 +233,7 @@ public sealed class MappingTests : IDisposable
         Assert.Equal(5, Db.Scalar<long>("select count(*) from people; update people set name = 'renamed' where id = 1"));
         Assert.Equal("renamed", Db.Scalar<string>("select name from people where id = 1"));
         Assert.Equal(6, Db.Scalar<long>("insert into people (id, name) values (6, 'six'); select count(*) from people"));
+        Assert.ThrowsAny<Microsoft.Data.Sqlite.SqliteException>(() => Db.Scalar<long>("select 1; select * from no_such_table"));
     }
 
     public sealed class Unrelated
