@@ -66,10 +66,13 @@ public sealed class EventSourceTests : DiagTest
                 }
             });
             Assert.ThrowsAny<Exception>(() => db.Stream<int>("select * from no_such_table").ToList());
+            Assert.ThrowsAny<Exception>(() => db.Stream<long>("select case when id = 2 then abs(-9223372036854775807 - 1) else id end from items order by id").ToList());
         }
 
+        // Read to the end, left early, mapping failure, left early (async), mapping failure (async), execute failure,
+        // read failure on the second row.
         bool[] succeeded = events.For(Pool).Where(e => e.EventName == "CommandStop").Select(e => (bool)EventCollector.Field(e, "succeeded")!).ToArray();
-        Assert.Equal([true, true, false, true, false, false], succeeded);
+        Assert.Equal([true, true, false, true, false, false, false], succeeded);
     }
 
     [Fact]
