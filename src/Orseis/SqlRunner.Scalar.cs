@@ -51,7 +51,7 @@ public abstract partial class SqlRunner
         DbDataReader reader = await ExecuteReaderAsync(command, CommandBehavior.Default, async, cancellationToken).ConfigureAwait(false);
         try
         {
-            bool hasValue = await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false) && reader.FieldCount > 0;
+            bool hasValue = await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false);
             T? value = hasValue ? ScalarValue<T>(reader) : default; // converted while the reader still describes the column
             while (await NextResultAsync(reader, async, cancellationToken).ConfigureAwait(false))
             {

@@ -53,9 +53,9 @@ public abstract partial class SqlRunner
             bool failed = true;
             try
             {
-                reader = ExecuteStreamReader(command, connection);
+                reader = ExecuteStreamReaderAsync(command, connection, async: false, CancellationToken.None).GetAwaiter().GetResult();
                 Func<DbDataReader, T>? map = null;
-                while (ReadStreamRow(reader, connection))
+                while (ReadStreamRowAsync(reader, connection, async: false, CancellationToken.None).GetAwaiter().GetResult())
                 {
                     map ??= RowMapper<T>.Get(reader, command.CommandText);
                     T row = map(reader);
@@ -72,7 +72,7 @@ public abstract partial class SqlRunner
                 try
                 {
                     if (reader is not null)
-                        CloseEarly(command, reader, finished);
+                        CloseReaderAsync(command, reader, finished, async: false).GetAwaiter().GetResult();
                 }
                 finally
                 {
@@ -100,9 +100,9 @@ public abstract partial class SqlRunner
             bool failed = true;
             try
             {
-                reader = await ExecuteStreamReaderAsync(command, connection, cancellationToken).ConfigureAwait(false);
+                reader = await ExecuteStreamReaderAsync(command, connection, async: true, cancellationToken).ConfigureAwait(false);
                 Func<DbDataReader, T>? map = null;
-                while (await ReadStreamRowAsync(reader, connection, cancellationToken).ConfigureAwait(false))
+                while (await ReadStreamRowAsync(reader, connection, async: true, cancellationToken).ConfigureAwait(false))
                 {
                     map ??= RowMapper<T>.Get(reader, command.CommandText);
                     T row = map(reader);
@@ -119,11 +119,7 @@ public abstract partial class SqlRunner
                 try
                 {
                     if (reader is not null)
-                    {
-                        if (!finished)
-                            TryCancel(command);
-                        await reader.DisposeAsync().ConfigureAwait(false);
-                    }
+                        await CloseReaderAsync(command, reader, finished, async: true).ConfigureAwait(false);
                 }
                 finally
                 {
@@ -139,81 +135,52 @@ public abstract partial class SqlRunner
     }
 
     // An iterator cannot catch around a yield, so the steps of a stream that talk to the server translate their own
-    // failures here, the same way the buffered calls do: a cancellation the provider misreports becomes an
-    // OperationCanceledException, a connection that closed under a kept connection a ConnectionBrokenException.
-    private DbDataReader ExecuteStreamReader(DbCommand command, DbConnection connection)
+    // failures here, the same way the buffered calls do (see Translate).
+    private async ValueTask<DbDataReader> ExecuteStreamReaderAsync(DbCommand command, DbConnection connection, bool async, CancellationToken cancellationToken)
     {
         try
         {
-            return command.ExecuteReader(CommandBehavior.SingleResult);
+            return await ExecuteReaderAsync(command, CommandBehavior.SingleResult, async, cancellationToken).ConfigureAwait(false);
         }
-        catch (Exception error) when (StreamFailure(connection, error, CancellationToken.None) is { } translated)
+        catch (Exception error) when (Translate(connection, error, cancellationToken) is { } translated)
         {
             throw translated;
         }
     }
 
-    private bool ReadStreamRow(DbDataReader reader, DbConnection connection)
+    /// <summary>A read with failures translated; no allocation when the read completes at once.</summary>
+    private ValueTask<bool> ReadStreamRowAsync(DbDataReader reader, DbConnection connection, bool async, CancellationToken cancellationToken)
     {
+        ValueTask<bool> read;
         try
         {
-            return reader.Read();
+            read = ReadAsync(reader, async, cancellationToken);
         }
-        catch (Exception error) when (StreamFailure(connection, error, CancellationToken.None) is { } translated)
-        {
-            throw translated;
-        }
-    }
-
-    private async ValueTask<DbDataReader> ExecuteStreamReaderAsync(DbCommand command, DbConnection connection, CancellationToken cancellationToken)
-    {
-        try
-        {
-            return await command.ExecuteReaderAsync(CommandBehavior.SingleResult, cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception error) when (StreamFailure(connection, error, cancellationToken) is { } translated)
-        {
-            throw translated;
-        }
-    }
-
-    /// <summary><see cref="DbDataReader.ReadAsync(CancellationToken)"/> with failures translated; no allocation when the read completes at once.</summary>
-    private ValueTask<bool> ReadStreamRowAsync(DbDataReader reader, DbConnection connection, CancellationToken cancellationToken)
-    {
-        Task<bool> read;
-        try
-        {
-            read = reader.ReadAsync(cancellationToken);
-        }
-        catch (Exception error) when (StreamFailure(connection, error, cancellationToken) is { } translated)
+        catch (Exception error) when (Translate(connection, error, cancellationToken) is { } translated)
         {
             throw translated;
         }
 
-        return read.IsCompletedSuccessfully ? new ValueTask<bool>(read.Result) : AwaitStreamRowAsync(read, connection, cancellationToken);
+        return read.IsCompletedSuccessfully ? read : AwaitStreamRowAsync(read, connection, cancellationToken);
     }
 
-    private async ValueTask<bool> AwaitStreamRowAsync(Task<bool> read, DbConnection connection, CancellationToken cancellationToken)
+    private async ValueTask<bool> AwaitStreamRowAsync(ValueTask<bool> read, DbConnection connection, CancellationToken cancellationToken)
     {
         try
         {
             return await read.ConfigureAwait(false);
         }
-        catch (Exception error) when (StreamFailure(connection, error, cancellationToken) is { } translated)
+        catch (Exception error) when (Translate(connection, error, cancellationToken) is { } translated)
         {
             throw translated;
         }
     }
 
-    /// <summary>What a stream step that failed with <paramref name="error"/> throws instead, or null to let it pass.</summary>
-    private Exception? StreamFailure(DbConnection connection, Exception error, CancellationToken cancellationToken) =>
-        Cancellation.IsMisreported(error, cancellationToken) ? Cancellation.Reported(error, cancellationToken) : TranslateFailure(connection, error);
-
-    private static void CloseEarly(DbCommand command, DbDataReader reader, bool finished)
+    private static ValueTask CloseReaderAsync(DbCommand command, DbDataReader reader, bool finished, bool async)
     {
         if (!finished)
             TryCancel(command);
-        reader.Dispose();
+        return DisposeReaderAsync(reader, async);
     }
 
     /// <summary>

@@ -33,6 +33,13 @@ public abstract partial class SqlRunner
     private protected virtual Exception? TranslateFailure(DbConnection connection, Exception error) => null;
 
     /// <summary>
+    /// What a call that failed with <paramref name="error"/> throws instead, or null to let it pass: a cancellation the
+    /// provider misreports becomes an <see cref="OperationCanceledException"/>, then <see cref="TranslateFailure"/>.
+    /// </summary>
+    private Exception? Translate(DbConnection connection, Exception error, CancellationToken cancellationToken) =>
+        Cancellation.IsMisreported(error, cancellationToken) ? Cancellation.Reported(error, cancellationToken) : TranslateFailure(connection, error);
+
+    /// <summary>
     /// The one executor behind every buffered call, sync and async alike: acquire, build, execute (through
     /// <paramref name="body"/>), release, reporting each step to the pool's telemetry.
     /// </summary>
@@ -66,9 +73,7 @@ public abstract partial class SqlRunner
                 catch (Exception error)
                 {
                     Pool.Telemetry.CommandCompleted(started, succeeded: false);
-                    if (Cancellation.IsMisreported(error, cancellationToken))
-                        throw Cancellation.Reported(error, cancellationToken);
-                    if (TranslateFailure(connection, error) is { } translated)
+                    if (Translate(connection, error, cancellationToken) is { } translated)
                         throw translated;
                     throw;
                 }

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.IO.Compression;
 using System.Xml.Linq;
+using Orseis.Testing;
 
 namespace Orseis.EndToEndTests;
 
@@ -16,7 +17,7 @@ public sealed class PackageTests : IDisposable
     [Fact]
     public void The_package_has_the_library_docs_readme_metadata_and_symbols()
     {
-        string root = RepositoryRoot();
+        string root = RepositoryRoot.Find();
         // No build servers or node reuse: a server left running would hold this test's output pipes open.
         Run(root, Dotnet(), ["pack", Path.Combine("src", "Orseis", "Orseis.csproj"), "-c", "Release", "--no-restore", "-o", _output, "-nologo",
             "-nodeReuse:false", "-p:UseSharedCompilation=false"]);
@@ -82,17 +83,6 @@ public sealed class PackageTests : IDisposable
             throw new TimeoutException($"{program} exited but its output stayed open (a build server holding the pipe?).");
         Assert.True(process.ExitCode == 0, $"{program} {string.Join(' ', args)} exited with {process.ExitCode}:\n{output.Result}\n{error.Result}");
         return output.Result;
-    }
-
-    private static string RepositoryRoot()
-    {
-        for (DirectoryInfo? dir = new(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "Orseis.sln")))
-                return dir.FullName;
-        }
-
-        throw new InvalidOperationException("Orseis.sln not found above " + AppContext.BaseDirectory);
     }
 
     public void Dispose() => Directory.Delete(_output, recursive: true);

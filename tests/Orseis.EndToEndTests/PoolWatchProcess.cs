@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Orseis.Testing;
 
 namespace Orseis.EndToEndTests;
 
@@ -42,12 +43,7 @@ public sealed class PoolWatchProcess : IDisposable
         var here = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
         string tfm = here.Name;
         string configuration = here.Parent!.Name;
-        DirectoryInfo? root = here;
-        while (root is not null && !File.Exists(Path.Combine(root.FullName, "Orseis.sln")))
-            root = root.Parent;
-        if (root is null)
-            throw new InvalidOperationException($"Orseis.sln not found above {here.FullName}.");
-        string dll = Path.Combine(root.FullName, "samples", "Orseis.Samples.PoolWatch", "bin", configuration, tfm, "Orseis.Samples.PoolWatch.dll");
+        string dll = Path.Combine(RepositoryRoot.Find(), "samples", "Orseis.Samples.PoolWatch", "bin", configuration, tfm, "Orseis.Samples.PoolWatch.dll");
         return File.Exists(dll) ? dll : throw new FileNotFoundException($"Build the sample first: {dll} is missing.", dll);
     }
 

@@ -1,3 +1,5 @@
+using Orseis.Testing;
+
 namespace Orseis.Tests.PublicApi;
 
 /// <summary>
@@ -10,7 +12,7 @@ public sealed class PublicApiTests
     [Fact]
     public void The_tracked_types_are_exactly_the_public_types()
     {
-        string folder = Path.Combine(RepositoryRoot(), "src", "Orseis");
+        string folder = Path.Combine(RepositoryRoot.Find(), "src", "Orseis");
         HashSet<string> tracked = [.. Read(Path.Combine(folder, "PublicAPI.Shipped.txt")), .. Read(Path.Combine(folder, "PublicAPI.Unshipped.txt"))];
         string[] types = [.. typeof(Database).Assembly.GetExportedTypes().Select(t => t.FullName!.Replace('+', '.')).Order(StringComparer.Ordinal)];
 
@@ -28,15 +30,4 @@ public sealed class PublicApiTests
 
     private static IEnumerable<string> Read(string path) =>
         File.ReadAllLines(path).Where(line => line.Length > 0 && !line.StartsWith('#')).Select(line => line.StartsWith("*REMOVED*", StringComparison.Ordinal) ? "" : line);
-
-    private static string RepositoryRoot()
-    {
-        for (DirectoryInfo? dir = new(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "Orseis.sln")))
-                return dir.FullName;
-        }
-
-        throw new InvalidOperationException("Orseis.sln not found above " + AppContext.BaseDirectory);
-    }
 }
