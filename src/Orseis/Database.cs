@@ -139,7 +139,19 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     }
 
     private protected override Exception? TranslateFailure(DbConnection connection, Exception error) =>
-        _shared?.Kept.Translate(connection, error);
+        _shared is null ? ConnectionFailures.Translate(connection, error, $"a call on '{PoolName}' (OpenPerCall mode)", inTransaction: false) : _shared.Kept.Translate(connection, error);
+
+    private protected override void Abandon(DbConnection connection, DbCommand command, Task pending)
+    {
+        if (_shared is null)
+        {
+            Pool.CloseWhenDone(connection, command, pending);
+            return;
+        }
+
+        _shared.Kept.Discard(connection, command, pending);
+        _shared.Release();
+    }
 
     /// <summary>Closes the shared connection (in ReuseConnection mode) and disposes the data source this database created.</summary>
     public void Dispose() => DisposeAsync(async: false).GetAwaiter().GetResult();

@@ -73,9 +73,132 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         }
     }
 
-    /// <summary>Called by <see cref="SessionTransaction"/> when it ends, so later calls run outside it.</summary>
-    internal void EndTransaction(SessionTransaction transaction)
+    /// <summary>How a transaction ends.</summary>
+    internal enum TransactionEnd
     {
+        Commit,
+        Rollback,
+        Dispose,
+    }
+
+    /// <summary>
+    /// Ends <paramref name="transaction"/> under the session's one-call-at-a-time guard. The transaction is detached only
+    /// when the server is known to have ended it: after a successful commit or rollback, or after the connection was
+    /// closed (which makes the server roll back whatever was not committed).
+    /// </summary>
+    internal async ValueTask EndTransactionAsync(SessionTransaction transaction, TransactionEnd end, bool async, CancellationToken cancellationToken)
+    {
+        if (transaction.Ended)
+        {
+            if (end == TransactionEnd.Dispose)
+                return;
+            throw new InvalidOperationException("This transaction has already been committed or rolled back.");
+        }
+
+        if (Interlocked.CompareExchange(ref _busy, 1, 0) != 0)
+        {
+            string what = end == TransactionEnd.Commit ? "commit" : end == TransactionEnd.Rollback ? "roll back" : "dispose";
+            throw new SessionBusyException(
+                $"Cannot {what} the transaction: a command is running on this session, or a Stream over its results is still being read. " +
+                "Nothing was changed and the transaction is still open: finish or dispose the stream (or await the call) first.");
+        }
+
+        try
+        {
+            await EndTransactionWhileBusyAsync(transaction, end, async, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            Volatile.Write(ref _busy, 0);
+        }
+    }
+
+    private async ValueTask EndTransactionWhileBusyAsync(SessionTransaction transaction, TransactionEnd end, bool async, CancellationToken cancellationToken)
+    {
+        DbConnection? connection = _kept.Connection;
+        bool commit = end == TransactionEnd.Commit;
+        if (connection is not { State: ConnectionState.Open })
+        {
+            // The connection died under the transaction: the server rolled its work back when the connection ended.
+            Detach(transaction);
+            if (connection is not null)
+                _kept.Discard(connection, command: null, pending: null);
+            if (commit)
+            {
+                throw new ConnectionBrokenException(
+                    $"Nothing was committed: the connection of this session on '{Pool.Telemetry.PoolName}' broke while the transaction was open, " +
+                    "and the server rolled the transaction's work back when the connection ended. The session opens a new connection for its next call.",
+                    inTransaction: true, statementMayHaveRun: false, innerException: null);
+            }
+
+            return;
+        }
+
+        TimeSpan? timeout = Pool.WatchedTimeout(null);
+        using CallWatch? watch = async || timeout is not null ? CallWatch.Start(cancellationToken, timeout) : null;
+        Exception failure;
+        Task? pending = null;
+        try
+        {
+            if (watch is null)
+            {
+                if (commit)
+                    transaction.Inner.Commit();
+                else
+                    transaction.Inner.Rollback();
+            }
+            else
+            {
+                Task ending = commit ? transaction.Inner.CommitAsync(watch.Token) : transaction.Inner.RollbackAsync(watch.Token);
+                await watch.WaitAsync(ending).ConfigureAwait(false);
+            }
+
+            Detach(transaction);
+            return;
+        }
+        catch (CallAbandonedException abandoned)
+        {
+            failure = abandoned;
+            pending = abandoned.Pending;
+        }
+        catch (Exception error)
+        {
+            failure = error;
+        }
+
+        // Orseis cannot tell what the server holds now: close the connection, so the server rolls back whatever was not
+        // committed, and let the next call open a new one.
+        bool brokeDuring = connection.State != ConnectionState.Open;
+        Detach(transaction);
+        _kept.Discard(connection, command: null, pending);
+        if (!commit)
+            return;
+
+        const string Closed = "Orseis closed the connection, so the server rolls back whatever was not committed; the session opens a new connection for its next call. " +
+                              "Check whether the transaction's work is there before doing it again.";
+        if (watch is { CallerCancelled: true })
+            throw new OperationCanceledException($"The commit was cancelled and whether it took effect is unknown. {Closed}", failure, cancellationToken);
+        if (watch is { DeadlineHit: true })
+        {
+            throw new CommandTimeoutException(
+                $"The commit did not complete within the command timeout of {timeout?.TotalSeconds:0.###} s (OrseisOptions.CommandTimeout), " +
+                $"and whether it took effect is unknown. {Closed}", timeout ?? TimeSpan.Zero, failure);
+        }
+
+        if (brokeDuring)
+        {
+            throw new ConnectionBrokenException(
+                $"The connection broke during the commit, and whether it took effect is unknown. {Closed}", inTransaction: true, statementMayHaveRun: true, failure);
+        }
+
+        throw new OrseisException(
+            $"The commit failed ({failure.GetType().FullName}, the inner exception), and Orseis cannot tell whether the server still holds the transaction. {Closed}",
+            failure);
+    }
+
+    private void Detach(SessionTransaction transaction)
+    {
+        transaction.Ended = true;
         if (ReferenceEquals(Transaction, transaction))
         {
             Transaction = null;
@@ -124,6 +247,12 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
 
     private protected override Exception? TranslateFailure(DbConnection connection, Exception error) => _kept.Translate(connection, error);
 
+    private protected override void Abandon(DbConnection connection, DbCommand command, Task pending)
+    {
+        _kept.Discard(connection, command, pending);
+        Volatile.Write(ref _busy, 0);
+    }
+
     /// <summary>Rolls back an open transaction and returns the connection to the pool.</summary>
     public void Dispose() => DisposeAsync(async: false).GetAwaiter().GetResult();
 
@@ -135,6 +264,8 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
             return;
+        if (Transaction is { } transaction)
+            transaction.Ended = true;
         Transaction = null;
         Pool.Telemetry.SessionClosed();
         await _kept.CloseAsync(async).ConfigureAwait(false);

@@ -6,85 +6,72 @@ namespace Orseis;
 /// A transaction on a <see cref="Session"/>. Calls on the session join it until it is committed or rolled back.
 /// Disposing it without committing rolls it back.
 /// </summary>
+/// <remarks>
+/// Commit, Rollback and Dispose take part in the session's one-call-at-a-time rule: while a call or a stream runs on the
+/// session they throw <see cref="SessionBusyException"/> and change nothing, so the transaction can be committed once the
+/// call is done. When the connection broke under the transaction, the server has already rolled its work back: Commit
+/// throws <see cref="ConnectionBrokenException"/> saying so, Rollback and Dispose succeed. When a commit fails in a way
+/// that leaves the server's state unknown (a failure, a timeout, a cancellation), Orseis closes the connection, so the
+/// server rolls back whatever was not committed, and the session opens a new one for its next call: Orseis never
+/// believes there is no transaction while the server may still hold one.
+/// </remarks>
 public sealed class SessionTransaction : IDisposable, IAsyncDisposable
 {
     private readonly Session _session;
-    private readonly DbTransaction _transaction;
-    private bool _ended;
 
     internal SessionTransaction(Session session, DbTransaction transaction)
     {
         _session = session;
-        _transaction = transaction;
+        Inner = transaction;
     }
 
-    /// <summary>Commits the transaction.</summary>
-    public void Commit() => End(commit: true, async: false, CancellationToken.None).GetAwaiter().GetResult();
+    internal DbTransaction Inner { get; }
+
+    /// <summary>True once committed, rolled back, disposed or lost with its connection.</summary>
+    internal bool Ended { get; set; }
 
     /// <summary>Commits the transaction.</summary>
-    /// <param name="cancellationToken">Cancels the call.</param>
+    /// <exception cref="SessionBusyException">A call or stream is running on the session; nothing was changed.</exception>
+    /// <exception cref="ConnectionBrokenException">The connection broke: nothing was committed, or (when it broke during the commit) whether the commit took effect is unknown.</exception>
+    /// <exception cref="CommandTimeoutException">The commit did not complete within the command timeout; whether it took effect is unknown.</exception>
+    public void Commit() => End(Session.TransactionEnd.Commit, async: false, CancellationToken.None);
+
+    /// <summary>Commits the transaction.</summary>
+    /// <param name="cancellationToken">Cancels the call; whether a cancelled commit took effect is unknown.</param>
     /// <returns>A task that completes when the commit does.</returns>
-    public Task CommitAsync(CancellationToken cancellationToken = default) => End(commit: true, async: true, cancellationToken).AsTask();
+    /// <exception cref="SessionBusyException">A call or stream is running on the session; nothing was changed.</exception>
+    /// <exception cref="ConnectionBrokenException">The connection broke: nothing was committed, or (when it broke during the commit) whether the commit took effect is unknown.</exception>
+    /// <exception cref="CommandTimeoutException">The commit did not complete within the command timeout; whether it took effect is unknown.</exception>
+    public Task CommitAsync(CancellationToken cancellationToken = default) =>
+        _session.EndTransactionAsync(this, Session.TransactionEnd.Commit, async: true, cancellationToken).AsTask();
 
-    /// <summary>Rolls the transaction back.</summary>
-    public void Rollback() => End(commit: false, async: false, CancellationToken.None).GetAwaiter().GetResult();
+    /// <summary>Rolls the transaction back. Succeeds when the connection broke, since the server has rolled the work back.</summary>
+    /// <exception cref="SessionBusyException">A call or stream is running on the session; nothing was changed.</exception>
+    public void Rollback() => End(Session.TransactionEnd.Rollback, async: false, CancellationToken.None);
 
-    /// <summary>Rolls the transaction back.</summary>
-    /// <param name="cancellationToken">Cancels the call.</param>
+    /// <summary>Rolls the transaction back. Succeeds when the connection broke, since the server has rolled the work back.</summary>
+    /// <param name="cancellationToken">Cancels the call; the work is rolled back all the same (the connection is closed).</param>
     /// <returns>A task that completes when the rollback does.</returns>
-    public Task RollbackAsync(CancellationToken cancellationToken = default) => End(commit: false, async: true, cancellationToken).AsTask();
-
-    private async ValueTask End(bool commit, bool async, CancellationToken cancellationToken)
-    {
-        if (_ended)
-            throw new InvalidOperationException("This transaction has already been committed or rolled back.");
-        _ended = true;
-        try
-        {
-            if (commit)
-            {
-                if (async)
-                    await _transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
-                else
-                    _transaction.Commit();
-            }
-            else if (async)
-            {
-                await _transaction.RollbackAsync(cancellationToken).ConfigureAwait(false);
-            }
-            else
-            {
-                _transaction.Rollback();
-            }
-        }
-        finally
-        {
-            await DisposeTransactionAsync(async).ConfigureAwait(false);
-        }
-    }
+    /// <exception cref="SessionBusyException">A call or stream is running on the session; nothing was changed.</exception>
+    public Task RollbackAsync(CancellationToken cancellationToken = default) =>
+        _session.EndTransactionAsync(this, Session.TransactionEnd.Rollback, async: true, cancellationToken).AsTask();
 
     /// <summary>Rolls back unless committed, and detaches the transaction from the session.</summary>
-    public void Dispose() => DisposeTransactionAsync(async: false).GetAwaiter().GetResult();
+    /// <exception cref="SessionBusyException">A call or stream is running on the session; nothing was changed.</exception>
+    public void Dispose() => End(Session.TransactionEnd.Dispose, async: false, CancellationToken.None);
 
     /// <summary>Rolls back unless committed, and detaches the transaction from the session.</summary>
     /// <returns>A task that completes when the transaction is disposed.</returns>
-    public ValueTask DisposeAsync() => DisposeTransactionAsync(async: true);
+    /// <exception cref="SessionBusyException">A call or stream is running on the session; nothing was changed.</exception>
+    public ValueTask DisposeAsync() => _session.EndTransactionAsync(this, Session.TransactionEnd.Dispose, async: true, CancellationToken.None);
 
-    private async ValueTask DisposeTransactionAsync(bool async)
+    private void End(Session.TransactionEnd end, bool async, CancellationToken cancellationToken)
     {
-        _ended = true;
-        _session.EndTransaction(this);
-        try
-        {
-            // ADO.NET transactions roll back on dispose when not committed.
-            if (async)
-                await _transaction.DisposeAsync().ConfigureAwait(false);
-            else
-                _transaction.Dispose();
-        }
-        catch (Exception) when (_transaction.Connection is null)
-        {
-            // The connection broke under the transaction: there is nothing left to roll back.
-        }
+        ValueTask ending = _session.EndTransactionAsync(this, end, async, cancellationToken);
+        if (ending.IsCompletedSuccessfully)
+            return;
+
+        // A commit under a timeout runs the provider's async commit so that it can be abandoned on time.
+        ending.AsTask().GetAwaiter().GetResult();
     }
 }

@@ -26,6 +26,13 @@ public abstract partial class SqlRunner
     /// <summary>Gives back what <see cref="AcquireAsync"/> returned.</summary>
     private protected abstract ValueTask ReleaseAsync(DbConnection connection, bool async);
 
+    /// <summary>
+    /// Takes back <paramref name="connection"/> and <paramref name="command"/> from a call that was abandoned while the
+    /// provider still uses them (see <see cref="CallWatch"/>): the call is over for this runner, which must release what
+    /// the call held now and close the connection once <paramref name="pending"/> completes, never using it again.
+    /// </summary>
+    private protected abstract void Abandon(DbConnection connection, DbCommand command, Task pending);
+
     /// <summary>The transaction commands must join, if any.</summary>
     private protected virtual DbTransaction? CurrentTransaction => null;
 
@@ -55,39 +62,105 @@ public abstract partial class SqlRunner
         CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, bool async, CancellationToken cancellationToken)
     {
         DbConnection connection = await AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
+        DbCommand? command = null;
+        bool failed = true;
+        bool abandonedCall = false;
         try
         {
-            DbCommand command = RentCommand(connection);
-            bool failed = true;
+            command = RentCommand(connection);
+            Fill(command, request);
+            long started = Pool.Telemetry.CommandStarting(request.Sql);
             try
             {
-                Fill(command, request);
-                long started = Pool.Telemetry.CommandStarting(request.Sql);
-                try
-                {
-                    TResult result = await body(command, async, cancellationToken).ConfigureAwait(false);
-                    Pool.Telemetry.CommandCompleted(started, succeeded: true);
-                    failed = false;
-                    return result;
-                }
-                catch (Exception error)
-                {
-                    Pool.Telemetry.CommandCompleted(started, succeeded: false);
-                    if (Translate(connection, error, cancellationToken) is { } translated)
-                        throw translated;
-                    throw;
-                }
+                TResult result = async
+                    ? await RunWatchedAsync(command, body, request.Timeout, cancellationToken).ConfigureAwait(false)
+                    : await body(command, false, cancellationToken).ConfigureAwait(false);
+                Pool.Telemetry.CommandCompleted(started, succeeded: true);
+                failed = false;
+                return result;
             }
-            finally
+            catch (CallAbandonedException abandoned)
             {
-                command.Parameters.Clear();
-                ReturnCommand(command, failed);
+                // The provider still uses the command and the connection: both are given back when it is done.
+                Pool.Telemetry.CommandCompleted(started, succeeded: false);
+                DbCommand inUse = command;
+                command = null;
+                abandonedCall = true;
+                Abandon(connection, inUse, abandoned.Pending);
+                throw abandoned.Reported;
+            }
+            catch (Exception error)
+            {
+                Pool.Telemetry.CommandCompleted(started, succeeded: false);
+                if (Translate(connection, error, cancellationToken) is { } translated)
+                    throw translated;
+                throw;
             }
         }
         finally
         {
-            await ReleaseAsync(connection, async).ConfigureAwait(false);
+            if (command is not null)
+            {
+                command.Parameters.Clear();
+                ReturnCommand(command, failed);
+            }
+
+            if (!abandonedCall)
+                await ReleaseAsync(connection, async).ConfigureAwait(false);
         }
+    }
+
+    /// <summary>
+    /// Runs an async call's body under a <see cref="CallWatch"/> when the caller can cancel or a timeout was set, so the
+    /// call returns on time whatever the provider does; otherwise exactly as the provider runs it.
+    /// </summary>
+    private async ValueTask<TResult> RunWatchedAsync<TResult>(
+        DbCommand command, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, TimeSpan? callTimeout, CancellationToken cancellationToken)
+    {
+        TimeSpan? timeout = Pool.WatchedTimeout(callTimeout);
+        using CallWatch? watch = CallWatch.Start(cancellationToken, timeout + CallWatch.Grace);
+        if (watch is null)
+            return await body(command, true, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            return await watch.WaitAsync(body(command, true, watch.Token)).ConfigureAwait(false);
+        }
+        catch (CallAbandonedException abandoned)
+        {
+            abandoned.Reported = Abandoned(watch, timeout, cancellationToken, abandoned);
+            throw;
+        }
+        catch (Exception error) when (Stopped(watch, timeout, cancellationToken, error) is { } reported)
+        {
+            throw reported;
+        }
+    }
+
+    /// <summary>What the caller gets for a provider operation that a <see cref="CallWatch"/> had to abandon.</summary>
+    private static Exception Abandoned(CallWatch watch, TimeSpan? timeout, CancellationToken cancellationToken, Exception abandoned)
+    {
+        const string Why = "the provider did not stop within a second, so Orseis abandoned the call: its connection is closed once the provider lets " +
+                           "go of it and is never used again (a session or ReuseConnection database opens a new one for the next call).";
+        if (watch.CallerCancelled)
+            return new OperationCanceledException($"The call was cancelled; {Why}", abandoned, cancellationToken);
+        return new CommandTimeoutException(
+            $"The call did not complete within its command timeout of {timeout?.TotalSeconds:0.###} s " +
+            $"(the call's timeout argument, or OrseisOptions.CommandTimeout); {Why}", timeout ?? TimeSpan.Zero, abandoned);
+    }
+
+    /// <summary>The error for a provider operation that ended because a <see cref="CallWatch"/> stopped it; null for any other failure.</summary>
+    private static Exception? Stopped(CallWatch watch, TimeSpan? timeout, CancellationToken cancellationToken, Exception error)
+    {
+        if (watch.CallerCancelled)
+            return error is OperationCanceledException oce && oce.CancellationToken == cancellationToken ? null : Cancellation.Reported(error, cancellationToken);
+        if (watch.DeadlineHit)
+        {
+            return new CommandTimeoutException(
+                $"The call did not complete within its command timeout of {timeout?.TotalSeconds:0.###} s (the call's timeout argument, or " +
+                "OrseisOptions.CommandTimeout); the provider was stopped.", timeout ?? TimeSpan.Zero, error);
+        }
+
+        return null;
     }
 
     private TResult Run<TResult>(CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body)

@@ -155,8 +155,14 @@ internal sealed partial class PoolTelemetry : IDisposable
         return new PoolExhaustedException(message, error, PoolName, inUse, waiting, MaxPoolSize, held, where);
     }
 
-    /// <summary>A connection was opened and is now held by <paramref name="owner"/> until <see cref="Released"/>.</summary>
-    public void Acquired(DbConnection connection, string owner, bool heldByDesign = false)
+    /// <summary>The caller's stack, taken before an open is awaited, when the held-too-long detector will want it.</summary>
+    public StackTrace? CaptureAcquirer() => Detecting(FindingKind.HeldTooLong) ? CallSites.Capture() : null;
+
+    /// <summary>
+    /// A connection was opened and is now held by <paramref name="owner"/> until <see cref="Released"/>;
+    /// <paramref name="acquirer"/> is where (from <see cref="CaptureAcquirer"/>).
+    /// </summary>
+    public void Acquired(DbConnection connection, string owner, bool heldByDesign = false, StackTrace? acquirer = null)
     {
         long inUse = Interlocked.Increment(ref _inUse);
         UpdateMax(ref _peakInUse, inUse);
@@ -164,13 +170,12 @@ internal sealed partial class PoolTelemetry : IDisposable
             return;
         Guard(static (self, state) =>
         {
-            StackTrace? stack = self.Detecting(FindingKind.HeldTooLong) ? CallSites.Capture() : null;
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
-            self._holders[state.connection] = new Holder(Stopwatch.GetTimestamp(), state.owner, stack) { Reported = state.heldByDesign };
+            self._holders[state.connection] = new Holder(Stopwatch.GetTimestamp(), state.owner, state.acquirer) { Reported = state.heldByDesign };
             Volatile.Write(ref self._everHeld, true);
             if (self.Detecting(FindingKind.HeldTooLong))
                 self.DetectHeldTooLong();
-        }, (connection, owner, heldByDesign));
+        }, (connection, owner, heldByDesign, acquirer));
     }
 
     /// <summary>A connection went back to the pool.</summary>

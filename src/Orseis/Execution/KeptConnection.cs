@@ -33,7 +33,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
         {
             throw new ConnectionBrokenException(
                 $"The connection of {owner} is closed and a transaction was open on it, so the transaction's work is lost. " +
-                "Dispose the transaction; the next call after that opens a new connection.", inTransaction: true, innerException: null);
+                "Dispose the transaction; the next call after that opens a new connection.", inTransaction: true, statementMayHaveRun: false, innerException: null);
         }
 
         if (connection is not null)
@@ -49,28 +49,44 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
     }
 
     /// <summary>Replaces a failure that left the connection closed with a <see cref="ConnectionBrokenException"/>.</summary>
-    public Exception? Translate(DbConnection connection, Exception error)
+    public Exception? Translate(DbConnection connection, Exception error) =>
+        ConnectionFailures.Translate(connection, error, owner, inTransaction: Transaction is not null);
+
+    /// <summary>
+    /// Gives up <paramref name="connection"/> (this kept connection) while the provider may still use it: it is closed
+    /// once <paramref name="pending"/> completes (at once when null) and never used again; the next call opens a new
+    /// one. A transaction open on it is lost (closing rolls it back), so later calls fail until it is disposed.
+    /// </summary>
+    public void Discard(DbConnection connection, DbCommand? command, Task? pending)
     {
-        if (connection.State == ConnectionState.Open || error is OperationCanceledException)
-            return null;
-        bool inTransaction = Transaction is not null;
-        string next = inTransaction
-            ? "A transaction was open, so its work is lost: dispose the transaction; the next call after that opens a new connection."
-            : "No transaction was open: the next call opens a new connection. Whether this command took effect is unknown.";
-        return new ConnectionBrokenException(
-            $"The connection of {owner} was closed while a command ran (the server or the network ended it). {next}", inTransaction, error);
+        if (ReferenceEquals(Connection, connection))
+        {
+            Connection = null;
+            DisposeCommand();
+            Reopens++;
+        }
+
+        pool.CloseWhenDone(connection, command, pending ?? Task.CompletedTask);
     }
 
     public async ValueTask CloseAsync(bool async)
     {
         DbTransaction? transaction = Transaction;
         Transaction = null;
-        if (transaction is not null)
+        if (transaction is not null && Connection is { State: ConnectionState.Open })
         {
-            if (async)
-                await transaction.DisposeAsync().ConfigureAwait(false);
-            else
-                transaction.Dispose();
+            try
+            {
+                if (async)
+                    await transaction.DisposeAsync().ConfigureAwait(false);
+                else
+                    transaction.Dispose();
+            }
+#pragma warning disable CA1031 // closing the connection below rolls back all the same, or the server already did
+            catch (Exception)
+#pragma warning restore CA1031
+            {
+            }
         }
 
         DbConnection? connection = Connection;

@@ -1,4 +1,5 @@
 using System.Data.Common;
+using System.Diagnostics;
 using Orseis.Diagnostics;
 
 namespace Orseis.Execution;
@@ -32,14 +33,26 @@ internal sealed class PoolContext : IAsyncDisposable
     /// <summary>Opens a connection for <paramref name="owner"/> (named in held-too-long findings); give it back with <see cref="CloseAsync"/>.</summary>
     public async ValueTask<DbConnection> OpenAsync(bool async, string owner, bool heldByDesign, CancellationToken cancellationToken)
     {
+        // Where the caller acquires, taken before anything is awaited: after the open, an async continuation no longer
+        // has the caller's frames on its stack.
+        StackTrace? acquirer = Telemetry.CaptureAcquirer();
         DbConnection connection = DataSource.CreateConnection();
         long started = Telemetry.OpenStarting(async);
         try
         {
-            if (async)
-                await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
-            else
+            if (!async)
                 connection.Open();
+            else if (CallWatch.Start(cancellationToken) is { } watch)
+                await OpenWatchedAsync(connection, watch, cancellationToken).ConfigureAwait(false);
+            else
+                await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (CallAbandonedException abandoned)
+        {
+            // The provider still opens it (a reset or connect that ignores the token): it is closed when the provider is done.
+            Telemetry.OpenCompleted(started, abandoned);
+            CloseWhenDone(connection, command: null, abandoned.Pending, opened: false);
+            throw abandoned.Reported;
         }
         catch (Exception error)
         {
@@ -54,8 +67,30 @@ internal sealed class PoolContext : IAsyncDisposable
         }
 
         Telemetry.OpenCompleted(started, null);
-        Telemetry.Acquired(connection, owner, heldByDesign);
+        Telemetry.Acquired(connection, owner, heldByDesign, acquirer);
         return connection;
+    }
+
+    private static async ValueTask OpenWatchedAsync(DbConnection connection, CallWatch watch, CancellationToken cancellationToken)
+    {
+        using (watch)
+        {
+            try
+            {
+                await watch.WaitAsync(connection.OpenAsync(watch.Token)).ConfigureAwait(false);
+            }
+            catch (CallAbandonedException abandoned)
+            {
+                abandoned.Reported = new OperationCanceledException(
+                    "Opening the connection was cancelled; the provider did not stop within a second, so Orseis stopped waiting for it " +
+                    "(the connection is closed once the provider lets go of it).", abandoned, cancellationToken);
+                throw;
+            }
+            catch (Exception error) when (watch.CallerCancelled && !(error is OperationCanceledException oce && oce.CancellationToken == cancellationToken))
+            {
+                throw Cancellation.Reported(error, cancellationToken);
+            }
+        }
     }
 
     /// <summary>Gives a connection from <see cref="OpenAsync"/> back to the pool.</summary>
@@ -80,6 +115,39 @@ internal sealed class PoolContext : IAsyncDisposable
             throw new ArgumentOutOfRangeException("timeout", $"A command timeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.");
         return (int)Math.Min(int.MaxValue, Math.Ceiling(t.TotalSeconds));
     }
+
+    /// <summary>
+    /// The timeout a <see cref="CallWatch"/> enforces for a call: the call's own or the database's, when one was set and is
+    /// finite; null otherwise (the provider's own default then applies, unwatched).
+    /// </summary>
+    public TimeSpan? WatchedTimeout(TimeSpan? callTimeout) =>
+        (callTimeout ?? Options.CommandTimeout) is { } t && t > TimeSpan.Zero && t != Timeout.InfiniteTimeSpan ? t : null;
+
+    /// <summary>
+    /// Closes a connection the provider is still using (an abandoned call's) once <paramref name="pending"/> completes,
+    /// with its command; the pool counts it in use until then, which is the truth.
+    /// </summary>
+    public void CloseWhenDone(DbConnection connection, DbCommand? command, Task pending, bool opened = true) =>
+        pending.ContinueWith(
+            static (task, state) =>
+            {
+                _ = task.Exception; // observed: the caller was already told why the call ended
+                var (self, connection, command, opened) = ((PoolContext, DbConnection, DbCommand?, bool))state!;
+                try
+                {
+                    command?.Dispose();
+                    if (opened)
+                        self.CloseAsync(connection, async: false).GetAwaiter().GetResult();
+                    else
+                        connection.Dispose();
+                }
+#pragma warning disable CA1031 // nobody waits for this: a provider that fails to close must not crash the process
+                catch (Exception)
+#pragma warning restore CA1031
+                {
+                }
+            },
+            (this, connection, command, opened), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
 
     public ValueTask DisposeAsync()
     {

@@ -28,6 +28,18 @@ public abstract class Dialect
     /// <summary>A statement that keeps the server busy for 30 seconds.</summary>
     public abstract string SleepSql { get; }
 
+    /// <summary>A statement that sleeps <paramref name="seconds"/> and carries <paramref name="marker"/> in its text, so another connection can find it.</summary>
+    public abstract string MarkedSleepSql(int seconds, string marker);
+
+    /// <summary>The backend id of the other connection whose running statement contains <c>@marker</c>; no row while none runs yet.</summary>
+    public abstract string FindBackendSql { get; }
+
+    /// <summary>How many connections the test user has open on the server (including the one asking).</summary>
+    public abstract string ConnectionCountSql { get; }
+
+    /// <summary>1 while the asking connection is inside a transaction, else 0; null where the server cannot say it from inside.</summary>
+    public virtual string? InTransactionSql => null;
+
     public Database Open(ExecutionMode mode, string? connectionString = null) =>
         new(Factory, connectionString ?? ConnectionString, new OrseisOptions { Mode = mode });
 
@@ -57,6 +69,13 @@ public sealed class PostgresDialect : Dialect
     public override string GetSessionVariableSql => "select current_setting('orseis.marker', true)";
 
     public override string SleepSql => "select pg_sleep(30)";
+
+    public override string MarkedSleepSql(int seconds, string marker) => $"select pg_sleep({seconds}) as {marker}";
+
+    public override string FindBackendSql =>
+        "select pid from pg_stat_activity where query like '%' || @marker || '%' and query not like '%pg_stat_activity%' and pid <> pg_backend_pid() limit 1";
+
+    public override string ConnectionCountSql => "select count(*) from pg_stat_activity where usename = current_user";
 }
 
 public sealed class SqlServerDialect : Dialect
@@ -90,6 +109,14 @@ public sealed class SqlServerDialect : Dialect
     public override string GetSessionVariableSql => "select cast(SESSION_CONTEXT(N'marker') as nvarchar(100))";
 
     public override string SleepSql => "waitfor delay '00:00:30'";
+
+    public override string MarkedSleepSql(int seconds, string marker) => $"/* {marker} */ waitfor delay '00:00:{seconds:00}'";
+
+    public override string FindBackendSql =>
+        "select top 1 r.session_id from sys.dm_exec_requests r cross apply sys.dm_exec_sql_text(r.sql_handle) t " +
+        "where t.text like '%' + @marker + '%' and t.text not like '%dm_exec_requests%' and r.session_id <> @@SPID";
+
+    public override string ConnectionCountSql => "select count(*) from sys.dm_exec_sessions where login_name = SUSER_SNAME()";
 }
 
 /// <summary>The two MySQL providers the MariaDB tests run through.</summary>
@@ -144,4 +171,13 @@ public sealed class MySqlDialect(MySqlProvider provider = MySqlProvider.MySqlCon
     public override string GetSessionVariableSql => "select @orseis_marker";
 
     public override string SleepSql => "select sleep(30)";
+
+    public override string MarkedSleepSql(int seconds, string marker) => $"select sleep({seconds}) as {marker}";
+
+    public override string InTransactionSql => "select @@in_transaction";
+
+    public override string FindBackendSql =>
+        "select id from information_schema.processlist where info like concat('%', @marker, '%') and info not like '%processlist%' and id <> connection_id() limit 1";
+
+    public override string ConnectionCountSql => "select count(*) from information_schema.processlist where user = current_user() or user = substring_index(current_user(), '@', 1)";
 }

@@ -26,6 +26,14 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
     [PostgresFact] public Task Error_after_scalar() => An_error_after_the_scalar_value_is_thrown_not_lost();
 
     [PostgresFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
+
+    [PostgresFact] public Task Busy_transaction() => Commit_rollback_and_dispose_while_the_session_is_busy_change_nothing();
+
+    [PostgresFact] public Task Dead_transaction() => A_transaction_whose_connection_died_says_what_the_server_did();
+
+    [PostgresFact] public Task Killed_during_call() => A_connection_killed_during_a_call_is_reported_alike_in_every_mode();
+
+    [PostgresFact] public Task Killed_between_calls() => A_connection_killed_between_calls_is_replaced_in_every_mode();
 }
 
 /// <summary>PostgreSQL-only checks: the DbDataSource constructor and what the default pool name reveals.</summary>

@@ -8,7 +8,7 @@ namespace Orseis.IntegrationTests.Suites;
 /// connection killed by the server, rolled-back transactions. Each server's class calls these with its own attribute,
 /// so a missing server skips (or, in CI, fails) visibly.
 /// </summary>
-public abstract class ServerSuite : IDisposable
+public abstract partial class ServerSuite : IDisposable
 {
     private readonly List<IDisposable> _owned = [];
 

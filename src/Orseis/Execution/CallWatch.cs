@@ -1,0 +1,137 @@
+namespace Orseis.Execution;
+
+/// <summary>
+/// Watches one asynchronous provider operation so that the caller gets control back on time whatever the provider
+/// does: a cancelled call returns within <see cref="Grace"/> of the cancel, and a call with a deadline returns within
+/// <see cref="Grace"/> of it, even when the provider's own cancellation cannot reach the server (a server that stopped
+/// answering). The provider gets a token of its own, cancelled on a thread-pool thread, so the caller's
+/// <c>Cancel()</c> never blocks on the provider's cancel round trip (MySqlConnector opens a connection to send
+/// <c>KILL QUERY</c>). An operation still running after the grace is abandoned: <see cref="WaitAsync{T}"/> throws
+/// <see cref="CallAbandonedException"/>, whose <see cref="CallAbandonedException.Pending"/> the caller uses to give the
+/// connection back only once the provider is done with it.
+/// </summary>
+internal sealed class CallWatch : IDisposable
+{
+    /// <summary>How long a provider may take to stop after a cancel or a deadline before the call is abandoned.</summary>
+    public static readonly TimeSpan Grace = TimeSpan.FromSeconds(1);
+
+    private readonly CancellationTokenSource _provider = new();
+    private readonly TaskCompletionSource _stop = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly CancellationToken _caller;
+    private readonly CancellationTokenRegistration _registration;
+    private readonly Timer? _deadline;
+    private int _deadlineHit;
+    private Task? _abandoned;
+
+    private CallWatch(CancellationToken caller, TimeSpan? deadline)
+    {
+        _caller = caller;
+
+        // Already cancelled: nothing of the provider's is registered on its token yet, so cancelling here cannot block.
+        if (caller.IsCancellationRequested)
+        {
+            _provider.Cancel();
+            _stop.TrySetResult();
+        }
+        else if (caller.CanBeCanceled)
+            _registration = caller.UnsafeRegister(static state => ((CallWatch)state!).Stop(), this);
+        if (deadline is { } limit)
+        {
+            _deadline = new Timer(
+                static state =>
+                {
+                    var self = (CallWatch)state!;
+                    Volatile.Write(ref self._deadlineHit, 1);
+                    self.Stop();
+                },
+                this, limit, Timeout.InfiniteTimeSpan);
+        }
+    }
+
+    /// <summary>
+    /// A watch for a call with <paramref name="caller"/>'s token and an optional deadline, or null when there is nothing
+    /// to watch (no cancellable token, no deadline): the call then runs exactly as the provider runs it, allocating nothing.
+    /// </summary>
+    public static CallWatch? Start(CancellationToken caller, TimeSpan? deadline = null) =>
+        caller.CanBeCanceled || deadline is not null ? new CallWatch(caller, deadline) : null;
+
+    /// <summary>The token to give the provider instead of the caller's.</summary>
+    public CancellationToken Token => _provider.Token;
+
+    /// <summary>True when the deadline, not the caller, stopped the operation.</summary>
+    public bool DeadlineHit => Volatile.Read(ref _deadlineHit) != 0;
+
+    /// <summary>True when the caller's token was cancelled.</summary>
+    public bool CallerCancelled => _caller.IsCancellationRequested;
+
+    private void Stop()
+    {
+        _stop.TrySetResult();
+        ThreadPool.UnsafeQueueUserWorkItem(
+            static source =>
+            {
+                try
+                {
+                    source.Cancel();
+                }
+#pragma warning disable CA1031 // a provider's cancel callback that throws must not crash the thread pool
+                catch (Exception)
+#pragma warning restore CA1031
+                {
+                }
+            },
+            _provider, preferLocal: false);
+    }
+
+    /// <summary>
+    /// Waits for <paramref name="operation"/>: its result or failure when it ends in time, or
+    /// <see cref="CallAbandonedException"/> when it is still running <see cref="Grace"/> after a cancel or the deadline.
+    /// </summary>
+    public async ValueTask<T> WaitAsync<T>(ValueTask<T> operation)
+    {
+        if (operation.IsCompleted)
+            return await operation.ConfigureAwait(false);
+        Task<T> task = operation.AsTask();
+        if (await Task.WhenAny(task, _stop.Task).ConfigureAwait(false) != task &&
+            await Task.WhenAny(task, Task.Delay(Grace, CancellationToken.None)).ConfigureAwait(false) != task)
+        {
+            _abandoned = task;
+            throw new CallAbandonedException(task);
+        }
+
+        return await task.ConfigureAwait(false);
+    }
+
+    /// <inheritdoc cref="WaitAsync{T}(ValueTask{T})"/>
+    public async ValueTask WaitAsync(Task operation) =>
+        await WaitAsync(WrapAsync(operation)).ConfigureAwait(false);
+
+    private static async ValueTask<bool> WrapAsync(Task operation)
+    {
+        await operation.ConfigureAwait(false);
+        return true;
+    }
+
+    public void Dispose()
+    {
+        _registration.Dispose();
+        _deadline?.Dispose();
+
+        // An abandoned operation may still use the provider's token; its source is disposed when it is done.
+        if (_abandoned is { } pending)
+            pending.ContinueWith(static (_, source) => ((CancellationTokenSource)source!).Dispose(), _provider, TaskScheduler.Default);
+        else
+            _provider.Dispose();
+    }
+}
+
+/// <summary>A provider operation went on past its cancel or deadline and was left to finish on its own.</summary>
+internal sealed class CallAbandonedException(Task pending)
+    : Exception("The provider did not stop within the grace period; the operation was abandoned.")
+{
+    /// <summary>The operation, still running; the connection under it is the provider's until it completes.</summary>
+    public Task Pending { get; } = pending;
+
+    /// <summary>What the caller is told (a cancellation or a timeout); set by whoever knows why the call was stopped.</summary>
+    public Exception Reported { get; set; } = new OperationCanceledException("The call was abandoned.");
+}

@@ -1,0 +1,112 @@
+using System.Diagnostics;
+
+namespace Orseis.IntegrationTests.Suites;
+
+/// <summary>
+/// Connections killed by the server before and during a call, in every way of running and every call form: the caller
+/// always gets a <see cref="ConnectionBrokenException"/> with the provider's exception inside, and the next call works.
+/// </summary>
+public abstract partial class ServerSuite
+{
+    private static readonly string[] CallForms = ["execute async", "execute sync", "stream async", "stream sync", "scalar async"];
+
+    protected async Task A_connection_killed_during_a_call_is_reported_alike_in_every_mode()
+    {
+        Database killer = Open(ExecutionMode.OpenPerCall);
+        Database perCall = Open(ExecutionMode.OpenPerCall);
+        Database reuse = Open(ExecutionMode.ReuseConnection);
+        await using Session session = await Open(ExecutionMode.OpenPerCall).OpenSessionAsync();
+        foreach ((string mode, SqlRunner runner) in new (string, SqlRunner)[] { ("OpenPerCall", perCall), ("ReuseConnection", reuse), ("Session", session) })
+        {
+            foreach (string form in CallForms)
+            {
+                string marker = "orseis_kill_" + Guid.NewGuid().ToString("N")[..12];
+                string sql = Dialect.MarkedSleepSql(20, marker);
+                var clock = Stopwatch.StartNew();
+                Task call = Task.Run(() => Call(runner, form, sql));
+                Kill(killer, await FindBackendAsync(killer, marker, call));
+
+                var error = await Assert.ThrowsAsync<ConnectionBrokenException>(() => call);
+                Assert.True(clock.Elapsed < TimeSpan.FromSeconds(15), $"{mode}, {form}: the killed call took {clock.Elapsed.TotalSeconds:0.0} s");
+                Assert.False(error.InTransaction, $"{mode}, {form}");
+                Assert.True(error.StatementMayHaveRun, $"{mode}, {form}");
+                Assert.NotNull(error.InnerException);
+                Assert.Equal(1, await runner.ScalarAsync<int>("select 1"));
+            }
+        }
+    }
+
+    protected async Task A_connection_killed_between_calls_is_replaced_in_every_mode()
+    {
+        Database killer = Open(ExecutionMode.OpenPerCall);
+        Database perCall = Open(ExecutionMode.OpenPerCall, Dialect.SingleConnectionPool);
+        Database reuse = Open(ExecutionMode.ReuseConnection);
+        await using Session session = await Open(ExecutionMode.OpenPerCall).OpenSessionAsync();
+        foreach ((string mode, SqlRunner runner) in new (string, SqlRunner)[] { ("OpenPerCall", perCall), ("ReuseConnection", reuse), ("Session", session) })
+        {
+            foreach (string form in CallForms)
+            {
+                int victim = await runner.ScalarAsync<int>(Dialect.BackendIdSql);
+                Kill(killer, victim);
+
+                // A pool that checks its connection on open (MySqlConnector's reset) hides the kill; otherwise the
+                // first call reports it. Either way nothing else may surface, and the call after it runs.
+                try
+                {
+                    await Call(runner, form, "select 1");
+                }
+                catch (ConnectionBrokenException error)
+                {
+                    Assert.False(error.InTransaction, $"{mode}, {form}");
+                    Assert.NotNull(error.InnerException);
+                }
+
+                Assert.NotEqual(victim, await runner.ScalarAsync<int>(Dialect.BackendIdSql));
+            }
+        }
+    }
+
+    private static async Task Call(SqlRunner runner, string form, string sql)
+    {
+        switch (form)
+        {
+            case "execute async":
+                await runner.ExecuteAsync(sql);
+                break;
+            case "execute sync":
+                runner.Execute(sql);
+                break;
+            case "stream async":
+                await foreach (object? _ in runner.StreamAsync<object?>(sql))
+                {
+                }
+
+                break;
+            case "stream sync":
+                foreach (object? _ in runner.Stream<object?>(sql))
+                {
+                }
+
+                break;
+            default:
+                await runner.ScalarAsync<object?>(sql);
+                break;
+        }
+    }
+
+    /// <summary>The backend running the statement marked <paramref name="marker"/>, waiting at most 10 s for it to start.</summary>
+    private async Task<int> FindBackendAsync(Database db, string marker, Task call)
+    {
+        var clock = Stopwatch.StartNew();
+        while (clock.Elapsed < TimeSpan.FromSeconds(10))
+        {
+            if (call.IsCompleted)
+                await call; // it failed before it ran: show why
+            if (await db.ScalarAsync<int?>(Dialect.FindBackendSql, new { marker }) is { } backend)
+                return backend;
+            await Task.Delay(20);
+        }
+
+        throw new TimeoutException($"The statement marked {marker} never showed up on the server.");
+    }
+}
