@@ -170,17 +170,8 @@ fi
 # port_in_use and find_free_port come from free-port.sh (sourced above).
 
 # ---------------------------------------------------------------------------
-# 6. Start mariadbd in the background (it does not daemonise itself) and wait,
-#    bounded, until it answers on its socket. Options:
-#    --no-defaults                        ignore /etc/mysql/*.cnf (must be first)
-#    --bind-address=127.0.0.1 --port=P    loopback only, never reachable remotely
-#    --socket / --pid-file / --log-error  all inside our temp dir
-#    --skip-name-resolve                  no DNS lookups of clients
-#    --innodb-flush-log-at-trx-commit=0 --sync-binlog=0 --innodb-doublewrite=0
-#                                         speed over safety (throwaway data)
-#    --max-connections=200                room for parallel tests + pools
-# setsid puts it in its own session, so a Ctrl-C aimed at the caller does not
-# reach it; the stop script (or our failure trap) shuts it down.
+# 6. Start mariadbd in the background (mariadb_launch, in mariadb-lib.sh, says
+#    with which options) and wait, bounded, until it answers on its socket.
 # ---------------------------------------------------------------------------
 MARIADB_PORT=""
 for ((attempt = 1; attempt <= MAX_START_ATTEMPTS; attempt++)); do
@@ -189,27 +180,11 @@ for ((attempt = 1; attempt <= MAX_START_ATTEMPTS; attempt++)); do
     # Fresh log per attempt, so the "address in use" check below only sees
     # this attempt's messages.
     rm -f -- "$MARIADB_LOG"
-    (cd / && exec setsid mariadbd --no-defaults "${SERVER_USER_OPT[@]}" \
-        --datadir="$MARIADB_DATADIR" --bind-address=127.0.0.1 --port="$port" \
-        --socket="$MARIADB_SOCKET" --pid-file="$MARIADB_PIDFILE" \
-        --log-error="$MARIADB_LOG" --skip-name-resolve \
-        --innodb-flush-log-at-trx-commit=0 --sync-binlog=0 --innodb-doublewrite=0 \
-        --innodb-buffer-pool-size=64M --max-connections=200 \
-        </dev/null >/dev/null 2>&1) &
-    MARIADB_PID=$!
-
-    deadline=$((SECONDS + READY_TIMEOUT))
+    mariadb_launch "$MARIADB_DATADIR" "$port" "$MARIADB_SOCKET" "$MARIADB_PIDFILE" "$MARIADB_LOG"
     ready=false
-    # kill -0 rather than mariadb_pid_is_server: it is our own child, and for
-    # a moment after the fork its command line is still bash's.
-    while kill -0 "$MARIADB_PID" 2>/dev/null; do
-        if mariadb_admin "$MARIADB_SOCKET" --connect-timeout=2 ping >/dev/null 2>&1; then
-            ready=true
-            break
-        fi
-        ((SECONDS < deadline)) || break
-        sleep 0.2
-    done
+    if mariadb_wait_ready "$MARIADB_SOCKET" "$READY_TIMEOUT"; then
+        ready=true
+    fi
     if [[ $ready == true ]]; then
         MARIADB_PORT=$port
         break

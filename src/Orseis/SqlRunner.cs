@@ -118,7 +118,7 @@ public abstract partial class SqlRunner
         DbCommand command, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, TimeSpan? callTimeout, CancellationToken cancellationToken)
     {
         TimeSpan? timeout = Pool.WatchedTimeout(callTimeout);
-        using CallWatch? watch = CallWatch.Start(cancellationToken, timeout + CallWatch.Grace);
+        using CallWatch? watch = CallWatch.Start(cancellationToken, timeout);
         if (watch is null)
             return await body(command, true, cancellationToken).ConfigureAwait(false);
         try

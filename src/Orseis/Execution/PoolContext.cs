@@ -30,45 +30,56 @@ internal sealed class PoolContext : IAsyncDisposable
 
     public PoolTelemetry Telemetry { get; }
 
-    /// <summary>Opens a connection for <paramref name="owner"/> (named in held-too-long findings); give it back with <see cref="CloseAsync"/>.</summary>
+    /// <summary>
+    /// Opens a connection for <paramref name="owner"/> (named in held-too-long findings); give it back with
+    /// <see cref="CloseAsync"/>. A pooled connection that turns out to be broken while it is opened or reset (the
+    /// server restarted since it was pooled) is replaced once; nothing has been sent then, so this is always safe.
+    /// </summary>
     public async ValueTask<DbConnection> OpenAsync(bool async, string owner, bool heldByDesign, CancellationToken cancellationToken)
     {
         // Where the caller acquires, taken before anything is awaited: after the open, an async continuation no longer
         // has the caller's frames on its stack.
         StackTrace? acquirer = Telemetry.CaptureAcquirer();
-        DbConnection connection = DataSource.CreateConnection();
-        long started = Telemetry.OpenStarting(async);
-        try
+        for (int attempt = 1; ; attempt++)
         {
-            if (!async)
-                connection.Open();
-            else if (CallWatch.Start(cancellationToken) is { } watch)
-                await OpenWatchedAsync(connection, watch, cancellationToken).ConfigureAwait(false);
-            else
-                await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (CallAbandonedException abandoned)
-        {
-            // The provider still opens it (a reset or connect that ignores the token): it is closed when the provider is done.
-            Telemetry.OpenCompleted(started, abandoned);
-            CloseWhenDone(connection, command: null, abandoned.Pending, opened: false);
-            throw abandoned.Reported;
-        }
-        catch (Exception error)
-        {
-            Telemetry.OpenCompleted(started, error);
-            if (async)
-                await connection.DisposeAsync().ConfigureAwait(false);
-            else
-                connection.Dispose();
-            if (Telemetry.TranslateOpenFailure(error) is { } exhausted)
-                throw exhausted;
-            throw;
-        }
+            DbConnection connection = DataSource.CreateConnection();
+            long started = Telemetry.OpenStarting(async);
+            try
+            {
+                if (!async)
+                    connection.Open();
+                else if (CallWatch.Start(cancellationToken) is { } watch)
+                    await OpenWatchedAsync(connection, watch, cancellationToken).ConfigureAwait(false);
+                else
+                    await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+            }
+            catch (CallAbandonedException abandoned)
+            {
+                // The provider still opens it (a reset or connect that ignores the token): it is closed when the provider is done.
+                Telemetry.OpenCompleted(started, abandoned);
+                CloseWhenDone(connection, command: null, abandoned.Pending, opened: false);
+                throw abandoned.Reported;
+            }
+            catch (Exception error)
+            {
+                Telemetry.OpenCompleted(started, error);
+                if (async)
+                    await connection.DisposeAsync().ConfigureAwait(false);
+                else
+                    connection.Dispose();
+                if (Telemetry.TranslateOpenFailure(error) is { } exhausted)
+                    throw exhausted;
+                if (cancellationToken.IsCancellationRequested || !ConnectionFailures.BrokeWhileOpening(error))
+                    throw;
+                if (attempt == 2)
+                    throw ConnectionFailures.BrokenOnOpen(owner, error);
+                continue;
+            }
 
-        Telemetry.OpenCompleted(started, null);
-        Telemetry.Acquired(connection, owner, heldByDesign, acquirer);
-        return connection;
+            Telemetry.OpenCompleted(started, null);
+            Telemetry.Acquired(connection, owner, heldByDesign, acquirer);
+            return connection;
+        }
     }
 
     private static async ValueTask OpenWatchedAsync(DbConnection connection, CallWatch watch, CancellationToken cancellationToken)

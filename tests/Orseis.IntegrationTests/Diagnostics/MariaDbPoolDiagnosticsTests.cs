@@ -32,6 +32,36 @@ public sealed class MariaDbPoolDiagnosticsTests
         Assert.Equal(1, db.Scalar<int>("select 1"));
     }
 
+    /// <summary>
+    /// The longest holder acquired its connection through an awaited open: its location is still the test method (taken
+    /// before the open is awaited), never the provider's or the thread pool's frames.
+    /// </summary>
+    [MySqlTheory]
+    [MemberData(nameof(Providers))]
+    public async Task Pool_exhaustion_names_a_holder_that_opened_asynchronously(MySqlProvider provider)
+    {
+        var dialect = new MySqlDialect(provider);
+        await using var db = new Database(dialect.Factory, dialect.ConnectionString + ";Maximum Pool Size=2;Connect Timeout=1", new OrseisOptions
+        {
+            Diagnostics = { Detectors = FindingKind.PoolTimeout | FindingKind.HeldTooLong },
+        });
+        await using Session first = await db.OpenSessionAsync();
+        await Task.Delay(50);
+        using Session second = db.OpenSession();
+
+        PoolExhaustedException sync = Assert.Throws<PoolExhaustedException>(() => db.Scalar<int>("select 1"));
+        PoolExhaustedException async = await Assert.ThrowsAsync<PoolExhaustedException>(() => db.ScalarAsync<int>("select 1"));
+
+        foreach (PoolExhaustedException error in new[] { sync, async })
+        {
+            string where = error.LongestHolderLocation ?? "";
+            string firstFrame = where.Split('\n')[0];
+            Assert.Contains(nameof(Pool_exhaustion_names_a_holder_that_opened_asynchronously), firstFrame, StringComparison.Ordinal);
+            Assert.DoesNotContain("MySqlConnector", where, StringComparison.Ordinal);
+            Assert.DoesNotContain("MySql.Data", where, StringComparison.Ordinal);
+        }
+    }
+
     [MySqlTheory]
     [MemberData(nameof(Providers))]
     public void Open_per_call_churn_is_reported_with_its_call_site_and_a_session_is_not(MySqlProvider provider)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+#
+# Stop a throwaway MariaDB started by scripts/mariadb-start.sh and start it
+# again on the same port and data directory, as a server restart looks to its
+# clients: every connection is cut, new connections are refused while it is
+# down, and it comes back with its data.
+#
+# Usage: scripts/mariadb-restart.sh STATE_FILE [DOWN_SECONDS]
+#
+#   STATE_FILE    the state file mariadb-start.sh wrote
+#   DOWN_SECONDS  how long to stay down before starting again (default 0)
+#
+# Prints nothing on stdout; updates MARIADB_PID in STATE_FILE. Used by the
+# fault tests (tests/Orseis.IntegrationTests/Faults), each on a server of its own.
+
+set -euo pipefail
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/mariadb-lib.sh
+. "$SCRIPT_DIR/mariadb-lib.sh"
+PATH="$PATH:/usr/sbin"
+
+STATE_FILE=${1:?usage: mariadb-restart.sh STATE_FILE [DOWN_SECONDS]}
+DOWN_SECONDS=${2:-0}
+[[ -s "$STATE_FILE" ]] || mariadb_die "no state file $STATE_FILE"
+
+MARIADB_TMPDIR="" MARIADB_DATADIR="" MARIADB_PID="" MARIADB_PIDFILE="" MARIADB_SOCKET="" MARIADB_PORT="" MARIADB_LOG=""
+# shellcheck source=/dev/null
+. "$STATE_FILE"
+[[ -f "$MARIADB_TMPDIR/$MARIADB_MARKER_NAME" ]] || mariadb_die "$MARIADB_TMPDIR is not a throwaway server's directory"
+
+old=$MARIADB_PID
+if mariadb_pid_is_server "$old"; then
+    mariadb_log "stopping MariaDB on port $MARIADB_PORT (pid $old)"
+    (cd / && mariadb_admin "$MARIADB_SOCKET" --connect-timeout=5 shutdown) >&2 2>/dev/null || kill -TERM "$old" 2>/dev/null || true
+    for ((i = 0; i < 300; i++)); do
+        mariadb_pid_is_server "$old" || break
+        sleep 0.1
+    done
+    mariadb_pid_is_server "$old" && mariadb_die "mariadbd $old did not stop within 30 s"
+fi
+
+sleep "$DOWN_SECONDS"
+
+mariadb_log "starting MariaDB again on port $MARIADB_PORT"
+mariadb_launch "$MARIADB_DATADIR" "$MARIADB_PORT" "$MARIADB_SOCKET" "$MARIADB_PIDFILE" "$MARIADB_LOG"
+mariadb_wait_ready "$MARIADB_SOCKET" 30 || mariadb_die "MariaDB did not come back on port $MARIADB_PORT"
+
+state_tmp=$(mktemp "$STATE_FILE.XXXXXX")
+sed "s/^MARIADB_PID=.*/MARIADB_PID=$MARIADB_PID/" "$STATE_FILE" >"$state_tmp"
+chmod 644 "$state_tmp"
+mv -f -- "$state_tmp" "$STATE_FILE"
+mariadb_log "MariaDB back on port $MARIADB_PORT (pid $MARIADB_PID)"
