@@ -72,7 +72,7 @@ public abstract partial class SqlRunner
                 }
                 catch (Exception error)
                 {
-                    Pool.Telemetry.CommandCompleted(started, succeeded: false);
+                    Pool.Telemetry.CommandCompleted(started, succeeded: false, error);
                     if (Translate(connection, error, cancellationToken) is { } translated)
                         throw translated;
                     throw;

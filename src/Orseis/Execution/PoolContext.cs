@@ -20,7 +20,8 @@ internal sealed class PoolContext : IAsyncDisposable
         string system = ProviderInfo.SystemName(providerType);
         string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
         ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(system, source) : null;
-        Telemetry = new PoolTelemetry(name, system, ProviderInfo.MaxPoolSize(system, source.ConnectionString), options.Diagnostics, providerPool);
+        Telemetry = new PoolTelemetry(
+            name, system, ProviderInfo.MaxPoolSize(system, source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString);
     }
 
     public DbDataSource DataSource { get; }
