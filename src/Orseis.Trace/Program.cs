@@ -1,15 +1,20 @@
 // orseis-trace: watch the Orseis pools of a running .NET process.
 //
 //   orseis-trace <pid> [--interval S] [--duration S] [--events]
+//   orseis-trace --file TRACE.nettrace
 //
-// Every interval it prints the Orseis meter's values (what `dotnet-counters monitor --counters Orseis` shows), and
-// each detector finding as it happens. At the end it prints a short summary per pool.
+// Attached to a process, every interval it prints the Orseis meter's values (what `dotnet-counters monitor --counters
+// Orseis` shows), and each detector finding as it happens. At the end it prints a short summary per pool.
+// With --file it prints the Orseis events and meter values of a trace written by `dotnet-trace collect`, in order.
 using System.Globalization;
 using Orseis.Trace;
 
+const string Usage = "usage: orseis-trace <pid> [--interval S] [--duration S] [--events]\n       orseis-trace --file TRACE.nettrace";
+if (args is ["--file", string file])
+    return PrintFile(file);
 if (args.Length == 0 || !int.TryParse(args[0], out int pid))
 {
-    Console.Error.WriteLine("usage: orseis-trace <pid> [--interval S] [--duration S] [--events]");
+    Console.Error.WriteLine(Usage);
     return 2;
 }
 
@@ -100,6 +105,38 @@ lock (gate)
 }
 
 return 0;
+
+static int PrintFile(string path)
+{
+    if (!File.Exists(path))
+    {
+        Console.Error.WriteLine($"orseis-trace: {path} not found");
+        return 2;
+    }
+
+    int events = 0, values = 0;
+    OrseisEventDecoder.ReadFile(path, decoder =>
+    {
+        decoder.OtherEvent += (time, name, payload) =>
+        {
+            events++;
+            Console.WriteLine($"{time:HH:mm:ss.fff} Orseis/{name}: {payload}");
+        };
+        decoder.Finding += f =>
+        {
+            events++;
+            Console.WriteLine($"FINDING [{f.Kind}] {f.Pool}: {f.Message} ({f.Figures})");
+        };
+        decoder.Metric += m =>
+        {
+            values++;
+            string value = m.Kind == "Histogram" ? $"{m.Value:0} in interval  {m.Detail}" : m.Value.ToString("0.###", CultureInfo.InvariantCulture);
+            Console.WriteLine($"metric {m.Instrument} = {value}   [{m.Tags}]");
+        };
+    });
+    Console.WriteLine($"{path}: {events} Orseis event(s), {values} Orseis meter value(s)");
+    return 0;
+}
 
 /// <summary>What one pool did while orseis-trace was attached, from the meter's values and the findings.</summary>
 internal sealed class PoolSummary(string pool)

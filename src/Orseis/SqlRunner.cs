@@ -82,7 +82,7 @@ public abstract partial class SqlRunner
             catch (CallAbandonedException abandoned)
             {
                 // The provider still uses the command and the connection: both are given back when it is done.
-                Pool.Telemetry.CommandCompleted(started, succeeded: false);
+                Pool.Telemetry.CommandCompleted(started, succeeded: false, abandoned.Reported);
                 DbCommand inUse = command;
                 command = null;
                 abandonedCall = true;
@@ -91,7 +91,7 @@ public abstract partial class SqlRunner
             }
             catch (Exception error)
             {
-                Pool.Telemetry.CommandCompleted(started, succeeded: false);
+                Pool.Telemetry.CommandCompleted(started, succeeded: false, error);
                 if (Translate(connection, error, cancellationToken) is { } translated)
                     throw translated;
                 throw;

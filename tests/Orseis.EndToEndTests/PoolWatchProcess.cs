@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Orseis.Testing;
 
 namespace Orseis.EndToEndTests;
 
@@ -15,7 +14,7 @@ public sealed class PoolWatchProcess : IDisposable
     public static PoolWatchProcess Start(params string[] args)
     {
         var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        info.ArgumentList.Add(SampleDll());
+        info.ArgumentList.Add(BuiltProgram.Dll("samples", "Orseis.Samples.PoolWatch"));
         foreach (string arg in args)
             info.ArgumentList.Add(arg);
         Process process = Process.Start(info) ?? throw new InvalidOperationException("could not start dotnet");
@@ -35,16 +34,6 @@ public sealed class PoolWatchProcess : IDisposable
         }
 
         return new PoolWatchProcess(process);
-    }
-
-    /// <summary>The sample's build output: same configuration as this test assembly (bin/CONFIG/TFM).</summary>
-    private static string SampleDll()
-    {
-        var here = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
-        string tfm = here.Name;
-        string configuration = here.Parent!.Name;
-        string dll = Path.Combine(RepositoryRoot.Find(), "samples", "Orseis.Samples.PoolWatch", "bin", configuration, tfm, "Orseis.Samples.PoolWatch.dll");
-        return File.Exists(dll) ? dll : throw new FileNotFoundException($"Build the sample first: {dll} is missing.", dll);
     }
 
     public void Dispose()

@@ -8,35 +8,43 @@ namespace Orseis.Diagnostics;
 /// TraceEvent, orseis-trace). Command text only when <see cref="DiagnosticsOptions.CaptureCommandText"/> is on;
 /// parameter and row values never.
 /// </summary>
+/// <remarks>
+/// Manifest format (the default), not self-describing: in the self-describing (TraceLogging) format the events
+/// written through <c>WriteEvent</c> went out over EventPipe with a <c>bool</c> serialized as 1 byte while the
+/// event's EventPipe metadata, built from the method's parameters, declared a 4-byte Boolean, so every field after
+/// a <c>bool</c> decoded wrong outside the process; and each event carried the ETW session-mask keywords
+/// 0xF00000000000, so no 32-bit keyword mask selected them. In the manifest format a <c>bool</c> is written as the
+/// 4-byte Boolean its metadata says, and each event carries only the keywords declared below.
+/// </remarks>
 [EventSource(Name = "Orseis")]
 internal sealed class OrseisEventSource : EventSource
 {
     public static readonly OrseisEventSource Log = new();
 
-    private OrseisEventSource() : base(EventSourceSettings.EtwSelfDescribingEventFormat)
+    private OrseisEventSource()
     {
     }
 
-    [Event(1, Level = EventLevel.Informational, Opcode = EventOpcode.Start, Task = Tasks.Open)]
+    [Event(1, Level = EventLevel.Informational, Opcode = EventOpcode.Start, Task = Tasks.Open, Keywords = Keywords.Open)]
     public void OpenStart(string pool, int inUse, int pending) => WriteEvent(1, pool, inUse, pending);
 
-    [Event(2, Level = EventLevel.Informational, Opcode = EventOpcode.Stop, Task = Tasks.Open)]
+    [Event(2, Level = EventLevel.Informational, Opcode = EventOpcode.Stop, Task = Tasks.Open, Keywords = Keywords.Open)]
     public void OpenStop(string pool, double durationMs, bool succeeded, int inUse, int pending) =>
         WriteEvent(2, pool, durationMs, succeeded, inUse, pending);
 
-    [Event(3, Level = EventLevel.Informational, Opcode = EventOpcode.Start, Task = Tasks.Command)]
+    [Event(3, Level = EventLevel.Informational, Opcode = EventOpcode.Start, Task = Tasks.Command, Keywords = Keywords.Command)]
     public void CommandStart(string pool, string commandText) => WriteEvent(3, pool, commandText);
 
-    [Event(4, Level = EventLevel.Informational, Opcode = EventOpcode.Stop, Task = Tasks.Command)]
+    [Event(4, Level = EventLevel.Informational, Opcode = EventOpcode.Stop, Task = Tasks.Command, Keywords = Keywords.Command)]
     public void CommandStop(string pool, double durationMs, bool succeeded) => WriteEvent(4, pool, durationMs, succeeded);
 
     /// <summary>A detector finding: its kind, readable message, figures as <c>name=value;...</c> and location if captured.</summary>
-    [Event(5, Level = EventLevel.Warning, Task = Tasks.Finding)]
+    [Event(5, Level = EventLevel.Warning, Task = Tasks.Finding, Keywords = Keywords.Finding)]
     public void Finding(string pool, string kind, string message, string figures, string location) =>
         WriteEvent(5, pool, kind, message, figures, location);
 
     /// <summary>A connection went back to the pool (or a session closed) after <paramref name="heldMs"/>.</summary>
-    [Event(6, Level = EventLevel.Verbose, Task = Tasks.Release)]
+    [Event(6, Level = EventLevel.Verbose, Task = Tasks.Release, Keywords = Keywords.Release)]
     public void Released(string pool, double heldMs, int inUse) => WriteEvent(6, pool, heldMs, inUse);
 
     public static class Tasks
@@ -45,5 +53,17 @@ internal sealed class OrseisEventSource : EventSource
         public const EventTask Command = (EventTask)2;
         public const EventTask Finding = (EventTask)3;
         public const EventTask Release = (EventTask)4;
+    }
+
+    /// <summary>
+    /// One keyword per area, all in the low 32 bits so any mask a tool accepts can select them
+    /// (<c>Orseis:0xF:4</c> is everything; <c>Orseis:0x4:3</c> only findings).
+    /// </summary>
+    public static class Keywords
+    {
+        public const EventKeywords Open = (EventKeywords)0x1;
+        public const EventKeywords Command = (EventKeywords)0x2;
+        public const EventKeywords Finding = (EventKeywords)0x4;
+        public const EventKeywords Release = (EventKeywords)0x8;
     }
 }

@@ -15,14 +15,35 @@ internal static class OrseisMetrics
 
     public static readonly Meter Meter = new(MeterName, typeof(OrseisMetrics).Assembly.GetName().Version?.ToString(3));
 
-    public static readonly Histogram<double> WaitTime = Meter.CreateHistogram<double>(
-        "db.client.connection.wait_time", "s", "The time it took to obtain an open connection (Open: pool wait, reset, physical connect).");
+    /// <summary>
+    /// Bucket advice for <c>db.client.operation.duration</c>: the boundaries the OpenTelemetry database semantic
+    /// conventions give for it, 1 ms to 10 s.
+    /// </summary>
+    public static readonly IReadOnlyList<double> OperationBuckets = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
 
-    public static readonly Histogram<double> UseTime = Meter.CreateHistogram<double>(
-        "db.client.connection.use_time", "s", "The time between obtaining a connection and giving it back.");
+    /// <summary>
+    /// Bucket advice for waits (Open, and ReuseConnection's wait for the shared connection): 10 µs to 10 s in 1-5
+    /// steps. A pool hit costs microseconds to a few hundred (a reset round trip); a physical connect milliseconds; a
+    /// saturated pool queues for a hold time or up to the pool timeout. With the SDK's default buckets (0 to 5 s first)
+    /// every one of these would land in the first bucket.
+    /// </summary>
+    public static readonly IReadOnlyList<double> WaitBuckets = [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
 
-    public static readonly Histogram<double> OperationDuration = Meter.CreateHistogram<double>(
-        "db.client.operation.duration", "s", "Duration of database client operations (one command).");
+    /// <summary>
+    /// Bucket advice for <c>db.client.connection.use_time</c>: 100 µs (one call on a kept-alive pool) to 5 minutes (a
+    /// long session, or a leak worth seeing).
+    /// </summary>
+    public static readonly IReadOnlyList<double> UseBuckets = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
+
+    public static readonly Histogram<double> WaitTime = Meter.CreateHistogram(
+        "db.client.connection.wait_time", "s", "The time it took to obtain an open connection (Open: pool wait, reset, physical connect).",
+        tags: null, Advice(WaitBuckets));
+
+    public static readonly Histogram<double> UseTime = Meter.CreateHistogram(
+        "db.client.connection.use_time", "s", "The time between obtaining a connection and giving it back.", tags: null, Advice(UseBuckets));
+
+    public static readonly Histogram<double> OperationDuration = Meter.CreateHistogram(
+        "db.client.operation.duration", "s", "Duration of database client operations (one command).", tags: null, Advice(OperationBuckets));
 
     public static readonly Counter<long> Timeouts = Meter.CreateCounter<long>(
         "db.client.connection.timeouts", "{timeout}", "Opens that timed out waiting for a pooled connection.");
@@ -39,8 +60,8 @@ internal static class OrseisMetrics
     public static readonly Counter<long> ReuseWaits = Meter.CreateCounter<long>(
         "orseis.reuse.waits", "{wait}", "ReuseConnection calls that waited for the shared connection.");
 
-    public static readonly Histogram<double> ReuseWaitTime = Meter.CreateHistogram<double>(
-        "orseis.reuse.wait_time", "s", "How long ReuseConnection calls waited for the shared connection.");
+    public static readonly Histogram<double> ReuseWaitTime = Meter.CreateHistogram(
+        "orseis.reuse.wait_time", "s", "How long ReuseConnection calls waited for the shared connection.", tags: null, Advice(WaitBuckets));
 
     static OrseisMetrics()
     {
@@ -55,6 +76,8 @@ internal static class OrseisMetrics
         Meter.CreateObservableGauge("orseis.connection.opens_per_command", ObserveOpensPerCommand, "{open}",
             "Opens per command since the pool was created: 1 is open-per-call, near 0 is reuse.");
     }
+
+    private static InstrumentAdvice<double> Advice(IReadOnlyList<double> buckets) => new() { HistogramBucketBoundaries = buckets };
 
     /// <summary>True when a listener wants any timed figure.</summary>
     public static bool TimingEnabled => WaitTime.Enabled || UseTime.Enabled || OperationDuration.Enabled || ReuseWaitTime.Enabled;

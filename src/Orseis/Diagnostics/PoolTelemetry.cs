@@ -29,7 +29,8 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _peakPending;
     private bool _everHeld;
 
-    public PoolTelemetry(string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null)
+    public PoolTelemetry(
+        string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null, string? connectionString = null)
     {
         PoolName = poolName;
         SystemName = systemName;
@@ -38,6 +39,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         _detectors = options.Detectors;
         ProviderPool = providerPool;
         Tags = [new("db.client.connection.pool.name", poolName), new("db.system.name", systemName)];
+        OperationTags = [.. Tags, .. Execution.ProviderInfo.ServerAttributes(systemName, connectionString)];
         _lastFinding = new long[8];
         OrseisMetrics.Register(this);
     }
@@ -51,7 +53,14 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// <summary>What the provider's own meter says about this pool, when it has one and detectors are on.</summary>
     public ProviderPoolStats? ProviderPool { get; }
 
+    /// <summary>The pool's tags: on every instrument.</summary>
     public KeyValuePair<string, object?>[] Tags { get; }
+
+    /// <summary>
+    /// <see cref="Tags"/> plus <c>server.address</c>, <c>server.port</c> and <c>db.namespace</c> where the connection
+    /// string gives them: on <c>db.client.operation.duration</c>, as the OpenTelemetry database conventions ask.
+    /// </summary>
+    public KeyValuePair<string, object?>[] OperationTags { get; }
 
     public long Opens => Interlocked.Read(ref _opens);
 
@@ -108,7 +117,8 @@ internal sealed partial class PoolTelemetry : IDisposable
             return;
         TimeSpan elapsed = Stopwatch.GetElapsedTime(started);
         if (OrseisMetrics.WaitTime.Enabled)
-            Guard(static (self, elapsed) => OrseisMetrics.WaitTime.Record(elapsed.TotalSeconds, self.Tags), elapsed);
+            Guard(static (self, state) => OrseisMetrics.WaitTime.Record(
+                state.elapsed.TotalSeconds, state.error is null ? self.Tags : WithError(self.Tags, state.error)), (elapsed, error));
         if (EventsOn)
         {
             Guard(static (self, state) => OrseisEventSource.Log.OpenStop(
@@ -215,15 +225,36 @@ internal sealed partial class PoolTelemetry : IDisposable
         return Stopwatch.GetTimestamp();
     }
 
-    public void CommandCompleted(long started, bool succeeded)
+    /// <summary>
+    /// A command finished. <paramref name="error"/> is what failed it where the caller saw it (a stream's iterator
+    /// cannot catch around its yields, so a failed stream passes none and is tagged <c>error.type=_OTHER</c>).
+    /// </summary>
+    public void CommandCompleted(long started, bool succeeded, Exception? error = null)
     {
         if (started == 0)
             return;
         TimeSpan elapsed = Stopwatch.GetElapsedTime(started);
         if (OrseisMetrics.OperationDuration.Enabled)
-            Guard(static (self, elapsed) => OrseisMetrics.OperationDuration.Record(elapsed.TotalSeconds, self.Tags), elapsed);
+        {
+            Guard(static (self, state) => OrseisMetrics.OperationDuration.Record(
+                state.elapsed.TotalSeconds, state.succeeded ? self.OperationTags : WithError(self.OperationTags, state.error)), (elapsed, succeeded, error));
+        }
+
         if (EventsOn)
             Guard(static (self, state) => OrseisEventSource.Log.CommandStop(self.PoolName, state.elapsed.TotalMilliseconds, state.succeeded), (elapsed, succeeded));
+    }
+
+    /// <summary>
+    /// <paramref name="tags"/> with <c>error.type</c> for a failure: the SQLSTATE a provider reports
+    /// (<see cref="DbException.SqlState"/>: Npgsql, MySqlConnector), also as <c>db.response.status_code</c>; otherwise
+    /// the exception's full type name; <c>_OTHER</c> when the failure is not known. Never a message or a value.
+    /// Allocates, on the failure path only.
+    /// </summary>
+    internal static KeyValuePair<string, object?>[] WithError(KeyValuePair<string, object?>[] tags, Exception? error)
+    {
+        if (error is DbException { SqlState: { Length: > 0 } state })
+            return [.. tags, new("error.type", state), new("db.response.status_code", state)];
+        return [.. tags, new("error.type", error?.GetType().FullName ?? "_OTHER")];
     }
 
     public long ReuseWaitStarting()

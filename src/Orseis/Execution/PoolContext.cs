@@ -21,7 +21,8 @@ internal sealed class PoolContext : IAsyncDisposable
         string system = ProviderInfo.SystemName(providerType);
         string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
         ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(system, source) : null;
-        Telemetry = new PoolTelemetry(name, system, ProviderInfo.MaxPoolSize(system, source.ConnectionString), options.Diagnostics, providerPool);
+        Telemetry = new PoolTelemetry(
+            name, system, ProviderInfo.MaxPoolSize(system, source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString);
     }
 
     public DbDataSource DataSource { get; }
@@ -56,7 +57,7 @@ internal sealed class PoolContext : IAsyncDisposable
             catch (CallAbandonedException abandoned)
             {
                 // The provider still opens it (a reset or connect that ignores the token): it is closed when the provider is done.
-                Telemetry.OpenCompleted(started, abandoned);
+                Telemetry.OpenCompleted(started, abandoned.Reported);
                 CloseWhenDone(connection, command: null, abandoned.Pending, opened: false);
                 throw abandoned.Reported;
             }

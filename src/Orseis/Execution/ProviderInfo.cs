@@ -67,6 +67,81 @@ internal static class ProviderInfo
     }
 
     /// <summary>
+    /// The OpenTelemetry attributes <c>server.address</c>, <c>server.port</c> and <c>db.namespace</c> that the
+    /// connection string gives, read with each provider's own keys: Npgsql <c>Host</c>/<c>Server</c> (a
+    /// <c>host:port</c> form too), <c>Port</c>, <c>Database</c>/<c>DB</c>; MySqlConnector and MySql.Data
+    /// <c>Server</c>/<c>Host</c>/<c>Data Source</c>/<c>Address</c>, <c>Port</c>, <c>Database</c>/<c>Initial
+    /// Catalog</c>; SqlClient <c>Data Source</c>/<c>Server</c> (<c>tcp:host\instance,port</c>), <c>Initial
+    /// Catalog</c>/<c>Database</c>. A list of several hosts names no one server and is left out. SQLite (a file) and
+    /// unknown providers give none. No other key is read, so user names and passwords never appear.
+    /// </summary>
+    public static KeyValuePair<string, object?>[] ServerAttributes(string systemName, string? connectionString)
+    {
+        if (systemName is not ("postgresql" or "mysql" or "microsoft.sql_server"))
+            return [];
+        var builder = new DbConnectionStringBuilder();
+        try
+        {
+            builder.ConnectionString = connectionString ?? "";
+        }
+        catch (ArgumentException)
+        {
+            return [];
+        }
+
+        string? host;
+        string? port = First(builder, "Port");
+        string? database;
+        switch (systemName)
+        {
+            case "postgresql":
+                host = First(builder, "Host", "Server");
+                database = First(builder, "Database", "DB");
+                if (host is not null && host.Count(c => c == ':') == 1 && SplitLast(host, ':') is ({ } h, { } p))
+                    (host, port) = (h, port ?? p);
+                break;
+            case "mysql":
+                host = First(builder, "Server", "Host", "Data Source", "DataSource", "Address", "Addr", "Network Address");
+                database = First(builder, "Database", "Initial Catalog");
+                break;
+            default:
+                host = First(builder, "Data Source", "Server", "Address", "Addr", "Network Address");
+                database = First(builder, "Initial Catalog", "Database");
+                if (host is not null)
+                {
+                    int colon = host.IndexOf(':', StringComparison.Ordinal);
+                    if (colon is 2 or 3 && host[..colon].ToUpperInvariant() is "TCP" or "NP" or "LPC" or "ADMIN")
+                        host = host[(colon + 1)..];
+                    if (SplitLast(host, ',') is ({ } name, { } number))
+                        (host, port) = (name, number);
+                    int backslash = host.IndexOf('\\', StringComparison.Ordinal);
+                    if (backslash >= 0)
+                        host = host[..backslash];
+                }
+
+                break;
+        }
+
+        var attributes = new List<KeyValuePair<string, object?>>(3);
+        if (host is { Length: > 0 } && !host.Contains(',', StringComparison.Ordinal))
+        {
+            attributes.Add(new("server.address", host.Trim()));
+            if (int.TryParse(port, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out int number) && number > 0)
+                attributes.Add(new("server.port", number));
+        }
+
+        if (database is not null)
+            attributes.Add(new("db.namespace", database));
+        return [.. attributes];
+    }
+
+    private static (string? Before, string? After) SplitLast(string text, char separator)
+    {
+        int at = text.LastIndexOf(separator);
+        return at > 0 && at < text.Length - 1 ? (text[..at], text[(at + 1)..]) : (null, null);
+    }
+
+    /// <summary>
     /// Max Pool Size from the connection string ("Max Pool Size", "Maximum Pool Size", "MaxPoolSize"), else the
     /// provider's documented default (100 for Npgsql, SqlClient and MySqlConnector); null when pooling is off or the
     /// provider has no bound (SQLite).

@@ -1,0 +1,154 @@
+// Orseis.EventsProbe: raises every event of the Orseis EventSource and logs the values each one carried.
+//
+//   dotnet Orseis.EventsProbe.dll LOG.jsonl
+//
+// 1. Enables the Orseis EventSource in-process (an EventListener at Verbose, every keyword) and prints "ready pid=N".
+// 2. Waits for a line "go" on standard input: the end-to-end test sends it once its EventPipe session is running.
+// 3. Runs a small SQLite workload on this one thread (so the in-process order is the order the events were written),
+//    writes one JSON line per event to LOG.jsonl: id, name, keywords, level, opcode and the payload by name, each
+//    value as its own JSON type, then prints "done" and exits at end of input or on a line "exit".
+//
+// The workload raises each event the EventSource declares: opens that succeed and one that fails (a file in a folder
+// that does not exist), commands that succeed and one that fails, command text (captured on purpose, with non-ASCII
+// characters), releases, and a HeldTooLong finding (threshold 1 ms, a session held 30 ms).
+using System.Diagnostics.Tracing;
+using System.Text.Json;
+using Microsoft.Data.Sqlite;
+using Orseis;
+using Orseis.Diagnostics;
+
+if (args.Length != 1)
+{
+    Console.Error.WriteLine("usage: Orseis.EventsProbe LOG.jsonl");
+    return 2;
+}
+
+using var listener = new OrseisEventLog();
+Console.WriteLine($"ready pid={Environment.ProcessId}");
+if (Console.ReadLine() != "go")
+    return 1;
+
+string folder = Path.Combine(Path.GetTempPath(), $"orseis-events-probe-{Environment.ProcessId}");
+Directory.CreateDirectory(folder);
+try
+{
+    var options = new OrseisOptions
+    {
+        PoolName = "probe",
+        Diagnostics =
+        {
+            CaptureCommandText = true,
+            Detectors = FindingKind.HeldTooLong,
+            HeldTooLongThreshold = TimeSpan.FromMilliseconds(1),
+        },
+    };
+    using (var db = new Database(SqliteFactory.Instance, $"Data Source={Path.Combine(folder, "probe.db")};Pooling=True", options))
+    {
+        db.Execute("create table items (id integer primary key, name text not null)");
+        db.Execute("insert into items (id, name) values (1, 'héllo ✓')");
+        db.Query<string>("select name from items where id = @id", new { id = 1 });
+        try
+        {
+            db.Execute("select * from no_such_table");
+        }
+        catch (OrseisException)
+        {
+        }
+        catch (SqliteException)
+        {
+        }
+
+        using (Session session = db.OpenSession())
+        {
+            session.Scalar<long>("select count(*) from items");
+            Thread.Sleep(30);
+        }
+    }
+
+    using (var missing = new Database(SqliteFactory.Instance, $"Data Source={Path.Combine(folder, "no-such-folder", "x.db")};Mode=ReadOnly", new OrseisOptions { PoolName = "probe-missing" }))
+    {
+        try
+        {
+            missing.Execute("select 1");
+        }
+        catch (SqliteException)
+        {
+        }
+    }
+}
+finally
+{
+    SqliteConnection.ClearAllPools();
+    Directory.Delete(folder, recursive: true);
+}
+
+listener.WriteTo(args[0]);
+Console.WriteLine($"done events={listener.Count}");
+while (Console.ReadLine() is { } line && line != "exit")
+{
+}
+
+return 0;
+
+/// <summary>Every Orseis event written in this process, with the values it carried, in the order written.</summary>
+internal sealed class OrseisEventLog : EventListener
+{
+    private readonly List<string> _lines = [];
+
+    public int Count
+    {
+        get
+        {
+            lock (_lines)
+                return _lines.Count;
+        }
+    }
+
+    protected override void OnEventSourceCreated(EventSource eventSource)
+    {
+        if (eventSource.Name == "Orseis")
+            EnableEvents(eventSource, EventLevel.Verbose, EventKeywords.All);
+    }
+
+    protected override void OnEventWritten(EventWrittenEventArgs e)
+    {
+        if (e.EventSource.Name != "Orseis")
+            return;
+        using var buffer = new MemoryStream();
+        using (var json = new Utf8JsonWriter(buffer))
+        {
+            json.WriteStartObject();
+            json.WriteNumber("id", e.EventId);
+            json.WriteString("name", e.EventName);
+            json.WriteNumber("keywords", (long)e.Keywords);
+            json.WriteNumber("level", (int)e.Level);
+            json.WriteNumber("opcode", (int)e.Opcode);
+            json.WriteStartObject("payload");
+            for (int i = 0; i < (e.PayloadNames?.Count ?? 0); i++)
+            {
+                json.WritePropertyName(e.PayloadNames![i]);
+                switch (e.Payload![i])
+                {
+                    case string s: json.WriteStringValue(s); break;
+                    case int n: json.WriteNumberValue(n); break;
+                    case long n: json.WriteNumberValue(n); break;
+                    case double d: json.WriteNumberValue(d); break;
+                    case bool b: json.WriteBooleanValue(b); break;
+                    case var other: throw new NotSupportedException($"{e.EventName}.{e.PayloadNames[i]}: add a case for {other?.GetType()}");
+                }
+            }
+
+            json.WriteEndObject();
+            json.WriteEndObject();
+        }
+
+        lock (_lines)
+            _lines.Add(System.Text.Encoding.UTF8.GetString(buffer.ToArray()));
+    }
+
+    public void WriteTo(string path)
+    {
+        lock (_lines)
+            File.WriteAllLines(path, _lines);
+    }
+}
