@@ -91,18 +91,22 @@ public abstract partial class SqlRunner
     private async IAsyncEnumerable<T> StreamAsyncIterator<T>(CommandRequest request, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         DbConnection connection = await AcquireAsync(async: true, forStream: true, cancellationToken).ConfigureAwait(false);
+        // Cancellation only: a command timeout bounds each statement's wait in the provider, not how long the caller
+        // takes to read the rows, so no deadline covers the whole stream.
+        StreamWatch? watch = StreamWatch.Start(cancellationToken, timeout: null);
+        DbCommand? command = null;
         try
         {
-            await using DbCommand command = CreateCommand(connection, request);
+            command = CreateCommand(connection, request);
             long started = Pool.Telemetry.CommandStarting(request.Sql);
             DbDataReader? reader = null;
             bool finished = false;
             bool failed = true;
             try
             {
-                reader = await ExecuteStreamReaderAsync(command, connection, async: true, cancellationToken).ConfigureAwait(false);
+                reader = await ExecuteStreamReaderAsync(command, connection, async: true, cancellationToken, watch).ConfigureAwait(false);
                 Func<DbDataReader, T>? map = null;
-                while (await ReadStreamRowAsync(reader, connection, async: true, cancellationToken).ConfigureAwait(false))
+                while (await ReadStreamRowAsync(reader, connection, async: true, cancellationToken, watch).ConfigureAwait(false))
                 {
                     map ??= RowMapper<T>.Get(reader, command.CommandText);
                     T row = map(reader);
@@ -118,62 +122,112 @@ public abstract partial class SqlRunner
             {
                 try
                 {
-                    if (reader is not null)
+                    // An abandoned read still runs in the provider: the reader goes with its connection, later.
+                    if (reader is not null && watch?.Abandoned is null)
                         await CloseReaderAsync(command, reader, finished, async: true).ConfigureAwait(false);
                 }
                 finally
                 {
-                    command.Parameters.Clear();
+                    if (watch?.Abandoned is null)
+                        command.Parameters.Clear();
                     Pool.Telemetry.CommandCompleted(started, succeeded: !failed);
                 }
             }
         }
         finally
         {
-            await ReleaseAsync(connection, async: true).ConfigureAwait(false);
+            if (watch?.Abandoned is { } pending)
+            {
+                Abandon(connection, command!, pending);
+            }
+            else
+            {
+                if (command is not null)
+                    await command.DisposeAsync().ConfigureAwait(false);
+                await ReleaseAsync(connection, async: true).ConfigureAwait(false);
+            }
+
+            watch?.Dispose();
         }
     }
 
     // An iterator cannot catch around a yield, so the steps of a stream that talk to the server translate their own
-    // failures here, the same way the buffered calls do (see Translate).
-    private async ValueTask<DbDataReader> ExecuteStreamReaderAsync(DbCommand command, DbConnection connection, bool async, CancellationToken cancellationToken)
+    // failures here, the same way the buffered calls do (see Translate and RunWatchedAsync).
+    private async ValueTask<DbDataReader> ExecuteStreamReaderAsync(
+        DbCommand command, DbConnection connection, bool async, CancellationToken cancellationToken, StreamWatch? watch = null)
     {
         try
         {
-            return await ExecuteReaderAsync(command, CommandBehavior.SingleResult, async, cancellationToken).ConfigureAwait(false);
+            return watch is null
+                ? await ExecuteReaderAsync(command, CommandBehavior.SingleResult, async, cancellationToken).ConfigureAwait(false)
+                : await watch.Watch.WaitAsync(ExecuteReaderAsync(command, CommandBehavior.SingleResult, async, watch.Watch.Token)).ConfigureAwait(false);
         }
-        catch (Exception error) when (Translate(connection, error, cancellationToken) is { } translated)
+        catch (Exception error) when (StreamFailure(connection, error, cancellationToken, watch) is { } translated)
         {
             throw translated;
         }
     }
 
     /// <summary>A read with failures translated; no allocation when the read completes at once.</summary>
-    private ValueTask<bool> ReadStreamRowAsync(DbDataReader reader, DbConnection connection, bool async, CancellationToken cancellationToken)
+    private ValueTask<bool> ReadStreamRowAsync(DbDataReader reader, DbConnection connection, bool async, CancellationToken cancellationToken, StreamWatch? watch = null)
     {
         ValueTask<bool> read;
         try
         {
-            read = ReadAsync(reader, async, cancellationToken);
+            read = ReadAsync(reader, async, watch?.Watch.Token ?? cancellationToken);
         }
-        catch (Exception error) when (Translate(connection, error, cancellationToken) is { } translated)
+        catch (Exception error) when (StreamFailure(connection, error, cancellationToken, watch) is { } translated)
         {
             throw translated;
         }
 
-        return read.IsCompletedSuccessfully ? read : AwaitStreamRowAsync(read, connection, cancellationToken);
+        return read.IsCompletedSuccessfully ? read : AwaitStreamRowAsync(read, connection, cancellationToken, watch);
     }
 
-    private async ValueTask<bool> AwaitStreamRowAsync(ValueTask<bool> read, DbConnection connection, CancellationToken cancellationToken)
+    private async ValueTask<bool> AwaitStreamRowAsync(ValueTask<bool> read, DbConnection connection, CancellationToken cancellationToken, StreamWatch? watch)
     {
         try
         {
-            return await read.ConfigureAwait(false);
+            return watch is null ? await read.ConfigureAwait(false) : await watch.Watch.WaitAsync(read).ConfigureAwait(false);
         }
-        catch (Exception error) when (Translate(connection, error, cancellationToken) is { } translated)
+        catch (Exception error) when (StreamFailure(connection, error, cancellationToken, watch) is { } translated)
         {
             throw translated;
         }
+    }
+
+    /// <summary>What a stream's step throws for <paramref name="error"/>: as a buffered call would, abandonment and deadlines included.</summary>
+    private Exception? StreamFailure(DbConnection connection, Exception error, CancellationToken cancellationToken, StreamWatch? watch)
+    {
+        if (watch is not null)
+        {
+            if (error is CallAbandonedException abandoned)
+            {
+                watch.Abandoned = abandoned.Pending;
+                return Abandoned(watch.Watch, watch.Timeout, cancellationToken, abandoned);
+            }
+
+            if (Stopped(watch.Watch, watch.Timeout, cancellationToken, error) is { } stopped)
+                return stopped;
+        }
+
+        return Translate(connection, error, cancellationToken);
+    }
+
+    /// <summary>A <see cref="CallWatch"/> over a whole async stream, with what it needs to report and what it abandoned.</summary>
+    private sealed class StreamWatch(CallWatch watch, TimeSpan? timeout) : IDisposable
+    {
+        public CallWatch Watch { get; } = watch;
+
+        public TimeSpan? Timeout { get; } = timeout;
+
+        /// <summary>The provider operation left running when the stream was abandoned.</summary>
+        public Task? Abandoned { get; set; }
+
+        public static StreamWatch? Start(CancellationToken cancellationToken, TimeSpan? timeout) =>
+            CallWatch.Start(cancellationToken, timeout) is { } watch ? new StreamWatch(watch, timeout) : null;
+
+        public void Dispose() => Watch.Dispose();
     }
 
     private static ValueTask CloseReaderAsync(DbCommand command, DbDataReader reader, bool finished, bool async)

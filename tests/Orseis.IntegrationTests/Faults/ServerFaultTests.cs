@@ -140,6 +140,8 @@ public sealed class ServerFaultTests(PrivateMariaDb server, ITestOutputHelper ou
         var perCall = new Database(Factory(provider), cs, new OrseisOptions { CommandTimeout = timeout });
         var reuse = new Database(Factory(provider), cs, new OrseisOptions { Mode = ExecutionMode.ReuseConnection, CommandTimeout = timeout });
         Session session = await perCall.OpenSessionAsync();
+        Session streaming = await perCall.OpenSessionAsync();
+        Assert.Equal(1, await streaming.ScalarAsync<int>("select 1"));
         await session.ExecuteAsync("create table if not exists fault_rows (id int primary key)");
         await session.ExecuteAsync("delete from fault_rows");
         Assert.Equal(1, await reuse.ScalarAsync<int>("select 1"));
@@ -153,6 +155,12 @@ public sealed class ServerFaultTests(PrivateMariaDb server, ITestOutputHelper ou
             Task<TimeSpan> shared = Timed(() => Assert.ThrowsAsync<CommandTimeoutException>(() => reuse.ScalarAsync<int>("select 1")));
             using var cancel = new CancellationTokenSource();
             Task<TimeSpan> cancelled = Timed(() => Assert.ThrowsAnyAsync<OperationCanceledException>(() => perCall.ScalarAsync<int>("select 1", cancellationToken: cancel.Token)));
+            Task<TimeSpan> cancelledStream = Timed(() => Assert.ThrowsAnyAsync<OperationCanceledException>(async () =>
+            {
+                await foreach (int _ in streaming.StreamAsync<int>("select 1", cancellationToken: cancel.Token))
+                {
+                }
+            }));
             await Task.Delay(500);
             var cancelClock = Stopwatch.StartNew();
             await cancel.CancelAsync();
@@ -161,11 +169,13 @@ public sealed class ServerFaultTests(PrivateMariaDb server, ITestOutputHelper ou
             TimeSpan commitTook = await commit;
             TimeSpan sharedTook = await shared;
             TimeSpan cancelledTook = await cancelled;
+            TimeSpan streamTook = await cancelledStream;
             output.WriteLine($"blackhole: commit {commitTook.TotalSeconds:0.00} s, reuse call {sharedTook.TotalSeconds:0.00} s, " +
-                             $"cancelled call {cancelledTook.TotalSeconds:0.00} s, Cancel() {cancelTook.TotalMilliseconds:0} ms");
+                             $"cancelled call {cancelledTook.TotalSeconds:0.00} s, cancelled stream {streamTook.TotalSeconds:0.00} s, Cancel() {cancelTook.TotalMilliseconds:0} ms");
             Assert.True(commitTook < bound, $"the commit took {commitTook.TotalSeconds:0.0} s");
             Assert.True(sharedTook < bound, $"the ReuseConnection call took {sharedTook.TotalSeconds:0.0} s");
             Assert.True(cancelledTook < TimeSpan.FromSeconds(0.5) + CallWatchGrace + TimeSpan.FromSeconds(1), $"the cancelled call took {cancelledTook.TotalSeconds:0.0} s");
+            Assert.True(streamTook < bound, $"the cancelled stream took {streamTook.TotalSeconds:0.0} s");
             Assert.True(cancelTook < TimeSpan.FromMilliseconds(200), $"Cancel() blocked for {cancelTook.TotalMilliseconds:0} ms");
             Assert.Null(session.Transaction);
             Assert.True(clock.Elapsed < TimeSpan.FromSeconds(15));
@@ -173,15 +183,16 @@ public sealed class ServerFaultTests(PrivateMariaDb server, ITestOutputHelper ou
 
         // Packets flow again: every way of running recovers.
         var recovery = Stopwatch.StartNew();
-        foreach (SqlRunner runner in new SqlRunner[] { perCall, reuse, session })
+        foreach (SqlRunner runner in new SqlRunner[] { perCall, reuse, session, streaming })
             Assert.Equal(7, await Eventually(() => runner.ScalarAsync<int>("select 7")));
         output.WriteLine($"recovered in {recovery.Elapsed.TotalSeconds:0.00} s");
 
         await session.DisposeAsync();
+        await streaming.DisposeAsync();
         await perCall.DisposeAsync();
         await reuse.DisposeAsync();
         ClearPools(provider);
-        await AssertConnectionsBackTo(provider, baseline, TimeSpan.FromSeconds(30));
+        await AssertConnectionsBackTo(provider, baseline, TimeSpan.FromSeconds(45));
     }
 
     /// <summary>About 1000 async callers for about 15 s through a pool of 100: no wrong result, no error, no leaked connection.</summary>
@@ -240,14 +251,16 @@ public sealed class ServerFaultTests(PrivateMariaDb server, ITestOutputHelper ou
     }
 
     /// <summary>Connections the test user has on the server, asked over a connection of its own outside any pool.</summary>
-    private int ServerConnections(MySqlProvider provider)
+    private int ServerConnections(MySqlProvider provider) => Convert.ToInt32(Ask(provider, new MySqlDialect(provider).ConnectionCountSql), System.Globalization.CultureInfo.InvariantCulture);
+
+    private object? Ask(MySqlProvider provider, string sql)
     {
         using DbConnection connection = Factory(provider).CreateConnection()!;
         connection.ConnectionString = ConnectionString(provider, "Pooling=false");
         connection.Open();
         using DbCommand command = connection.CreateCommand();
-        command.CommandText = new MySqlDialect(provider).ConnectionCountSql;
-        return Convert.ToInt32(command.ExecuteScalar(), System.Globalization.CultureInfo.InvariantCulture);
+        command.CommandText = sql;
+        return command.ExecuteScalar();
     }
 
     private async Task AssertConnectionsBackTo(MySqlProvider provider, int baseline, TimeSpan? wait = null)
@@ -256,7 +269,11 @@ public sealed class ServerFaultTests(PrivateMariaDb server, ITestOutputHelper ou
         int now;
         while ((now = ServerConnections(provider)) > baseline && clock.Elapsed < (wait ?? TimeSpan.FromSeconds(10)))
             await Task.Delay(200);
-        Assert.True(now <= baseline, $"{now} connections on the server after the test, {baseline} before");
+        string left = now <= baseline ? "" : Ask(provider,
+            "select group_concat(concat(id, ' ', command, ' ', time, 's ', coalesce(state, ''), ' ', coalesce(left(info, 40), '')) separator ' | ') " +
+            "from information_schema.processlist where user = 'orseis' and id <> connection_id()") as string ?? "";
+        output.WriteLine($"server connections after {clock.Elapsed.TotalSeconds:0.0} s: {now} (before: {baseline}) {left}");
+        Assert.True(now <= baseline, $"{now} connections on the server after the test, {baseline} before: {left}");
     }
 
     private static void ClearPools(MySqlProvider provider)
