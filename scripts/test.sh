@@ -6,7 +6,8 @@
 #    private, throwaway MariaDB server (scripts/mariadb-start.sh) for the
 #    integration tests, unless ORSEIS_POSTGRES / ORSEIS_MYSQL already name
 #    servers (each script installs its Debian package first when missing and
-#    run as root);
+#    run as root), and installs nftables for the fault tests, which start and
+#    stop a MariaDB of their own;
 # 2. runs `dotnet test Orseis.sln -c Release "$@"` from the repo root with
 #    ORSEIS_POSTGRES (an Npgsql connection string) and ORSEIS_MYSQL (a MySQL
 #    connection string) exported;
@@ -116,6 +117,21 @@ start_server PostgreSQL ORSEIS_POSTGRES pg-start.sh "$STATE_FILE"
 # MariaDB: the tests run through MySqlConnector, and a second set through Oracle's MySql.Data.
 [[ -n "${ORSEIS_MYSQL:-}" ]] || MARIADB_STATE_FILE=$(mktemp "${TMPDIR:-/tmp}/orseis-mariadb-test.XXXXXXXX")
 start_server MariaDB ORSEIS_MYSQL mariadb-start.sh "$MARIADB_STATE_FILE"
+
+# The fault tests (tests/Orseis.IntegrationTests/Faults) start a MariaDB of their own and make it stop answering by
+# dropping its packets on the loopback interface with nftables: install it (as root, from Debian) when missing.
+if ! command -v nft >/dev/null 2>&1 && [[ ! -x /usr/sbin/nft ]]; then
+    if [[ $EUID -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        log "installing Debian's nftables for the fault tests"
+        # shellcheck source=scripts/apt-install.sh
+        . "$SCRIPTS/apt-install.sh"
+        apt_install_quietly nftables || log "WARNING: could not install nftables"
+    fi
+    if [[ "${CI:-}" == "true" ]] && ! command -v nft >/dev/null 2>&1 && [[ ! -x /usr/sbin/nft ]]; then
+        log "ERROR: nftables (nft) is missing and CI requires the fault tests to run"
+        exit 1
+    fi
+fi
 
 # ---------------------------------------------------------------------------
 # Run the tests. `|| rc=$?` keeps set -e from aborting on test failures so
