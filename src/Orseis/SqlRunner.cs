@@ -70,6 +70,10 @@ public abstract partial class SqlRunner
             command = RentCommand(connection);
             Fill(command, request);
             long started = Pool.Telemetry.CommandStarting(request.Sql);
+
+            // Only a call with a timeout of its own (or the database's) reads the clock, to tell its expiry from other failures.
+            TimeSpan? timeout = Pool.WatchedTimeout(request.Timeout);
+            long timed = timeout is null ? 0 : Stopwatch.GetTimestamp();
             try
             {
                 TResult result = async
@@ -92,6 +96,8 @@ public abstract partial class SqlRunner
             catch (Exception error)
             {
                 Pool.Telemetry.CommandCompleted(started, succeeded: false, error);
+                if (TimedOut(timeout, timed, error, cancellationToken) is { } expired)
+                    throw expired;
                 if (Translate(connection, error, cancellationToken) is { } translated)
                     throw translated;
                 throw;
@@ -134,6 +140,23 @@ public abstract partial class SqlRunner
         {
             throw reported;
         }
+    }
+
+    /// <summary>
+    /// A <see cref="CommandTimeoutException"/> for a provider's failure that came when the call's timeout had run out
+    /// (the provider's own report of its command timeout, whatever its type or wording); null for any other failure.
+    /// </summary>
+    private static CommandTimeoutException? TimedOut(TimeSpan? timeout, long started, Exception error, CancellationToken cancellationToken)
+    {
+        if (timeout is not { } limit || started == 0 || error is OrseisException or OperationCanceledException || cancellationToken.IsCancellationRequested)
+            return null;
+        TimeSpan elapsed = Stopwatch.GetElapsedTime(started);
+        if (elapsed < limit - TimeSpan.FromMilliseconds(50))
+            return null;
+        return new CommandTimeoutException(
+            $"The call did not complete within its command timeout of {limit.TotalSeconds:0.###} s (the call's timeout argument, or " +
+            $"OrseisOptions.CommandTimeout); the provider stopped it after {elapsed.TotalSeconds:0.###} s. Whether the statement took effect is unknown.",
+            limit, error);
     }
 
     /// <summary>What the caller gets for a provider operation that a <see cref="CallWatch"/> had to abandon.</summary>

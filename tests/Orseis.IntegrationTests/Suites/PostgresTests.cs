@@ -34,6 +34,8 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
     [PostgresFact] public Task Killed_during_call() => A_connection_killed_during_a_call_is_reported_alike_in_every_mode();
 
     [PostgresFact] public Task Killed_between_calls() => A_connection_killed_between_calls_is_replaced_in_every_mode();
+
+    [PostgresFact] public Task Command_timeout() => A_command_timeout_is_its_own_error_in_every_mode();
 }
 
 /// <summary>PostgreSQL-only checks: the DbDataSource constructor and what the default pool name reveals.</summary>
