@@ -163,7 +163,7 @@ public abstract partial class SqlRunner
     private static Exception Abandoned(CallWatch watch, TimeSpan? timeout, CancellationToken cancellationToken, Exception abandoned)
     {
         const string Why = "the provider did not stop within a second, so Orseis abandoned the call: its connection is closed once the provider lets " +
-                           "go of it and is never used again (a session or ReuseConnection database opens a new one for the next call).";
+                           "go of it, and a session or ReuseConnection database opens a new one for its next call.";
         if (watch.CallerCancelled)
             return new OperationCanceledException($"The call was cancelled; {Why}", abandoned, cancellationToken);
         return new CommandTimeoutException(

@@ -54,7 +54,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
 
     /// <summary>
     /// Gives up <paramref name="connection"/> (this kept connection) while the provider may still use it: it is closed
-    /// once <paramref name="pending"/> completes (at once when null) and never used again; the next call opens a new
+    /// once <paramref name="pending"/> completes (at once when null) and never used by this holder again; the next call opens a new
     /// one. A transaction open on it is lost (closing rolls it back), so later calls fail until it is disposed.
     /// </summary>
     public void Discard(DbConnection connection, DbCommand? command, Task? pending)

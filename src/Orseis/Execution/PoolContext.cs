@@ -136,8 +136,12 @@ internal sealed class PoolContext : IAsyncDisposable
         (callTimeout ?? Options.CommandTimeout) is { } t && t > TimeSpan.Zero && t != Timeout.InfiniteTimeSpan ? t : null;
 
     /// <summary>
-    /// Closes a connection the provider is still using (an abandoned call's) once <paramref name="pending"/> completes,
-    /// with its command; the pool counts it in use until then, which is the truth.
+    /// Closes a connection whose state is unknown (an abandoned call's, a failed commit's) once <paramref name="pending"/>
+    /// completes, with its command; the pool counts it in use until then, which is the truth. Closing rolls back an open
+    /// transaction, and the provider resets the connection before handing it out again (MySqlConnector, Npgsql and
+    /// SqlClient do by default) or discards it when it broke. ADO.NET has no call to keep one connection of a data
+    /// source's pool from being pooled again: static <c>ClearPool(connection)</c> does not reach MySqlConnector's data
+    /// source pools, and would close every idle connection too.
     /// </summary>
     public void CloseWhenDone(DbConnection connection, DbCommand? command, Task pending, bool opened = true) =>
         pending.ContinueWith(
