@@ -18,7 +18,7 @@ public sealed class BenchmarkSmokeTests
     public static TheoryData<Type> BenchmarkClasses() =>
     [
         typeof(RatioStudySmall), typeof(RatioStudyLarge), typeof(RawAdoStudySmall), typeof(RawAdoStudyLarge), typeof(OrmOverhead),
-        typeof(OpenCloseCost), typeof(PrepareCost), typeof(DiagnosticsOverhead),
+        typeof(OpenCloseCost), typeof(PrepareCost), typeof(DiagnosticsOverhead), typeof(CancellationOverhead),
     ];
 
     [Fact]

@@ -19,7 +19,7 @@ internal sealed class CallWatch : IDisposable
     private readonly TaskCompletionSource _stop = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly CancellationToken _caller;
     private readonly CancellationTokenRegistration _registration;
-    private readonly Timer? _deadline;
+    private readonly bool _hasDeadline;
     private int _deadlineHit;
     private Task? _abandoned;
 
@@ -37,15 +37,16 @@ internal sealed class CallWatch : IDisposable
             _registration = caller.UnsafeRegister(static state => ((CallWatch)state!).Stop(), this);
         if (deadline is { } limit)
         {
-            _deadline = new Timer(
-                static state =>
-                {
-                    var self = (CallWatch)state!;
-                    Volatile.Write(ref self._deadlineHit, 1);
-                    self.Stop();
-                },
-                this, limit, Timeout.InfiniteTimeSpan);
+            _hasDeadline = true;
+            DeadlineSweep.Add(this, limit);
         }
+    }
+
+    /// <summary>Called by <see cref="DeadlineSweep"/> once the deadline has passed.</summary>
+    internal void DeadlineReached()
+    {
+        Volatile.Write(ref _deadlineHit, 1);
+        Stop();
     }
 
     /// <summary>
@@ -115,7 +116,8 @@ internal sealed class CallWatch : IDisposable
     public void Dispose()
     {
         _registration.Dispose();
-        _deadline?.Dispose();
+        if (_hasDeadline)
+            DeadlineSweep.Remove(this);
 
         // An abandoned operation may still use the provider's token; its source is disposed when it is done.
         if (_abandoned is { } pending)
