@@ -17,7 +17,6 @@ namespace Orseis;
 /// </example>
 public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
 {
-    private readonly SharedConnection? _shared;
     private int _disposed;
 
     /// <summary>Creates a database over a provider factory (such as <c>SqliteFactory.Instance</c>) and a connection string.</summary>
@@ -40,12 +39,17 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     }
 
     private Database(DbDataSource source, bool ownsSource, OrseisOptions? options, Type providerType)
-        : base(new PoolContext(source, ownsSource, (options ?? new OrseisOptions()).Validate(), providerType))
+        : base(SourceFor(new PoolContext(source, ownsSource, (options ?? new OrseisOptions()).Validate(), providerType)))
     {
         Mode = Pool.Options.Mode;
-        if (Mode == ExecutionMode.ReuseConnection)
-            _shared = new SharedConnection(Pool, $"database '{PoolName}' (ReuseConnection mode)");
     }
+
+    /// <summary>The connection source of <see cref="OrseisOptions.Mode"/>: the one place a database's mode is chosen.</summary>
+    private static ConnectionSource SourceFor(PoolContext pool) => pool.Options.Mode switch
+    {
+        ExecutionMode.ReuseConnection => new SharedSource(pool, $"database '{pool.Telemetry.PoolName}' (ReuseConnection mode)"),
+        _ => new OpenPerCallSource(pool, $"a call on '{pool.Telemetry.PoolName}' (OpenPerCall mode)"),
+    };
 
     /// <summary>How this database's calls get their connection.</summary>
     public ExecutionMode Mode { get; }
@@ -57,7 +61,7 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     /// In <see cref="ExecutionMode.ReuseConnection"/>, how many calls had to wait for the shared connection because
     /// another flow was using it. Always 0 in <see cref="ExecutionMode.OpenPerCall"/>.
     /// </summary>
-    public long ReuseWaits => _shared?.Waits ?? 0;
+    public long ReuseWaits => (Source as SharedSource)?.Waits ?? 0;
 
     /// <summary>Opens a connection and returns a <see cref="Session"/> that runs every call on it until disposed.</summary>
     /// <returns>The open session.</returns>
@@ -113,46 +117,6 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     /// <returns>The report; its <see cref="Diagnostics.PoolReport.ToString"/> is readable text.</returns>
     public Diagnostics.PoolReport GetPoolReport() => Pool.Telemetry.CreateReport(Mode);
 
-    private protected override ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
-    {
-        ThrowIfDisposed();
-        return _shared is null ? Pool.OpenAsync(async, "a call (OpenPerCall mode)", heldByDesign: false, cancellationToken) : _shared.AcquireAsync(async, forStream, cancellationToken);
-    }
-
-    private protected override ValueTask ReleaseAsync(DbConnection connection, bool async)
-    {
-        if (_shared is null)
-            return Pool.CloseAsync(connection, async);
-        _shared.Release();
-        return default;
-    }
-
-    private protected override DbCommand RentCommand(DbConnection connection) =>
-        _shared is null ? connection.CreateCommand() : _shared.Kept.RentCommand(connection);
-
-    private protected override void ReturnCommand(DbCommand command, bool failed)
-    {
-        if (_shared is null)
-            command.Dispose();
-        else
-            _shared.Kept.ReturnCommand(command, failed);
-    }
-
-    private protected override Exception? TranslateFailure(DbConnection connection, Exception error) =>
-        _shared is null ? ConnectionFailures.Translate(connection, error, $"a call on '{PoolName}' (OpenPerCall mode)", inTransaction: false) : _shared.Kept.Translate(connection, error);
-
-    private protected override void Abandon(DbConnection connection, DbCommand command, Task pending)
-    {
-        if (_shared is null)
-        {
-            Pool.CloseWhenDone(connection, command, pending);
-            return;
-        }
-
-        _shared.Kept.Discard(connection, command, pending);
-        _shared.Release();
-    }
-
     /// <summary>Closes the shared connection (in ReuseConnection mode) and disposes the data source this database created.</summary>
     public void Dispose() => DisposeAsync(async: false).GetAwaiter().GetResult();
 
@@ -164,8 +128,7 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
             return;
-        if (_shared is not null)
-            await _shared.Kept.CloseAsync(async).ConfigureAwait(false);
+        await Source.CloseAsync(async).ConfigureAwait(false);
         if (async)
             await Pool.DisposeAsync().ConfigureAwait(false);
         else

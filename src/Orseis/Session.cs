@@ -20,25 +20,31 @@ namespace Orseis;
 /// </example>
 public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
 {
-    private readonly KeptConnection _kept;
-    private int _busy;
+    private readonly SessionSource _source;
     private int _disposed;
 
     internal Session(Database database)
-        : base(database.Pool)
+        : this(new SessionSource(database.Pool, $"session on '{database.PoolName}'"))
     {
-        _kept = new KeptConnection(database.Pool, $"session on '{database.PoolName}'");
+    }
+
+    private Session(SessionSource source)
+        : base(source)
+    {
+        _source = source;
         Pool.Telemetry.SessionOpened();
     }
+
+    private KeptConnection Kept => _source.Kept;
 
     /// <summary>The transaction open on this session, if any.</summary>
     public SessionTransaction? Transaction { get; private set; }
 
     /// <summary>How many times this session replaced a connection that had broken (outside a transaction).</summary>
-    public int Reopens => _kept.Reopens;
+    public int Reopens => Kept.Reopens;
 
     internal async ValueTask OpenAsync(bool async, CancellationToken cancellationToken) =>
-        await _kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
+        await Kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
 
     /// <summary>Starts a transaction that every call on this session joins until it is committed, rolled back or disposed.</summary>
     /// <param name="isolationLevel">The isolation level; <see cref="IsolationLevel.Unspecified"/> for the provider's default.</param>
@@ -57,19 +63,19 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
     {
         if (Transaction is not null)
             throw new InvalidOperationException("A transaction is already open on this session; commit, roll back or dispose it before starting another.");
-        DbConnection connection = await AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
+        DbConnection connection = await _source.AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
         try
         {
             DbTransaction transaction = async
                 ? await connection.BeginTransactionAsync(isolationLevel, cancellationToken).ConfigureAwait(false)
                 : connection.BeginTransaction(isolationLevel);
-            _kept.Transaction = transaction;
+            Kept.Transaction = transaction;
             Transaction = new SessionTransaction(this, transaction);
             return Transaction;
         }
         finally
         {
-            await ReleaseAsync(connection, async).ConfigureAwait(false);
+            await _source.ReleaseAsync(connection, async).ConfigureAwait(false);
         }
     }
 
@@ -95,7 +101,7 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
             throw new InvalidOperationException("This transaction has already been committed or rolled back.");
         }
 
-        if (Interlocked.CompareExchange(ref _busy, 1, 0) != 0)
+        if (!_source.TryEnter())
         {
             string what = end == TransactionEnd.Commit ? "commit" : end == TransactionEnd.Rollback ? "roll back" : "dispose";
             throw new SessionBusyException(
@@ -109,20 +115,20 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         }
         finally
         {
-            Volatile.Write(ref _busy, 0);
+            _source.Exit();
         }
     }
 
     private async ValueTask EndTransactionWhileBusyAsync(SessionTransaction transaction, TransactionEnd end, bool async, CancellationToken cancellationToken)
     {
-        DbConnection? connection = _kept.Connection;
+        DbConnection? connection = Kept.Connection;
         bool commit = end == TransactionEnd.Commit;
         if (connection is not { State: ConnectionState.Open })
         {
             // The connection died under the transaction: the server rolled its work back when the connection ended.
             Detach(transaction);
             if (connection is not null)
-                _kept.Discard(connection, command: null, pending: null);
+                Kept.Discard(connection, command: null, pending: null);
             if (commit)
             {
                 throw new ConnectionBrokenException(
@@ -170,7 +176,7 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         // committed, and let the next call open a new one.
         bool brokeDuring = connection.State != ConnectionState.Open;
         Detach(transaction);
-        _kept.Discard(connection, command: null, pending);
+        Kept.Discard(connection, command: null, pending);
         if (!commit)
             return;
 
@@ -202,55 +208,8 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         if (ReferenceEquals(Transaction, transaction))
         {
             Transaction = null;
-            _kept.Transaction = null;
+            Kept.Transaction = null;
         }
-    }
-
-    private protected override DbTransaction? CurrentTransaction => _kept.Transaction;
-
-    private protected override ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
-    {
-        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
-        if (Interlocked.CompareExchange(ref _busy, 1, 0) != 0)
-        {
-            throw new SessionBusyException(
-                "This session is already running a command, or a Stream over its results is still being read, on its one connection. " +
-                "A session runs one command at a time: finish or dispose the stream first, use one session per concurrent flow, " +
-                "or make concurrent calls on the Database in OpenPerCall mode.");
-        }
-
-        return AcquireWhileBusyAsync(async, cancellationToken);
-    }
-
-    private async ValueTask<DbConnection> AcquireWhileBusyAsync(bool async, CancellationToken cancellationToken)
-    {
-        try
-        {
-            return await _kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
-        }
-        catch
-        {
-            Volatile.Write(ref _busy, 0);
-            throw;
-        }
-    }
-
-    private protected override ValueTask ReleaseAsync(DbConnection connection, bool async)
-    {
-        Volatile.Write(ref _busy, 0);
-        return default;
-    }
-
-    private protected override DbCommand RentCommand(DbConnection connection) => _kept.RentCommand(connection);
-
-    private protected override void ReturnCommand(DbCommand command, bool failed) => _kept.ReturnCommand(command, failed);
-
-    private protected override Exception? TranslateFailure(DbConnection connection, Exception error) => _kept.Translate(connection, error);
-
-    private protected override void Abandon(DbConnection connection, DbCommand command, Task pending)
-    {
-        _kept.Discard(connection, command, pending);
-        Volatile.Write(ref _busy, 0);
     }
 
     /// <summary>Rolls back an open transaction and returns the connection to the pool.</summary>
@@ -268,6 +227,6 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
             transaction.Ended = true;
         Transaction = null;
         Pool.Telemetry.SessionClosed();
-        await _kept.CloseAsync(async).ConfigureAwait(false);
+        await _source.CloseAsync(async).ConfigureAwait(false);
     }
 }

@@ -40,7 +40,7 @@ public abstract partial class SqlRunner
 
     private IEnumerable<T> StreamIterator<T>(CommandRequest request)
     {
-        ValueTask<DbConnection> acquiring = AcquireAsync(async: false, forStream: true, CancellationToken.None);
+        ValueTask<DbConnection> acquiring = Source.AcquireAsync(async: false, forStream: true, CancellationToken.None);
         DbConnection connection = acquiring.GetAwaiter().GetResult();
         try
         {
@@ -84,13 +84,13 @@ public abstract partial class SqlRunner
         }
         finally
         {
-            ReleaseAsync(connection, async: false).GetAwaiter().GetResult();
+            Source.ReleaseAsync(connection, async: false).GetAwaiter().GetResult();
         }
     }
 
     private async IAsyncEnumerable<T> StreamAsyncIterator<T>(CommandRequest request, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        DbConnection connection = await AcquireAsync(async: true, forStream: true, cancellationToken).ConfigureAwait(false);
+        DbConnection connection = await Source.AcquireAsync(async: true, forStream: true, cancellationToken).ConfigureAwait(false);
         // Cancellation only: a command timeout bounds each statement's wait in the provider, not how long the caller
         // takes to read the rows, so no deadline covers the whole stream.
         StreamWatch? watch = StreamWatch.Start(cancellationToken, timeout: null);
@@ -138,13 +138,13 @@ public abstract partial class SqlRunner
         {
             if (watch?.Abandoned is { } pending)
             {
-                Abandon(connection, command!, pending);
+                Source.Abandon(connection, command!, pending);
             }
             else
             {
                 if (command is not null)
                     await command.DisposeAsync().ConfigureAwait(false);
-                await ReleaseAsync(connection, async: true).ConfigureAwait(false);
+                await Source.ReleaseAsync(connection, async: true).ConfigureAwait(false);
             }
 
             watch?.Dispose();

@@ -16,35 +16,19 @@ namespace Orseis;
 /// </remarks>
 public abstract partial class SqlRunner
 {
-    private protected SqlRunner(PoolContext pool) => Pool = pool;
+    private protected SqlRunner(ConnectionSource source) => Source = source;
 
-    internal PoolContext Pool { get; }
+    /// <summary>How this runner's calls get their connection: the one place its mode lives.</summary>
+    internal ConnectionSource Source { get; }
 
-    /// <summary>Gets an open connection for one call (or one stream).</summary>
-    private protected abstract ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken);
-
-    /// <summary>Gives back what <see cref="AcquireAsync"/> returned.</summary>
-    private protected abstract ValueTask ReleaseAsync(DbConnection connection, bool async);
-
-    /// <summary>
-    /// Takes back <paramref name="connection"/> and <paramref name="command"/> from a call that was abandoned while the
-    /// provider still uses them (see <see cref="CallWatch"/>): the call is over for this runner, which must release what
-    /// the call held now and close the connection once <paramref name="pending"/> completes, never using it again.
-    /// </summary>
-    private protected abstract void Abandon(DbConnection connection, DbCommand command, Task pending);
-
-    /// <summary>The transaction commands must join, if any.</summary>
-    private protected virtual DbTransaction? CurrentTransaction => null;
-
-    /// <summary>A clearer exception for <paramref name="error"/>, or null to let it pass unchanged.</summary>
-    private protected virtual Exception? TranslateFailure(DbConnection connection, Exception error) => null;
+    internal PoolContext Pool => Source.Pool;
 
     /// <summary>
     /// What a call that failed with <paramref name="error"/> throws instead, or null to let it pass: a cancellation the
-    /// provider misreports becomes an <see cref="OperationCanceledException"/>, then <see cref="TranslateFailure"/>.
+    /// provider misreports becomes an <see cref="OperationCanceledException"/>, then <see cref="ConnectionSource.TranslateFailure"/>.
     /// </summary>
     private Exception? Translate(DbConnection connection, Exception error, CancellationToken cancellationToken) =>
-        Cancellation.IsMisreported(error, cancellationToken) ? Cancellation.Reported(error, cancellationToken) : TranslateFailure(connection, error);
+        Cancellation.IsMisreported(error, cancellationToken) ? Cancellation.Reported(error, cancellationToken) : Source.TranslateFailure(connection, error);
 
     /// <summary>
     /// The one executor behind every buffered call, sync and async alike: acquire, build, execute (through
@@ -61,13 +45,13 @@ public abstract partial class SqlRunner
     private async ValueTask<TResult> RunCoreAsync<TResult>(
         CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, bool async, CancellationToken cancellationToken)
     {
-        DbConnection connection = await AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
+        DbConnection connection = await Source.AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
         DbCommand? command = null;
         bool failed = true;
         bool abandonedCall = false;
         try
         {
-            command = RentCommand(connection);
+            command = Source.RentCommand(connection);
             Fill(command, request);
             long started = Pool.Telemetry.CommandStarting(request.Sql);
 
@@ -90,7 +74,7 @@ public abstract partial class SqlRunner
                 DbCommand inUse = command;
                 command = null;
                 abandonedCall = true;
-                Abandon(connection, inUse, abandoned.Pending);
+                Source.Abandon(connection, inUse, abandoned.Pending);
                 throw abandoned.Reported;
             }
             catch (Exception error)
@@ -108,11 +92,11 @@ public abstract partial class SqlRunner
             if (command is not null)
             {
                 command.Parameters.Clear();
-                ReturnCommand(command, failed);
+                Source.ReturnCommand(command, failed);
             }
 
             if (!abandonedCall)
-                await ReleaseAsync(connection, async).ConfigureAwait(false);
+                await Source.ReleaseAsync(connection, async).ConfigureAwait(false);
         }
     }
 
@@ -193,17 +177,6 @@ public abstract partial class SqlRunner
         return pending.GetAwaiter().GetResult();
     }
 
-    /// <summary>
-    /// The command for one buffered call on <paramref name="connection"/>, with no text, parameters or transaction
-    /// yet. A runner that keeps its connection may hand out the command of its previous call again (see
-    /// <see cref="KeptConnection.RentCommand"/>), so a provider that keeps a command's prepared statements (SQLite) does not
-    /// prepare the same text again.
-    /// </summary>
-    private protected virtual DbCommand RentCommand(DbConnection connection) => connection.CreateCommand();
-
-    /// <summary>Gives back what <see cref="RentCommand"/> returned, its parameters cleared; <paramref name="failed"/> when the call failed.</summary>
-    private protected virtual void ReturnCommand(DbCommand command, bool failed) => command.Dispose();
-
     /// <summary>A new command for a stream, which keeps it for as long as the stream is read.</summary>
     private DbCommand CreateCommand(DbConnection connection, CommandRequest request)
     {
@@ -224,7 +197,7 @@ public abstract partial class SqlRunner
     /// <summary>Sets the call's transaction, timeout, parameters and text on <paramref name="command"/>.</summary>
     private void Fill(DbCommand command, CommandRequest request)
     {
-        command.Transaction = CurrentTransaction;
+        command.Transaction = Source.Transaction;
         if (Pool.TimeoutSeconds(request.Timeout) is { } seconds)
             command.CommandTimeout = seconds;
         command.CommandText = ParameterBinder.Bind(command, request.Sql, request.Args);

@@ -9,17 +9,16 @@ namespace Orseis.Execution;
 /// wait forever on itself (a query inside a <c>foreach</c> over a sync stream of the same database) fails at once
 /// instead, and any wait longer than <see cref="OrseisOptions.ReuseWaitTimeout"/> fails with a clear message.
 /// </summary>
-internal sealed class SharedConnection(PoolContext pool, string owner)
+internal sealed class SharedSource(PoolContext pool, string owner) : ConnectionSource(pool, typeof(Database))
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
+    private readonly KeptConnection _kept = new(pool, owner, heldByDesign: true);
     private long _waits;
     private int _streamThread;
 
-    public KeptConnection Kept { get; } = new(pool, owner, heldByDesign: true);
-
     public long Waits => Interlocked.Read(ref _waits);
 
-    public async ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    protected override async ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken)
     {
         if (!_gate.Wait(0, CancellationToken.None))
         {
@@ -31,12 +30,12 @@ internal sealed class SharedConnection(PoolContext pool, string owner)
             }
 
             Interlocked.Increment(ref _waits);
-            long waitStarted = pool.Telemetry.ReuseWaitStarting();
-            TimeSpan limit = pool.Options.ReuseWaitTimeout;
+            long waitStarted = Pool.Telemetry.ReuseWaitStarting();
+            TimeSpan limit = Pool.Options.ReuseWaitTimeout;
             bool entered = async
                 ? await _gate.WaitAsync(limit, cancellationToken).ConfigureAwait(false)
                 : _gate.Wait(limit, cancellationToken);
-            pool.Telemetry.ReuseWaitCompleted(waitStarted);
+            Pool.Telemetry.ReuseWaitCompleted(waitStarted);
             if (!entered)
             {
                 throw new TimeoutException(
@@ -47,7 +46,7 @@ internal sealed class SharedConnection(PoolContext pool, string owner)
 
         try
         {
-            DbConnection connection = await Kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
+            DbConnection connection = await _kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
             if (forStream && !async)
                 Volatile.Write(ref _streamThread, Environment.CurrentManagedThreadId);
             return connection;
@@ -59,7 +58,31 @@ internal sealed class SharedConnection(PoolContext pool, string owner)
         }
     }
 
-    public void Release()
+    public override ValueTask ReleaseAsync(DbConnection connection, bool async)
+    {
+        Release();
+        return default;
+    }
+
+    public override DbCommand RentCommand(DbConnection connection) => _kept.RentCommand(connection);
+
+    public override void ReturnCommand(DbCommand command, bool failed) => _kept.ReturnCommand(command, failed);
+
+    public override Exception? TranslateFailure(DbConnection connection, Exception error) => _kept.Translate(connection, error);
+
+    public override void Abandon(DbConnection connection, DbCommand command, Task pending)
+    {
+        _kept.Discard(connection, command, pending);
+        Release();
+    }
+
+    protected override async ValueTask CloseCoreAsync(bool async)
+    {
+        await _kept.CloseAsync(async).ConfigureAwait(false);
+        _gate.Dispose();
+    }
+
+    private void Release()
     {
         Volatile.Write(ref _streamThread, 0);
         _gate.Release();

@@ -1,0 +1,62 @@
+using System.Data.Common;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// How a runner gets the connection for one call: one implementation per way of running (<see cref="OpenPerCallSource"/>,
+/// <see cref="SharedSource"/>, <see cref="SessionSource"/>). <see cref="SqlRunner"/>'s one executor and its streams run
+/// every call over a source: acquire, rent a command, run, return the command, release, with failures translated and
+/// abandoned calls handed back here. A new way of running is one new subclass.
+/// </summary>
+/// <param name="pool">The pool's context.</param>
+/// <param name="ownerType">The runner that owns it (<see cref="Database"/> or <see cref="Session"/>), named when it is used after being closed.</param>
+internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
+{
+    private int _closed;
+
+    public PoolContext Pool { get; } = pool;
+
+    /// <summary>The transaction commands must join, if any.</summary>
+    public virtual DbTransaction? Transaction => null;
+
+    /// <summary>An open connection for one call, or for one stream (<paramref name="forStream"/>) until it ends.</summary>
+    /// <exception cref="ObjectDisposedException">The runner was disposed.</exception>
+    public ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    {
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _closed) != 0, ownerType);
+        return AcquireCoreAsync(async, forStream, cancellationToken);
+    }
+
+    /// <inheritdoc cref="AcquireAsync"/>
+    protected abstract ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken);
+
+    /// <summary>Gives back what <see cref="AcquireAsync"/> returned.</summary>
+    public abstract ValueTask ReleaseAsync(DbConnection connection, bool async);
+
+    /// <summary>
+    /// The command for one buffered call on <paramref name="connection"/>, with no text, parameters or transaction yet.
+    /// A source that keeps its connection may hand out the previous call's command again (see
+    /// <see cref="KeptConnection.RentCommand"/>), so a provider that keeps a command's prepared statements (SQLite)
+    /// does not prepare the same text again.
+    /// </summary>
+    public virtual DbCommand RentCommand(DbConnection connection) => connection.CreateCommand();
+
+    /// <summary>Gives back what <see cref="RentCommand"/> returned, its parameters cleared; <paramref name="failed"/> when the call failed.</summary>
+    public virtual void ReturnCommand(DbCommand command, bool failed) => command.Dispose();
+
+    /// <summary>A clearer exception for a failure that left <paramref name="connection"/> broken, or null to let it pass.</summary>
+    public abstract Exception? TranslateFailure(DbConnection connection, Exception error);
+
+    /// <summary>
+    /// Takes back <paramref name="connection"/> and <paramref name="command"/> from a call abandoned while the provider
+    /// still uses them (see <see cref="CallWatch"/>): releases what the call held now, and closes the connection once
+    /// <paramref name="pending"/> completes, never using it again.
+    /// </summary>
+    public abstract void Abandon(DbConnection connection, DbCommand command, Task pending);
+
+    /// <summary>Closes whatever the source keeps open; later calls throw <see cref="ObjectDisposedException"/>. Only the first call does anything.</summary>
+    public ValueTask CloseAsync(bool async) => Interlocked.Exchange(ref _closed, 1) == 0 ? CloseCoreAsync(async) : default;
+
+    /// <inheritdoc cref="CloseAsync"/>
+    protected virtual ValueTask CloseCoreAsync(bool async) => default;
+}

@@ -1,0 +1,71 @@
+using System.Data.Common;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// A <see cref="Session"/>'s one connection, kept across calls, and its one-call-at-a-time guard: a second call while one
+/// runs (or while a stream over it is unfinished) throws <see cref="SessionBusyException"/> rather than waiting, since a
+/// session is one unit of work. Ending a transaction takes the same guard (<see cref="TryEnter"/>).
+/// </summary>
+internal sealed class SessionSource(PoolContext pool, string owner) : ConnectionSource(pool, typeof(Session))
+{
+    private readonly KeptConnection _kept = new(pool, owner);
+    private int _busy;
+
+    /// <summary>The kept connection, for the session's transactions.</summary>
+    public KeptConnection Kept => _kept;
+
+    public override DbTransaction? Transaction => _kept.Transaction;
+
+    /// <summary>Takes the guard for something other than a call (ending a transaction); false when a call or stream holds it.</summary>
+    public bool TryEnter() => Interlocked.CompareExchange(ref _busy, 1, 0) == 0;
+
+    /// <summary>Gives back the guard taken by <see cref="TryEnter"/> or <see cref="ConnectionSource.AcquireAsync"/>.</summary>
+    public void Exit() => Volatile.Write(ref _busy, 0);
+
+    protected override ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    {
+        if (!TryEnter())
+        {
+            throw new SessionBusyException(
+                "This session is already running a command, or a Stream over its results is still being read, on its one connection. " +
+                "A session runs one command at a time: finish or dispose the stream first, use one session per concurrent flow, " +
+                "or make concurrent calls on the Database in OpenPerCall mode.");
+        }
+
+        return AcquireWhileBusyAsync(async, cancellationToken);
+    }
+
+    private async ValueTask<DbConnection> AcquireWhileBusyAsync(bool async, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await _kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            Exit();
+            throw;
+        }
+    }
+
+    public override ValueTask ReleaseAsync(DbConnection connection, bool async)
+    {
+        Exit();
+        return default;
+    }
+
+    public override DbCommand RentCommand(DbConnection connection) => _kept.RentCommand(connection);
+
+    public override void ReturnCommand(DbCommand command, bool failed) => _kept.ReturnCommand(command, failed);
+
+    public override Exception? TranslateFailure(DbConnection connection, Exception error) => _kept.Translate(connection, error);
+
+    public override void Abandon(DbConnection connection, DbCommand command, Task pending)
+    {
+        _kept.Discard(connection, command, pending);
+        Exit();
+    }
+
+    protected override ValueTask CloseCoreAsync(bool async) => _kept.CloseAsync(async);
+}
