@@ -72,7 +72,7 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
         var session = new Session(this);
         try
         {
-            session.OpenAsync(async: false, CancellationToken.None).GetAwaiter().GetResult();
+            SyncPath.Done(session.OpenAsync(async: false, CancellationToken.None));
         }
         catch
         {
@@ -118,7 +118,7 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     public Diagnostics.PoolReport GetPoolReport() => Pool.Telemetry.CreateReport(Mode);
 
     /// <summary>Closes the shared connection (in ReuseConnection mode) and disposes the data source this database created.</summary>
-    public void Dispose() => DisposeAsync(async: false).GetAwaiter().GetResult();
+    public void Dispose() => SyncPath.Block(DisposeAsync(async: false));
 
     /// <summary>Closes the shared connection (in ReuseConnection mode) and disposes the data source this database created.</summary>
     /// <returns>A task that completes when everything is closed.</returns>
@@ -132,7 +132,7 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
         if (async)
             await Pool.DisposeAsync().ConfigureAwait(false);
         else
-            Pool.DisposeAsync().AsTask().GetAwaiter().GetResult();
+            SyncPath.Block(Pool.DisposeAsync());
     }
 
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);

@@ -51,7 +51,7 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
     /// <returns>The transaction; dispose it (rolling back unless committed).</returns>
     /// <exception cref="InvalidOperationException">A transaction is already open on this session.</exception>
     public SessionTransaction BeginTransaction(IsolationLevel isolationLevel = IsolationLevel.Unspecified) =>
-        BeginTransactionAsync(isolationLevel, async: false, CancellationToken.None).GetAwaiter().GetResult();
+        SyncPath.Done(BeginTransactionAsync(isolationLevel, async: false, CancellationToken.None));
 
     /// <inheritdoc cref="BeginTransaction(IsolationLevel)"/>
     /// <param name="isolationLevel">The isolation level; <see cref="IsolationLevel.Unspecified"/> for the provider's default.</param>
@@ -213,7 +213,7 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
     }
 
     /// <summary>Rolls back an open transaction and returns the connection to the pool.</summary>
-    public void Dispose() => DisposeAsync(async: false).GetAwaiter().GetResult();
+    public void Dispose() => SyncPath.Done(DisposeAsync(async: false));
 
     /// <summary>Rolls back an open transaction and returns the connection to the pool.</summary>
     /// <returns>A task that completes when the connection is closed.</returns>

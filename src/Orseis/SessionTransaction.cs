@@ -1,4 +1,5 @@
 using System.Data.Common;
+using Orseis.Execution;
 
 namespace Orseis;
 
@@ -67,11 +68,7 @@ public sealed class SessionTransaction : IDisposable, IAsyncDisposable
 
     private void End(Session.TransactionEnd end, bool async, CancellationToken cancellationToken)
     {
-        ValueTask ending = _session.EndTransactionAsync(this, end, async, cancellationToken);
-        if (ending.IsCompletedSuccessfully)
-            return;
-
         // A commit under a timeout runs the provider's async commit so that it can be abandoned on time.
-        ending.AsTask().GetAwaiter().GetResult();
+        SyncPath.Block(_session.EndTransactionAsync(this, end, async, cancellationToken));
     }
 }

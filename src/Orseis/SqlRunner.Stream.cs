@@ -41,7 +41,7 @@ public abstract partial class SqlRunner
     private IEnumerable<T> StreamIterator<T>(CommandRequest request)
     {
         ValueTask<DbConnection> acquiring = Source.AcquireAsync(async: false, forStream: true, CancellationToken.None);
-        DbConnection connection = acquiring.GetAwaiter().GetResult();
+        DbConnection connection = SyncPath.Done(acquiring);
         try
         {
             using DbCommand command = CreateCommand(connection, request);
@@ -53,9 +53,9 @@ public abstract partial class SqlRunner
             bool failed = true;
             try
             {
-                reader = ExecuteStreamReaderAsync(command, connection, async: false, CancellationToken.None).GetAwaiter().GetResult();
+                reader = SyncPath.Done(ExecuteStreamReaderAsync(command, connection, async: false, CancellationToken.None));
                 Func<DbDataReader, T>? map = null;
-                while (ReadStreamRowAsync(reader, connection, async: false, CancellationToken.None).GetAwaiter().GetResult())
+                while (SyncPath.Done(ReadStreamRowAsync(reader, connection, async: false, CancellationToken.None)))
                 {
                     map ??= RowMapper<T>.Get(reader, command.CommandText);
                     T row = map(reader);
@@ -72,7 +72,7 @@ public abstract partial class SqlRunner
                 try
                 {
                     if (reader is not null)
-                        CloseReaderAsync(command, reader, finished, async: false).GetAwaiter().GetResult();
+                        SyncPath.Done(CloseReaderAsync(command, reader, finished, async: false));
                 }
                 finally
                 {
@@ -84,7 +84,7 @@ public abstract partial class SqlRunner
         }
         finally
         {
-            Source.ReleaseAsync(connection, async: false).GetAwaiter().GetResult();
+            SyncPath.Done(Source.ReleaseAsync(connection, async: false));
         }
     }
 

@@ -173,8 +173,7 @@ public abstract partial class SqlRunner
     private TResult Run<TResult>(CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body)
     {
         ValueTask<TResult> pending = RunAsync(request, body, async: false, CancellationToken.None);
-        Debug.Assert(pending.IsCompleted, "The sync path must never suspend.");
-        return pending.GetAwaiter().GetResult();
+        return SyncPath.Done(pending);
     }
 
     /// <summary>A new command for a stream, which keeps it for as long as the stream is read.</summary>

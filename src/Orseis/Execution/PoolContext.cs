@@ -153,7 +153,7 @@ internal sealed class PoolContext : IAsyncDisposable
                 {
                     command?.Dispose();
                     if (opened)
-                        self.CloseAsync(connection, async: false).GetAwaiter().GetResult();
+                        SyncPath.Done(self.CloseAsync(connection, async: false));
                     else
                         connection.Dispose();
                 }
