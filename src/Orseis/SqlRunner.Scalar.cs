@@ -25,22 +25,45 @@ public abstract partial class SqlRunner
     public Task<T?> ScalarAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => ScalarBody<T>(command, async, ct), async: true, cancellationToken).AsTask();
 
-    /// <summary>Runs <paramref name="sql"/> and returns the number of rows it affected.</summary>
+    /// <summary>
+    /// Runs <paramref name="sql"/> and returns the number of rows it affected. Given a sequence of argument objects
+    /// (<c>new[] { new { id = 1 }, new { id = 2 } }</c>), runs it once per item, in order, on one connection (inside the
+    /// session's transaction, if any), and returns the rows affected in all.
+    /// </summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s; or a sequence of such objects.</param>
+    /// <param name="timeout">The command timeout for this call (for each run of a sequence); null for the database's default.</param>
     /// <returns>The rows affected, as the provider counts them.</returns>
-    public int Execute(string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => ExecuteBody(command, async, ct));
+    public int Execute(string sql, object? args = null, TimeSpan? timeout = null) => ArgumentSequence.Items(args) is { } items
+        ? (items.Count == 0 ? 0 : Run(new CommandRequest(sql, null, timeout), (command, async, ct) => ExecuteManyBody(command, sql, items, async, ct)))
+        : Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => ExecuteBody(command, async, ct));
 
-    /// <summary>Runs <paramref name="sql"/> and returns the number of rows it affected.</summary>
+    /// <inheritdoc cref="Execute(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
-    /// <returns>The rows affected, as the provider counts them.</returns>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s; or a sequence of such objects.</param>
+    /// <param name="timeout">The command timeout for this call (for each run of a sequence); null for the database's default.</param>
+    /// <param name="cancellationToken">Cancels the call; a sequence stops before its next item.</param>
     public Task<int> ExecuteAsync(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => ExecuteBody(command, async, ct), async: true, cancellationToken).AsTask();
+        ArgumentSequence.Items(args) is { } items
+            ? (items.Count == 0
+                ? Task.FromResult(0)
+                : RunAsync(new CommandRequest(sql, null, timeout), (command, async, ct) => ExecuteManyBody(command, sql, items, async, ct), async: true, cancellationToken).AsTask())
+            : RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => ExecuteBody(command, async, ct), async: true, cancellationToken).AsTask();
+
+    /// <summary>Runs <paramref name="sql"/> once per item of an argument sequence on one command, summing the rows affected.</summary>
+    private static async ValueTask<int> ExecuteManyBody(DbCommand command, string sql, List<object> items, bool async, CancellationToken cancellationToken)
+    {
+        int total = 0;
+        foreach (object item in items)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            command.Parameters.Clear();
+            command.CommandText = ParameterBinder.Bind(command, sql, item);
+            total += await ExecuteBody(command, async, cancellationToken).ConfigureAwait(false);
+        }
+
+        return total;
+    }
 
     // A reader rather than ExecuteScalar (which the providers here implement with a reader too), so a value that
     // cannot convert is reported with its column's name and database type. CommandBehavior.Default and a drain to the

@@ -38,6 +38,8 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
     [MySqlFact] public Task Killed_between_calls() => A_connection_killed_between_calls_is_replaced_in_every_mode();
 
     [MySqlFact] public Task Command_timeout() => A_command_timeout_is_its_own_error_in_every_mode();
+
+    [MySqlFact] public Task Execute_many() => A_sequence_of_arguments_runs_once_per_item_in_every_mode();
 }
 
 /// <summary>The suite through MySqlConnector.</summary>

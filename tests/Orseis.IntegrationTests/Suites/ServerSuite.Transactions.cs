@@ -112,6 +112,25 @@ public abstract partial class ServerSuite
         }
     }
 
+    /// <summary>Dapper's execute-many on the server: once per item, in every mode, and inside a session's transaction.</summary>
+    protected async Task A_sequence_of_arguments_runs_once_per_item_in_every_mode()
+    {
+        Database db = Seed();
+        string insert = Text($"insert into {Table} (id, name, amount, created) values (@Id, @Name, @Amount, @Created)");
+        Item[] Batch(int from) => Enumerable.Range(from, 50).Select(i => new Item(i, "batch " + i, i, new DateTime(2024, 2, 1))).ToArray();
+        Assert.Equal(50, await Open(ExecutionMode.OpenPerCall).ExecuteAsync(insert, Batch(1000)));
+        Assert.Equal(50, Open(ExecutionMode.ReuseConnection).Execute(insert, Batch(2000)));
+        await using (Session session = await db.OpenSessionAsync())
+        {
+            await using SessionTransaction tx = await session.BeginTransactionAsync();
+            Assert.Equal(50, await session.ExecuteAsync(insert, Batch(3000)));
+            Assert.Equal(50, session.Execute(insert, Batch(4000)));
+            await tx.RollbackAsync();
+        }
+
+        Assert.Equal(100, await db.ScalarAsync<int>(Text($"select count(*) from {Table} where name like 'batch %'")));
+    }
+
     private Task<int> CountAsync(Database db, int id) =>
         db.ScalarAsync<int>(Text($"select count(*) from {Table} where id = @id"), new { id });
 }
