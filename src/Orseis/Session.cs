@@ -141,7 +141,7 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         }
 
         TimeSpan? timeout = Pool.WatchedTimeout(null);
-        using CallWatch? watch = async || timeout is not null ? CallWatch.Start(cancellationToken, timeout) : null;
+        using CallWatch? watch = async || timeout is not null ? CallWatch.Start(timeout, cancellationToken) : null;
         Exception failure;
         Task? pending = null;
         try

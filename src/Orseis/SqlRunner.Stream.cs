@@ -93,7 +93,7 @@ public abstract partial class SqlRunner
         DbConnection connection = await Source.AcquireAsync(async: true, forStream: true, cancellationToken).ConfigureAwait(false);
         // Cancellation only: a command timeout bounds each statement's wait in the provider, not how long the caller
         // takes to read the rows, so no deadline covers the whole stream.
-        StreamWatch? watch = StreamWatch.Start(cancellationToken, timeout: null);
+        StreamWatch? watch = StreamWatch.Start(timeout: null, cancellationToken);
         DbCommand? command = null;
         try
         {
@@ -162,7 +162,7 @@ public abstract partial class SqlRunner
                 ? await ExecuteReaderAsync(command, CommandBehavior.SingleResult, async, cancellationToken).ConfigureAwait(false)
                 : await watch.Watch.WaitAsync(ExecuteReaderAsync(command, CommandBehavior.SingleResult, async, watch.Watch.Token)).ConfigureAwait(false);
         }
-        catch (Exception error) when (StreamFailure(connection, error, cancellationToken, watch) is { } translated)
+        catch (Exception error) when (StreamFailure(connection, error, watch, cancellationToken) is { } translated)
         {
             throw translated;
         }
@@ -176,38 +176,38 @@ public abstract partial class SqlRunner
         {
             read = ReadAsync(reader, async, watch?.Watch.Token ?? cancellationToken);
         }
-        catch (Exception error) when (StreamFailure(connection, error, cancellationToken, watch) is { } translated)
+        catch (Exception error) when (StreamFailure(connection, error, watch, cancellationToken) is { } translated)
         {
             throw translated;
         }
 
-        return read.IsCompletedSuccessfully ? read : AwaitStreamRowAsync(read, connection, cancellationToken, watch);
+        return read.IsCompletedSuccessfully ? read : AwaitStreamRowAsync(read, connection, watch, cancellationToken);
     }
 
-    private async ValueTask<bool> AwaitStreamRowAsync(ValueTask<bool> read, DbConnection connection, CancellationToken cancellationToken, StreamWatch? watch)
+    private async ValueTask<bool> AwaitStreamRowAsync(ValueTask<bool> read, DbConnection connection, StreamWatch? watch, CancellationToken cancellationToken)
     {
         try
         {
             return watch is null ? await read.ConfigureAwait(false) : await watch.Watch.WaitAsync(read).ConfigureAwait(false);
         }
-        catch (Exception error) when (StreamFailure(connection, error, cancellationToken, watch) is { } translated)
+        catch (Exception error) when (StreamFailure(connection, error, watch, cancellationToken) is { } translated)
         {
             throw translated;
         }
     }
 
     /// <summary>What a stream's step throws for <paramref name="error"/>: as a buffered call would, abandonment and deadlines included.</summary>
-    private Exception? StreamFailure(DbConnection connection, Exception error, CancellationToken cancellationToken, StreamWatch? watch)
+    private Exception? StreamFailure(DbConnection connection, Exception error, StreamWatch? watch, CancellationToken cancellationToken)
     {
         if (watch is not null)
         {
             if (error is CallAbandonedException abandoned)
             {
                 watch.Abandoned = abandoned.Pending;
-                return Abandoned(watch.Watch, watch.Timeout, cancellationToken, abandoned);
+                return Abandoned(watch.Watch, watch.Timeout, abandoned, cancellationToken);
             }
 
-            if (Stopped(watch.Watch, watch.Timeout, cancellationToken, error) is { } stopped)
+            if (Stopped(watch.Watch, watch.Timeout, error, cancellationToken) is { } stopped)
                 return stopped;
         }
 
@@ -224,8 +224,8 @@ public abstract partial class SqlRunner
         /// <summary>The provider operation left running when the stream was abandoned.</summary>
         public Task? Abandoned { get; set; }
 
-        public static StreamWatch? Start(CancellationToken cancellationToken, TimeSpan? timeout) =>
-            CallWatch.Start(cancellationToken, timeout) is { } watch ? new StreamWatch(watch, timeout) : null;
+        public static StreamWatch? Start(TimeSpan? timeout, CancellationToken cancellationToken) =>
+            CallWatch.Start(timeout, cancellationToken) is { } watch ? new StreamWatch(watch, timeout) : null;
 
         public void Dispose() => Watch.Dispose();
     }

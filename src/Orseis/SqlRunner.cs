@@ -108,7 +108,7 @@ public abstract partial class SqlRunner
         DbCommand command, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, TimeSpan? callTimeout, CancellationToken cancellationToken)
     {
         TimeSpan? timeout = Pool.WatchedTimeout(callTimeout);
-        using CallWatch? watch = CallWatch.Start(cancellationToken, timeout);
+        using CallWatch? watch = CallWatch.Start(timeout, cancellationToken);
         if (watch is null)
             return await body(command, true, cancellationToken).ConfigureAwait(false);
         try
@@ -117,10 +117,10 @@ public abstract partial class SqlRunner
         }
         catch (CallAbandonedException abandoned)
         {
-            abandoned.Reported = Abandoned(watch, timeout, cancellationToken, abandoned);
+            abandoned.Reported = Abandoned(watch, timeout, abandoned, cancellationToken);
             throw;
         }
-        catch (Exception error) when (Stopped(watch, timeout, cancellationToken, error) is { } reported)
+        catch (Exception error) when (Stopped(watch, timeout, error, cancellationToken) is { } reported)
         {
             throw reported;
         }
@@ -144,7 +144,7 @@ public abstract partial class SqlRunner
     }
 
     /// <summary>What the caller gets for a provider operation that a <see cref="CallWatch"/> had to abandon.</summary>
-    private static Exception Abandoned(CallWatch watch, TimeSpan? timeout, CancellationToken cancellationToken, Exception abandoned)
+    private static Exception Abandoned(CallWatch watch, TimeSpan? timeout, Exception abandoned, CancellationToken cancellationToken)
     {
         const string Why = "the provider did not stop within a second, so Orseis abandoned the call: its connection is closed once the provider lets " +
                            "go of it, and a session or ReuseConnection database opens a new one for its next call.";
@@ -156,7 +156,7 @@ public abstract partial class SqlRunner
     }
 
     /// <summary>The error for a provider operation that ended because a <see cref="CallWatch"/> stopped it; null for any other failure.</summary>
-    private static Exception? Stopped(CallWatch watch, TimeSpan? timeout, CancellationToken cancellationToken, Exception error)
+    private static Exception? Stopped(CallWatch watch, TimeSpan? timeout, Exception error, CancellationToken cancellationToken)
     {
         if (watch.CallerCancelled)
             return error is OperationCanceledException oce && oce.CancellationToken == cancellationToken ? null : Cancellation.Reported(error, cancellationToken);

@@ -26,13 +26,13 @@ internal static class ArgumentSequence
         foreach (object? item in sequence)
         {
             if (item is null)
-                throw new ArgumentException($"Item {index} of the argument sequence is null; each item must be an object holding one statement's arguments.", "args");
+                throw new ArgumentException($"Item {index} of the argument sequence is null; each item must be an object holding one statement's arguments.", nameof(args));
             if (ScalarTypes.IsScalar(item.GetType()) || item is string)
             {
                 throw new ArgumentException(
                     $"The arguments are a sequence of {ScalarTypes.Describe(item.GetType())} values. A sequence runs the statement once per item " +
                     "and each item must be an object holding that run's arguments (new[] { new { id = 1 }, new { id = 2 } }). " +
-                    "To pass a list for 'in @ids', wrap it in an object: new { ids }.", "args");
+                    "To pass a list for 'in @ids', wrap it in an object: new { ids }.", nameof(args));
             }
 
             items.Add(item);

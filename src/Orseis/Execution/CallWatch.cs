@@ -23,7 +23,7 @@ internal sealed class CallWatch : IDisposable
     private int _deadlineHit;
     private Task? _abandoned;
 
-    private CallWatch(CancellationToken caller, TimeSpan? deadline)
+    private CallWatch(TimeSpan? deadline, CancellationToken caller)
     {
         _caller = caller;
 
@@ -53,8 +53,11 @@ internal sealed class CallWatch : IDisposable
     /// A watch for a call with <paramref name="caller"/>'s token and an optional deadline, or null when there is nothing
     /// to watch (no cancellable token, no deadline): the call then runs exactly as the provider runs it, allocating nothing.
     /// </summary>
-    public static CallWatch? Start(CancellationToken caller, TimeSpan? deadline = null) =>
-        caller.CanBeCanceled || deadline is not null ? new CallWatch(caller, deadline) : null;
+    public static CallWatch? Start(TimeSpan? deadline, CancellationToken caller) =>
+        caller.CanBeCanceled || deadline is not null ? new CallWatch(deadline, caller) : null;
+
+    /// <inheritdoc cref="Start(TimeSpan?, CancellationToken)"/>
+    public static CallWatch? Start(CancellationToken caller) => Start(null, caller);
 
     /// <summary>The token to give the provider instead of the caller's.</summary>
     public CancellationToken Token => _provider.Token;

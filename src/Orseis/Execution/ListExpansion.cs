@@ -23,8 +23,10 @@ internal static class ListExpansion
             @"\(\s*[@:?]" + Regex.Escape(name) + @"\s*\)|(?<![\p{L}\p{N}_@])[@:?]" + Regex.Escape(name) + @"(?![\p{L}\p{N}_])";
         if (!Regex.IsMatch(sql, pattern, options))
         {
+#pragma warning disable CA2208 // the error is about the public call's 'args', not this method's parameters
             throw new ArgumentException(
-                $"Parameter '{name}' is a list, but the SQL has no '@{name}' to expand it into. Write 'IN @{name}' or 'IN (@{name})'.", "args");
+                $"Parameter '{name}' is a list, but the SQL has no '@{name}' to expand it into. Write 'IN @{name}' or 'IN (@{name})'.", PublicParameters.Args);
+#pragma warning restore CA2208
         }
 
         name = SqlNames.FindSpelling(sql, name) ?? name;

@@ -45,7 +45,7 @@ internal static class ParameterBinder
                 foreach (DictionaryEntry entry in dictionary)
                 {
                     if (entry.Key is not string name)
-                        throw new ArgumentException($"Parameter dictionaries must have string keys; found a key of type {entry.Key.GetType()}.", "args");
+                        throw new ArgumentException($"Parameter dictionaries must have string keys; found a key of type {entry.Key.GetType()}.", PublicParameters.Args);
                     sql = Add(command, sql, name, entry.Value);
                 }
 
@@ -151,9 +151,11 @@ internal static class ParameterBinder
 
         if (getters.Count == 0)
         {
+#pragma warning disable CA2208 // the error is about the public call's 'args', not this method's parameters
             throw new ArgumentException(
                 $"Arguments of type {type} have no public properties or fields to send as parameters. Pass an anonymous object, " +
-                "a class or record, a dictionary, or DbParameter instances.", "args");
+                "a class or record, a dictionary, or DbParameter instances.", PublicParameters.Args);
+#pragma warning restore CA2208
         }
 
         return [.. getters];

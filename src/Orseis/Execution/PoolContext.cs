@@ -116,15 +116,14 @@ internal sealed class PoolContext : IAsyncDisposable
     }
 
     /// <summary>The command timeout in whole seconds for a call's own timeout or the database's default.</summary>
-    public int? TimeoutSeconds(TimeSpan? callTimeout)
+    public int? TimeoutSeconds(TimeSpan? timeout)
     {
-        TimeSpan? timeout = callTimeout ?? Options.CommandTimeout;
-        if (timeout is not { } t)
+        if ((timeout ?? Options.CommandTimeout) is not { } t)
             return null;
         if (t == Timeout.InfiniteTimeSpan)
             return 0;
         if (t < TimeSpan.Zero)
-            throw new ArgumentOutOfRangeException("timeout", $"A command timeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.");
+            throw new ArgumentOutOfRangeException(nameof(timeout), $"A command timeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.");
         return (int)Math.Min(int.MaxValue, Math.Ceiling(t.TotalSeconds));
     }
 

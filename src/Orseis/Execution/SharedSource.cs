@@ -9,7 +9,7 @@ namespace Orseis.Execution;
 /// wait forever on itself (a query inside a <c>foreach</c> over a sync stream of the same database) fails at once
 /// instead, and any wait longer than <see cref="OrseisOptions.ReuseWaitTimeout"/> fails with a clear message.
 /// </summary>
-internal sealed class SharedSource(PoolContext pool, string owner) : ConnectionSource(pool, typeof(Database))
+internal sealed class SharedSource(PoolContext pool, string owner) : ConnectionSource(pool, typeof(Database)), IDisposable
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
     private readonly KeptConnection _kept = new(pool, owner, heldByDesign: true);
@@ -79,8 +79,11 @@ internal sealed class SharedSource(PoolContext pool, string owner) : ConnectionS
     protected override async ValueTask CloseCoreAsync(bool async)
     {
         await _kept.CloseAsync(async).ConfigureAwait(false);
-        _gate.Dispose();
+        Dispose();
     }
+
+    /// <summary>Disposes the gate; the kept connection is closed by <see cref="ConnectionSource.CloseAsync"/>.</summary>
+    public void Dispose() => _gate.Dispose();
 
     private void Release()
     {

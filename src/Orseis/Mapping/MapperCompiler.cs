@@ -111,7 +111,7 @@ internal static class MapperCompiler
     /// When <paramref name="providerRefusesNull"/> and the member cannot hold NULL, the provider's own NULL check (its
     /// typed getter throws) stands in for an IsDBNull call per read; the error path then tells the NULL apart.
     /// </remarks>
-    private static Expression ReadColumn(int ordinal, Type columnType, Type target, string? member, bool providerRefusesNull)
+    private static TryExpression ReadColumn(int ordinal, Type columnType, Type target, string? member, bool providerRefusesNull)
     {
         Expression index = Expression.Constant(ordinal);
         Expression isNull = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, index);
@@ -183,7 +183,7 @@ internal static class MapperCompiler
         return name is null ? null : typeof(ValueConverter).GetMethod(name, [typeof(string)]);
     }
 
-    private static Expression TypedGet(Expression index, Type type)
+    private static MethodCallExpression TypedGet(Expression index, Type type)
     {
         string? getter = type switch
         {

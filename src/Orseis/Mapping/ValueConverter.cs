@@ -62,7 +62,7 @@ internal static class ValueConverter
         throw NoConversion(value.GetType(), target);
     }
 
-    private static object ToBoolean(object value) => value switch
+    private static bool ToBoolean(object value) => value switch
     {
         string s when bool.TryParse(s, out bool b) => b,
         _ when ScalarTypes.IsIntegral(value.GetType()) => BooleanFrom(System.Convert.ToInt64(value, s_invariant)),
