@@ -230,7 +230,7 @@ public abstract partial class SqlRunner
         public void Dispose() => Watch.Dispose();
     }
 
-    private static ValueTask CloseReaderAsync(DbCommand command, DbDataReader reader, bool finished, bool async)
+    internal static ValueTask CloseReaderAsync(DbCommand command, DbDataReader reader, bool finished, bool async)
     {
         if (!finished)
             TryCancel(command);

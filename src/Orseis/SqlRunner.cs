@@ -27,7 +27,7 @@ public abstract partial class SqlRunner
     /// What a call that failed with <paramref name="error"/> throws instead, or null to let it pass: a cancellation the
     /// provider misreports becomes an <see cref="OperationCanceledException"/>, then <see cref="ConnectionSource.TranslateFailure"/>.
     /// </summary>
-    private Exception? Translate(DbConnection connection, Exception error, CancellationToken cancellationToken) =>
+    internal Exception? Translate(DbConnection connection, Exception error, CancellationToken cancellationToken) =>
         Cancellation.IsMisreported(error, cancellationToken) ? Cancellation.Reported(error, cancellationToken) : Source.TranslateFailure(connection, error);
 
     /// <summary>
@@ -202,16 +202,16 @@ public abstract partial class SqlRunner
         command.CommandText = ParameterBinder.Bind(command, request.Sql, request.Args);
     }
 
-    private static ValueTask<DbDataReader> ExecuteReaderAsync(DbCommand command, CommandBehavior behavior, bool async, CancellationToken cancellationToken) =>
+    internal static ValueTask<DbDataReader> ExecuteReaderAsync(DbCommand command, CommandBehavior behavior, bool async, CancellationToken cancellationToken) =>
         async ? new ValueTask<DbDataReader>(command.ExecuteReaderAsync(behavior, cancellationToken)) : new ValueTask<DbDataReader>(command.ExecuteReader(behavior));
 
-    private static ValueTask<bool> ReadAsync(DbDataReader reader, bool async, CancellationToken cancellationToken) =>
+    internal static ValueTask<bool> ReadAsync(DbDataReader reader, bool async, CancellationToken cancellationToken) =>
         async ? new ValueTask<bool>(reader.ReadAsync(cancellationToken)) : new ValueTask<bool>(reader.Read());
 
-    private static ValueTask<bool> NextResultAsync(DbDataReader reader, bool async, CancellationToken cancellationToken) =>
+    internal static ValueTask<bool> NextResultAsync(DbDataReader reader, bool async, CancellationToken cancellationToken) =>
         async ? new ValueTask<bool>(reader.NextResultAsync(cancellationToken)) : new ValueTask<bool>(reader.NextResult());
 
-    private static ValueTask DisposeReaderAsync(DbDataReader reader, bool async)
+    internal static ValueTask DisposeReaderAsync(DbDataReader reader, bool async)
     {
         if (async)
             return reader.DisposeAsync();

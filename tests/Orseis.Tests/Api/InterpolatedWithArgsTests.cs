@@ -30,6 +30,8 @@ public sealed class InterpolatedWithArgsTests
         "db.QueryFirstOrDefaultAsync<int>($\"select {id}\", new { x = 1 })",
         "db.Stream<int>($\"select {id}\", new { x = 1 })",
         "db.StreamAsync<int>($\"select {id}\", new { x = 1 })",
+        "db.QueryMultiple($\"select {id}\", new { x = 1 })",
+        "db.QueryMultipleAsync($\"select {id}\", new { x = 1 })",
         "session.Query<int>($\"select {name}\", new Dictionary<string, object?>())",
     ];
 
@@ -52,10 +54,10 @@ public sealed class InterpolatedWithArgsTests
         MethodInfo[] methods = typeof(SqlRunner).GetMethods(BindingFlags.Public | BindingFlags.Instance).Where(FirstIsHandler).ToArray();
         MethodInfo[] calls = [.. methods.Where(m => !Guarded(m))];
         MethodInfo[] guards = [.. methods.Where(Guarded)];
-        Assert.Equal(16, calls.Length);
+        Assert.Equal(18, calls.Length);
         Assert.Equal(calls.Select(Signature).Order(StringComparer.Ordinal), guards.Select(g => Signature(g).Replace("(handler, Object, ", "(handler, ", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
         Assert.All(guards, g => Assert.Equal(typeof(object), g.GetParameters()[1].ParameterType));
-        Assert.Equal(calls.Select(m => m.Name).Order(StringComparer.Ordinal), Calls.Take(16).Select(c => c[3..c.IndexOfAny(['<', '('])]).Order(StringComparer.Ordinal));
+        Assert.Equal(calls.Select(m => m.Name).Order(StringComparer.Ordinal), Calls.Take(18).Select(c => c[3..c.IndexOfAny(['<', '('])]).Order(StringComparer.Ordinal));
 
         static bool FirstIsHandler(MethodInfo m) => m.GetParameters() is [{ ParameterType: var t }, ..] && t == typeof(SqlInterpolatedStringHandler);
         static bool Guarded(MethodInfo m) => m.GetCustomAttribute<ObsoleteAttribute>() is { IsError: true, DiagnosticId: "ORSEIS001" };

@@ -1,0 +1,203 @@
+using System.Data.Common;
+using Orseis.Execution;
+using Orseis.Mapping;
+
+namespace Orseis;
+
+/// <summary>
+/// The result sets of one command (from <see cref="SqlRunner.QueryMultiple(string, object?, TimeSpan?)"/>), read in order: each <c>Read</c> maps
+/// the current result set and moves to the next. It holds its connection until disposed; disposing it before every
+/// result set was read asks the server to stop sending the rest.
+/// </summary>
+public sealed class GridReader : IDisposable, IAsyncDisposable
+{
+    private readonly SqlRunner _runner;
+    private readonly DbConnection _connection;
+    private readonly DbCommand _command;
+    private readonly DbDataReader _reader;
+    private readonly long _started;
+    private bool _hasResult = true;
+    private bool _failed;
+    private int _disposed;
+
+    internal GridReader(SqlRunner runner, DbConnection connection, DbCommand command, DbDataReader reader, long started)
+    {
+        _runner = runner;
+        _connection = connection;
+        _command = command;
+        _reader = reader;
+        _started = started;
+    }
+
+    /// <summary>True once every result set has been read.</summary>
+    public bool IsConsumed => !_hasResult;
+
+    /// <summary>Maps every row of the current result set and moves to the next.</summary>
+    /// <returns>The rows.</returns>
+    /// <exception cref="InvalidOperationException">Every result set has already been read.</exception>
+    public List<T> Read<T>() => SyncPath.Done(ReadListAsync<T>(async: false, CancellationToken.None));
+
+    /// <inheritdoc cref="Read{T}"/>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    public Task<List<T>> ReadAsync<T>(CancellationToken cancellationToken = default) => ReadListAsync<T>(async: true, cancellationToken).AsTask();
+
+    /// <summary>Maps the only row of the current result set and moves to the next.</summary>
+    /// <returns>The row.</returns>
+    /// <exception cref="InvalidOperationException">The result set has no row or more than one, or every result set has been read.</exception>
+    public T ReadSingle<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.Single, async: false, CancellationToken.None))!;
+
+    /// <inheritdoc cref="ReadSingle{T}"/>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    public async Task<T> ReadSingleAsync<T>(CancellationToken cancellationToken = default) =>
+        (await ReadRowAsync<T>(RowLimit.Single, async: true, cancellationToken).ConfigureAwait(false))!;
+
+    /// <summary>Maps the only row of the current result set, or returns <see langword="default"/> when it has none, and moves to the next.</summary>
+    /// <returns>The row, or <see langword="default"/>.</returns>
+    /// <exception cref="InvalidOperationException">The result set has more than one row, or every result set has been read.</exception>
+    public T? ReadSingleOrDefault<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.SingleOrDefault, async: false, CancellationToken.None));
+
+    /// <inheritdoc cref="ReadSingleOrDefault{T}"/>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    public Task<T?> ReadSingleOrDefaultAsync<T>(CancellationToken cancellationToken = default) =>
+        ReadRowAsync<T>(RowLimit.SingleOrDefault, async: true, cancellationToken).AsTask();
+
+    /// <summary>Maps the first row of the current result set and moves to the next.</summary>
+    /// <returns>The first row.</returns>
+    /// <exception cref="InvalidOperationException">The result set has no row, or every result set has been read.</exception>
+    public T ReadFirst<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.First, async: false, CancellationToken.None))!;
+
+    /// <inheritdoc cref="ReadFirst{T}"/>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    public async Task<T> ReadFirstAsync<T>(CancellationToken cancellationToken = default) =>
+        (await ReadRowAsync<T>(RowLimit.First, async: true, cancellationToken).ConfigureAwait(false))!;
+
+    /// <summary>Maps the first row of the current result set, or returns <see langword="default"/> when it has none, and moves to the next.</summary>
+    /// <returns>The first row, or <see langword="default"/>.</returns>
+    /// <exception cref="InvalidOperationException">Every result set has been read.</exception>
+    public T? ReadFirstOrDefault<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.FirstOrDefault, async: false, CancellationToken.None));
+
+    /// <inheritdoc cref="ReadFirstOrDefault{T}"/>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    public Task<T?> ReadFirstOrDefaultAsync<T>(CancellationToken cancellationToken = default) =>
+        ReadRowAsync<T>(RowLimit.FirstOrDefault, async: true, cancellationToken).AsTask();
+
+    private async ValueTask<List<T>> ReadListAsync<T>(bool async, CancellationToken cancellationToken)
+    {
+        ThrowIfDone();
+        try
+        {
+            var rows = new List<T>();
+            if (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
+            {
+                Func<DbDataReader, T> map = RowMapper<T>.Get(_reader, _command.CommandText);
+                do
+                {
+                    rows.Add(map(_reader));
+                }
+                while (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false));
+            }
+
+            await NextAsync(async, cancellationToken).ConfigureAwait(false);
+            return rows;
+        }
+        catch (Exception error) when (Failed(error, cancellationToken) is { } translated)
+        {
+            throw translated;
+        }
+        catch (Exception error) when (error is InvalidOperationException or MappingException)
+        {
+            await SkipAsync(async).ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    private async ValueTask<T?> ReadRowAsync<T>(RowLimit limit, bool async, CancellationToken cancellationToken)
+    {
+        ThrowIfDone();
+        try
+        {
+            T? row = default;
+            if (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
+            {
+                row = RowMapper<T>.Get(_reader, _command.CommandText)(_reader);
+                if (limit is RowLimit.Single or RowLimit.SingleOrDefault && await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
+                    throw new InvalidOperationException($"Read{limit} expected at most one row, but the result set has more than one.");
+            }
+            else if (limit is RowLimit.Single or RowLimit.First)
+            {
+                throw new InvalidOperationException($"Read{limit} expected a row, but the result set has none.");
+            }
+
+            // The rest of a result set read for its first row is skipped by moving to the next one.
+            await NextAsync(async, cancellationToken).ConfigureAwait(false);
+            return row;
+        }
+        catch (Exception error) when (Failed(error, cancellationToken) is { } translated)
+        {
+            throw translated;
+        }
+        catch (Exception error) when (error is InvalidOperationException or MappingException)
+        {
+            await SkipAsync(async).ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    /// <summary>After a read that failed on its rows (their count, a mapping), moves on so the next read gets the next result set.</summary>
+    private async ValueTask SkipAsync(bool async)
+    {
+        try
+        {
+            await NextAsync(async, CancellationToken.None).ConfigureAwait(false);
+        }
+#pragma warning disable CA1031 // the caller gets the read's own error; a failure to move on shows at the next read or dispose
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+            _failed = true;
+            _hasResult = false;
+        }
+    }
+
+    private async ValueTask NextAsync(bool async, CancellationToken cancellationToken) =>
+        _hasResult = await SqlRunner.NextResultAsync(_reader, async, cancellationToken).ConfigureAwait(false);
+
+    /// <summary>Notes a failure (reported when the reader is disposed) and returns the error the caller gets instead, if any.</summary>
+    private Exception? Failed(Exception error, CancellationToken cancellationToken)
+    {
+        if (error is not (InvalidOperationException or MappingException))
+            _failed = true;
+        return _runner.Translate(_connection, error, cancellationToken);
+    }
+
+    private void ThrowIfDone()
+    {
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+        if (!_hasResult)
+            throw new InvalidOperationException("Every result set of this command has been read.");
+    }
+
+    /// <summary>Closes the reader (asking the server to stop sending unread result sets) and gives back the connection.</summary>
+    public void Dispose() => SyncPath.Done(DisposeAsync(async: false));
+
+    /// <inheritdoc cref="Dispose"/>
+    /// <returns>A task that completes when the connection is given back.</returns>
+    public ValueTask DisposeAsync() => DisposeAsync(async: true);
+
+    private async ValueTask DisposeAsync(bool async)
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+            return;
+        try
+        {
+            await SqlRunner.CloseReaderAsync(_command, _reader, finished: !_hasResult, async).ConfigureAwait(false);
+        }
+        finally
+        {
+            _command.Parameters.Clear();
+            _command.Dispose();
+            _runner.Pool.Telemetry.CommandCompleted(_started, succeeded: !_failed);
+            await _runner.Source.ReleaseAsync(_connection, async).ConfigureAwait(false);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+using System.ComponentModel;
+using System.Data;
+using System.Data.Common;
+using Orseis.Execution;
+
+namespace Orseis;
+
+public abstract partial class SqlRunner
+{
+    /// <summary>
+    /// Runs <paramref name="sql"/> (several statements, or a procedure returning several result sets) and returns a
+    /// <see cref="GridReader"/> to read its result sets in order. The connection is held until the reader is disposed,
+    /// with the same rules as a stream: on a session or a ReuseConnection database no other call runs meanwhile.
+    /// </summary>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <returns>The reader of result sets; dispose it.</returns>
+    /// <example>
+    /// <code>
+    /// using GridReader grids = db.QueryMultiple("select * from users where id = @id; select * from orders where user_id = @id", new { id });
+    /// User user = grids.ReadSingle&lt;User&gt;();
+    /// List&lt;Order&gt; orders = grids.Read&lt;Order&gt;();
+    /// </code>
+    /// </example>
+    public GridReader QueryMultiple(string sql, object? args = null, TimeSpan? timeout = null)
+    {
+        Pool.Telemetry.EnterFlow();
+        return SyncPath.Done(OpenGridAsync(new CommandRequest(sql, args, timeout), async: false, CancellationToken.None));
+    }
+
+    /// <inheritdoc cref="QueryMultiple(string, object?, TimeSpan?)"/>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <param name="cancellationToken">Cancels the call.</param>
+    public Task<GridReader> QueryMultipleAsync(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
+    {
+        Pool.Telemetry.EnterFlow();
+        return OpenGridAsync(new CommandRequest(sql, args, timeout), async: true, cancellationToken).AsTask();
+    }
+
+    /// <summary>Like <see cref="QueryMultiple(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <returns>The reader of result sets; dispose it.</returns>
+    public GridReader QueryMultiple(SqlInterpolatedStringHandler sql, TimeSpan? timeout = null) => QueryMultiple(sql.Text, sql.Parameters, timeout);
+
+    /// <summary>Like <see cref="QueryMultipleAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <param name="cancellationToken">Cancels the call.</param>
+    /// <returns>The reader of result sets; dispose it.</returns>
+    public Task<GridReader> QueryMultipleAsync(SqlInterpolatedStringHandler sql, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        QueryMultipleAsync(sql.Text, sql.Parameters, timeout, cancellationToken);
+
+    /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see cref="NotSupportedException"/>. See <see cref="QueryMultiple(string, object?, TimeSpan?)"/>.</summary>
+    [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
+    [EditorBrowsable(EditorBrowsableState.Never)]
+    public GridReader QueryMultiple(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) => throw new NotSupportedException(InterpolatedWithArgs);
+
+    /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see cref="NotSupportedException"/>. See <see cref="QueryMultipleAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
+    [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
+    [EditorBrowsable(EditorBrowsableState.Never)]
+    public Task<GridReader> QueryMultipleAsync(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        throw new NotSupportedException(InterpolatedWithArgs);
+
+    private async ValueTask<GridReader> OpenGridAsync(CommandRequest request, bool async, CancellationToken cancellationToken)
+    {
+        DbConnection connection = await Source.AcquireAsync(async, forStream: true, cancellationToken).ConfigureAwait(false);
+        DbCommand? command = null;
+        try
+        {
+            command = CreateCommand(connection, request);
+            long started = Pool.Telemetry.CommandStarting(request.Sql);
+            DbDataReader reader;
+            try
+            {
+                reader = await ExecuteReaderAsync(command, CommandBehavior.Default, async, cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception error)
+            {
+                Pool.Telemetry.CommandCompleted(started, succeeded: false, error);
+                if (Translate(connection, error, cancellationToken) is { } translated)
+                    throw translated;
+                throw;
+            }
+
+            return new GridReader(this, connection, command, reader, started);
+        }
+        catch
+        {
+            if (command is not null)
+            {
+                command.Parameters.Clear();
+                command.Dispose();
+            }
+
+            await Source.ReleaseAsync(connection, async).ConfigureAwait(false);
+            throw;
+        }
+    }
+}
