@@ -116,7 +116,7 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     private protected override ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
     {
         ThrowIfDisposed();
-        return _shared is null ? Pool.OpenAsync(async, "a call (OpenPerCall mode)", heldByDesign: false, cancellationToken) : _shared.AcquireAsync(async, forStream, cancellationToken);
+        return _shared is null ? Pool.OpenAsync(async, forStream ? "a stream (OpenPerCall mode)" : "a call (OpenPerCall mode)", heldByDesign: false, heldAcrossCalls: forStream, cancellationToken) : _shared.AcquireAsync(async, forStream, cancellationToken);
     }
 
     private protected override ValueTask ReleaseAsync(DbConnection connection, bool async)

@@ -1,0 +1,104 @@
+using System.Globalization;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// Slow opens, by cause. An open that queued for the pool is the saturation detector's, never this one's. Of the rest:
+/// an open slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/> during which the provider made physical
+/// connections that themselves took longer than the floor is a <b>cold pool</b> (its figures are the provider's own
+/// connect times); warm opens that stay slow (the median of the last five above the floor and
+/// <see cref="DiagnosticsOptions.SlowOpenFactor"/> times the usual) are a <b>slow server or network</b>. One stalled
+/// open (a GC, a descheduled thread) is neither. The usual open time is learned from warm opens only, so cold
+/// connects never become the baseline.
+/// </summary>
+internal sealed class SlowOpenDetector(FindingLog log, bool providerCountsConnects)
+{
+    private const int Recent = 5;
+    private const double Weight = 0.1;
+    private readonly Lock _lock = new();
+    private readonly double[] _recent = new double[Recent];
+    private int _recentCount;
+    private double _usualMs;
+    private int _usualSamples;
+
+    /// <summary>The moving average of warm (pool-hit) opens, in milliseconds; 0 until one was seen.</summary>
+    public double UsualMs
+    {
+        get
+        {
+            lock (_lock)
+                return _usualMs;
+        }
+    }
+
+    public void OnOpenCompleted(in OpenStart start, in OpenOutcome outcome, long? idleAtEnd)
+    {
+        if (outcome.Queued)
+            return;
+        double ms = outcome.Elapsed.TotalMilliseconds;
+        double floorMs = log.Options.SlowOpenFloor.TotalMilliseconds;
+        if (providerCountsConnects && outcome.PhysicalConnectsDuring > 0)
+        {
+            if (ms > floorMs && outcome.MeanCreateMs > floorMs)
+                ReportCold(start, outcome, idleAtEnd);
+            return;
+        }
+
+        double usual, median;
+        lock (_lock)
+        {
+            _recent[_recentCount++ % Recent] = ms;
+            if (ms <= floorMs)
+            {
+                _usualMs = _usualSamples == 0 ? ms : (Weight * ms) + ((1 - Weight) * _usualMs);
+                _usualSamples++;
+            }
+
+            usual = _usualMs;
+            median = _recentCount >= Recent ? Median(_recent) : 0;
+        }
+
+        if (median > floorMs && (usual == 0 || median > log.Options.SlowOpenFactor * usual) && ms > floorMs)
+            ReportSustained(ms, median, usual);
+    }
+
+    private void ReportCold(in OpenStart start, in OpenOutcome outcome, long? idle)
+    {
+        CultureInfo c = CultureInfo.InvariantCulture;
+        log.Report(FindingKind.SlowOpen,
+            string.Create(c, $"Cold pool '{log.PoolName}': an open took {outcome.Elapsed.TotalMilliseconds:0.###} ms because the pool had no idle connection to give ") +
+            string.Create(c, $"and the provider made new physical connections, {outcome.MeanCreateMs:0.###} ms each (the provider's own connect time; ") +
+            string.Create(c, $"{outcome.PhysicalConnectsDuring} made during this open, {start.Demand} caller(s) wanting a connection when it began, none queued for a full pool). ") +
+            "New connections are slow on this server (authentication, init_connect, TLS, DNS or the network): keep connections warm with " +
+            "Min Pool Size, a longer Connection Idle Timeout / Connection Lifetime, or open a few at startup.",
+            new Dictionary<string, double>
+            {
+                ["openMs"] = outcome.Elapsed.TotalMilliseconds,
+                ["connectMs"] = outcome.MeanCreateMs,
+                ["physicalConnects"] = outcome.PhysicalConnectsDuring,
+                ["demand"] = start.Demand,
+                ["idle"] = idle ?? -1,
+            },
+            null, rateLimited: true);
+    }
+
+    private void ReportSustained(double ms, double median, double usual)
+    {
+        CultureInfo c = CultureInfo.InvariantCulture;
+        string cause = providerCountsConnects
+            ? "No new physical connection was made and no caller queued for the pool, so the pool is warm: the server or the network is slow to answer (the provider's reset round trip or liveness check)."
+            : "No caller queued for the pool; this provider publishes no physical-connect count, so a cold pool (new connections) cannot be told from a slow server here.";
+        log.Report(FindingKind.SlowOpen,
+            string.Create(c, $"Slow opens on pool '{log.PoolName}': the last {Recent} opens took {median:0.###} ms (median; this one {ms:0.###} ms), ") +
+            (usual > 0 ? string.Create(c, $"against a usual {usual:0.###} ms. ") : "and no fast open was seen yet. ") + cause,
+            new Dictionary<string, double> { ["openMs"] = ms, ["medianMs"] = median, ["usualMs"] = usual },
+            null, rateLimited: true);
+    }
+
+    private static double Median(double[] values)
+    {
+        double[] sorted = [.. values];
+        Array.Sort(sorted);
+        return sorted[sorted.Length / 2];
+    }
+}

@@ -1,0 +1,87 @@
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// Measures the thread pool's own latency: every <see cref="Interval"/> a dedicated thread (not a pool thread, so it
+/// keeps running while the pool starves) queues one probe work item and, while it has not run, tells every subscribed
+/// detector how long it has waited. Whatever blocks pool threads (synchronous I/O, <c>.Result</c> on a task,
+/// <c>Thread.Sleep</c>) shows as a probe that waits. One per process, running only while a detector subscribes.
+/// </summary>
+internal static class ThreadPoolProbe
+{
+    public static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(100);
+    private static readonly Lock Sync = new();
+    private static readonly List<ThreadPoolStarvationDetector> Subscribers = [];
+    private static readonly ProbeState State = new(TimeProvider.System);
+    private static Thread? _thread;
+
+    public static void Subscribe(ThreadPoolStarvationDetector detector)
+    {
+        lock (Sync)
+        {
+            Subscribers.Add(detector);
+            if (_thread is null)
+            {
+                _thread = new Thread(Run) { IsBackground = true, Name = "Orseis thread-pool probe" };
+                _thread.UnsafeStart();
+            }
+        }
+    }
+
+    public static void Unsubscribe(ThreadPoolStarvationDetector detector)
+    {
+        lock (Sync)
+            Subscribers.Remove(detector);
+    }
+
+    private static void Run()
+    {
+        while (true)
+        {
+            Thread.Sleep(Interval);
+            ThreadPoolStarvationDetector[] subscribers;
+            lock (Sync)
+            {
+                if (Subscribers.Count == 0)
+                {
+                    _thread = null;
+                    return;
+                }
+
+                subscribers = [.. Subscribers];
+            }
+
+            TimeSpan? waiting = State.Tick(static state => ThreadPool.UnsafeQueueUserWorkItem(static s => ((ProbeState)s!).Ran(), state));
+            foreach (ThreadPoolStarvationDetector detector in subscribers)
+                detector.OnProbe(waiting ?? State.LastDelay, stillWaiting: waiting is not null);
+        }
+    }
+
+    /// <summary>The probe's state, apart from the thread, so its logic is tested with a fake clock.</summary>
+    internal sealed class ProbeState(TimeProvider time)
+    {
+        private long _queuedAt;
+        private long _lastDelayTicks;
+
+        /// <summary>How long the last probe waited before it ran.</summary>
+        public TimeSpan LastDelay => TimeSpan.FromTicks(Volatile.Read(ref _lastDelayTicks));
+
+        /// <summary>Queues a probe if none is out (returns null); otherwise returns how long the one out has waited.</summary>
+        public TimeSpan? Tick(Action<ProbeState> queue)
+        {
+            long queuedAt = Volatile.Read(ref _queuedAt);
+            if (queuedAt != 0)
+                return time.GetElapsedTime(queuedAt);
+            Volatile.Write(ref _queuedAt, time.GetTimestamp());
+            queue(this);
+            return null;
+        }
+
+        /// <summary>The probe ran.</summary>
+        public void Ran()
+        {
+            long queuedAt = Interlocked.Exchange(ref _queuedAt, 0);
+            if (queuedAt != 0)
+                Volatile.Write(ref _lastDelayTicks, time.GetElapsedTime(queuedAt).Ticks);
+        }
+    }
+}
