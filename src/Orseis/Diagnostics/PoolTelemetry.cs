@@ -40,6 +40,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _peakDemand;
     private long _demandSum;
     private long _demandSamples;
+    private long _firstConnectDone;
 
     public PoolTelemetry(
         string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null, string? connectionString = null)
@@ -176,8 +177,11 @@ internal sealed partial class PoolTelemetry : IDisposable
         double createMs = connects > 0 ? (ProviderPool!.CreateSeconds - start.CreateSeconds) * 1000 : 0;
         var outcome = new OpenOutcome(elapsed, connects, createMs, start.Queued(MaxPoolSize));
         _saturation.OnOpenCompleted(start, outcome, Detecting(FindingKind.Saturation));
+        long firstWave = Volatile.Read(ref _firstConnectDone);
+        if (connects > 0 && firstWave == 0)
+            Interlocked.CompareExchange(ref _firstConnectDone, _time.GetTimestamp(), 0);
         if (Detecting(FindingKind.SlowOpen))
-            _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle);
+            _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave: firstWave != 0 && start.Started > firstWave, ThreadPoolProbe.RecentDelay);
         if (Detecting(FindingKind.Churn) && _flow.Value is { } flow)
             _churn.OnOpenCompleted(flow, outcome, _time.GetTimestamp());
     }

@@ -8,7 +8,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// connections that themselves took longer than the floor is a <b>cold pool</b> (its figures are the provider's own
 /// connect times); warm opens that stay slow (the median of the last five above the floor and
 /// <see cref="DiagnosticsOptions.SlowOpenFactor"/> times the usual) are a <b>slow server or network</b>. One stalled
-/// open (a GC, a descheduled thread) is neither. The usual open time is learned from warm opens only, so cold
+/// open (a GC, a descheduled thread) is neither, nor are the pool's first connects (the process's one-time costs)
+/// nor async opens while the thread pool starves. The usual open time is learned from warm opens only, so cold
 /// connects never become the baseline.
 /// </summary>
 internal sealed class SlowOpenDetector(FindingLog log, bool providerCountsConnects)
@@ -31,15 +32,24 @@ internal sealed class SlowOpenDetector(FindingLog log, bool providerCountsConnec
         }
     }
 
-    public void OnOpenCompleted(in OpenStart start, in OpenOutcome outcome, long? idleAtEnd)
+    /// <summary>
+    /// Judges one completed open. <paramref name="afterFirstWave"/>: it began after the pool's first physical connect
+    /// completed (the first wave pays the process's one-time costs, JIT and TLS set-up, and is never judged);
+    /// <paramref name="threadPoolDelay"/>: how late the thread pool ran work meanwhile (an async open waits that long for
+    /// its continuations: when that is the starvation threshold or half the open, the thread pool is to blame, not the database).
+    /// </summary>
+    public void OnOpenCompleted(in OpenStart start, in OpenOutcome outcome, long? idleAtEnd, bool afterFirstWave, TimeSpan threadPoolDelay)
     {
         if (outcome.Queued)
+            return;
+        TimeSpan starving = TimeSpan.FromTicks(Math.Min(log.Options.ThreadPoolDelayThreshold.Ticks, outcome.Elapsed.Ticks / 2));
+        if (start.Async && threadPoolDelay >= starving)
             return;
         double ms = outcome.Elapsed.TotalMilliseconds;
         double floorMs = log.Options.SlowOpenFloor.TotalMilliseconds;
         if (providerCountsConnects && outcome.PhysicalConnectsDuring > 0)
         {
-            if (ms > floorMs && outcome.MeanCreateMs > floorMs)
+            if (afterFirstWave && ms > floorMs && outcome.MeanCreateMs > floorMs)
                 ReportCold(start, outcome, idleAtEnd);
             return;
         }

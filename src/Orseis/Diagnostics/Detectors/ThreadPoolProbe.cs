@@ -14,6 +14,12 @@ internal static class ThreadPoolProbe
     private static readonly ProbeState State = new(TimeProvider.System);
     private static Thread? _thread;
 
+    /// <summary>
+    /// How late the thread pool runs work now: the wait of the probe still queued, or of the last one if it ran within
+    /// the last second; zero when no probe runs. Lets other detectors blame starvation, not the database, for a slow async open.
+    /// </summary>
+    public static TimeSpan RecentDelay => _thread is null ? TimeSpan.Zero : State.RecentDelay(TimeSpan.FromSeconds(1));
+
     public static void Subscribe(ThreadPoolStarvationDetector detector)
     {
         lock (Sync)
@@ -61,9 +67,20 @@ internal static class ThreadPoolProbe
     {
         private long _queuedAt;
         private long _lastDelayTicks;
+        private long _lastRanAt;
 
         /// <summary>How long the last probe waited before it ran.</summary>
         public TimeSpan LastDelay => TimeSpan.FromTicks(Volatile.Read(ref _lastDelayTicks));
+
+        /// <summary>The wait of the probe out now, or of the last one if it ran within <paramref name="recent"/>.</summary>
+        public TimeSpan RecentDelay(TimeSpan recent)
+        {
+            long queuedAt = Volatile.Read(ref _queuedAt);
+            if (queuedAt != 0)
+                return time.GetElapsedTime(queuedAt);
+            long ranAt = Volatile.Read(ref _lastRanAt);
+            return ranAt != 0 && time.GetElapsedTime(ranAt) <= recent ? LastDelay : TimeSpan.Zero;
+        }
 
         /// <summary>Queues a probe if none is out (returns null); otherwise returns how long the one out has waited.</summary>
         public TimeSpan? Tick(Action<ProbeState> queue)
@@ -80,8 +97,11 @@ internal static class ThreadPoolProbe
         public void Ran()
         {
             long queuedAt = Interlocked.Exchange(ref _queuedAt, 0);
-            if (queuedAt != 0)
-                Volatile.Write(ref _lastDelayTicks, time.GetElapsedTime(queuedAt).Ticks);
+            if (queuedAt == 0)
+                return;
+            long now = time.GetTimestamp();
+            Volatile.Write(ref _lastDelayTicks, time.GetElapsedTime(queuedAt, now).Ticks);
+            Volatile.Write(ref _lastRanAt, now);
         }
     }
 }
