@@ -25,13 +25,13 @@ internal static class ColdScenarios
             await WithSlowConnectsAsync(() => Task.WhenAll(Enumerable.Range(0, 20).Select(_ => Task.Run(() => db.ExecuteAsync("select 1")))));
         });
 
-        yield return Scenario.Pathology("cold-burst-mysqldata", "MySql.Data (no pool meter), synchronous: 30 threads open at once on a cold pool; slow connects", FindingKind.SlowOpen, "cannot be told", async run =>
+        yield return Scenario.Pathology("cold-burst-mysqldata", "MySql.Data (no pool meter), synchronous: 40 threads open at once on a cold pool; slow connects", FindingKind.SlowOpen, "Cold pool", async run =>
         {
             Database db = run.OpenMySqlData();
             db.Scalar<long>("select 1");
             await WithSlowConnectsAsync(() =>
             {
-                var threads = Enumerable.Range(0, 30).Select(_ => new Thread(() => db.Scalar<long>("select 1"))).ToList();
+                var threads = Enumerable.Range(0, 40).Select(_ => new Thread(() => db.Scalar<long>("select 1"))).ToList();
                 threads.ForEach(t => t.Start());
                 threads.ForEach(t => t.Join());
                 return Task.CompletedTask;

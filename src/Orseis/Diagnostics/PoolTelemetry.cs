@@ -22,6 +22,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly HolderTable _holders;
     private readonly HoldTimes _holdTimes = new();
     private readonly ChurnDetector _churn;
+    private readonly PhysicalConnections? _identities;
     private readonly SlowOpenDetector _slowOpen;
     private readonly SaturationDetector _saturation;
     private readonly PoolTimeoutDetector _poolTimeout;
@@ -58,7 +59,8 @@ internal sealed partial class PoolTelemetry : IDisposable
         _log = new FindingLog(poolName, Tags, options, _time);
         _holders = new HolderTable(_time);
         _churn = new ChurnDetector(_log);
-        _slowOpen = new SlowOpenDetector(_log, providerCountsConnects: providerPool is not null);
+        _identities = providerPool is null && options.Detectors != FindingKind.None ? PhysicalConnections.For(systemName) : null;
+        _slowOpen = new SlowOpenDetector(_log, providerPool is not null ? ConnectCount.ProviderMeter : _identities is not null ? ConnectCount.ConnectionId : ConnectCount.None);
         _saturation = new SaturationDetector(_log, maxPoolSize);
         _poolTimeout = new PoolTimeoutDetector(_log, maxPoolSize, Detecting(FindingKind.PoolTimeout));
         _heldTooLong = new HeldTooLongDetector(_log, _holders);
@@ -145,7 +147,8 @@ internal sealed partial class PoolTelemetry : IDisposable
             _starvation.OnCallWhileStarving(start.Async);
     }
 
-    public void OpenCompleted(in OpenStart start, Exception? error)
+    /// <summary>An open completed: <paramref name="connection"/> is the opened connection, or null when <paramref name="error"/> failed it.</summary>
+    public void OpenCompleted(in OpenStart start, Exception? error, DbConnection? connection = null)
     {
         long pending = Interlocked.Decrement(ref _pending);
         if (error is null)
@@ -167,14 +170,20 @@ internal sealed partial class PoolTelemetry : IDisposable
                 self.PoolName, state.elapsed.TotalMilliseconds, state.error is null, (int)self.InUse, (int)state.pending), (elapsed, error, pending));
         }
 
+        if (error is not null && Detecting(FindingKind.Churn))
+            _flow.Value?.Failed();
         if (error is null && _detectors != FindingKind.None)
-            Guard(static (self, state) => self.DetectOnOpenCompleted(state.start, state.elapsed), (start, elapsed));
+            Guard(static (self, state) => self.DetectOnOpenCompleted(state.start, state.elapsed, state.connection), (start, elapsed, connection));
     }
 
-    private void DetectOnOpenCompleted(in OpenStart start, TimeSpan elapsed)
+    private void DetectOnOpenCompleted(in OpenStart start, TimeSpan elapsed, DbConnection? connection)
     {
-        long connects = start.PhysicalConnects >= 0 && ProviderPool?.PhysicalConnects is { } now ? now - start.PhysicalConnects : 0;
-        double createMs = connects > 0 ? (ProviderPool!.CreateSeconds - start.CreateSeconds) * 1000 : 0;
+        // The provider's meter counts physical connects (and times them); without one, a server-side connection id
+        // never seen before says this open made a new connection.
+        long connects = start.PhysicalConnects >= 0 && ProviderPool?.PhysicalConnects is { } now
+            ? now - start.PhysicalConnects
+            : connection is not null && _identities?.IsNew(connection) == true ? 1 : 0;
+        double createMs = connects <= 0 ? 0 : ProviderPool is { } meter ? (meter.CreateSeconds - start.CreateSeconds) * 1000 : elapsed.TotalMilliseconds;
         var outcome = new OpenOutcome(elapsed, connects, createMs, start.Queued(MaxPoolSize));
         _saturation.OnOpenCompleted(start, outcome, Detecting(FindingKind.Saturation));
         long firstWave = Volatile.Read(ref _firstConnectDone);
@@ -223,8 +232,6 @@ internal sealed partial class PoolTelemetry : IDisposable
         {
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
             self._holders.Add(state.connection, state.owner, state.heldByDesign, state.acquirer);
-            if (self.Detecting(FindingKind.Churn))
-                self._flow.Value?.Acquired();
             if (self.Detecting(FindingKind.HeldTooLong))
                 self._heldTooLong.MaybeScan();
         }, (connection, owner, heldByDesign, acquirer));

@@ -78,7 +78,7 @@ internal sealed class PoolContext : IAsyncDisposable
                 continue;
             }
 
-            Telemetry.OpenCompleted(started, null);
+            Telemetry.OpenCompleted(started, null, connection);
             Telemetry.Acquired(connection, owner, heldByDesign, acquirer);
             return connection;
         }

@@ -15,8 +15,9 @@ internal sealed class ChurnDetector(FindingLog log)
     /// <summary>Called as the flow enters Open, on the caller's stack.</summary>
     public void OnOpenStarting(FlowState flow, long now)
     {
+        bool overlapping = flow.Began();
         long last = Volatile.Read(ref flow.LastRelease);
-        bool backToBack = flow.Held == 0 && last != 0 && log.Time.GetElapsedTime(last, now) <= Options.ChurnGap;
+        bool backToBack = !overlapping && last != 0 && log.Time.GetElapsedTime(last, now) <= Options.ChurnGap;
         if (!backToBack)
         {
             // Overlapping opens (forked tasks) or a pause between units of work: not churn; a new streak starts here.

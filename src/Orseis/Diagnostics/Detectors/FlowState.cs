@@ -2,15 +2,15 @@ namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// One logical flow's opens, for the churn detector: kept in an <see cref="AsyncLocal{T}"/> set by the public entry
-/// points, so a loop of calls (sync or async) shares one. Tasks forked from a flow share its state too; their opens
-/// overlap, and an open made while another of the flow is held never counts as "back to back".
+/// points, so a loop of calls (sync or async) shares one. Tasks and threads forked from a flow share its state too;
+/// their opens overlap, and an open begun while another of the flow is being opened or held never counts as "back to back".
 /// </summary>
 internal sealed class FlowState
 {
-    private int _held;
+    private int _active;
 
-    /// <summary>Connections of this flow held right now.</summary>
-    public int Held => Volatile.Read(ref _held);
+    /// <summary>Connections of this flow being opened or held right now.</summary>
+    public int Active => Volatile.Read(ref _active);
 
     /// <summary>When this flow last gave a connection back (timestamp), or 0.</summary>
     public long LastRelease;
@@ -32,11 +32,15 @@ internal sealed class FlowState
     /// <summary>The streak was reported.</summary>
     public bool Reported;
 
-    public void Acquired() => Interlocked.Increment(ref _held);
+    /// <summary>An open of this flow began; returns whether another was already being opened or held.</summary>
+    public bool Began() => Interlocked.Increment(ref _active) > 1;
+
+    /// <summary>An open of this flow failed: nothing is held.</summary>
+    public void Failed() => Interlocked.Decrement(ref _active);
 
     public void Released(long now)
     {
-        Interlocked.Decrement(ref _held);
+        Interlocked.Decrement(ref _active);
         Volatile.Write(ref LastRelease, now);
     }
 }

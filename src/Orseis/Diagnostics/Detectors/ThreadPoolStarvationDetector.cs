@@ -4,7 +4,9 @@ namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// Thread-pool starvation, from the pool's own latency (<see cref="ThreadPoolProbe"/>): a probe work item that waited
-/// longer than <see cref="DiagnosticsOptions.ThreadPoolDelayThreshold"/> to run. Sees any blocking, Orseis's or not.
+/// longer than <see cref="DiagnosticsOptions.ThreadPoolDelayThreshold"/> to run while the runtime itself added threads
+/// because of starvation or blocking within the last two seconds (a saturated CPU delays the probe too, but is not
+/// starvation). Sees any blocking, Orseis's or not.
 /// While the pool starves, the next Orseis call made on a pool thread names its call site (the stack is read only then):
 /// a synchronous call there is blocking I/O on a pool thread; an async one blocked on with <c>.Result</c> or
 /// <c>.Wait()</c> is sync-over-async. Reported once per episode (the probe running again ends it).
@@ -19,7 +21,7 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log)
     public bool WantsCallSite => Volatile.Read(ref _starving) == 1;
 
     /// <summary>From the probe thread: how long the probe has waited (or the last one waited, if it ran).</summary>
-    public void OnProbe(TimeSpan delay, bool stillWaiting)
+    public void OnProbe(TimeSpan delay, bool stillWaiting, bool runtimeSaysStarved)
     {
         if (!stillWaiting)
         {
@@ -27,7 +29,7 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log)
             return;
         }
 
-        if (delay < log.Options.ThreadPoolDelayThreshold)
+        if (delay < log.Options.ThreadPoolDelayThreshold || !runtimeSaysStarved)
             return;
         Volatile.Write(ref _delayMs, delay.TotalMilliseconds);
         if (Interlocked.CompareExchange(ref _starving, 1, 0) == 0)
