@@ -10,19 +10,19 @@ internal static class ColdScenarios
 {
     public static IEnumerable<Scenario> All()
     {
-        yield return Scenario.Pathology("cold-burst", "4 warm connections, then 40 callers at once; new connections take 0.3 s (init_connect)", FindingKind.SlowOpen, "Cold pool", async run =>
+        yield return Scenario.Pathology("cold-burst", "4 warm connections, then 40 callers at once, each holding 50 ms; new connections take 0.3 s (init_connect)", FindingKind.SlowOpen, "Cold pool", async run =>
         {
             Database db = run.Open();
             await ScenarioRun.WarmAsync(db, 4);
-            await WithSlowConnectsAsync(() => Task.WhenAll(Enumerable.Range(0, 40).Select(_ => Task.Run(() => db.QuerySingleAsync<long>("select 1")))));
+            await WithSlowConnectsAsync(() => AllAtOnceAsync(40, () => db.ExecuteAsync("do sleep(0.05)")));
         });
 
-        yield return Scenario.Pathology("idle-pruned", "20 warm connections pruned after 2 s idle (Connection Idle Timeout=1), then 20 callers at once; slow connects", FindingKind.SlowOpen, "Cold pool", async run =>
+        yield return Scenario.Pathology("idle-pruned", "20 warm connections pruned while idle 3.5 s (Connection Idle Timeout=1), then 20 callers at once, each holding 50 ms; slow connects", FindingKind.SlowOpen, "Cold pool", async run =>
         {
             Database db = run.Open("Connection Idle Timeout=1");
             await ScenarioRun.WarmAsync(db, 20);
             await Task.Delay(TimeSpan.FromSeconds(3.5), run.Stop);
-            await WithSlowConnectsAsync(() => Task.WhenAll(Enumerable.Range(0, 20).Select(_ => Task.Run(() => db.ExecuteAsync("select 1")))));
+            await WithSlowConnectsAsync(() => AllAtOnceAsync(20, () => db.ExecuteAsync("do sleep(0.05)")));
         });
 
         yield return Scenario.Pathology("cold-burst-mysqldata", "MySql.Data (no pool meter), synchronous: 40 threads open at once on a cold pool; slow connects", FindingKind.SlowOpen, "Cold pool", async run =>
@@ -37,6 +37,20 @@ internal static class ColdScenarios
                 return Task.CompletedTask;
             });
         });
+    }
+
+    /// <summary>Starts <paramref name="callers"/> callers that all begin together (released by one signal, none blocking a thread).</summary>
+    internal static async Task AllAtOnceAsync(int callers, Func<Task> call)
+    {
+        var go = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task[] all = [.. Enumerable.Range(0, callers).Select(_ => Task.Run(async () =>
+        {
+            await go.Task;
+            await call();
+        }))];
+        await Task.Delay(100);
+        go.SetResult();
+        await Task.WhenAll(all);
     }
 
     private static async Task WithSlowConnectsAsync(Func<Task> body)
