@@ -96,7 +96,7 @@ internal static class SuiteRunner
             Server.Pause(false);
     }
 
-    private static Process StartSelf(params string[] args)
+    internal static Process StartSelf(params string[] args)
     {
         var start = new ProcessStartInfo(Environment.ProcessPath!) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         string entry = typeof(SuiteRunner).Assembly.Location;

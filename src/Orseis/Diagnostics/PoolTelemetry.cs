@@ -241,7 +241,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     public void Released(DbConnection connection)
     {
         long inUse = Interlocked.Decrement(ref _inUse);
-        if (_holders.Remove(connection) is not { } holder)
+        if (!_holders.TryRemove(connection, out HolderTable.Holder holder))
             return;
         long now = _time.GetTimestamp();
         TimeSpan held = _time.GetElapsedTime(holder.Started, now);

@@ -13,7 +13,7 @@ internal sealed class HeldTooLongDetector(FindingLog log, HolderTable holders)
 
     private TimeSpan Threshold => log.Options.HeldTooLongThreshold;
 
-    public void OnReleased(HolderTable.Holder holder, TimeSpan held)
+    public void OnReleased(in HolderTable.Holder holder, TimeSpan held)
     {
         if (held > Threshold && !holder.Reported)
             Report(holder, held, stillHeld: false);
@@ -29,19 +29,12 @@ internal sealed class HeldTooLongDetector(FindingLog log, HolderTable holders)
         long interval = (long)(Math.Clamp(Threshold.TotalSeconds / 4, 0.01, 5) * log.Time.TimestampFrequency);
         if (Interlocked.CompareExchange(ref _nextScan, now + interval, next) != next && !force)
             return;
-        foreach (HolderTable.Holder holder in holders.All)
-        {
-            if (holder.Reported)
-                continue;
-            TimeSpan held = log.Time.GetElapsedTime(holder.Started, now);
-            if (held > Threshold)
-                Report(holder, held, stillHeld: true);
-        }
+        foreach ((HolderTable.Holder holder, TimeSpan held) in holders.TakeOverdue(Threshold, now))
+            Report(holder, held, stillHeld: true);
     }
 
-    private void Report(HolderTable.Holder holder, TimeSpan held, bool stillHeld)
+    private void Report(in HolderTable.Holder holder, TimeSpan held, bool stillHeld)
     {
-        holder.Reported = true;
         CultureInfo c = CultureInfo.InvariantCulture;
         string where = holder.Stack is { } stack
             ? $" Acquired at:{Environment.NewLine}{stack}"
