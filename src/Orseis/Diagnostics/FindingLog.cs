@@ -38,7 +38,7 @@ internal sealed class FindingLog(string poolName, KeyValuePair<string, object?>[
                 return false;
         }
 
-        var finding = new PoolFinding(kind, PoolName, message, figures, location);
+        var finding = new PoolFinding(kind, PoolName, message, figures, location, Time.GetUtcNow());
         Interlocked.Increment(ref _counts[index]);
         if (Options.FindingsKept > 0)
         {
