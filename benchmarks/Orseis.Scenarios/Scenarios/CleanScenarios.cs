@@ -46,6 +46,8 @@ internal static class CleanScenarios
             await Task.WhenAll(Enumerable.Range(0, 4).Select(worker => WorkerAsync(db, worker, TimeSpan.FromSeconds(3))));
         });
 
+        yield return FullPoolNobodyQueues();
+
         yield return Scenario.CleanOne("warm-concurrency-noise", "warm pool of 16, 12 callers with short think time, CPU and GC noise in-process, 3 s", async run =>
         {
             Database db = run.Open();
@@ -71,6 +73,17 @@ internal static class CleanScenarios
             await noise.CancelAsync();
         });
     }
+
+    /// <summary>
+    /// The "100 callers with a pool of 100 and nobody queueing": every connection in use at once, nobody waits,
+    /// so no saturation and no "raise" advice.
+    /// </summary>
+    private static Scenario FullPoolNobodyQueues() => Scenario.CleanOne(
+        "full-pool-nobody-queues", "Max Pool Size=100, 100 callers released together, each holding 200 ms", async run =>
+        {
+            Database db = run.Open();
+            await Scenarios.ColdScenarios.AllAtOnceAsync(100, () => db.ExecuteAsync("do sleep(0.2)"));
+        });
 
     /// <summary>A request handler: one call, its own flow.</summary>
     private static async Task HandleRequestAsync(Database db, int user)
