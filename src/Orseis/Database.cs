@@ -48,7 +48,7 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     private static ConnectionSource SourceFor(PoolContext pool) => pool.Options.Mode switch
     {
         ExecutionMode.ReuseConnection => new SharedSource(pool, $"database '{pool.Telemetry.PoolName}' (ReuseConnection mode)"),
-        _ => new OpenPerCallSource(pool, $"a call on '{pool.Telemetry.PoolName}' (OpenPerCall mode)"),
+        _ => new OpenPerCallSource(pool, pool.Telemetry.PoolName),
     };
 
     /// <summary>How this database's calls get their connection.</summary>

@@ -1,15 +1,18 @@
 namespace Orseis;
 
 /// <summary>
-/// The provider gave up waiting for a pooled connection (every connection was in use until its timeout). Carries a
-/// snapshot of the pool at that moment; the provider's own exception is the inner exception.
+/// No connection could be had in time: the provider timed out waiting for a pooled connection, or making a new one.
+/// The message says which it was: every connection held by callers (the pool is exhausted), or free slots taken by
+/// connects that did not complete (the server is not answering). Carries a snapshot of the pool at that moment; the
+/// provider's own exception is the inner exception.
 /// </summary>
 public sealed class PoolExhaustedException : OrseisException
 {
     internal PoolExhaustedException(string message, Exception innerException, string poolName, int inUse, int waiting, int? maxPoolSize,
-        TimeSpan? longestHeld, string? longestHolderLocation)
+        TimeSpan? longestHeld, string? longestHolderLocation, int connecting)
         : base(message, innerException)
     {
+        Connecting = connecting;
         PoolName = poolName;
         InUse = inUse;
         Waiting = waiting;
@@ -26,6 +29,13 @@ public sealed class PoolExhaustedException : OrseisException
 
     /// <summary>Callers of this database inside Open (waiting) at that moment, this one included.</summary>
     public int Waiting { get; }
+
+    /// <summary>
+    /// About how many opens were making new physical connections at that moment (Max Pool Size less the connections
+    /// held and idle, at most the callers inside Open): when it is not 0, the timeout came from connects that did not
+    /// complete, not from held connections.
+    /// </summary>
+    public int Connecting { get; }
 
     /// <summary>Max Pool Size from the connection string (or the provider's default), if known.</summary>
     public int? MaxPoolSize { get; }

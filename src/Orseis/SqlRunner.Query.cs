@@ -38,8 +38,8 @@ public abstract partial class SqlRunner
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
-    public async Task<T> QuerySingleAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        (await RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.Single, async, ct), async: true, cancellationToken).ConfigureAwait(false))!;
+    public Task<T> QuerySingleAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        NotNull(RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.Single, async, ct), async: true, cancellationToken));
 
     /// <summary>Runs <paramref name="sql"/> and maps its only row, or returns <see langword="default"/> when there is none.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -72,8 +72,8 @@ public abstract partial class SqlRunner
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
-    public async Task<T> QueryFirstAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        (await RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.First, async, ct), async: true, cancellationToken).ConfigureAwait(false))!;
+    public Task<T> QueryFirstAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        NotNull(RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.First, async, ct), async: true, cancellationToken));
 
     /// <summary>Runs <paramref name="sql"/> and maps its first row, or returns <see langword="default"/> when there is none.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -142,4 +142,11 @@ public abstract partial class SqlRunner
     }
 
     private static string Describe(RowLimit limit) => "Query" + limit;
+
+    /// <summary>
+    /// Awaits a row that <see cref="RowLimit.Single"/> or <see cref="RowLimit.First"/> guarantees. The public methods that
+    /// use it are not <see langword="async"/> themselves, so the flow state <c>RunAsync</c> sets stays in the caller's
+    /// execution context (an <see langword="async"/> method would drop it on return, hiding a loop of them from churn).
+    /// </summary>
+    private static async Task<T> NotNull<T>(ValueTask<T?> row) => (await row.ConfigureAwait(false))!;
 }

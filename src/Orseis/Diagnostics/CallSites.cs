@@ -22,13 +22,13 @@ internal static class CallSites
         return null;
     }
 
-    /// <summary>The stack from the first user frame (outside Orseis and the framework), one frame a line, at most 12 frames.</summary>
     /// <summary>
     /// Captures the current stack cheaply (no file or line lookup): it is taken on every acquire while the held-too-long
     /// detector is on, and formatted by <see cref="Format"/> only if it is ever reported.
     /// </summary>
     public static StackTrace Capture() => new(2, fNeedFileInfo: false);
 
+    /// <summary>The stack from the first user frame (outside Orseis and the framework), one frame a line, at most 12 frames.</summary>
     public static string Format(StackTrace trace)
     {
         var text = new StringBuilder();

@@ -23,35 +23,42 @@ public sealed class DiagnosticsOptions
     /// <summary>Where findings are also written (as warnings), or null. Findings are always EventSource events and meter counts.</summary>
     public ILogger? Logger { get; set; }
 
-    /// <summary>Churn: this many opens on one logical flow within <see cref="ChurnWindow"/> is a finding. Default 10.</summary>
+    /// <summary>Churn: this many opens back to back on one logical flow is a finding. Default 10.</summary>
     public int ChurnThreshold { get; set; } = 10;
 
-    /// <summary>Churn: the window in which <see cref="ChurnThreshold"/> opens count as "in a row". Default 1 second.</summary>
-    public TimeSpan ChurnWindow { get; set; } = TimeSpan.FromSeconds(1);
+    /// <summary>
+    /// Churn: an open within this time of the flow's previous release (and with no other connection of the flow held)
+    /// continues a back-to-back streak; a longer pause, such as a worker waiting for its next message, ends it.
+    /// Default 10 ms.
+    /// </summary>
+    public TimeSpan ChurnGap { get; set; } = TimeSpan.FromMilliseconds(10);
 
-    /// <summary>Slow open: an open slower than this many times the pool's usual open time is a finding. Default 10.</summary>
+    /// <summary>Slow open: warm opens that stay slower than this many times the pool's usual open time are a finding. Default 10.</summary>
     public double SlowOpenFactor { get; set; } = 10;
 
-    /// <summary>Slow open: opens faster than this are never findings, however they compare with the usual. Default 50 ms.</summary>
-    public TimeSpan SlowOpenFloor { get; set; } = TimeSpan.FromMilliseconds(50);
+    /// <summary>
+    /// Slow open: opens (and physical connects) faster than this are never findings, however they compare with the
+    /// usual. Default 100 ms.
+    /// </summary>
+    public TimeSpan SlowOpenFloor { get; set; } = TimeSpan.FromMilliseconds(100);
 
     /// <summary>
-    /// Saturation: a caller entering Open while at least this fraction of Max Pool Size is in use is a finding.
-    /// Between 0 (exclusive) and 1 (inclusive). Default 0.8.
+    /// Saturation: a caller that queued for a connection (more callers wanted one than Max Pool Size) is a finding when
+    /// it waited at least this long. Default 10 ms.
     /// </summary>
-    public double SaturationThreshold { get; set; } = 0.8;
+    public TimeSpan QueueWaitFloor { get; set; } = TimeSpan.FromMilliseconds(10);
 
     /// <summary>Held too long: a connection (or session) out longer than this is a leak suspect. Default 30 seconds.</summary>
     public TimeSpan HeldTooLongThreshold { get; set; } = TimeSpan.FromSeconds(30);
 
     /// <summary>
-    /// Thread-pool starvation: a synchronous call made while at least this many work items wait in the thread pool's
-    /// queue is a finding. Default 50.
+    /// Thread-pool starvation: a probe work item queued to the thread pool every 100 ms that waits longer than this to
+    /// run is a finding. Default 500 ms.
     /// </summary>
-    public int ThreadPoolQueueThreshold { get; set; } = 50;
+    public TimeSpan ThreadPoolDelayThreshold { get; set; } = TimeSpan.FromMilliseconds(500);
 
-    /// <summary>Pool size: a configured Max Pool Size more than this many times the recommended size is a finding. Default 4.</summary>
-    public double OversizeFactor { get; set; } = 4;
+    /// <summary>The clock every detector reads (tests pass a fake one). Default <see cref="TimeProvider.System"/>.</summary>
+    internal TimeProvider TimeProvider { get; set; } = TimeProvider.System;
 
     /// <summary>
     /// The least time between two findings of the same kind on one pool (churn is reported once per window and flow,
@@ -68,20 +75,18 @@ public sealed class DiagnosticsOptions
             throw Invalid(nameof(Detectors), $"has undefined flags ({(int)Detectors}); combine FindingKind values");
         if (ChurnThreshold < 2)
             throw Invalid(nameof(ChurnThreshold), $"must be at least 2, not {ChurnThreshold}");
-        if (ChurnWindow <= TimeSpan.Zero)
-            throw Invalid(nameof(ChurnWindow), $"must be positive, not {ChurnWindow}");
+        if (ChurnGap <= TimeSpan.Zero)
+            throw Invalid(nameof(ChurnGap), $"must be positive, not {ChurnGap}");
         if (!(SlowOpenFactor > 1) || double.IsInfinity(SlowOpenFactor))
             throw Invalid(nameof(SlowOpenFactor), $"must be a finite number above 1, not {SlowOpenFactor}");
         if (SlowOpenFloor < TimeSpan.Zero)
             throw Invalid(nameof(SlowOpenFloor), $"must be zero or positive, not {SlowOpenFloor}");
-        if (!(SaturationThreshold > 0 && SaturationThreshold <= 1))
-            throw Invalid(nameof(SaturationThreshold), $"must be above 0 and at most 1, not {SaturationThreshold}");
+        if (QueueWaitFloor < TimeSpan.Zero)
+            throw Invalid(nameof(QueueWaitFloor), $"must be zero or positive, not {QueueWaitFloor}");
         if (HeldTooLongThreshold <= TimeSpan.Zero)
             throw Invalid(nameof(HeldTooLongThreshold), $"must be positive, not {HeldTooLongThreshold}");
-        if (ThreadPoolQueueThreshold < 1)
-            throw Invalid(nameof(ThreadPoolQueueThreshold), $"must be positive, not {ThreadPoolQueueThreshold}");
-        if (!(OversizeFactor > 1) || double.IsInfinity(OversizeFactor))
-            throw Invalid(nameof(OversizeFactor), $"must be a finite number above 1, not {OversizeFactor}");
+        if (ThreadPoolDelayThreshold <= TimeSpan.Zero)
+            throw Invalid(nameof(ThreadPoolDelayThreshold), $"must be positive, not {ThreadPoolDelayThreshold}");
         if (FindingInterval < TimeSpan.Zero)
             throw Invalid(nameof(FindingInterval), $"must be zero or positive, not {FindingInterval}");
         if (FindingsKept < 0)

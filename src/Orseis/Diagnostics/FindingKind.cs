@@ -7,25 +7,28 @@ public enum FindingKind
     /// <summary>No detector.</summary>
     None = 0,
 
-    /// <summary>Many opens in a row on one logical flow: reusing one connection would save the measured open cost.</summary>
+    /// <summary>Opens back to back on one logical flow: reusing one connection would save the measured warm open cost.</summary>
     Churn = 1,
 
-    /// <summary>An open far slower than this pool's usual (a cold pool, a new physical connection, a slow server).</summary>
+    /// <summary>Slow opens, by cause: a cold pool (slow new physical connections) or a slow server (warm opens that stay slow).</summary>
     SlowOpen = 2,
 
-    /// <summary>Callers entering Open while the pool is nearly fully in use.</summary>
+    /// <summary>Callers that queued for a connection: more wanted one at once than Max Pool Size allows.</summary>
     Saturation = 4,
 
-    /// <summary>The provider gave up waiting for a pooled connection (rethrown as <see cref="PoolExhaustedException"/>).</summary>
+    /// <summary>
+    /// The provider gave up waiting for a pooled connection or making a new one (rethrown as
+    /// <see cref="PoolExhaustedException"/>, saying whether connections were held or connects did not complete).
+    /// </summary>
     PoolTimeout = 8,
 
     /// <summary>A connection or session out longer than <see cref="DiagnosticsOptions.HeldTooLongThreshold"/> (leak suspect).</summary>
     HeldTooLong = 16,
 
-    /// <summary>Synchronous calls while the thread pool's queue is long (sync-over-I/O starving the thread pool).</summary>
+    /// <summary>The thread pool starved: queued work waited past a threshold while the runtime added threads for blocking.</summary>
     ThreadPoolStarvation = 32,
 
-    /// <summary>Max Pool Size far from what Little's law gives for the measured load.</summary>
+    /// <summary>Max Pool Size below what Little's law gives for the measured load, when callers queued.</summary>
     PoolSize = 64,
 
     /// <summary>Every detector.</summary>

@@ -7,14 +7,14 @@ namespace Orseis.Diagnostics;
 /// </summary>
 public sealed class PoolFinding
 {
-    internal PoolFinding(FindingKind kind, string poolName, string message, IReadOnlyDictionary<string, double> figures, string? location)
+    internal PoolFinding(FindingKind kind, string poolName, string message, IReadOnlyDictionary<string, double> figures, string? location, DateTimeOffset timestamp)
     {
         Kind = kind;
         PoolName = poolName;
         Message = message;
         Figures = figures;
         Location = location;
-        Timestamp = DateTimeOffset.UtcNow;
+        Timestamp = timestamp;
     }
 
     /// <summary>Which detector found it.</summary>

@@ -40,6 +40,15 @@ public sealed class PoolReport
     /// <summary>The most callers inside Open at once.</summary>
     public int PeakPending { get; init; }
 
+    /// <summary>
+    /// The most connections wanted at one instant: connections held plus callers inside Open, both read as a caller
+    /// entered Open (never two peaks from different moments added together).
+    /// </summary>
+    public int PeakDemand { get; init; }
+
+    /// <summary>Opens that queued for a connection (more callers wanted one than Max Pool Size) and waited (detectors on).</summary>
+    public long QueuedOpens { get; init; }
+
     /// <summary>Max Pool Size from the connection string or the provider's default; null when unknown or unbounded.</summary>
     public int? MaxPoolSize { get; init; }
 
@@ -64,20 +73,26 @@ public sealed class PoolReport
     /// <summary>Opens per second since the database was created.</summary>
     public double? OpensPerSecond { get; init; }
 
-    /// <summary>Mean measured open time (null until timed).</summary>
-    public TimeSpan? MeanOpenTime { get; init; }
-
-    /// <summary>The pool's usual open time (moving average of opens that were not slow).</summary>
+    /// <summary>The pool's usual open time: a moving average of warm opens (pool hits that neither queued nor connected).</summary>
     public TimeSpan? UsualOpenTime { get; init; }
 
-    /// <summary>Mean time a connection was held.</summary>
-    public TimeSpan? MeanHoldTime { get; init; }
+    /// <summary>The median time a connection was held (from a histogram of every hold).</summary>
+    public TimeSpan? MedianHoldTime { get; init; }
 
-    /// <summary>Mean connections in use, by Little's law (total hold time over elapsed time).</summary>
+    /// <summary>
+    /// Connections this load keeps busy, by Little's law: releases per second (between the first acquire and the last
+    /// release) times the uncontended hold time (the 25th percentile of holds).
+    /// </summary>
     public double? MeanInUse { get; init; }
 
-    /// <summary>A Max Pool Size for the measured load: the peak in use, or 1.5 times the mean in use if higher.</summary>
+    /// <summary>
+    /// A Max Pool Size for the measured load: <see cref="MeanInUse"/> with 20 % headroom, plus one; when callers queued,
+    /// at least the demand they showed. The <see cref="FindingKind.PoolSize"/> finding quotes the same number.
+    /// </summary>
     public int? RecommendedMaxPoolSize { get; init; }
+
+    /// <summary>The pool-size advice as one line: the law's figures, and "raise" (callers queued) or "lower" (far more than needed).</summary>
+    public string? PoolSizeAdvice { get; init; }
 
     /// <summary>How long the longest current holder has held its connection.</summary>
     public TimeSpan? LongestHeld { get; init; }
@@ -110,12 +125,12 @@ public sealed class PoolReport
         var s = new StringBuilder();
         CultureInfo c = CultureInfo.InvariantCulture;
         s.AppendLine(c, $"Pool '{PoolName}' ({SystemName}, {Mode}) over {Elapsed.TotalSeconds:0.#} s");
-        s.AppendLine(c, $"  in use {InUse} (peak {PeakInUse}), waiting in Open {Pending} (peak {PeakPending}), Max Pool Size {MaxPoolSize?.ToString(c) ?? "unknown"}");
+        s.AppendLine(c, $"  in use {InUse} (peak {PeakInUse}), waiting in Open {Pending} (peak {PeakPending}), peak demand {PeakDemand}, queued opens {QueuedOpens}, Max Pool Size {MaxPoolSize?.ToString(c) ?? "unknown"}");
         s.AppendLine(c, $"  opens {Opens}, commands {Commands}, opens/command {OpensPerCommand:0.###}, opens/s {OpensPerSecond:0.##}");
         s.AppendLine(c, $"  timeouts {Timeouts}, reuse waits {ReuseWaits}, active sessions {ActiveSessions}");
-        s.AppendLine(c, $"  open time mean {Ms(MeanOpenTime)}, usual {Ms(UsualOpenTime)}; hold time mean {Ms(MeanHoldTime)}");
-        if (MeanInUse is { } mean)
-            s.AppendLine(c, $"  Little's law: {mean:0.###} in use on average -> recommended Max Pool Size {RecommendedMaxPoolSize}");
+        s.AppendLine(c, $"  usual (warm) open time {Ms(UsualOpenTime)}; median hold time {Ms(MedianHoldTime)}");
+        if (PoolSizeAdvice is { } advice)
+            s.AppendLine(c, $"  pool size (Little's law): {advice}");
         if (LongestHeld is { } held)
             s.AppendLine(c, $"  longest current holder: {held.TotalSeconds:0.###} s{(LongestHolderLocation is null ? "" : Environment.NewLine + LongestHolderLocation)}");
         if (ProviderIdle is not null || ProviderUsed is not null || ProviderPhysicalConnects is not null)

@@ -1,23 +1,34 @@
-using System.Collections.Concurrent;
 using System.Data.Common;
 using System.Diagnostics;
-using Microsoft.Extensions.Logging;
+using Orseis.Diagnostics.Detectors;
 
 namespace Orseis.Diagnostics;
 
 /// <summary>
-/// The one small recorder every step of a call reports to. Counts (in use, waiting, opens, commands) are plain
-/// interlocked integers and always kept; everything else (clock reads, events, stacks, detectors) happens only when a
-/// listener is enabled or <see cref="DiagnosticsOptions.Detectors"/> asks for it. Nothing here may throw into a query:
-/// each listener-facing step is guarded.
+/// The one small recorder every step of a call reports to: counts, the meter, the EventSource and the logger, and the
+/// hand-off to each detector (one small class each, under <c>Detectors/</c>). Counts (in use, waiting, opens, commands,
+/// peak demand) are plain interlocked integers and always kept; clock reads, events, holders and detectors happen only
+/// when a listener is enabled or <see cref="DiagnosticsOptions.Detectors"/> asks for them. Time is read through the
+/// options' <see cref="TimeProvider"/>. Nothing here may throw into a query: each listener-facing step is guarded.
 /// </summary>
 internal sealed partial class PoolTelemetry : IDisposable
 {
     private readonly DiagnosticsOptions _options;
     private readonly FindingKind _detectors;
-    private readonly ConcurrentDictionary<DbConnection, Holder> _holders = new(ReferenceEqualityComparer.Instance);
+    private readonly TimeProvider _time;
     private readonly AsyncLocal<FlowState?> _flow = new();
-    private readonly long _created = Stopwatch.GetTimestamp();
+    private readonly long _created;
+    private readonly FindingLog _log;
+    private readonly HolderTable _holders;
+    private readonly HoldTimes _holdTimes = new();
+    private readonly ChurnDetector _churn;
+    private readonly PhysicalConnections? _identities;
+    private readonly SlowOpenDetector _slowOpen;
+    private readonly SaturationDetector _saturation;
+    private readonly PoolTimeoutDetector _poolTimeout;
+    private readonly HeldTooLongDetector _heldTooLong;
+    private readonly ThreadPoolStarvationDetector? _starvation;
+    private readonly PoolSizeAdvisor _poolSize;
     private long _opens;
     private long _commands;
     private long _inUse;
@@ -27,7 +38,10 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _reuseWaits;
     private long _peakInUse;
     private long _peakPending;
-    private bool _everHeld;
+    private long _peakDemand;
+    private long _demandSum;
+    private long _demandSamples;
+    private long _firstConnectDone;
 
     public PoolTelemetry(
         string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null, string? connectionString = null)
@@ -37,10 +51,26 @@ internal sealed partial class PoolTelemetry : IDisposable
         MaxPoolSize = maxPoolSize;
         _options = options;
         _detectors = options.Detectors;
+        _time = options.TimeProvider;
+        _created = _time.GetTimestamp();
         ProviderPool = providerPool;
         Tags = [new("db.client.connection.pool.name", poolName), new("db.system.name", systemName)];
         OperationTags = [.. Tags, .. Execution.ProviderInfo.ServerAttributes(systemName, connectionString)];
-        _lastFinding = new long[8];
+        _log = new FindingLog(poolName, Tags, options, _time);
+        _holders = new HolderTable(_time);
+        _churn = new ChurnDetector(_log);
+        _identities = providerPool is null && options.Detectors != FindingKind.None ? PhysicalConnections.For(systemName) : null;
+        _slowOpen = new SlowOpenDetector(_log, providerPool is not null ? ConnectCount.ProviderMeter : _identities is not null ? ConnectCount.ConnectionId : ConnectCount.None);
+        _saturation = new SaturationDetector(_log, maxPoolSize);
+        _poolTimeout = new PoolTimeoutDetector(_log, maxPoolSize, Detecting(FindingKind.PoolTimeout));
+        _heldTooLong = new HeldTooLongDetector(_log, _holders);
+        _poolSize = new PoolSizeAdvisor(_log, maxPoolSize);
+        if (Detecting(FindingKind.ThreadPoolStarvation))
+        {
+            _starvation = new ThreadPoolStarvationDetector(_log);
+            ThreadPoolProbe.Subscribe(_starvation);
+        }
+
         OrseisMetrics.Register(this);
     }
 
@@ -89,21 +119,36 @@ internal sealed partial class PoolTelemetry : IDisposable
             _flow.Value = new FlowState();
     }
 
-    public long OpenStarting(bool async)
+    public OpenStart OpenStarting(bool async)
     {
         long pending = Interlocked.Increment(ref _pending);
+        long inUse = Interlocked.Read(ref _inUse);
+        long demand = inUse + pending;
         UpdateMax(ref _peakPending, pending);
+        UpdateMax(ref _peakDemand, demand);
         if (!Timed)
-            return 0;
-        long now = Stopwatch.GetTimestamp();
+            return default;
+        long now = _time.GetTimestamp();
+        var start = new OpenStart(now, (int)inUse, (int)demand, ProviderPool?.PhysicalConnects ?? -1, ProviderPool?.CreateSeconds ?? 0, async);
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (_detectors != FindingKind.None)
-            Guard(static (self, state) => self.DetectOnOpenStart(state.async, state.pending, state.now), (async, pending, now));
-        return now;
+            Guard(static (self, start) => self.DetectOnOpenStart(start), start);
+        return start;
     }
 
-    public void OpenCompleted(long started, Exception? error)
+    private void DetectOnOpenStart(in OpenStart start)
+    {
+        Interlocked.Add(ref _demandSum, start.Demand);
+        Interlocked.Increment(ref _demandSamples);
+        if (Detecting(FindingKind.Churn) && _flow.Value is { } flow)
+            _churn.OnOpenStarting(flow, start.Started);
+        if (_starvation is { WantsCallSite: true } && Thread.CurrentThread.IsThreadPoolThread)
+            _starvation.OnCallWhileStarving(start.Async);
+    }
+
+    /// <summary>An open completed: <paramref name="connection"/> is the opened connection, or null when <paramref name="error"/> failed it.</summary>
+    public void OpenCompleted(in OpenStart start, Exception? error, DbConnection? connection = null)
     {
         long pending = Interlocked.Decrement(ref _pending);
         if (error is null)
@@ -113,9 +158,9 @@ internal sealed partial class PoolTelemetry : IDisposable
                 Guard(static (self, _) => OrseisMetrics.Opens.Add(1, self.Tags), 0);
         }
 
-        if (started == 0)
+        if (start.Started == 0)
             return;
-        TimeSpan elapsed = Stopwatch.GetElapsedTime(started);
+        TimeSpan elapsed = _time.GetElapsedTime(start.Started);
         if (OrseisMetrics.WaitTime.Enabled)
             Guard(static (self, state) => OrseisMetrics.WaitTime.Record(
                 state.elapsed.TotalSeconds, state.error is null ? self.Tags : WithError(self.Tags, state.error)), (elapsed, error));
@@ -125,92 +170,45 @@ internal sealed partial class PoolTelemetry : IDisposable
                 self.PoolName, state.elapsed.TotalMilliseconds, state.error is null, (int)self.InUse, (int)state.pending), (elapsed, error, pending));
         }
 
+        if (error is not null && Detecting(FindingKind.Churn))
+            _flow.Value?.Failed();
         if (error is null && _detectors != FindingKind.None)
-            Guard(static (self, elapsed) => self.DetectOnOpenCompleted(elapsed), elapsed);
+            Guard(static (self, state) => self.DetectOnOpenCompleted(state.start, state.elapsed, state.connection), (start, elapsed, connection));
     }
 
-    /// <summary>Turns a provider's pool timeout into a <see cref="PoolExhaustedException"/>; null for any other failure.</summary>
-    public PoolExhaustedException? TranslateOpenFailure(Exception error)
+    private void DetectOnOpenCompleted(in OpenStart start, TimeSpan elapsed, DbConnection? connection)
     {
-        if (!PoolTimeouts.IsPoolTimeout(error))
-            return null;
-        Interlocked.Increment(ref _timeouts);
-        int inUse = (int)InUse;
-        int waiting = (int)Pending + 1;
-        (TimeSpan? held, string? where) = LongestHolder();
-        string max = MaxPoolSize?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "unknown";
-        string holder = held is { } h
-            ? $" The longest current holder has had its connection for {h.TotalSeconds:0.###} s" +
-              (where is null ? " (turn on FindingKind.HeldTooLong to record where connections are acquired)." : $", acquired at:{Environment.NewLine}{where}")
-            : " Turn on DiagnosticsOptions.Detectors to track holders.";
-        string message =
-            $"Pool '{PoolName}' is exhausted: the provider timed out waiting for a free connection. At that moment this database held " +
-            $"{inUse} connection(s), {waiting} caller(s) were waiting in Open, Max Pool Size is {max}.{holder} " +
-            "Return connections sooner (dispose sessions and streams), raise Max Pool Size, or lower concurrency.";
-        if (OrseisMetrics.Timeouts.Enabled)
-            Guard(static (self, _) => OrseisMetrics.Timeouts.Add(1, self.Tags), 0);
-        Guard(static (self, state) =>
-        {
-            if (self.Detecting(FindingKind.PoolTimeout))
-            {
-                self.Report(FindingKind.PoolTimeout, state.message, new Dictionary<string, double>
-                {
-                    ["inUse"] = state.inUse,
-                    ["waiting"] = state.waiting,
-                    ["maxPoolSize"] = self.MaxPoolSize ?? -1,
-                    ["longestHeldMs"] = state.held?.TotalMilliseconds ?? -1,
-                }, state.where, rateLimited: false);
-            }
-        }, (message, inUse, waiting, held, where));
-        return new PoolExhaustedException(message, error, PoolName, inUse, waiting, MaxPoolSize, held, where);
+        // The provider's meter counts physical connects (and times them); without one, a server-side connection id
+        // never seen before says this open made a new connection.
+        long connects = start.PhysicalConnects >= 0 && ProviderPool?.PhysicalConnects is { } now
+            ? now - start.PhysicalConnects
+            : connection is not null && _identities?.IsNew(connection) == true ? 1 : 0;
+        double createMs = connects <= 0 ? 0 : ProviderPool is { } meter ? (meter.CreateSeconds - start.CreateSeconds) * 1000 : elapsed.TotalMilliseconds;
+        var outcome = new OpenOutcome(elapsed, connects, createMs, start.Queued(MaxPoolSize));
+        _saturation.OnOpenCompleted(start, outcome, Detecting(FindingKind.Saturation));
+        long firstWave = Volatile.Read(ref _firstConnectDone);
+        if (connects > 0 && firstWave == 0)
+            Interlocked.CompareExchange(ref _firstConnectDone, _time.GetTimestamp(), 0);
+        if (Detecting(FindingKind.SlowOpen))
+            _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave: firstWave != 0 && start.Started > firstWave, ThreadPoolProbe.RecentDelay);
+        if (Detecting(FindingKind.Churn) && _flow.Value is { } flow)
+            _churn.OnOpenCompleted(flow, outcome, _time.GetTimestamp());
     }
-
-    /// <summary>The caller's stack, taken before an open is awaited, when the held-too-long detector will want it.</summary>
-    public StackTrace? CaptureAcquirer() => Detecting(FindingKind.HeldTooLong) ? CallSites.Capture() : null;
 
     /// <summary>
-    /// A connection was opened and is now held by <paramref name="owner"/> until <see cref="Released"/>;
-    /// <paramref name="acquirer"/> is where (from <see cref="CaptureAcquirer"/>).
+    /// Turns a provider's open timeout (waiting for the pool, or a connect that never completed) into a
+    /// <see cref="PoolExhaustedException"/> that says which; null for any other failure.
     /// </summary>
-    public void Acquired(DbConnection connection, string owner, bool heldByDesign = false, StackTrace? acquirer = null)
+    public PoolExhaustedException? TranslateOpenFailure(Exception error)
     {
-        long inUse = Interlocked.Increment(ref _inUse);
-        UpdateMax(ref _peakInUse, inUse);
-        if (!Timed)
-            return;
-        Guard(static (self, state) =>
-        {
-            // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
-            self._holders[state.connection] = new Holder(Stopwatch.GetTimestamp(), state.owner, state.acquirer) { Reported = state.heldByDesign };
-            Volatile.Write(ref self._everHeld, true);
-            if (self.Detecting(FindingKind.HeldTooLong))
-                self.DetectHeldTooLong();
-        }, (connection, owner, heldByDesign, acquirer));
-    }
-
-    /// <summary>A connection went back to the pool.</summary>
-    public void Released(DbConnection connection)
-    {
-        long inUse = Interlocked.Decrement(ref _inUse);
-        // Until a holder was ever recorded there is nothing to remove; asking ConcurrentDictionary.IsEmpty instead
-        // would take every lock of the dictionary on each release while nobody listens.
-        if (!Volatile.Read(ref _everHeld) || !_holders.TryRemove(connection, out Holder? holder))
-            return;
-        TimeSpan held = Stopwatch.GetElapsedTime(holder.Started);
-        RecordHold(held);
-        if (OrseisMetrics.UseTime.Enabled)
-            Guard(static (self, held) => OrseisMetrics.UseTime.Record(held.TotalSeconds, self.Tags), held);
-        if (EventsOn)
-            Guard(static (self, state) => OrseisEventSource.Log.Released(self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
-        if (Detecting(FindingKind.HeldTooLong))
-        {
-            Guard(static (self, state) =>
-            {
-                if (state.held > self._options.HeldTooLongThreshold && !state.holder.Reported)
-                    self.ReportHeldTooLong(state.holder, state.held, stillHeld: false);
-                self.DetectHeldTooLong();
-            }, (holder, held));
-        }
+        OpenTimeout kind = PoolTimeouts.Classify(error);
+        if (kind == OpenTimeout.None)
+            return null;
+        Interlocked.Increment(ref _timeouts);
+        if (OrseisMetrics.Timeouts.Enabled)
+            Guard(static (self, _) => OrseisMetrics.Timeouts.Add(1, self.Tags), 0);
+        ProviderPool?.Refresh();
+        return _poolTimeout.Translate(error, kind, (int)InUse, (int)Pending + 1, ProviderPool?.Idle, _holders.Longest());
     }
 
     public long CommandStarting(string sql)
@@ -222,7 +220,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             return 0;
         if (EventsOn)
             Guard(static (self, sql) => OrseisEventSource.Log.CommandStart(self.PoolName, self._options.CaptureCommandText ? sql : ""), sql);
-        return Stopwatch.GetTimestamp();
+        return _time.GetTimestamp();
     }
 
     /// <summary>
@@ -233,7 +231,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     {
         if (started == 0)
             return;
-        TimeSpan elapsed = Stopwatch.GetElapsedTime(started);
+        TimeSpan elapsed = _time.GetElapsedTime(started);
         if (OrseisMetrics.OperationDuration.Enabled)
         {
             Guard(static (self, state) => OrseisMetrics.OperationDuration.Record(
@@ -262,21 +260,26 @@ internal sealed partial class PoolTelemetry : IDisposable
         Interlocked.Increment(ref _reuseWaits);
         if (OrseisMetrics.ReuseWaits.Enabled)
             Guard(static (self, _) => OrseisMetrics.ReuseWaits.Add(1, self.Tags), 0);
-        return OrseisMetrics.ReuseWaitTime.Enabled ? Stopwatch.GetTimestamp() : 0;
+        return OrseisMetrics.ReuseWaitTime.Enabled ? _time.GetTimestamp() : 0;
     }
 
     public void ReuseWaitCompleted(long waitStarted)
     {
         if (waitStarted == 0)
             return;
-        Guard(static (self, started) => OrseisMetrics.ReuseWaitTime.Record(Stopwatch.GetElapsedTime(started).TotalSeconds, self.Tags), waitStarted);
+        Guard(static (self, started) => OrseisMetrics.ReuseWaitTime.Record(self._time.GetElapsedTime(started).TotalSeconds, self.Tags), waitStarted);
     }
 
     public void SessionOpened() => Interlocked.Increment(ref _sessions);
 
     public void SessionClosed() => Interlocked.Decrement(ref _sessions);
 
-    public void Dispose() => OrseisMetrics.Unregister(this);
+    public void Dispose()
+    {
+        if (_starvation is not null)
+            ThreadPoolProbe.Unsubscribe(_starvation);
+        OrseisMetrics.Unregister(this);
+    }
 
     /// <summary>Runs a listener-facing step; a listener or logger that throws must never break a query.</summary>
     private void Guard<TState>(Action<PoolTelemetry, TState> step, TState state)
@@ -302,39 +305,5 @@ internal sealed partial class PoolTelemetry : IDisposable
                 return;
             current = seen;
         }
-    }
-
-    private (TimeSpan? Held, string? Where) LongestHolder()
-    {
-        Holder? oldest = null;
-        foreach (Holder holder in _holders.Values)
-        {
-            if (oldest is null || holder.Started < oldest.Started)
-                oldest = holder;
-        }
-
-        return oldest is null ? (null, null) : (Stopwatch.GetElapsedTime(oldest.Started), oldest.Stack);
-    }
-
-    private sealed class Holder(long started, string owner, StackTrace? trace)
-    {
-        public long Started { get; } = started;
-
-        public string Owner { get; } = owner;
-
-        private string? _stack;
-
-        /// <summary>Where the connection was acquired, formatted on first use (most holders are never reported).</summary>
-        public string? Stack => trace is null ? null : _stack ??= CallSites.Format(trace);
-
-        public bool Reported { get; set; }
-    }
-
-    private sealed class FlowState
-    {
-        public long WindowStart;
-        public int Opens;
-        public bool Reported;
-        public string? CallSite;
     }
 }

@@ -1,29 +1,53 @@
 namespace Orseis.Diagnostics;
 
+/// <summary>What kind of "no connection in time" a provider's open failure is.</summary>
+internal enum OpenTimeout
+{
+    /// <summary>Not a timeout of the open.</summary>
+    None,
+
+    /// <summary>The provider timed out waiting for a pooled connection.</summary>
+    PoolWait,
+
+    /// <summary>The provider timed out making a new connection (MySqlConnector's "Connect Timeout expired.", Npgsql's timeout while connecting).</summary>
+    Connect,
+}
+
 /// <summary>
-/// Recognises a provider's "no pooled connection became free in time" failure without referencing any provider:
-/// Npgsql (NpgsqlException "The connection pool has been exhausted..." with an inner TimeoutException), SqlClient
-/// (InvalidOperationException "Timeout expired... obtaining a connection from the pool..."), MySqlConnector
-/// (MySqlException "Connect Timeout expired... All pooled connections are in use").
+/// Recognises a provider's open timeouts without referencing any provider: Npgsql ("The connection pool has been
+/// exhausted..."; a TimeoutException while connecting), SqlClient ("Timeout expired... obtaining a connection from the
+/// pool..."), MySqlConnector ("Connect Timeout expired. All pooled connections are in use." for the pool, "Connect
+/// Timeout expired." alone for a connect that did not complete).
 /// </summary>
 internal static class PoolTimeouts
 {
-    public static bool IsPoolTimeout(Exception error)
+    public static bool IsPoolTimeout(Exception error) => Classify(error) == OpenTimeout.PoolWait;
+
+    public static OpenTimeout Classify(Exception error)
     {
         if (error is OperationCanceledException)
-            return false;
+            return OpenTimeout.None;
         for (Exception? e = error; e is not null; e = e.InnerException)
         {
             string message = e.Message;
             if (message.Contains("pool has been exhausted", StringComparison.OrdinalIgnoreCase))
-                return true;
+                return OpenTimeout.PoolWait;
             bool mentionsPool = message.Contains("pool", StringComparison.OrdinalIgnoreCase);
             bool mentionsTimeout = message.Contains("timeout", StringComparison.OrdinalIgnoreCase) ||
                                    message.Contains("timed out", StringComparison.OrdinalIgnoreCase);
             if (mentionsPool && mentionsTimeout)
-                return true;
+                return OpenTimeout.PoolWait;
         }
 
-        return false;
+        for (Exception? e = error; e is not null; e = e.InnerException)
+        {
+            string message = e.Message;
+            if (message.Contains("Connect Timeout expired", StringComparison.OrdinalIgnoreCase) ||
+                message.Contains("timeout while connecting", StringComparison.OrdinalIgnoreCase) ||
+                message.Contains("timeout during connecting", StringComparison.OrdinalIgnoreCase))
+                return OpenTimeout.Connect;
+        }
+
+        return OpenTimeout.None;
     }
 }

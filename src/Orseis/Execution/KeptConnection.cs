@@ -44,7 +44,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
             Reopens++;
         }
 
-        Connection = await pool.OpenAsync(async, owner, heldByDesign, cancellationToken).ConfigureAwait(false);
+        Connection = await pool.OpenAsync(async, owner, heldByDesign, heldAcrossCalls: !heldByDesign, cancellationToken).ConfigureAwait(false);
         return Connection;
     }
 

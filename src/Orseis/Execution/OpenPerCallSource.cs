@@ -3,15 +3,21 @@ using System.Data.Common;
 namespace Orseis.Execution;
 
 /// <summary><see cref="ExecutionMode.OpenPerCall"/>: every call opens a pooled connection and disposes it.</summary>
-internal sealed class OpenPerCallSource(PoolContext pool, string owner) : ConnectionSource(pool, typeof(Database))
+/// <param name="pool">The pool's context.</param>
+/// <param name="poolName">The pool's name, for messages.</param>
+internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : ConnectionSource(pool, typeof(Database))
 {
+    private readonly string _callOwner = $"a call on '{poolName}' (OpenPerCall mode)";
+    private readonly string _streamOwner = $"a stream on '{poolName}' (OpenPerCall mode)";
+
+    // A stream holds its connection across the caller's own code, like a session: the held-too-long detector watches it.
     protected override ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken) =>
-        Pool.OpenAsync(async, owner, heldByDesign: false, cancellationToken);
+        Pool.OpenAsync(async, forStream ? _streamOwner : _callOwner, heldByDesign: false, heldAcrossCalls: forStream, cancellationToken);
 
     public override ValueTask ReleaseAsync(DbConnection connection, bool async) => Pool.CloseAsync(connection, async);
 
     public override Exception? TranslateFailure(DbConnection connection, Exception error) =>
-        ConnectionFailures.Translate(connection, error, owner, inTransaction: false);
+        ConnectionFailures.Translate(connection, error, _callOwner, inTransaction: false);
 
     public override void Abandon(DbConnection connection, DbCommand command, Task pending) => Pool.CloseWhenDone(connection, command, pending);
 }

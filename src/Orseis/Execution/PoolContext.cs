@@ -33,18 +33,19 @@ internal sealed class PoolContext : IAsyncDisposable
 
     /// <summary>
     /// Opens a connection for <paramref name="owner"/> (named in held-too-long findings); give it back with
-    /// <see cref="CloseAsync"/>. A pooled connection that turns out to be broken while it is opened or reset (the
+    /// <see cref="CloseAsync"/>. <paramref name="heldAcrossCalls"/>: a session's or a stream's connection, whose acquiring
+    /// stack the held-too-long detector records (a one-shot call's is not recorded). A pooled connection that turns out to be broken while it is opened or reset (the
     /// server restarted since it was pooled) is replaced once; nothing has been sent then, so this is always safe.
     /// </summary>
-    public async ValueTask<DbConnection> OpenAsync(bool async, string owner, bool heldByDesign, CancellationToken cancellationToken)
+    public async ValueTask<DbConnection> OpenAsync(bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
     {
         // Where the caller acquires, taken before anything is awaited: after the open, an async continuation no longer
         // has the caller's frames on its stack.
-        StackTrace? acquirer = Telemetry.CaptureAcquirer();
+        StackTrace? acquirer = Telemetry.CaptureAcquirer(heldAcrossCalls);
         for (int attempt = 1; ; attempt++)
         {
             DbConnection connection = DataSource.CreateConnection();
-            long started = Telemetry.OpenStarting(async);
+            OpenStart started = Telemetry.OpenStarting(async);
             try
             {
                 if (!async)
@@ -77,7 +78,7 @@ internal sealed class PoolContext : IAsyncDisposable
                 continue;
             }
 
-            Telemetry.OpenCompleted(started, null);
+            Telemetry.OpenCompleted(started, null, connection);
             Telemetry.Acquired(connection, owner, heldByDesign, acquirer);
             return connection;
         }

@@ -85,7 +85,7 @@ public sealed class MariaDbPoolDiagnosticsTests
 
     private static OrseisOptions Churn() => new()
     {
-        Diagnostics = { Detectors = FindingKind.Churn, ChurnThreshold = 20, ChurnWindow = TimeSpan.FromSeconds(30) },
+        Diagnostics = { Detectors = FindingKind.Churn, ChurnThreshold = 20 },
     };
 }
 

@@ -68,13 +68,13 @@ public sealed class SafetyTests : DiagTest
         static long Cycle(PoolTelemetry t, System.Data.Common.DbConnection c)
         {
             t.EnterFlow();
-            long open = t.OpenStarting(async: false);
+            OpenStart open = t.OpenStarting(async: false);
             t.OpenCompleted(open, null);
             t.Acquired(c, "test");
             t.CommandCompleted(t.CommandStarting("select 1"), succeeded: true);
             t.Released(c);
             t.ReuseWaitCompleted(t.ReuseWaitStarting());
-            return open;
+            return open.Started;
         }
     }
 
@@ -98,11 +98,10 @@ public sealed class SafetyTests : DiagTest
     [Theory]
     [InlineData(nameof(DiagnosticsOptions.HeldTooLongThreshold), "DiagnosticsOptions.HeldTooLongThreshold must be positive")]
     [InlineData(nameof(DiagnosticsOptions.ChurnThreshold), "DiagnosticsOptions.ChurnThreshold must be at least 2")]
-    [InlineData(nameof(DiagnosticsOptions.ChurnWindow), "DiagnosticsOptions.ChurnWindow must be positive")]
+    [InlineData(nameof(DiagnosticsOptions.ChurnGap), "DiagnosticsOptions.ChurnGap must be positive")]
     [InlineData(nameof(DiagnosticsOptions.SlowOpenFactor), "DiagnosticsOptions.SlowOpenFactor must be a finite number above 1")]
-    [InlineData(nameof(DiagnosticsOptions.SaturationThreshold), "DiagnosticsOptions.SaturationThreshold must be above 0 and at most 1")]
-    [InlineData(nameof(DiagnosticsOptions.ThreadPoolQueueThreshold), "DiagnosticsOptions.ThreadPoolQueueThreshold must be positive")]
-    [InlineData(nameof(DiagnosticsOptions.OversizeFactor), "DiagnosticsOptions.OversizeFactor must be a finite number above 1")]
+    [InlineData(nameof(DiagnosticsOptions.QueueWaitFloor), "DiagnosticsOptions.QueueWaitFloor must be zero or positive")]
+    [InlineData(nameof(DiagnosticsOptions.ThreadPoolDelayThreshold), "DiagnosticsOptions.ThreadPoolDelayThreshold must be positive")]
     [InlineData(nameof(DiagnosticsOptions.FindingInterval), "DiagnosticsOptions.FindingInterval must be zero or positive")]
     [InlineData(nameof(DiagnosticsOptions.Detectors), "DiagnosticsOptions.Detectors has undefined flags")]
     public void Invalid_settings_fail_at_configuration_naming_the_setting(string setting, string message)
@@ -112,11 +111,10 @@ public sealed class SafetyTests : DiagTest
         {
             case nameof(DiagnosticsOptions.HeldTooLongThreshold): d.HeldTooLongThreshold = TimeSpan.Zero; break;
             case nameof(DiagnosticsOptions.ChurnThreshold): d.ChurnThreshold = 1; break;
-            case nameof(DiagnosticsOptions.ChurnWindow): d.ChurnWindow = TimeSpan.FromSeconds(-1); break;
+            case nameof(DiagnosticsOptions.ChurnGap): d.ChurnGap = TimeSpan.FromSeconds(-1); break;
             case nameof(DiagnosticsOptions.SlowOpenFactor): d.SlowOpenFactor = double.NaN; break;
-            case nameof(DiagnosticsOptions.SaturationThreshold): d.SaturationThreshold = 1.5; break;
-            case nameof(DiagnosticsOptions.ThreadPoolQueueThreshold): d.ThreadPoolQueueThreshold = 0; break;
-            case nameof(DiagnosticsOptions.OversizeFactor): d.OversizeFactor = 1; break;
+            case nameof(DiagnosticsOptions.QueueWaitFloor): d.QueueWaitFloor = TimeSpan.FromSeconds(-1); break;
+            case nameof(DiagnosticsOptions.ThreadPoolDelayThreshold): d.ThreadPoolDelayThreshold = TimeSpan.Zero; break;
             case nameof(DiagnosticsOptions.FindingInterval): d.FindingInterval = TimeSpan.FromSeconds(-1); break;
             case nameof(DiagnosticsOptions.Detectors): d.Detectors = (FindingKind)1024; break;
         }
@@ -145,8 +143,9 @@ public sealed class SafetyTests : DiagTest
         Assert.Equal(3, report.Commands);
         Assert.Equal(0, report.InUse);
         Assert.Equal(0, report.ActiveSessions);
-        Assert.NotNull(report.MeanOpenTime);
-        Assert.NotNull(report.MeanHoldTime);
+        Assert.NotNull(report.UsualOpenTime);
+        Assert.NotNull(report.MedianHoldTime);
+        Assert.NotNull(report.RecommendedMaxPoolSize);
         string text = report.ToString();
         Assert.Contains($"Pool '{Pool}' (sqlite, OpenPerCall)", text, StringComparison.Ordinal);
         Assert.Contains("opens 2, commands 3", text, StringComparison.Ordinal);
@@ -160,7 +159,8 @@ public sealed class SafetyTests : DiagTest
         db.Execute("select 1");
         PoolReport report = db.GetPoolReport();
         Assert.Equal(1, report.Opens);
-        Assert.Null(report.MeanOpenTime);
+        Assert.Null(report.UsualOpenTime);
+        Assert.Null(report.MedianHoldTime);
         Assert.Contains("not timed", report.ToString(), StringComparison.Ordinal);
     }
 

@@ -1,0 +1,16 @@
+using Orseis.Scenarios.Scenarios;
+
+namespace Orseis.Scenarios;
+
+/// <summary>Every scenario of the suite, clean ones first.</summary>
+internal static class Catalog
+{
+    public static IReadOnlyList<Scenario> All { get; } =
+    [
+        .. CleanScenarios.All(),
+        .. ChurnScenarios.All(),
+        .. ColdScenarios.All(),
+        .. PoolScenarios.All(),
+        .. StarvationScenarios.All(),
+    ];
+}

@@ -1,0 +1,65 @@
+using MySqlConnector;
+using Orseis.Diagnostics;
+
+namespace Orseis.Scenarios;
+
+/// <summary>
+/// What a scenario gets: databases opened as a user would (FindingKind.All, default settings unless the scenario says
+/// otherwise), all reported on at the end, and a cancellation token that ends it in time.
+/// </summary>
+internal sealed class ScenarioRun(CancellationToken stop)
+{
+    private readonly List<Database> _databases = [];
+
+    public CancellationToken Stop { get; } = stop;
+
+    /// <summary>A database over MySqlConnector with every detector on; <paramref name="settings"/> are added to the connection string.</summary>
+    public Database Open(string settings = "", Action<DiagnosticsOptions>? configure = null, ExecutionMode mode = ExecutionMode.OpenPerCall) =>
+        Track(new Database(MySqlConnectorFactory.Instance, Server.With(settings), Options(configure, mode)));
+
+    /// <summary>The same over Oracle's MySql.Data (no pool meter: the detectors see only what Orseis measures).</summary>
+    public Database OpenMySqlData(string settings = "", Action<DiagnosticsOptions>? configure = null)
+    {
+        string cs = Orseis.Testing.MySqlDataOnMariaDb.ConnectionString(Server.ConnectionString.TrimEnd(';') + ";" + settings, connectionReset: true);
+        return Track(new Database(MySql.Data.MySqlClient.MySqlClientFactory.Instance, cs, Options(configure, ExecutionMode.OpenPerCall)));
+    }
+
+    public IReadOnlyList<Database> Databases => _databases;
+
+    private static OrseisOptions Options(Action<DiagnosticsOptions>? configure, ExecutionMode mode)
+    {
+        var options = new OrseisOptions { Mode = mode };
+        options.Diagnostics.Detectors = FindingKind.All;
+        configure?.Invoke(options.Diagnostics);
+        return options;
+    }
+
+    private Database Track(Database db)
+    {
+        _databases.Add(db);
+        return db;
+    }
+
+    /// <summary>
+    /// Opens <paramref name="count"/> connections at once and gives them back: a warm pool of that size. Done in a task
+    /// of its own, as a host warms its pool at startup: the scenario's own flow makes no call, so the callers it starts
+    /// afterwards are separate flows, as requests are in a server.
+    /// </summary>
+    public static Task WarmAsync(Database db, int count) => Task.Run(async () =>
+    {
+        var sessions = await Task.WhenAll(Enumerable.Range(0, count).Select(_ => db.OpenSessionAsync()));
+        foreach (Session s in sessions)
+            await s.DisposeAsync();
+    });
+
+    /// <summary>Runs <paramref name="work"/> on <paramref name="callers"/> concurrent callers until <paramref name="duration"/> has passed.</summary>
+    public static Task ForAsync(int callers, TimeSpan duration, Func<int, Task> work)
+    {
+        DateTime end = DateTime.UtcNow + duration;
+        return Task.WhenAll(Enumerable.Range(0, callers).Select(i => Task.Run(async () =>
+        {
+            while (DateTime.UtcNow < end)
+                await work(i);
+        })));
+    }
+}

@@ -1,0 +1,88 @@
+using Orseis.Diagnostics;
+
+namespace Orseis.Scenarios.Scenarios;
+
+/// <summary>Saturation, pool timeouts (held connections, and a server that stops answering) and a leaked session.</summary>
+internal static class PoolScenarios
+{
+    public static IEnumerable<Scenario> All()
+    {
+        yield return new Scenario("saturation-burst", "Max Pool Size=10, warm; 40 callers arrive at once, each holding 100 ms",
+            new Dictionary<FindingKind, string> { [FindingKind.Saturation] = "queueing for the pool", [FindingKind.PoolSize] = "raise Max Pool Size to" },
+            async run =>
+            {
+                Database db = run.Open("Max Pool Size=10");
+                await ScenarioRun.WarmAsync(db, 10);
+                var go = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                Task[] callers = [.. Enumerable.Range(0, 40).Select(_ => Task.Run(async () =>
+                {
+                    await go.Task;
+                    await db.ExecuteAsync("do sleep(0.1)");
+                }))];
+                await Task.Delay(200);
+                go.SetResult();
+                await Task.WhenAll(callers);
+            });
+
+        yield return Scenario.Pathology("pool-timeout-held", "Max Pool Size=4, Connect Timeout=1: 4 sessions held 2.5 s, a fifth caller times out", FindingKind.PoolTimeout, "Every connection was held", async run =>
+        {
+            Database db = run.Open("Max Pool Size=4;Connect Timeout=1");
+            Session[] held = await Task.WhenAll(Enumerable.Range(0, 4).Select(_ => db.OpenSessionAsync()));
+            try
+            {
+                await db.ExecuteAsync("select 1");
+                throw new InvalidOperationException("the fifth caller got a connection");
+            }
+            catch (PoolExhaustedException)
+            {
+            }
+
+            await Task.Delay(1500);
+            foreach (Session s in held)
+                await s.DisposeAsync();
+        });
+
+        yield return Scenario.Pathology("server-not-answering", "the server is paused (SIGSTOP) 4 s; 10 open-per-call callers, Max Pool Size=5, Connect Timeout=1", FindingKind.PoolTimeout, "not full of held connections", async run =>
+        {
+            Database db = run.Open("Max Pool Size=5;Connect Timeout=1");
+            await db.ExecuteAsync("select 1");
+            Server.Pause(true);
+            try
+            {
+                await Task.WhenAll(Enumerable.Range(0, 10).Select(_ => Task.Run(async () =>
+                {
+                    try
+                    {
+                        await db.ExecuteAsync("select 1");
+                    }
+                    catch (PoolExhaustedException)
+                    {
+                    }
+                    catch (Exception error) when (error is not PoolExhaustedException)
+                    {
+                        Console.Error.WriteLine($"raw: {error.GetType().Name}: {error.Message}");
+                    }
+                })));
+                await Task.Delay(1000);
+            }
+            finally
+            {
+                Server.Pause(false);
+            }
+        });
+
+        yield return Scenario.Pathology("held-too-long", "HeldTooLongThreshold=1 s; a session left open 2 s while calls go on", FindingKind.HeldTooLong, "LeakASession", async run =>
+        {
+            Database db = run.Open(configure: d => d.HeldTooLongThreshold = TimeSpan.FromSeconds(1));
+            Session leaked = await LeakASessionAsync(db);
+            await ScenarioRun.ForAsync(2, TimeSpan.FromSeconds(2), async _ =>
+            {
+                await db.ExecuteAsync("select 1");
+                await Task.Delay(50);
+            });
+            await leaked.DisposeAsync();
+        });
+    }
+
+    private static Task<Session> LeakASessionAsync(Database db) => db.OpenSessionAsync();
+}

@@ -1,0 +1,155 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+
+namespace Orseis.Scenarios;
+
+/// <summary>
+/// Runs every scenario N times, each run in a process of its own, then once more beside a CPU hog on every core, and
+/// prints the confusion table (scenario, expected, what fired in how many runs, whether the cause was named) with
+/// precision and recall over every (run, finding kind) pair.
+/// </summary>
+internal static class SuiteRunner
+{
+    public static async Task<int> RunAsync(string[] args)
+    {
+        int runs = 5;
+        bool hog = true;
+        string[]? only = null;
+        for (int i = 0; i < args.Length; i++)
+        {
+            switch (args[i])
+            {
+                case "--runs": runs = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--no-hog": hog = false; break;
+                case "--only": only = args[++i].Split(','); break;
+                default: throw new ScenarioSetupException($"unknown option {args[i]}");
+            }
+        }
+
+        _ = Server.ConnectionString;
+        List<Scenario> scenarios = [.. Catalog.All.Where(s => only is null || only.Contains(s.Name))];
+        var results = new Dictionary<string, List<RunResult>>();
+        var hogResults = new Dictionary<string, RunResult>();
+        var watch = Stopwatch.StartNew();
+        foreach (Scenario scenario in scenarios)
+        {
+            results[scenario.Name] = [];
+            for (int r = 0; r < runs; r++)
+                results[scenario.Name].Add(await RunOneAsync(scenario.Name));
+        }
+
+        if (hog)
+        {
+            using Process hogProcess = StartSelf("hog", "3600");
+            try
+            {
+                foreach (Scenario scenario in scenarios)
+                    hogResults[scenario.Name] = await RunOneAsync(scenario.Name);
+            }
+            finally
+            {
+                hogProcess.Kill(entireProcessTree: true);
+            }
+        }
+
+        Console.WriteLine(Table(scenarios, results, hogResults, runs, hog, watch.Elapsed));
+        return 0;
+    }
+
+    private static async Task<RunResult> RunOneAsync(string name)
+    {
+        using Process process = StartSelf("run", name);
+        Task<string> stdout = process.StandardOutput.ReadToEndAsync();
+        Task<string> stderr = process.StandardError.ReadToEndAsync();
+        using var limit = new CancellationTokenSource(ScenarioHost.Limit + TimeSpan.FromSeconds(30));
+        try
+        {
+            await process.WaitForExitAsync(limit.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+        }
+
+        ResumeServer();
+        string line = (await stdout).Split('\n', StringSplitOptions.RemoveEmptyEntries).LastOrDefault(l => l.StartsWith('{')) ?? "";
+        RunResult result = line.Length > 0
+            ? JsonSerializer.Deserialize<RunResult>(line)!
+            : new RunResult(name, [], [], 0, 0, 0, "no result: " + (await stderr).Trim());
+        Console.Error.WriteLine($"{name}: fired [{string.Join(", ", result.Fired)}] in {result.Seconds:0.0} s" +
+                                (result.Error is null ? "" : $" ERROR {result.Error}") + $" (runtime starvation adjustments {result.RuntimeStarvation}, blocking {result.RuntimeBlocking})");
+        if (Environment.GetEnvironmentVariable("ORSEIS_SCENARIO_VERBOSE") == "1")
+        {
+            foreach ((string kind, string[] messages) in result.Messages)
+                Console.Error.WriteLine($"  {kind}: {messages[0]}");
+        }
+
+        return result;
+    }
+
+    /// <summary>A scenario that paused the server and was killed must not leave it paused.</summary>
+    private static void ResumeServer()
+    {
+        if (Environment.GetEnvironmentVariable("ORSEIS_MYSQL_PID") is { Length: > 0 })
+            Server.Pause(false);
+    }
+
+    internal static Process StartSelf(params string[] args)
+    {
+        var start = new ProcessStartInfo(Environment.ProcessPath!) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        string entry = typeof(SuiteRunner).Assembly.Location;
+        if (!Path.GetFileNameWithoutExtension(Environment.ProcessPath!).Equals(Path.GetFileNameWithoutExtension(entry), StringComparison.Ordinal))
+            start.ArgumentList.Add(entry);
+        foreach (string arg in args)
+            start.ArgumentList.Add(arg);
+        return Process.Start(start)!;
+    }
+
+    private static string Table(List<Scenario> scenarios, Dictionary<string, List<RunResult>> results, Dictionary<string, RunResult> hogResults, int runs, bool hog, TimeSpan elapsed)
+    {
+        int tp = 0, fp = 0, fn = 0;
+        var s = new StringBuilder();
+        s.AppendLine(CultureInfo.InvariantCulture, $"| scenario | expected | fired (in {runs} runs) | cause named | beside CPU hog | result |");
+        s.AppendLine("|---|---|---|---|---|---|");
+        foreach (Scenario scenario in scenarios)
+        {
+            List<RunResult> all = [.. results[scenario.Name]];
+            if (hogResults.TryGetValue(scenario.Name, out RunResult? h))
+                all.Add(h);
+            bool ok = true;
+            foreach (RunResult run in all)
+            {
+                foreach (string kind in run.Fired)
+                {
+                    if (scenario.Expected.Keys.Any(k => k.ToString() == kind))
+                        tp++;
+                    else
+                        fp++;
+                }
+
+                int missed = scenario.Expected.Keys.Count(k => !run.Fired.Contains(k.ToString()));
+                fn += missed;
+                ok &= run.Error is null && missed == 0 && run.Fired.All(f => scenario.Expected.Keys.Any(k => k.ToString() == f)) && CauseNamed(scenario, run);
+            }
+
+            string fired = string.Join(", ", results[scenario.Name].SelectMany(r => r.Fired).GroupBy(k => k).Select(g => $"{g.Key} {g.Count()}/{runs}").DefaultIfEmpty("none"));
+            int causes = results[scenario.Name].Count(r => CauseNamed(scenario, r));
+            string hogText = h is null ? "not run" : h.Fired.Length == 0 ? "none" : string.Join(", ", h.Fired) + (scenario.Clean ? "" : CauseNamed(scenario, h) ? " (cause named)" : " (cause NOT named)");
+            string expected = scenario.Clean ? "silent" : string.Join(", ", scenario.Expected.Keys);
+            s.AppendLine(CultureInfo.InvariantCulture, $"| {scenario.Name} | {expected} | {fired} | {(scenario.Clean ? "-" : $"{causes}/{runs}")} | {hogText} | {(ok ? "pass" : "FAIL")} |");
+        }
+
+        double precision = tp + fp == 0 ? 1 : (double)tp / (tp + fp);
+        double recall = tp + fn == 0 ? 1 : (double)tp / (tp + fn);
+        s.AppendLine();
+        s.AppendLine(CultureInfo.InvariantCulture, $"Over {runs} runs{(hog ? " and one beside a CPU hog" : "")} of each scenario: {tp} expected findings fired, {fp} unexpected, {fn} missed; " +
+                                                   $"precision {precision:0.000}, recall {recall:0.000}. Suite time {elapsed.TotalMinutes:0.0} min.");
+        return s.ToString();
+    }
+
+    private static bool CauseNamed(Scenario scenario, RunResult run) =>
+        scenario.Expected.All(e => run.Messages.TryGetValue(e.Key.ToString(), out string[]? messages) &&
+                                   messages.Any(m => m.Contains(e.Value, StringComparison.Ordinal)));
+}

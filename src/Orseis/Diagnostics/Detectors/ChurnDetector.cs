@@ -1,0 +1,79 @@
+using System.Globalization;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// Churn: one flow opening connection after connection back to back (each open within
+/// <see cref="DiagnosticsOptions.ChurnGap"/> of its previous release, none held meanwhile). A worker that opens once per
+/// unit of work with time between units is the right pattern and is never reported. The saving quoted is measured on
+/// the streak's own warm opens (pool hits that neither queued nor connected), never on cold connects or queue time.
+/// </summary>
+internal sealed class ChurnDetector(FindingLog log)
+{
+    private DiagnosticsOptions Options => log.Options;
+
+    /// <summary>Called as the flow enters Open, on the caller's stack.</summary>
+    public void OnOpenStarting(FlowState flow, long now)
+    {
+        bool overlapping = flow.Began();
+        long last = Volatile.Read(ref flow.LastRelease);
+        bool backToBack = !overlapping && last != 0 && log.Time.GetElapsedTime(last, now) <= Options.ChurnGap;
+        if (!backToBack)
+        {
+            // Overlapping opens (forked tasks) or a pause between units of work: not churn; a new streak starts here.
+            flow.Streak = 0;
+            flow.WarmOpens = 0;
+            flow.WarmOpenMs = 0;
+            flow.Reported = false;
+            flow.StreakStart = now;
+        }
+
+        // The call site is read here, before the open is awaited: an async continuation no longer has the caller's frames.
+        if (++flow.Streak == Options.ChurnThreshold)
+            flow.Site = CallSites.Caller();
+    }
+
+    /// <summary>Called once the open completed successfully.</summary>
+    public void OnOpenCompleted(FlowState flow, in OpenOutcome outcome, long now)
+    {
+        if (outcome.Warm)
+        {
+            flow.WarmOpens++;
+            flow.WarmOpenMs += outcome.Elapsed.TotalMilliseconds;
+        }
+
+        if (flow.Reported || flow.Streak < Options.ChurnThreshold)
+            return;
+        flow.Reported = true;
+        Report(flow, now, flow.Site);
+    }
+
+    private void Report(FlowState flow, long now, string? site)
+    {
+        double spanMs = Math.Max(log.Time.GetElapsedTime(flow.StreakStart, now).TotalMilliseconds, 1e-3);
+        double perSecond = flow.Streak * 1000 / spanMs;
+        double perOpenMs = flow.WarmOpens == 0 ? double.NaN : flow.WarmOpenMs / flow.WarmOpens;
+        CultureInfo c = CultureInfo.InvariantCulture;
+        string cost = flow.WarmOpens == 0
+            ? "None of these opens was a plain pool hit (each queued for the pool or made a new connection), so no warm open cost was measured; "
+            : string.Create(c, $"A warm open costs {perOpenMs:0.###} ms here (measured on the {flow.WarmOpens} of them that neither queued for the pool nor made a new connection), ") +
+              "plus what the provider defers to the next command (session reset, re-prepared statements); ";
+        string saving = flow.WarmOpens == 0
+            ? "one Session or ReuseConnection mode would open once instead."
+            : string.Create(c, $"one Session or ReuseConnection mode would save about {perOpenMs:0.###} ms per call, {perOpenMs * perSecond:0.#} ms per second at this rate.");
+        log.Report(FindingKind.Churn,
+            string.Create(c, $"{flow.Streak} connection opens back to back on one flow of pool '{log.PoolName}'") +
+            (site is null ? "" : $" (from {site})") +
+            string.Create(c, $": each within {Options.ChurnGap.TotalMilliseconds:0.###} ms of the previous release, {perSecond:0.#} opens/s. ") + cost + saving,
+            new Dictionary<string, double>
+            {
+                ["opens"] = flow.Streak,
+                ["windowMs"] = spanMs,
+                ["opensPerSecond"] = perSecond,
+                ["warmOpens"] = flow.WarmOpens,
+                ["meanOpenMs"] = double.IsNaN(perOpenMs) ? -1 : perOpenMs,
+                ["savedMsPerSecond"] = double.IsNaN(perOpenMs) ? -1 : perOpenMs * perSecond,
+            },
+            site, rateLimited: true);
+    }
+}

@@ -1,0 +1,49 @@
+using System.Globalization;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// Held too long: a connection out longer than <see cref="DiagnosticsOptions.HeldTooLongThreshold"/>, reported once per
+/// connection. Checked when a connection is released, and over every holder at most every quarter threshold (so an
+/// acquire costs no scan), and whenever a report is made.
+/// </summary>
+internal sealed class HeldTooLongDetector(FindingLog log, HolderTable holders)
+{
+    private long _nextScan;
+
+    private TimeSpan Threshold => log.Options.HeldTooLongThreshold;
+
+    public void OnReleased(in HolderTable.Holder holder, TimeSpan held)
+    {
+        if (held > Threshold && !holder.Reported)
+            Report(holder, held, stillHeld: false);
+    }
+
+    /// <summary>Scans the holders if the last scan is a quarter threshold old (or <paramref name="force"/>).</summary>
+    public void MaybeScan(bool force = false)
+    {
+        long now = log.Time.GetTimestamp();
+        long next = Volatile.Read(ref _nextScan);
+        if (!force && now < next)
+            return;
+        long interval = (long)(Math.Clamp(Threshold.TotalSeconds / 4, 0.01, 5) * log.Time.TimestampFrequency);
+        if (Interlocked.CompareExchange(ref _nextScan, now + interval, next) != next && !force)
+            return;
+        foreach ((HolderTable.Holder holder, TimeSpan held) in holders.TakeOverdue(Threshold, now))
+            Report(holder, held, stillHeld: true);
+    }
+
+    private void Report(in HolderTable.Holder holder, TimeSpan held, bool stillHeld)
+    {
+        CultureInfo c = CultureInfo.InvariantCulture;
+        string where = holder.Stack is { } stack
+            ? $" Acquired at:{Environment.NewLine}{stack}"
+            : " (Where one-shot calls acquire is not recorded, to keep every acquire cheap; sessions and streams record it.)";
+        log.Report(FindingKind.HeldTooLong,
+            string.Create(c, $"A connection of pool '{log.PoolName}' held by {holder.Owner} {(stillHeld ? "has been out" : "was out")} for {held.TotalSeconds:0.###} s, ") +
+            string.Create(c, $"longer than DiagnosticsOptions.HeldTooLongThreshold ({Threshold.TotalSeconds:0.###} s): a leak suspect ") +
+            "(an undisposed Session or Stream) or long work done while holding a connection." + where,
+            new Dictionary<string, double> { ["heldMs"] = held.TotalMilliseconds, ["thresholdMs"] = Threshold.TotalMilliseconds, ["stillHeld"] = stillHeld ? 1 : 0 },
+            holder.Stack, rateLimited: false);
+    }
+}

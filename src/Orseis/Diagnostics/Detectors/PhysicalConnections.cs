@@ -1,0 +1,39 @@
+using System.Collections.Concurrent;
+using System.Data.Common;
+using System.Reflection;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// Tells a new physical connection from a pool hit for providers that publish no pool meter, by the server-side
+/// identity an open connection exposes: MySQL's thread id (<c>ServerThread</c>, Oracle's MySql.Data), SQL Server's
+/// <c>ClientConnectionId</c>. An id not seen before is a new connection. Read by name, once per connection type; the
+/// set of ids seen is bounded (cleared past 10 000, which at worst counts a pooled connection once more as new).
+/// </summary>
+internal sealed class PhysicalConnections
+{
+    private const int MaxRemembered = 10_000;
+    private static readonly string[] IdProperties = ["ServerThread", "ClientConnectionId"];
+    private readonly ConcurrentDictionary<Type, PropertyInfo?> _properties = new();
+    private readonly ConcurrentDictionary<object, byte> _seen = new();
+
+    private PhysicalConnections()
+    {
+    }
+
+    /// <summary>An instance for <paramref name="systemName"/>, or null where no connection id is known to be readable.</summary>
+    public static PhysicalConnections? For(string systemName) =>
+        systemName is "mysql" or "microsoft.sql_server" ? new PhysicalConnections() : null;
+
+    /// <summary>Whether <paramref name="connection"/> (just opened) is a physical connection this pool had not handed out before.</summary>
+    public bool IsNew(DbConnection connection)
+    {
+        PropertyInfo? property = _properties.GetOrAdd(connection.GetType(),
+            static type => IdProperties.Select(name => type.GetProperty(name, BindingFlags.Public | BindingFlags.Instance)).FirstOrDefault(p => p is not null));
+        if (property?.GetValue(connection) is not { } id)
+            return false;
+        if (_seen.Count >= MaxRemembered)
+            _seen.Clear();
+        return _seen.TryAdd(id, 0);
+    }
+}

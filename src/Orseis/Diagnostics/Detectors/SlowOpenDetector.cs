@@ -1,0 +1,143 @@
+using System.Globalization;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// Slow opens, by cause. An open that queued for the pool is the saturation detector's, never this one's. Of the rest:
+/// an open slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/> during which the provider made physical
+/// connections that themselves took longer than the floor is a <b>cold pool</b> (its figures are the provider's own
+/// connect times); warm opens that stay slow (above the floor and <see cref="DiagnosticsOptions.SlowOpenFactor"/> times
+/// the usual, at least five of them over at least a second with no fast open between) are a <b>slow server or
+/// network</b>. A stall (a GC pause, a descheduled process) slows every open in flight at once, for less than that, and
+/// is neither, nor are the pool's first connects (the process's one-time costs)
+/// nor async opens while the thread pool starves. The usual open time is learned from warm opens only, so cold
+/// connects never become the baseline.
+/// </summary>
+internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
+{
+    private readonly bool providerCountsConnects = connects != ConnectCount.None;
+
+    private const int Recent = 5;
+    private const double Weight = 0.1;
+    private static readonly TimeSpan Sustained = TimeSpan.FromSeconds(1);
+    private readonly Lock _lock = new();
+    private readonly double[] _recent = new double[Recent];
+    private int _recentCount;
+    private int _slowInRow;
+    private long _slowSince;
+    private double _usualMs;
+    private int _usualSamples;
+
+    /// <summary>The moving average of warm (pool-hit) opens, in milliseconds; 0 until one was seen.</summary>
+    public double UsualMs
+    {
+        get
+        {
+            lock (_lock)
+                return _usualMs;
+        }
+    }
+
+    /// <summary>
+    /// Judges one completed open. <paramref name="afterFirstWave"/>: it began after the pool's first physical connect
+    /// completed (the first wave pays the process's one-time costs, JIT and TLS set-up, and is never judged);
+    /// <paramref name="threadPoolDelay"/>: how late the thread pool ran work meanwhile (an async open waits that long for
+    /// its continuations: past the starvation threshold, the thread pool is to blame, not the database).
+    /// </summary>
+    public void OnOpenCompleted(in OpenStart start, in OpenOutcome outcome, long? idleAtEnd, bool afterFirstWave, TimeSpan threadPoolDelay)
+    {
+        if (outcome.Queued)
+            return;
+        if (start.Async && threadPoolDelay >= log.Options.ThreadPoolDelayThreshold)
+            return;
+        double ms = outcome.Elapsed.TotalMilliseconds;
+        double floorMs = log.Options.SlowOpenFloor.TotalMilliseconds;
+        if (providerCountsConnects && outcome.PhysicalConnectsDuring > 0)
+        {
+            if (afterFirstWave && ms > floorMs && outcome.MeanCreateMs > floorMs)
+                ReportCold(start, outcome, idleAtEnd);
+            return;
+        }
+
+        double usual, median;
+        bool sustained;
+        lock (_lock)
+        {
+            _recent[_recentCount++ % Recent] = ms;
+            usual = _usualMs;
+            if (ms <= floorMs)
+            {
+                _usualMs = _usualSamples == 0 ? ms : (Weight * ms) + ((1 - Weight) * _usualMs);
+                _usualSamples++;
+                _slowInRow = 0;
+                _slowSince = 0;
+                return;
+            }
+
+            if (usual > 0 && ms <= log.Options.SlowOpenFactor * usual)
+                return;
+            if (_slowInRow++ == 0)
+                _slowSince = start.Started;
+            median = _recentCount >= Recent ? Median(_recent) : 0;
+            sustained = _slowInRow >= Recent && log.Time.GetElapsedTime(_slowSince) >= Sustained;
+        }
+
+        if (sustained)
+            ReportSustained(ms, median, usual);
+    }
+
+    private void ReportCold(in OpenStart start, in OpenOutcome outcome, long? idle)
+    {
+        CultureInfo c = CultureInfo.InvariantCulture;
+        log.Report(FindingKind.SlowOpen,
+            string.Create(c, $"Cold pool '{log.PoolName}': an open took {outcome.Elapsed.TotalMilliseconds:0.###} ms because the pool had no idle connection to give ") +
+            (connects == ConnectCount.ProviderMeter
+                ? string.Create(c, $"and the provider made new physical connections, {outcome.MeanCreateMs:0.###} ms each (the provider's own connect time; ")
+                : "and it made a new physical connection (a server connection id not seen before; ") +
+            string.Create(c, $"{outcome.PhysicalConnectsDuring} made during this open, {start.Demand} caller(s) wanting a connection when it began, none queued for a full pool). ") +
+            "New connections are slow on this server (authentication, init_connect, TLS, DNS or the network): keep connections warm with " +
+            "Min Pool Size, a longer Connection Idle Timeout / Connection Lifetime, or open a few at startup.",
+            new Dictionary<string, double>
+            {
+                ["openMs"] = outcome.Elapsed.TotalMilliseconds,
+                ["connectMs"] = outcome.MeanCreateMs,
+                ["physicalConnects"] = outcome.PhysicalConnectsDuring,
+                ["demand"] = start.Demand,
+                ["idle"] = idle ?? -1,
+            },
+            null, rateLimited: true);
+    }
+
+    private void ReportSustained(double ms, double median, double usual)
+    {
+        CultureInfo c = CultureInfo.InvariantCulture;
+        string cause = providerCountsConnects
+            ? "No new physical connection was made and no caller queued for the pool, so the pool is warm: the server or the network is slow to answer (the provider's reset round trip or liveness check)."
+            : "No caller queued for the pool; this provider publishes no physical-connect count, so a cold pool (new connections) cannot be told from a slow server here.";
+        log.Report(FindingKind.SlowOpen,
+            string.Create(c, $"Slow opens on pool '{log.PoolName}': the last {Recent} opens took {median:0.###} ms (median; this one {ms:0.###} ms), ") +
+            (usual > 0 ? string.Create(c, $"against a usual {usual:0.###} ms. ") : "and no fast open was seen yet. ") + cause,
+            new Dictionary<string, double> { ["openMs"] = ms, ["medianMs"] = median, ["usualMs"] = usual },
+            null, rateLimited: true);
+    }
+
+    private static double Median(double[] values)
+    {
+        double[] sorted = [.. values];
+        Array.Sort(sorted);
+        return sorted[sorted.Length / 2];
+    }
+}
+
+/// <summary>How the pool's physical connects are known.</summary>
+internal enum ConnectCount
+{
+    /// <summary>Not at all: a cold pool cannot be told from a slow server.</summary>
+    None,
+
+    /// <summary>The provider's meter counts and times them (MySqlConnector, Npgsql).</summary>
+    ProviderMeter,
+
+    /// <summary>A server-side connection id not seen before marks one (MySql.Data, SqlClient); its time is the open's.</summary>
+    ConnectionId,
+}

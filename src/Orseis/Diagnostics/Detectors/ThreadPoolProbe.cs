@@ -1,0 +1,113 @@
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// Measures the thread pool's own latency: every <see cref="Interval"/> a dedicated thread (not a pool thread, so it
+/// keeps running while the pool starves) queues one probe work item and, while it has not run, tells every subscribed
+/// detector how long it has waited. Whatever blocks pool threads (synchronous I/O, <c>.Result</c> on a task,
+/// <c>Thread.Sleep</c>) shows as a probe that waits; so does a saturated CPU, which is why the runtime's own thread
+/// injections for starvation (<see cref="RuntimeThreadInjections"/>) are read beside it. One per process, running only
+/// while a detector subscribes.
+/// </summary>
+internal static class ThreadPoolProbe
+{
+    public static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(100);
+    private static readonly Lock Sync = new();
+    private static readonly List<ThreadPoolStarvationDetector> Subscribers = [];
+    private static readonly ProbeState State = new(TimeProvider.System);
+    private static Thread? _thread;
+    private static RuntimeThreadInjections? _runtime;
+
+    /// <summary>
+    /// How late the thread pool runs work now: the longer of the wait of the probe still queued and that of the last one if
+    /// it ran within the last second; zero when no probe runs. Lets other detectors blame starvation, not the database, for a slow async open.
+    /// </summary>
+    public static TimeSpan RecentDelay => _thread is null ? TimeSpan.Zero : State.RecentDelay(TimeSpan.FromSeconds(1));
+
+    public static void Subscribe(ThreadPoolStarvationDetector detector)
+    {
+        lock (Sync)
+        {
+            Subscribers.Add(detector);
+            if (_thread is null)
+            {
+                _runtime ??= new RuntimeThreadInjections();
+                _thread = new Thread(Run) { IsBackground = true, Name = "Orseis thread-pool probe" };
+                _thread.UnsafeStart();
+            }
+        }
+    }
+
+    public static void Unsubscribe(ThreadPoolStarvationDetector detector)
+    {
+        lock (Sync)
+            Subscribers.Remove(detector);
+    }
+
+    private static void Run()
+    {
+        while (true)
+        {
+            Thread.Sleep(Interval);
+            ThreadPoolStarvationDetector[] subscribers;
+            lock (Sync)
+            {
+                if (Subscribers.Count == 0)
+                {
+                    _thread = null;
+                    return;
+                }
+
+                subscribers = [.. Subscribers];
+            }
+
+            TimeSpan? waiting = State.Tick(static state => ThreadPool.UnsafeQueueUserWorkItem(static s => ((ProbeState)s!).Ran(), state));
+            long injected = _runtime?.Last ?? 0;
+            bool runtimeSaysStarved = injected != 0 && TimeProvider.System.GetElapsedTime(injected) < TimeSpan.FromSeconds(2);
+            foreach (ThreadPoolStarvationDetector detector in subscribers)
+                detector.OnProbe(waiting ?? State.LastDelay, stillWaiting: waiting is not null, runtimeSaysStarved);
+        }
+    }
+
+    /// <summary>The probe's state, apart from the thread, so its logic is tested with a fake clock.</summary>
+    internal sealed class ProbeState(TimeProvider time)
+    {
+        private long _queuedAt;
+        private long _lastDelayTicks;
+        private long _lastRanAt;
+
+        /// <summary>How long the last probe waited before it ran.</summary>
+        public TimeSpan LastDelay => TimeSpan.FromTicks(Volatile.Read(ref _lastDelayTicks));
+
+        /// <summary>The longer of the wait of the probe out now and that of the last one, if it ran within <paramref name="recent"/>.</summary>
+        public TimeSpan RecentDelay(TimeSpan recent)
+        {
+            long queuedAt = Volatile.Read(ref _queuedAt);
+            TimeSpan waiting = queuedAt != 0 ? time.GetElapsedTime(queuedAt) : TimeSpan.Zero;
+            long ranAt = Volatile.Read(ref _lastRanAt);
+            TimeSpan last = ranAt != 0 && time.GetElapsedTime(ranAt) <= recent ? LastDelay : TimeSpan.Zero;
+            return waiting > last ? waiting : last;
+        }
+
+        /// <summary>Queues a probe if none is out (returns null); otherwise returns how long the one out has waited.</summary>
+        public TimeSpan? Tick(Action<ProbeState> queue)
+        {
+            long queuedAt = Volatile.Read(ref _queuedAt);
+            if (queuedAt != 0)
+                return time.GetElapsedTime(queuedAt);
+            Volatile.Write(ref _queuedAt, time.GetTimestamp());
+            queue(this);
+            return null;
+        }
+
+        /// <summary>The probe ran.</summary>
+        public void Ran()
+        {
+            long queuedAt = Interlocked.Exchange(ref _queuedAt, 0);
+            if (queuedAt == 0)
+                return;
+            long now = time.GetTimestamp();
+            Volatile.Write(ref _lastDelayTicks, time.GetElapsedTime(queuedAt, now).Ticks);
+            Volatile.Write(ref _lastRanAt, now);
+        }
+    }
+}

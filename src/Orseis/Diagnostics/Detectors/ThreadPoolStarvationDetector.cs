@@ -1,0 +1,69 @@
+using System.Globalization;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// Thread-pool starvation, from the pool's own latency (<see cref="ThreadPoolProbe"/>): a probe work item that waited
+/// longer than <see cref="DiagnosticsOptions.ThreadPoolDelayThreshold"/> to run while the runtime itself added threads
+/// because of starvation or blocking within the last two seconds (a saturated CPU delays the probe too, but is not
+/// starvation). Sees any blocking, Orseis's or not.
+/// While the pool starves, the next Orseis call made on a pool thread names its call site (the stack is read only then):
+/// a synchronous call there is blocking I/O on a pool thread; an async one blocked on with <c>.Result</c> or
+/// <c>.Wait()</c> is sync-over-async. Reported once per episode (the probe running again ends it).
+/// </summary>
+internal sealed class ThreadPoolStarvationDetector(FindingLog log)
+{
+    private int _starving; // 0 no, 1 starving and not yet reported, 2 reported
+    private double _delayMs;
+    private long _since;
+
+    /// <summary>Whether an Orseis call should name its call site now (cheap to read on every open).</summary>
+    public bool WantsCallSite => Volatile.Read(ref _starving) == 1;
+
+    /// <summary>From the probe thread: how long the probe has waited (or the last one waited, if it ran).</summary>
+    public void OnProbe(TimeSpan delay, bool stillWaiting, bool runtimeSaysStarved)
+    {
+        if (!stillWaiting)
+        {
+            Volatile.Write(ref _starving, 0);
+            return;
+        }
+
+        if (delay < log.Options.ThreadPoolDelayThreshold || !runtimeSaysStarved)
+            return;
+        Volatile.Write(ref _delayMs, delay.TotalMilliseconds);
+        if (Interlocked.CompareExchange(ref _starving, 1, 0) == 0)
+            _since = log.Time.GetTimestamp();
+        else if (Volatile.Read(ref _starving) == 1 && log.Time.GetElapsedTime(_since) > log.Options.ThreadPoolDelayThreshold)
+            Report(null, sync: false); // no Orseis call came on a pool thread meanwhile: report without a site
+    }
+
+    /// <summary>An Orseis call entered Open on a pool thread while <see cref="WantsCallSite"/>.</summary>
+    public void OnCallWhileStarving(bool async) => Report(CallSites.Caller(), sync: !async);
+
+    private void Report(string? site, bool sync)
+    {
+        if (Interlocked.CompareExchange(ref _starving, 2, 1) != 1)
+            return;
+        ThreadPool.GetMinThreads(out int minThreads, out _);
+        CultureInfo c = CultureInfo.InvariantCulture;
+        double delayMs = Volatile.Read(ref _delayMs);
+        string blame = site is null
+            ? "Look for blocking on pool threads: synchronous I/O, .Result / .Wait() / GetAwaiter().GetResult() on tasks, Thread.Sleep, locks held across I/O."
+            : sync
+                ? $"Orseis was called synchronously on a pool thread from {site} while it starved: blocking I/O there holds a pool thread per call; use the async API (QueryAsync, ExecuteAsync)."
+                : $"Orseis was called asynchronously on a pool thread from {site} while it starved: if that caller blocks on the task (.Result, .Wait(), GetAwaiter().GetResult()), that is sync-over-async; await it instead.";
+        log.Report(FindingKind.ThreadPoolStarvation,
+            string.Create(c, $"The thread pool is starved: a probe work item waited {delayMs:0.#} ms to run ") +
+            string.Create(c, $"({ThreadPool.ThreadCount} thread(s), min {minThreads}, {ThreadPool.PendingWorkItemCount} work item(s) queued). ") +
+            "Every async continuation and queued callback waits as long, database calls included. " + blame,
+            new Dictionary<string, double>
+            {
+                ["probeDelayMs"] = delayMs,
+                ["threads"] = ThreadPool.ThreadCount,
+                ["queuedWorkItems"] = ThreadPool.PendingWorkItemCount,
+                ["syncCall"] = site is null ? -1 : sync ? 1 : 0,
+            },
+            site, rateLimited: true);
+    }
+}

@@ -1,0 +1,60 @@
+using System.Data.Common;
+using System.Diagnostics;
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Diagnostics;
+
+/// <summary>Holds: a connection acquired, held and released, with what held-too-long, churn and the pool-size advice need of it.</summary>
+internal sealed partial class PoolTelemetry
+{
+    /// <summary>
+    /// The caller's stack, taken before an open is awaited, for connections the caller holds across calls (sessions,
+    /// streams) while the held-too-long detector is on. One-shot calls capture nothing: a stack per acquire is too dear.
+    /// </summary>
+    public StackTrace? CaptureAcquirer(bool heldAcrossCalls) =>
+        heldAcrossCalls && Detecting(FindingKind.HeldTooLong) ? CallSites.Capture() : null;
+
+    /// <summary>
+    /// A connection was opened and is now held by <paramref name="owner"/> until <see cref="Released"/>;
+    /// <paramref name="acquirer"/> is where (from <see cref="CaptureAcquirer"/>).
+    /// </summary>
+    public void Acquired(DbConnection connection, string owner, bool heldByDesign = false, StackTrace? acquirer = null)
+    {
+        long inUse = Interlocked.Increment(ref _inUse);
+        UpdateMax(ref _peakInUse, inUse);
+        if (!Timed)
+            return;
+        Guard(static (self, state) =>
+        {
+            // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
+            self._holders.Add(state.connection, state.owner, state.heldByDesign, state.acquirer);
+            if (self.Detecting(FindingKind.HeldTooLong))
+                self._heldTooLong.MaybeScan();
+        }, (connection, owner, heldByDesign, acquirer));
+    }
+
+    /// <summary>A connection went back to the pool.</summary>
+    public void Released(DbConnection connection)
+    {
+        long inUse = Interlocked.Decrement(ref _inUse);
+        if (!_holders.TryRemove(connection, out HolderTable.Holder holder))
+            return;
+        long now = _time.GetTimestamp();
+        TimeSpan held = _time.GetElapsedTime(holder.Started, now);
+        _holdTimes.Record(holder.Started, now, held);
+        if (OrseisMetrics.UseTime.Enabled)
+            Guard(static (self, held) => OrseisMetrics.UseTime.Record(held.TotalSeconds, self.Tags), held);
+        if (EventsOn)
+            Guard(static (self, state) => OrseisEventSource.Log.Released(self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
+        if (Detecting(FindingKind.Churn))
+            _flow.Value?.Released(now);
+        if (Detecting(FindingKind.HeldTooLong))
+        {
+            Guard(static (self, state) =>
+            {
+                self._heldTooLong.OnReleased(state.holder, state.held);
+                self._heldTooLong.MaybeScan();
+            }, (holder, held));
+        }
+    }
+}

@@ -1,0 +1,106 @@
+using MySqlConnector;
+using Orseis.Diagnostics;
+using Orseis.IntegrationTests.Diagnostics;
+
+namespace Orseis.IntegrationTests.Faults;
+
+/// <summary>
+/// Detectors on real pathologies, on the fault tests' private MariaDB (they change server settings and block the thread
+/// pool, so they run alone): a cold burst against slow connects, and thread-pool starvation checked against the
+/// runtime's own events. Each has its clean counterpart, which must stay silent.
+/// </summary>
+[Collection(FaultCollection.Name)]
+public sealed class DetectorFaultTests(PrivateMariaDb server)
+{
+    private Database Open(string settings = "") =>
+        new(MySqlConnectorFactory.Instance, $"{server.ConnectionString};Application Name=orseis-{Guid.NewGuid():N};{settings}",
+            new OrseisOptions { Diagnostics = { Detectors = FindingKind.All } });
+
+    private async Task SlowConnects(double? seconds)
+    {
+        var admin = new MySqlConnectionStringBuilder(server.ConnectionString) { UserID = "root", Password = "", Pooling = false };
+        await using var connection = new MySqlConnection(admin.ConnectionString);
+        await connection.OpenAsync();
+        await using MySqlCommand command = connection.CreateCommand();
+        command.CommandText = seconds is { } s ? $"SET GLOBAL init_connect='DO SLEEP({s:0.0##})'" : "SET GLOBAL init_connect=''";
+        await command.ExecuteNonQueryAsync();
+    }
+
+    [FaultFact]
+    public async Task A_cold_burst_against_slow_connects_is_named_a_cold_pool_and_a_warm_load_is_silent()
+    {
+        await using Database db = Open();
+        // Warmed inside a task of its own, so this method's flow makes no call: the callers below are separate flows, as
+        // requests are in a server (tasks forked from a flow that made calls share its churn count; see the docs' limits).
+        await Task.Run(async () =>
+        {
+            var sessions = await Task.WhenAll(Enumerable.Range(0, 4).Select(_ => db.OpenSessionAsync()));
+            foreach (Session s in sessions)
+                await s.DisposeAsync();
+        });
+        // Warm: 4 users on 4 warm connections for a second, each request a method of its own making one call.
+        DateTime end = DateTime.UtcNow.AddSeconds(1);
+        await Task.WhenAll(Enumerable.Range(0, 4).Select(_ => Task.Run(async () =>
+        {
+            while (DateTime.UtcNow < end)
+            {
+                await Request();
+                await Task.Delay(5);
+            }
+        })));
+        Assert.Empty(db.GetPoolReport().Findings);
+
+        async Task Request() => await db.ExecuteAsync("select 1");
+
+        await SlowConnects(0.3);
+        try
+        {
+            // 30 callers released together, each holding its connection 50 ms: 4 warm connections cannot serve them.
+            var go = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            Task[] callers = [.. Enumerable.Range(0, 30).Select(_ => Task.Run(async () =>
+            {
+                await go.Task;
+                await db.ExecuteAsync("do sleep(0.05)");
+            }))];
+            await Task.Delay(100);
+            go.SetResult();
+            await Task.WhenAll(callers);
+        }
+        finally
+        {
+            await SlowConnects(null);
+        }
+
+        PoolReport report = db.GetPoolReport();
+        PoolFinding finding = Assert.Single(report.Findings);
+        Assert.Equal(FindingKind.SlowOpen, finding.Kind);
+        Assert.StartsWith("Cold pool", finding.Message, StringComparison.Ordinal);
+        Assert.InRange(finding.Figures["connectMs"], 290, 5000);
+        Assert.True(report.ProviderPhysicalConnects >= 20, report.ToString());
+    }
+
+    [FaultFact]
+    public async Task Blocked_pool_threads_are_starvation_as_the_runtime_says_and_awaited_calls_are_not()
+    {
+        using var runtime = new RuntimeThreadPoolEvents();
+        await using (Database calm = Open())
+        {
+            await Task.WhenAll(Enumerable.Range(0, 40).Select(_ => Task.Run(() => calm.ExecuteAsync("do sleep(1)"))));
+            Assert.Empty(calm.GetPoolReport().Findings);
+            Assert.Equal(0, runtime.StarvationAdjustments);
+        }
+
+        await using Database db = Open();
+        // 20 more blocked items than the pool has threads now (earlier tests may have grown it): it must starve.
+        int blocked = ThreadPool.ThreadCount + 20;
+        await Task.WhenAll(Enumerable.Range(0, blocked).Select(_ => Task.Run(() => db.Execute("do sleep(1)"))));
+
+        PoolReport report = db.GetPoolReport();
+        Assert.True(report.Findings.Count == 1,
+            $"{blocked} blocked, runtime injections {runtime.StarvationAdjustments}, {ThreadPool.ThreadCount} threads now; {report}");
+        PoolFinding finding = report.Findings[0];
+        Assert.Equal(FindingKind.ThreadPoolStarvation, finding.Kind);
+        Assert.True(finding.Figures["probeDelayMs"] >= 500);
+        Assert.True(runtime.StarvationAdjustments > 0, "the runtime saw no starvation, so this test proved nothing");
+    }
+}

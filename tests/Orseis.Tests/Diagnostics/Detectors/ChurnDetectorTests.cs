@@ -1,0 +1,70 @@
+using Orseis.Diagnostics;
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Tests.Diagnostics.Detectors;
+
+public sealed class ChurnDetectorTests
+{
+    private static void Open(Fake fake, ChurnDetector churn, FlowState flow, OpenOutcome outcome, TimeSpan gapBefore)
+    {
+        fake.Time.Advance(gapBefore);
+        churn.OnOpenStarting(flow, fake.Now);
+        fake.Time.Advance(outcome.Elapsed);
+        churn.OnOpenCompleted(flow, outcome, fake.Now);
+        fake.Time.Advance(Fake.Ms(1)); // the command
+        flow.Released(fake.Now);
+    }
+
+    [Fact]
+    public void Back_to_back_opens_are_churn_and_the_saving_is_measured_on_warm_opens_only()
+    {
+        var fake = new Fake(o => o.ChurnThreshold = 10);
+        var churn = new ChurnDetector(fake.Log);
+        var flow = new FlowState();
+        Open(fake, churn, flow, new OpenOutcome(Fake.Ms(300), 1, 300, Queued: false), TimeSpan.Zero); // cold connect: excluded
+        for (int i = 0; i < 9; i++)
+            Open(fake, churn, flow, new OpenOutcome(Fake.Ms(2), 0, 0, Queued: false), Fake.Ms(0.1));
+
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.Churn));
+        Assert.Equal(10, finding.Figures["opens"]);
+        Assert.Equal(9, finding.Figures["warmOpens"]);
+        Assert.Equal(2, finding.Figures["meanOpenMs"], 3);
+        Assert.Contains("back to back", finding.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_worker_pausing_between_units_of_work_is_not_churn()
+    {
+        var fake = new Fake(o => o.ChurnThreshold = 10);
+        var churn = new ChurnDetector(fake.Log);
+        var flow = new FlowState();
+        for (int i = 0; i < 100; i++)
+            Open(fake, churn, flow, new OpenOutcome(Fake.Ms(1), 0, 0, Queued: false), Fake.Ms(100)); // 10 messages/s
+        Assert.Empty(fake.Findings(FindingKind.Churn));
+    }
+
+    [Fact]
+    public void Opens_made_while_the_flow_opens_or_holds_another_connection_are_not_back_to_back()
+    {
+        var fake = new Fake(o => o.ChurnThreshold = 3);
+        var churn = new ChurnDetector(fake.Log);
+        var flow = new FlowState();
+        flow.Began(); // a forked task of the same flow is opening or holding one
+        for (int i = 0; i < 10; i++)
+            Open(fake, churn, flow, new OpenOutcome(Fake.Ms(1), 0, 0, Queued: false), TimeSpan.Zero);
+        Assert.Empty(fake.Findings(FindingKind.Churn));
+    }
+
+    [Fact]
+    public void When_every_open_queued_no_open_cost_is_claimed()
+    {
+        var fake = new Fake(o => o.ChurnThreshold = 5);
+        var churn = new ChurnDetector(fake.Log);
+        var flow = new FlowState();
+        for (int i = 0; i < 5; i++)
+            Open(fake, churn, flow, new OpenOutcome(Fake.Ms(250), 0, 0, Queued: true), Fake.Ms(0.1));
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.Churn));
+        Assert.Equal(-1, finding.Figures["meanOpenMs"]);
+        Assert.Contains("no warm open cost was measured", finding.Message, StringComparison.Ordinal);
+    }
+}

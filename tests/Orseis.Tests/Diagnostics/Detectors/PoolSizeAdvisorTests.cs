@@ -1,0 +1,58 @@
+using Orseis.Diagnostics;
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Tests.Diagnostics.Detectors;
+
+public sealed class PoolSizeAdvisorTests
+{
+    /// <summary>A steady load: <paramref name="perSecond"/> holds a second of <paramref name="holdMs"/> each, for 10 s.</summary>
+    private static HoldTimes Load(Fake fake, int perSecond, double holdMs)
+    {
+        var holds = new HoldTimes();
+        for (int i = 0; i < perSecond * 10; i++)
+        {
+            long acquired = fake.Now;
+            fake.Time.Advance(TimeSpan.FromSeconds(1.0 / perSecond));
+            holds.Record(acquired, acquired + (long)(holdMs / 1000 * fake.Time.TimestampFrequency), Fake.Ms(holdMs));
+        }
+
+        return holds;
+    }
+
+    [Fact]
+    public void A_light_load_under_a_big_pool_gets_a_lower_line_never_a_finding()
+    {
+        var fake = new Fake();
+        HoldTimes holds = Load(fake, perSecond: 100, holdMs: 20); // 2 busy
+        PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 100).Advise(holds, meanDemand: 2, queuedOpens: 0, opens: 1000, report: true)!;
+        Assert.InRange(advice.Busy, 1.6, 2.4);
+        Assert.InRange(advice.Recommended, 3, 5);
+        Assert.True(advice.Lower);
+        Assert.False(advice.Raise);
+        Assert.Empty(fake.Log.Kept);
+    }
+
+    [Fact]
+    public void Raise_advice_comes_only_when_callers_queued_and_the_finding_quotes_the_reports_number()
+    {
+        var fake = new Fake();
+        HoldTimes holds = Load(fake, perSecond: 500, holdMs: 20); // 10 busy: the whole pool
+        var advisor = new PoolSizeAdvisor(fake.Log, 10);
+        PoolSizeAdvisor.Advice advice = advisor.Advise(holds, meanDemand: 24, queuedOpens: 3000, opens: 5000, report: true)!;
+        Assert.True(advice.Raise);
+        Assert.Equal(24, advice.Recommended);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.PoolSize));
+        Assert.Equal(advice.Recommended, finding.Figures["recommended"]);
+        Assert.Contains("raise Max Pool Size to 24", finding.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_handful_of_queued_opens_among_thousands_is_not_a_reason_to_raise()
+    {
+        var fake = new Fake();
+        HoldTimes holds = Load(fake, perSecond: 400, holdMs: 20);
+        PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 10).Advise(holds, meanDemand: 8, queuedOpens: 3, opens: 4000, report: true)!;
+        Assert.False(advice.Raise);
+        Assert.Empty(fake.Log.Kept);
+    }
+}

@@ -1,0 +1,81 @@
+using Orseis.Diagnostics;
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Tests.Diagnostics.Detectors;
+
+public sealed class SlowOpenDetectorTests
+{
+    [Fact]
+    public void Slow_physical_connects_after_the_first_wave_are_a_cold_pool_with_the_providers_connect_time()
+    {
+        var fake = new Fake();
+        var slow = new SlowOpenDetector(fake.Log, ConnectCount.ProviderMeter);
+        slow.OnOpenCompleted(fake.Start(demand: 30), new OpenOutcome(Fake.Ms(320), 1, 310, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
+        Assert.StartsWith("Cold pool", finding.Message, StringComparison.Ordinal);
+        Assert.Equal(310, finding.Figures["connectMs"], 3);
+        Assert.Equal(30, finding.Figures["demand"]);
+    }
+
+    [Fact]
+    public void The_first_wave_queued_opens_and_starvation_delayed_opens_are_not_slow_opens()
+    {
+        var fake = new Fake();
+        var slow = new SlowOpenDetector(fake.Log, ConnectCount.ProviderMeter);
+        var cold = new OpenOutcome(Fake.Ms(400), 1, 390, Queued: false);
+        slow.OnOpenCompleted(fake.Start(), cold, 0, afterFirstWave: false, TimeSpan.Zero); // the process's first connects
+        slow.OnOpenCompleted(fake.Start(demand: 20), new OpenOutcome(Fake.Ms(900), 0, 0, Queued: true), 0, true, TimeSpan.Zero);
+        slow.OnOpenCompleted(fake.Start(), cold, 0, afterFirstWave: true, threadPoolDelay: Fake.Ms(600)); // the thread pool starved
+        Assert.Empty(fake.Findings(FindingKind.SlowOpen));
+    }
+
+    [Fact]
+    public void One_stalled_warm_open_is_not_a_finding_but_warm_opens_that_stay_slow_are_a_slow_server()
+    {
+        var fake = new Fake();
+        var slow = new SlowOpenDetector(fake.Log, ConnectCount.ProviderMeter);
+        var warm = new OpenOutcome(Fake.Ms(1), 0, 0, Queued: false);
+        for (int i = 0; i < 20; i++)
+            slow.OnOpenCompleted(fake.Start(), warm, 5, true, TimeSpan.Zero);
+        slow.OnOpenCompleted(fake.Start(), new OpenOutcome(Fake.Ms(400), 0, 0, Queued: false), 5, true, TimeSpan.Zero); // a GC pause
+        for (int i = 0; i < 5; i++)
+            slow.OnOpenCompleted(fake.Start(), warm, 5, true, TimeSpan.Zero);
+        Assert.Empty(fake.Findings(FindingKind.SlowOpen));
+        Assert.Equal(1, slow.UsualMs, 3);
+
+        // Twenty callers stalled together (all in flight during one 300 ms pause): not sustained.
+        OpenStart stalled = fake.Start();
+        fake.Time.Advance(Fake.Ms(300));
+        for (int i = 0; i < 20; i++)
+            slow.OnOpenCompleted(stalled, new OpenOutcome(Fake.Ms(300), 0, 0, Queued: false), 5, true, TimeSpan.Zero);
+        slow.OnOpenCompleted(fake.Start(), warm, 5, true, TimeSpan.Zero);
+        Assert.Empty(fake.Findings(FindingKind.SlowOpen));
+
+        // Slow for over a second, with no fast open between: the server is slow.
+        for (int i = 0; i < 5; i++)
+        {
+            OpenStart start = fake.Start();
+            fake.Time.Advance(Fake.Ms(300));
+            slow.OnOpenCompleted(start, new OpenOutcome(Fake.Ms(300), 0, 0, Queued: false), 5, true, TimeSpan.Zero);
+        }
+
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
+        Assert.Contains("the pool is warm: the server or the network is slow", finding.Message, StringComparison.Ordinal);
+        Assert.Equal(300, finding.Figures["medianMs"], 3);
+    }
+
+    [Fact]
+    public void Without_a_connect_count_slow_opens_are_reported_without_claiming_a_cause()
+    {
+        var fake = new Fake();
+        var slow = new SlowOpenDetector(fake.Log, ConnectCount.None);
+        for (int i = 0; i < 5; i++)
+        {
+            OpenStart start = fake.Start();
+            fake.Time.Advance(Fake.Ms(450));
+            slow.OnOpenCompleted(start, new OpenOutcome(Fake.Ms(450), 0, 0, Queued: false), null, true, TimeSpan.Zero);
+        }
+        Assert.Contains("cannot be told", Assert.Single(fake.Findings(FindingKind.SlowOpen)).Message, StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,63 @@
+using Orseis.Diagnostics;
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Tests.Diagnostics.Detectors;
+
+public sealed class ThreadPoolStarvationTests
+{
+    [Fact]
+    public void The_probe_reports_how_long_its_work_item_has_waited_and_what_the_last_one_waited()
+    {
+        var fake = new Fake();
+        var probe = new ThreadPoolProbe.ProbeState(fake.Time);
+        int queued = 0;
+        Assert.Null(probe.Tick(_ => queued++));
+        fake.Time.Advance(Fake.Ms(100));
+        Assert.Equal(Fake.Ms(100), probe.Tick(_ => queued++));
+        fake.Time.Advance(Fake.Ms(650));
+        Assert.Equal(Fake.Ms(750), probe.RecentDelay(TimeSpan.FromSeconds(1)));
+        probe.Ran();
+        Assert.Equal(1, queued);
+        Assert.Equal(Fake.Ms(750), probe.LastDelay);
+        fake.Time.Advance(TimeSpan.FromSeconds(2));
+        Assert.Equal(TimeSpan.Zero, probe.RecentDelay(TimeSpan.FromSeconds(1)));
+    }
+
+    [Fact]
+    public void A_probe_waiting_past_the_threshold_is_starvation_named_at_the_next_Orseis_call()
+    {
+        var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
+        var detector = new ThreadPoolStarvationDetector(fake.Log);
+        detector.OnProbe(Fake.Ms(300), stillWaiting: true, runtimeSaysStarved: true);
+        Assert.False(detector.WantsCallSite);
+        detector.OnProbe(Fake.Ms(900), stillWaiting: true, runtimeSaysStarved: false); // a busy CPU: the runtime added no thread
+        Assert.False(detector.WantsCallSite);
+        detector.OnProbe(Fake.Ms(600), stillWaiting: true, runtimeSaysStarved: true);
+        Assert.True(detector.WantsCallSite);
+        detector.OnCallWhileStarving(async: false);
+
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.ThreadPoolStarvation));
+        Assert.Equal(600, finding.Figures["probeDelayMs"], 0);
+        Assert.Equal(1, finding.Figures["syncCall"]);
+        Assert.Contains("called synchronously on a pool thread from", finding.Message, StringComparison.Ordinal);
+        Assert.Contains(nameof(A_probe_waiting_past_the_threshold_is_starvation_named_at_the_next_Orseis_call), finding.Location, StringComparison.Ordinal);
+        Assert.False(detector.WantsCallSite);
+    }
+
+    [Fact]
+    public void Starvation_with_no_Orseis_call_is_reported_without_a_site_and_a_short_wait_never()
+    {
+        var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
+        var detector = new ThreadPoolStarvationDetector(fake.Log);
+        detector.OnProbe(Fake.Ms(499), stillWaiting: true, runtimeSaysStarved: true);
+        detector.OnProbe(Fake.Ms(20), stillWaiting: false, runtimeSaysStarved: true);
+        Assert.Empty(fake.Log.Kept);
+
+        detector.OnProbe(Fake.Ms(600), stillWaiting: true, runtimeSaysStarved: true);
+        fake.Time.Advance(Fake.Ms(600));
+        detector.OnProbe(Fake.Ms(1200), stillWaiting: true, runtimeSaysStarved: true);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.ThreadPoolStarvation));
+        Assert.Null(finding.Location);
+        Assert.Contains("Look for blocking on pool threads", finding.Message, StringComparison.Ordinal);
+    }
+}
