@@ -77,7 +77,10 @@ internal sealed class ProviderPoolStats
         return builder.ConnectionString;
     }
 
+    /// <summary>Reads the provider's observable instruments now. An instance method so that callers refresh only pools that have provider stats.</summary>
+#pragma warning disable CA1822 // see above: called as ProviderPool?.Refresh()
     public void Refresh() => _listener?.RecordObservableInstruments();
+#pragma warning restore CA1822
 
     /// <summary>What Orseis can and cannot see about each provider's pool.</summary>
     public static string Visibility(string systemName) => systemName switch
