@@ -4,7 +4,7 @@ using BenchmarkDotNet.Running;
 
 namespace Orseis.Benchmarks.Study;
 
-/// <summary>(Mean − baseline mean) / N: what getting a connection per call adds to each query.</summary>
+/// <summary>(Mean − baseline mean) / queries per call: what getting a connection per call adds to each query.</summary>
 public sealed class OpenOverheadColumn : IColumn
 {
     /// <inheritdoc/>
@@ -29,7 +29,7 @@ public sealed class OpenOverheadColumn : IColumn
     public UnitType UnitType => UnitType.Dimensionless;
 
     /// <inheritdoc/>
-    public string Legend => "(Mean - baseline Mean) / N: microseconds each per-call open/close adds to a query";
+    public string Legend => "Per query minus the baseline's per query: microseconds each per-call open/close adds to a query";
 
     /// <inheritdoc/>
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase) => GetValue(summary, benchmarkCase, summary.Style);
@@ -42,7 +42,7 @@ public sealed class OpenOverheadColumn : IColumn
         BenchmarkCase? baseline = summary.GetBaseline(summary.GetLogicalGroupKey(benchmarkCase));
         if (baseline is null || summary[benchmarkCase]?.ResultStatistics is not { } stats || summary[baseline]?.ResultStatistics is not { } baseStats)
             return "NA";
-        return ((stats.Mean - baseStats.Mean) / StudyCases.N(benchmarkCase) / 1000).ToString("N3", style.CultureInfo);
+        return (((stats.Mean / StudyCases.QueriesPerCall(benchmarkCase)) - (baseStats.Mean / StudyCases.QueriesPerCall(baseline))) / 1000).ToString("N3", style.CultureInfo);
     }
 
     /// <inheritdoc/>

@@ -4,7 +4,7 @@ using BenchmarkDotNet.Running;
 
 namespace Orseis.Benchmarks.Study;
 
-/// <summary>Mean / N: the time of one query, whatever N.</summary>
+/// <summary>Mean / queries per call (N times the batches): the time of one query, whatever N.</summary>
 public sealed class PerQueryColumn : IColumn
 {
     /// <inheritdoc/>
@@ -29,7 +29,7 @@ public sealed class PerQueryColumn : IColumn
     public UnitType UnitType => UnitType.Dimensionless;
 
     /// <inheritdoc/>
-    public string Legend => "Mean divided by N: microseconds per query";
+    public string Legend => "Mean divided by the queries of one call (N x batches): microseconds per query";
 
     /// <inheritdoc/>
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase) => GetValue(summary, benchmarkCase, summary.Style);
@@ -37,7 +37,7 @@ public sealed class PerQueryColumn : IColumn
     /// <inheritdoc/>
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style) =>
         summary[benchmarkCase]?.ResultStatistics is { } stats
-            ? (stats.Mean / StudyCases.N(benchmarkCase) / 1000).ToString("N3", style.CultureInfo)
+            ? (stats.Mean / StudyCases.QueriesPerCall(benchmarkCase) / 1000).ToString("N3", style.CultureInfo)
             : "NA";
 
     /// <inheritdoc/>

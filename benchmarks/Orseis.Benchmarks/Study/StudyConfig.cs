@@ -1,0 +1,76 @@
+using System.Collections.Immutable;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Order;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Toolchains.InProcess.Emit;
+
+namespace Orseis.Benchmarks.Study;
+
+/// <summary>
+/// How the study is measured, the same way for every N.
+/// <list type="bullet">
+/// <item>One job for every N: one timed call per case (BenchmarkDotNet's monitoring strategy: no pilot, no overhead
+/// subtraction, no warm-up iteration), and that call runs its N queries often enough to make at least
+/// <see cref="StudySizes.MinQueries"/> queries (<see cref="StudySizes.Batches"/>), so small N are not timed at the
+/// clock's resolution and large N are timed once.</item>
+/// <item>In one process (BenchmarkDotNet's in-process toolchain), so the code every case runs is JIT-optimised by the
+/// same warm-up (<see cref="StudyWarmup"/>) instead of each process starting again in Tier-0 code.</item>
+/// <item>In rounds (<see cref="StudySizes.Rounds"/>): each round measures every N once, and for each N and library the
+/// two modes run back to back, alternating which goes first (<see cref="StudyOrderer"/>). Each round gives one paired
+/// ratio per N, measured seconds apart, so load from other processes that comes and goes hits both halves of a pair
+/// alike; the ratio's 95 % confidence interval comes from the spread of those paired ratios between rounds
+/// (<see cref="Analysis.StudyStatistics"/>).</item>
+/// </list>
+/// </summary>
+public sealed class StudyConfig : ManualConfig
+{
+    /// <summary>Builds the job, the columns and the orderer.</summary>
+    public StudyConfig()
+    {
+        AddJob(Job.Default.WithId("Study")
+            .WithToolchain(InProcessEmitToolchain.Instance)
+            .WithStrategy(RunStrategy.Monitoring)
+            .WithWarmupCount(0)
+            .WithIterationCount(1));
+        AddColumn(new PerQueryColumn(), new OpenOverheadColumn());
+        Orderer = new StudyOrderer();
+    }
+}
+
+/// <summary>Runs the study round by round, N by N, the modes of one library back to back in alternating order.</summary>
+public sealed class StudyOrderer : DefaultOrderer
+{
+    private static readonly string[] s_methods =
+        [nameof(RatioStudy.Reuse), nameof(RatioStudy.OpenPerCall), nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose)];
+
+    /// <inheritdoc/>
+    public override IEnumerable<BenchmarkCase> GetExecutionOrder(ImmutableArray<BenchmarkCase> benchmarksCase, IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>
+        benchmarksCase.OrderBy(c => Param<int>(c, nameof(StudyParameters.Round)))
+            .ThenBy(c => Param<int>(c, nameof(StudyParameters.N)))
+            .ThenBy(c => LibraryRank(c))
+            .ThenBy(c => MethodRank(c));
+
+    /// <inheritdoc/>
+    public override IEnumerable<BenchmarkCase> GetSummaryOrder(ImmutableArray<BenchmarkCase> benchmarksCases, Summary summary) =>
+        benchmarksCases.OrderBy(c => Param<string>(c, nameof(StudyParameters.Library)), StringComparer.Ordinal)
+            .ThenBy(c => Param<int>(c, nameof(StudyParameters.N)))
+            .ThenBy(c => Param<int>(c, nameof(StudyParameters.Round)))
+            .ThenBy(c => Array.IndexOf(s_methods, c.Descriptor.WorkloadMethod.Name));
+
+    /// <summary>Orseis first in odd rounds, raw ADO.NET first in even ones.</summary>
+    private static int LibraryRank(BenchmarkCase c) =>
+        (Param<string>(c, nameof(StudyParameters.Library)) == StudyParameters.Orseis ? 0 : 1) ^ (Param<int>(c, nameof(StudyParameters.Round)) % 2 == 0 ? 1 : 0);
+
+    /// <summary>Reuse then OpenPerCall in odd rounds, the other way round in even ones; the extra variants after them.</summary>
+    private static int MethodRank(BenchmarkCase c)
+    {
+        int rank = Array.IndexOf(s_methods, c.Descriptor.WorkloadMethod.Name);
+        return rank < 2 && Param<int>(c, nameof(StudyParameters.Round)) % 2 == 0 ? 1 - rank : rank;
+    }
+
+    private static T? Param<T>(BenchmarkCase c, string name) =>
+        c.Parameters.Items.FirstOrDefault(p => p.Name == name)?.Value is T value ? value : default;
+}
