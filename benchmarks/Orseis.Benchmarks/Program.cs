@@ -13,15 +13,17 @@ var provider = new Option<string?>("--provider")
 };
 var rounds = new Option<int?>("--rounds") { Description = "study rounds (default: 12 on SQLite, 5 on a server)" };
 var maxN = new Option<int?>("--max-n") { Description = "caps the study's N (for a quick look)" };
+var clock = new Option<string?>("--clock") { Description = "what the study times: cpu (the benchmark thread's CPU time; default on SQLite) or wall (default on servers)" };
+clock.AcceptOnlyFromAmong("cpu", "wall");
 var verbose = new Option<bool>("--verbose") { Description = "print BenchmarkDotNet's full console log (it always goes to its log file)" };
 var root = new RootCommand(
     "Orseis benchmarks. The study: --filter '*RatioStudy*'. Other arguments go to BenchmarkDotNet (--filter, --list flat, ...).")
 {
-    provider, rounds, maxN, verbose,
+    provider, rounds, maxN, clock, verbose,
 };
 root.TreatUnmatchedTokensAsErrors = false;
 root.SetAction(parse => BenchmarkCommand.Run(
-    [.. parse.UnmatchedTokens], parse.GetValue(provider), parse.GetValue(rounds), parse.GetValue(maxN), parse.GetValue(verbose)));
+    [.. parse.UnmatchedTokens], parse.GetValue(provider), parse.GetValue(rounds), parse.GetValue(maxN), parse.GetValue(clock), parse.GetValue(verbose)));
 
 var inputs = new Argument<string[]>("folders") { Description = "results folders holding study-*.json, each optionally label=folder", Arity = ArgumentArity.ZeroOrMore };
 var output = new Option<string>("--out") { Description = "where to write the charts", DefaultValueFactory = _ => "docs/results" };

@@ -18,9 +18,9 @@ public sealed class ChartCommandTests : IDisposable
         Assert.Equal(0, ChartCommand.Run([connector, "mysql-data=" + data], output));
 
         string table = File.ReadAllText(Path.Combine(output, "ratio-per-n.md"));
-        // Paired ratios 2.50 and 2.40: geometric mean 2.45.
+        // Paired ratios 2.50 and 2.40: median 2.45.
         Assert.Contains("| 4 | Orseis | 2.45 |", table, StringComparison.Ordinal);
-        Assert.Contains("| 4 | Orseis | 12.00 | 12.00–12.00 | 0.0 |", table, StringComparison.Ordinal);
+        Assert.Contains("| 4 | Orseis | 12.00 |", table, StringComparison.Ordinal);
         foreach (string file in new[] { "ratio-per-n.png", "ratio-per-n.svg", "time-per-n-mysql.png", "time-per-n-mysql.svg", "time-per-n-mysql-data.png" })
             Assert.True(new FileInfo(Path.Combine(output, file)).Length > 1000, file);
         Assert.StartsWith("\u0089PNG", File.ReadAllText(Path.Combine(output, "ratio-per-n.png"), System.Text.Encoding.Latin1), StringComparison.Ordinal);
@@ -64,29 +64,40 @@ public sealed class ChartCommandTests : IDisposable
         Assert.Contains("| 4 | Orseis | 3.00 |", File.ReadAllText(Path.Combine(output, "ratio-per-n.md")), StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(5, 0)]
+    [InlineData(6, 1)]
+    [InlineData(9, 2)]
+    [InlineData(10, 2)]
+    [InlineData(20, 6)]
+    public void The_interval_ranks_bracket_the_median_with_95_percent_confidence(int rounds, int rank) =>
+        Assert.Equal(rank, OrderStatistics.LowerRank(rounds));
+
     [Fact]
-    public void The_interval_is_students_t_on_the_log_ratios()
+    public void The_ratio_is_the_median_of_the_paired_ratios_and_one_disturbed_round_does_not_move_its_interval()
     {
-        // Ratios 2, 2 and 8: log mean ln(32)/3, geometric mean 3.17; sd of the logs ln 2 x sqrt(4/3); t(2) = 4.303.
-        var point = new StudyPoint("Orseis", "OpenPerCall", 4, [1, 1, 1], [2, 2, 8]);
-        Assert.Equal(Math.Pow(32, 1.0 / 3), point.Ratio, 9);
-        double half = 4.303 * Math.Log(2) * Math.Sqrt(4.0 / 3) / Math.Sqrt(3);
-        Assert.Equal(point.Ratio * Math.Exp(half), point.Interval.High, 3);
-        Assert.Equal(point.Ratio / Math.Exp(half), point.Interval.Low, 3);
+        double[] reuse = [.. Enumerable.Repeat(1.0, 10)];
+        double[] perCall = [4.0, 4.1, 3.9, 4.0, 4.2, 3.8, 4.05, 3.95, 4.0, 9.0];
+        var point = new StudyPoint("Orseis", "OpenPerCall", 4, reuse, perCall);
+        Assert.Equal(4.0, point.Ratio, 9);
+        // 10 rounds: the 2nd smallest and 2nd largest ratio.
+        Assert.Equal((3.9, 4.2), point.Interval);
+        Assert.True(double.IsNaN(new StudyPoint("Orseis", "OpenPerCall", 4, [1, 1, 1], [2, 2, 8]).Interval.Low));
     }
 
     [Fact]
     public void A_rerun_inside_the_first_runs_interval_is_counted_as_reproduced()
     {
-        var first = Run("sqlite", new StudyPoint("Orseis", "OpenPerCall", 4, [1, 1, 1], [2.9, 3, 3.1]));
-        var close = Run("sqlite", new StudyPoint("Orseis", "OpenPerCall", 4, [1, 1, 1], [2.95, 3.05, 3]));
-        var far = Run("sqlite", new StudyPoint("Orseis", "OpenPerCall", 4, [1, 1, 1], [4, 4.1, 3.9]));
+        double[] ones = [1, 1, 1, 1, 1, 1];
+        var first = Run("sqlite", new StudyPoint("Orseis", "OpenPerCall", 4, ones, [2.9, 3, 3.1, 3.05, 2.95, 3]));
+        var close = Run("sqlite", new StudyPoint("Orseis", "OpenPerCall", 4, ones, [2.95, 3.05, 3, 3.02, 2.98, 3]));
+        var far = Run("sqlite", new StudyPoint("Orseis", "OpenPerCall", 4, ones, [4, 4.1, 3.9, 4, 4, 4]));
         Assert.Contains("inside the first's interval at 1, each inside the other's at 1", StudyComparison.Table(first, close), StringComparison.Ordinal);
         Assert.Contains("inside the first's interval at 0", StudyComparison.Table(first, far), StringComparison.Ordinal);
     }
 
     private static StudyResults Run(string provider, params StudyPoint[] points) =>
-        new(provider, "Test 1.0", points[0].ReuseNs.Count, new DateTime(2026, 11, 23, 0, 0, 0, DateTimeKind.Utc), 60, points);
+        new(provider, "Test 1.0", points[0].ReuseNs.Count, "wall time", new DateTime(2026, 11, 23, 0, 0, 0, DateTimeKind.Utc), 60, points);
 
     private string Results(string name, string provider, double[] reuse, double[] perCall)
     {

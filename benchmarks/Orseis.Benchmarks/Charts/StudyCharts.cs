@@ -18,7 +18,7 @@ public static class StudyCharts
     private static readonly Color[] s_palette =
     [
         Color.FromHex("#1f77b4"), Color.FromHex("#d62728"), Color.FromHex("#2ca02c"), Color.FromHex("#9467bd"),
-        Color.FromHex("#ff7f0e"), Color.FromHex("#8c564b"),
+        Color.FromHex("#ff7f0e"), Color.FromHex("#8c564b"), Color.FromHex("#17becf"), Color.FromHex("#e377c2"),
     ];
 
     /// <summary>Draws the ratio chart of <paramref name="runs"/>; returns the files written.</summary>
@@ -30,6 +30,7 @@ public static class StudyCharts
         plot.YLabel("ratio (log scale), 95 % CI");
         plot.Add.HorizontalLine(0, 2f, Colors.Gray, LinePattern.Solid).LegendText = "ratio 1 (no cost)";
         var all = new List<double>();
+        int series = 0;
         for (int i = 0; i < runs.Count; i++)
         {
             foreach (string library in runs[i].Libraries)
@@ -40,7 +41,7 @@ public static class StudyCharts
                 bool ado = library != StudyParameters.Orseis;
                 double[] xs = [.. line.Select(p => Math.Log2(p.N) + (ado ? 0.12 : -0.12))];
                 double[] ys = [.. line.Select(p => Math.Log10(p.Ratio))];
-                Color color = s_palette[i % s_palette.Length];
+                Color color = s_palette[series++ % s_palette.Length];
                 var scatter = plot.Add.Scatter(xs, ys, color);
                 scatter.LegendText = $"{runs[i].Provider}, {library}";
                 scatter.LineWidth = 2;

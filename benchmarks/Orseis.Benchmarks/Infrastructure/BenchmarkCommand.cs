@@ -17,20 +17,22 @@ namespace Orseis.Benchmarks.Infrastructure;
 public static class BenchmarkCommand
 {
     /// <summary>Runs; returns the exit code.</summary>
-    public static int Run(string[] benchmarkArgs, string? provider, int? rounds, int? maxN, bool verbose)
+    public static int Run(string[] benchmarkArgs, string? provider, int? rounds, int? maxN, string? clock, bool verbose)
     {
         if (ProviderOption.Apply(provider) is { } exitCode)
             return exitCode;
         if (rounds is { } r)
             Environment.SetEnvironmentVariable(StudySizes.RoundsVariable, r.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        if (clock is not null)
+            Environment.SetEnvironmentVariable(StudyConfig.ClockVariable, clock);
         if (maxN is { } m)
             Environment.SetEnvironmentVariable(StudySizes.MaxNVariable, m.ToString(System.Globalization.CultureInfo.InvariantCulture));
 
         DateTime started = DateTime.UtcNow;
-        var clock = Stopwatch.StartNew();
+        var wall = Stopwatch.StartNew();
         ILogger logger = verbose ? ConsoleLogger.Default : new ProgressLogger();
         Summary[] summaries = [.. BenchmarkSwitcher.FromAssembly(typeof(BenchmarkCommand).Assembly).Run(benchmarkArgs, new Config(logger))];
-        clock.Stop();
+        wall.Stop();
 
         int failed = 0;
         foreach (Summary summary in summaries)
@@ -44,7 +46,7 @@ public static class BenchmarkCommand
                 continue;
             }
 
-            StudyResults results = StudyStatistics.FromSummary(summary, started, clock.Elapsed.TotalSeconds);
+            StudyResults results = StudyStatistics.FromSummary(summary, started, wall.Elapsed.TotalSeconds);
             if (results.Points.Count == 0)
                 continue;
             string folder = summary.ResultsDirectoryPath;

@@ -6,35 +6,55 @@ using BenchmarkDotNet.Order;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
+using Orseis.Benchmarks.Infrastructure;
 
 namespace Orseis.Benchmarks.Study;
 
 /// <summary>
 /// How the study is measured, the same way for every N.
 /// <list type="bullet">
-/// <item>One job for every N: one timed call per case (BenchmarkDotNet's monitoring strategy: no pilot, no overhead
-/// subtraction, no warm-up iteration), and that call runs its N queries often enough to make at least
-/// <see cref="StudySizes.MinQueries"/> queries (<see cref="StudySizes.Batches"/>), so small N are not timed at the
-/// clock's resolution and large N are timed once.</item>
+/// <item>One job for every N: <see cref="StudySizes.Iterations"/> timed calls per case, the fastest of which counts
+/// (BenchmarkDotNet's monitoring strategy: no pilot, no overhead subtraction, no warm-up iteration), and each call runs
+/// its N queries often enough to make at least <see cref="StudySizes.MinQueries"/> queries
+/// (<see cref="StudySizes.Batches"/>), so small N are not timed at the clock's resolution.</item>
+/// <item>The clock (<see cref="UsesThreadCpuClock"/>): on SQLite the benchmark thread's CPU time, on a server wall
+/// time.</item>
 /// <item>In one process (BenchmarkDotNet's in-process toolchain), so the code every case runs is JIT-optimised by the
 /// same warm-up (<see cref="StudyWarmup"/>) instead of each process starting again in Tier-0 code.</item>
 /// <item>In rounds (<see cref="StudySizes.Rounds"/>): each round measures every N once, and for each N and library the
 /// two modes run back to back, alternating which goes first (<see cref="StudyOrderer"/>). Each round gives one paired
-/// ratio per N, measured seconds apart, so load from other processes that comes and goes hits both halves of a pair
-/// alike; the ratio's 95 % confidence interval comes from the spread of those paired ratios between rounds
-/// (<see cref="Analysis.StudyStatistics"/>).</item>
+/// ratio per N, measured moments apart, so load from other processes that comes and goes mostly hits both halves of a
+/// pair alike; the study's ratio is the median of those paired ratios and its 95 % confidence interval comes from their
+/// order statistics (<see cref="Analysis.StudyPoint.Interval"/>), so a disturbed round moves neither much.</item>
 /// </list>
 /// </summary>
 public sealed class StudyConfig : ManualConfig
 {
+    /// <summary>The environment variable that chooses the clock: <c>cpu</c> or <c>wall</c>.</summary>
+    public const string ClockVariable = "ORSEIS_STUDY_CLOCK";
+
+    /// <summary>
+    /// Whether the study times the benchmark thread's CPU time (<see cref="ThreadCpuClock"/>) instead of wall time:
+    /// <see cref="ClockVariable"/>, else on SQLite (all its work is on that thread, none of it waiting) where the clock
+    /// exists. A server's work happens in another process, and its round trips wait: servers are timed in wall time.
+    /// </summary>
+    public static bool UsesThreadCpuClock =>
+        Environment.GetEnvironmentVariable(ClockVariable) switch
+        {
+            "cpu" => true,
+            "wall" => false,
+            _ => BenchProviders.Current == BenchProvider.Sqlite,
+        } && ThreadCpuClock.Instance.IsAvailable;
+
     /// <summary>Builds the job, the columns and the orderer.</summary>
     public StudyConfig()
     {
-        AddJob(Job.Default.WithId("Study")
+        Job job = Job.Default.WithId("Study")
             .WithToolchain(InProcessEmitToolchain.Instance)
             .WithStrategy(RunStrategy.Monitoring)
             .WithWarmupCount(0)
-            .WithIterationCount(1));
+            .WithIterationCount(StudySizes.Iterations);
+        AddJob(UsesThreadCpuClock ? job.WithClock(ThreadCpuClock.Instance) : job);
         AddColumn(new PerQueryColumn(), new OpenOverheadColumn());
         Orderer = new StudyOrderer();
     }

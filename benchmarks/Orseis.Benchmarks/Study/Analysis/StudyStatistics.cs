@@ -8,7 +8,7 @@ public static class StudyStatistics
 {
     /// <summary>
     /// Pairs each variant's case with the <see cref="RatioStudy.Reuse"/> case of the same library, N and round. A case's
-    /// value is BenchmarkDotNet's median of its measured iterations divided by its batches: the time of N queries. Rounds where either case
+    /// value is the fastest of its measured iterations divided by its batches: the time of N queries. Rounds where either case
     /// failed are left out of that point.
     /// </summary>
     public static StudyResults FromSummary(Summary summary, DateTime started, double seconds)
@@ -20,7 +20,7 @@ public static class StudyStatistics
                 N: (int)Param(r, nameof(StudyParameters.N)),
                 Round: (int)Param(r, nameof(StudyParameters.Round)),
                 Method: r.BenchmarkCase.Descriptor.WorkloadMethod.Name,
-                Ns: r.ResultStatistics!.Median / StudySizes.Batches(r.BenchmarkCase.Descriptor.WorkloadMethod.Name, (int)Param(r, nameof(StudyParameters.N)))))
+                Ns: r.ResultStatistics!.Min / StudySizes.Batches(r.BenchmarkCase.Descriptor.WorkloadMethod.Name, (int)Param(r, nameof(StudyParameters.N)))))
             .ToList();
         var reuse = cases.Where(c => c.Method == nameof(RatioStudy.Reuse)).ToDictionary(c => (c.Library, c.N, c.Round), c => c.Ns);
         var points = cases.Where(c => c.Method != nameof(RatioStudy.Reuse) && reuse.ContainsKey((c.Library, c.N, c.Round)))
@@ -35,7 +35,8 @@ public static class StudyStatistics
             .ToList();
         BenchProvider provider = BenchProviders.Current;
         int rounds = cases.Count == 0 ? 0 : cases.Max(c => c.Round);
-        return new StudyResults(BenchProviders.Name(provider), ProviderFactories.Describe(ProviderFactories.Factory(provider)), rounds, started, seconds, points);
+        string clock = StudyConfig.UsesThreadCpuClock ? "thread CPU time" : "wall time";
+        return new StudyResults(BenchProviders.Name(provider), ProviderFactories.Describe(ProviderFactories.Factory(provider)), rounds, clock, started, seconds, points);
     }
 
     private static object Param(BenchmarkReport report, string name) =>

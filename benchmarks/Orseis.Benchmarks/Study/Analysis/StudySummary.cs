@@ -15,8 +15,8 @@ public static class StudySummary
     {
         var text = new StringBuilder();
         text.AppendLine();
-        text.AppendLine(Invariant($"== Open-per-call / reuse on {results.Provider} ({results.Package}): {results.Rounds} rounds, {results.Seconds / 60:F1} min =="));
-        text.AppendLine("ratio = geometric mean of the paired ratios of the rounds [95 % CI]; per query = median us, reuse -> open per call");
+        text.AppendLine(Invariant($"== Open-per-call / reuse on {results.Provider} ({results.Package}): {results.Rounds} rounds, {results.Clock}, {results.Seconds / 60:F1} min =="));
+        text.AppendLine("ratio = median of the rounds' paired ratios [95 % CI]; per query = median us, reuse -> open per call");
         string[] libraries = [.. results.Libraries];
         text.Append("       N");
         foreach (string library in libraries)
@@ -67,11 +67,11 @@ public static class StudySummary
     public static string Markdown(IEnumerable<StudyResults> runs, string heading)
     {
         var text = new StringBuilder(Invariant($"# {heading}\n\n"));
-        text.Append("Ratio = open-per-call / reuse time of N sequential `select 1`: geometric mean of the paired ratios of the rounds, ");
-        text.Append("with its 95 % confidence interval (Student's t on the log ratios). Per query: median over the rounds.\n\n");
+        text.Append("Ratio = open-per-call / reuse time of N sequential `select 1`: the median of the rounds' paired ratios, ");
+        text.Append("with its 95 % confidence interval (order statistics of the paired ratios). Per query: median over the rounds.\n\n");
         foreach (StudyResults run in runs)
         {
-            text.Append(Invariant($"## {run.Provider}: {run.Package}, {run.Rounds} rounds, {run.Seconds / 60:F1} min, {run.Started:yyyy-MM-dd HH:mm} UTC\n\n"));
+            text.Append(Invariant($"## {run.Provider}: {run.Package}, {run.Rounds} rounds, {run.Clock}, {run.Seconds / 60:F1} min, {run.Started:yyyy-MM-dd HH:mm} UTC\n\n"));
             foreach (string library in run.Libraries)
                 text.Append(Invariant($"- {library}: {Medians(run, library)}\n"));
             text.Append("\n| N | library | ratio | 95 % CI | ± % | reuse (us/query) | open per call (us/query) | ratios of the rounds |\n");
