@@ -29,14 +29,14 @@ public static class StudySizes
     }
 
     /// <summary>
-    /// The rounds: <see cref="RoundsVariable"/>, else 20 on SQLite and 10 on a server. Each round measures every N once
+    /// The rounds: <see cref="RoundsVariable"/>, else 12 on SQLite and 10 on a server. Each round measures every N once
     /// per variant; the ratio's confidence interval comes from the spread between rounds (at least 6 are needed).
     /// </summary>
     public static int Rounds =>
         int.TryParse(Environment.GetEnvironmentVariable(RoundsVariable), out int value) && value > 0 ? value : DefaultRounds(BenchProviders.Current);
 
     /// <summary>The default number of rounds of a provider (sized so the study fits its time budget on 2 cores).</summary>
-    public static int DefaultRounds(BenchProvider provider) => provider == BenchProvider.Sqlite ? 20 : 10;
+    public static int DefaultRounds(BenchProvider provider) => provider == BenchProvider.Sqlite ? 12 : 10;
 
     /// <summary>
     /// Timed calls per case, of which the fastest counts: 3 on SQLite, 1 on a server (whose calls at large N take seconds).
