@@ -55,30 +55,52 @@ public sealed class StudyConfig : ManualConfig
             .WithWarmupCount(0)
             .WithIterationCount(StudySizes.Iterations);
         AddJob(UsesThreadCpuClock ? job.WithClock(ThreadCpuClock.Instance) : job);
-        AddColumn(new PerQueryColumn(), new OpenOverheadColumn());
+        AddColumn(new PerQueryColumn());
         Orderer = new StudyOrderer();
     }
 }
 
 /// <summary>Runs the study round by round, N by N, the modes of one library back to back in alternating order.</summary>
-public sealed class StudyOrderer : DefaultOrderer
+public sealed class StudyOrderer : IOrderer
 {
+    private static readonly DefaultOrderer s_default = new();
+
     private static readonly string[] s_methods =
         [nameof(RatioStudy.Reuse), nameof(RatioStudy.OpenPerCall), nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose)];
 
     /// <inheritdoc/>
-    public override IEnumerable<BenchmarkCase> GetExecutionOrder(ImmutableArray<BenchmarkCase> benchmarksCase, IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>
+    public IEnumerable<BenchmarkCase> GetExecutionOrder(ImmutableArray<BenchmarkCase> benchmarksCase, IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>
         benchmarksCase.OrderBy(c => Param<int>(c, nameof(StudyParameters.Round)))
             .ThenBy(c => Param<int>(c, nameof(StudyParameters.N)))
             .ThenBy(c => LibraryRank(c))
             .ThenBy(c => MethodRank(c));
 
     /// <inheritdoc/>
-    public override IEnumerable<BenchmarkCase> GetSummaryOrder(ImmutableArray<BenchmarkCase> benchmarksCases, Summary summary) =>
+    public IEnumerable<BenchmarkCase> GetSummaryOrder(ImmutableArray<BenchmarkCase> benchmarksCases, Summary summary) =>
         benchmarksCases.OrderBy(c => Param<string>(c, nameof(StudyParameters.Library)), StringComparer.Ordinal)
             .ThenBy(c => Param<int>(c, nameof(StudyParameters.N)))
             .ThenBy(c => Param<int>(c, nameof(StudyParameters.Round)))
             .ThenBy(c => Array.IndexOf(s_methods, c.Descriptor.WorkloadMethod.Name));
+
+    /// <summary>
+    /// The baseline group of a case: its library, N and round (and job). Computed from the case alone: BenchmarkDotNet's
+    /// default scans every case for every key, which with the study's ~1000 cases made the summary take minutes.
+    /// </summary>
+    public string? GetLogicalGroupKey(ImmutableArray<BenchmarkCase> allBenchmarksCases, BenchmarkCase benchmarkCase) =>
+        benchmarkCase.Descriptor.Type == typeof(RatioStudy)
+            ? $"{benchmarkCase.Job.ResolvedId}-{Param<string>(benchmarkCase, nameof(StudyParameters.Library))}-{Param<int>(benchmarkCase, nameof(StudyParameters.N))}-{Param<int>(benchmarkCase, nameof(StudyParameters.Round))}"
+            : s_default.GetLogicalGroupKey(allBenchmarksCases, benchmarkCase);
+
+    /// <inheritdoc/>
+    public bool SeparateLogicalGroups => s_default.SeparateLogicalGroups;
+
+    /// <inheritdoc/>
+    public string? GetHighlightGroupKey(BenchmarkCase benchmarkCase) => s_default.GetHighlightGroupKey(benchmarkCase);
+
+    /// <inheritdoc/>
+    public IEnumerable<IGrouping<string, BenchmarkCase>> GetLogicalGroupOrder(
+        IEnumerable<IGrouping<string, BenchmarkCase>> logicalGroups, IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>
+        s_default.GetLogicalGroupOrder(logicalGroups, order);
 
     /// <summary>Orseis first in odd rounds, raw ADO.NET first in even ones.</summary>
     private static int LibraryRank(BenchmarkCase c) =>
