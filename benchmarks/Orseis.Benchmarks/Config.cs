@@ -54,10 +54,6 @@ public static class StudyCases
         return N(benchmarkCase) <= NoResetMaxN && BenchProviders.Current is BenchProvider.Postgres or BenchProvider.MySql or BenchProvider.MySqlData;
     }
 
-    /// <summary>The queries one call of the case makes: N times its batches (<see cref="Study.StudySizes.Batches"/>).</summary>
-    public static int QueriesPerCall(BenchmarkCase benchmarkCase) =>
-        N(benchmarkCase) * Study.StudySizes.Batches(benchmarkCase.Descriptor.WorkloadMethod.Name, N(benchmarkCase));
-
     /// <summary>The case's N parameter, or 1 when it has none.</summary>
     public static int N(BenchmarkCase benchmarkCase) =>
         benchmarkCase.Parameters.Items.FirstOrDefault(p => p.Name == "N")?.Value is int n ? n : 1;

@@ -6,13 +6,14 @@ using Orseis.Benchmarks.Infrastructure;
 namespace Orseis.Benchmarks.Study;
 
 /// <summary>
-/// The 2014 study: N sequential <c>select 1</c> queries on one kept connection (<see cref="Reuse"/>, the baseline) and
-/// with a pooled connection opened and closed around each query (<see cref="OpenPerCall"/>), through Orseis
+/// The 2014 study: N sequential <c>select 1</c> queries on one kept connection (reuse, the baseline) and with a pooled
+/// connection opened and closed around each query (<see cref="OpenPerCall"/>), through Orseis
 /// (<see cref="ExecutionMode.ReuseConnection"/> and <see cref="ExecutionMode.OpenPerCall"/> databases) and through raw
 /// ADO.NET (a new command per query, on the kept connection or on one opened from the provider's data source). Also
 /// open-per-call with <c>Pooling=false</c> (N ≤ <see cref="StudyCases.UnpooledMaxN"/>) and, where the provider has
-/// one, without its pooled-connection reset (N ≤ <see cref="StudyCases.NoResetMaxN"/>). How it is measured (one job for
-/// every N, rounds with the modes back to back): <see cref="StudyConfig"/>.
+/// one, without its pooled-connection reset (N ≤ <see cref="StudyCases.NoResetMaxN"/>). Each benchmark measures one of
+/// them against reuse, alternating the two call by call within the case, so each pair of timings is taken moments
+/// apart. How it is measured: <see cref="StudyConfig"/>.
 /// </summary>
 [Config(typeof(StudyConfig))]
 public class RatioStudy : StudyParameters
@@ -23,6 +24,7 @@ public class RatioStudy : StudyParameters
     private Func<long>? _perCall;
     private Func<long>? _unpooled;
     private Func<long>? _noReset;
+    private int _calls;
 
     /// <summary>Creates the variants of <see cref="StudyParameters.Library"/> and warms them (once per process).</summary>
     [GlobalSetup]
@@ -45,7 +47,8 @@ public class RatioStudy : StudyParameters
             _noReset = _database.NoResetOnClose is { } noReset ? AdoPerCall(noReset) : null;
         }
 
-        StudyWarmup.Once($"{Library} {nameof(Reuse)}", _reuse);
+        _calls = 0;
+        StudyWarmup.Once($"{Library} {StudySizes.Reuse}", _reuse);
         StudyWarmup.Once($"{Library} {nameof(OpenPerCall)}", _perCall);
         if (_noReset is not null)
             StudyWarmup.Once($"{Library} {nameof(OpenPerCallNoResetOnClose)}", _noReset);
@@ -61,28 +64,31 @@ public class RatioStudy : StudyParameters
         _database?.Dispose();
     }
 
-    /// <summary>One connection, kept open across the N queries.</summary>
-    [Benchmark(Baseline = true)]
-    public long Reuse() => Loop(_reuse!, nameof(Reuse));
-
-    /// <summary>Each query opens a pooled connection and closes it.</summary>
+    /// <summary>
+    /// Open per call against reuse: the timed calls alternate between N queries on the kept connection and N queries
+    /// each opening a pooled connection (<see cref="StudySizes.VariantFirst"/> says which goes first).
+    /// </summary>
     [Benchmark]
-    public long OpenPerCall() => Loop(_perCall!, nameof(OpenPerCall));
+    public long OpenPerCall() => Alternate(_perCall!, nameof(OpenPerCall));
 
-    /// <summary>Each query opens a real connection (<c>Pooling=false</c>).</summary>
+    /// <summary>The same against a real connection per query (<c>Pooling=false</c>).</summary>
     [Benchmark]
-    public long OpenPerCallUnpooled() => Loop(_unpooled!, nameof(OpenPerCallUnpooled));
+    public long OpenPerCallUnpooled() => Alternate(_unpooled!, nameof(OpenPerCallUnpooled));
 
-    /// <summary>PostgreSQL and the MySQL providers: each query opens a pooled connection that is not reset.</summary>
+    /// <summary>PostgreSQL and the MySQL providers: the same against pooled connections that are not reset.</summary>
     [Benchmark]
     public long OpenPerCallNoResetOnClose() =>
-        Loop(_noReset ?? throw new InvalidOperationException("No Reset On Close exists only on PostgreSQL (No Reset On Close) and MySQL (Connection Reset=false)."), nameof(OpenPerCallNoResetOnClose));
+        Alternate(_noReset ?? throw new InvalidOperationException("No Reset On Close exists only on PostgreSQL (No Reset On Close) and MySQL (Connection Reset=false)."), nameof(OpenPerCallNoResetOnClose));
+
+    /// <summary>Calls <paramref name="variant"/> or reuse, in turn: call i is the variant when i's parity says so.</summary>
+    private long Alternate(Func<long> variant, string method) =>
+        StudySizes.IsVariantCall(_calls++, Round) ? Loop(variant, method) : Loop(_reuse!, StudySizes.Reuse);
 
     /// <summary>N sequential queries, repeated <see cref="StudySizes.Batches"/> times.</summary>
-    private long Loop(Func<long> query, string method)
+    private long Loop(Func<long> query, string mode)
     {
         long sum = 0;
-        for (int batch = StudySizes.Batches(method, N); batch > 0; batch--)
+        for (int batch = StudySizes.Batches(mode, N); batch > 0; batch--)
         {
             for (int i = 0; i < N; i++)
                 sum += query();

@@ -1,4 +1,5 @@
 using System.Collections.Immutable;
+using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Jobs;
@@ -53,27 +54,29 @@ public sealed class StudyConfig : ManualConfig
             .WithToolchain(InProcessEmitToolchain.Instance)
             .WithStrategy(RunStrategy.Monitoring)
             .WithWarmupCount(0)
-            .WithIterationCount(StudySizes.Iterations);
+            .WithIterationCount(2 * StudySizes.Iterations);
         AddJob(UsesThreadCpuClock ? job.WithClock(ThreadCpuClock.Instance) : job);
-        AddColumn(new PerQueryColumn());
+        AddColumn(PairColumn.Reuse, PairColumn.Variant, PairColumn.Ratio);
+        // A case times two modes in turn: statistics over all its calls would mix them.
+        HideColumns(Column.Mean, Column.Error, Column.StdDev, Column.Median, Column.Min, Column.Max, Column.Allocated, Column.Gen0, Column.Gen1, Column.Gen2);
         Orderer = new StudyOrderer();
     }
 }
 
-/// <summary>Runs the study round by round, N by N, the modes of one library back to back in alternating order.</summary>
+/// <summary>Runs the study round by round, N by N, the libraries in alternating order.</summary>
 public sealed class StudyOrderer : IOrderer
 {
     private static readonly DefaultOrderer s_default = new();
 
     private static readonly string[] s_methods =
-        [nameof(RatioStudy.Reuse), nameof(RatioStudy.OpenPerCall), nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose)];
+        [nameof(RatioStudy.OpenPerCall), nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose)];
 
     /// <inheritdoc/>
     public IEnumerable<BenchmarkCase> GetExecutionOrder(ImmutableArray<BenchmarkCase> benchmarksCase, IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>
         benchmarksCase.OrderBy(c => Param<int>(c, nameof(StudyParameters.Round)))
             .ThenBy(c => Param<int>(c, nameof(StudyParameters.N)))
             .ThenBy(c => LibraryRank(c))
-            .ThenBy(c => MethodRank(c));
+            .ThenBy(c => Array.IndexOf(s_methods, c.Descriptor.WorkloadMethod.Name));
 
     /// <inheritdoc/>
     public IEnumerable<BenchmarkCase> GetSummaryOrder(ImmutableArray<BenchmarkCase> benchmarksCases, Summary summary) =>
@@ -105,13 +108,6 @@ public sealed class StudyOrderer : IOrderer
     /// <summary>Orseis first in odd rounds, raw ADO.NET first in even ones.</summary>
     private static int LibraryRank(BenchmarkCase c) =>
         (Param<string>(c, nameof(StudyParameters.Library)) == StudyParameters.Orseis ? 0 : 1) ^ (Param<int>(c, nameof(StudyParameters.Round)) % 2 == 0 ? 1 : 0);
-
-    /// <summary>Reuse then OpenPerCall in odd rounds, the other way round in even ones; the extra variants after them.</summary>
-    private static int MethodRank(BenchmarkCase c)
-    {
-        int rank = Array.IndexOf(s_methods, c.Descriptor.WorkloadMethod.Name);
-        return rank < 2 && Param<int>(c, nameof(StudyParameters.Round)) % 2 == 0 ? 1 - rank : rank;
-    }
 
     private static T? Param<T>(BenchmarkCase c, string name) =>
         c.Parameters.Items.FirstOrDefault(p => p.Name == name)?.Value is T value ? value : default;

@@ -14,6 +14,9 @@ public static class StudySizes
     /// <summary>The environment variable that sets the number of rounds.</summary>
     public const string RoundsVariable = "ORSEIS_STUDY_ROUNDS";
 
+    /// <summary>The name of the reuse mode in results (the baseline every variant is paired with).</summary>
+    public const string Reuse = "Reuse";
+
     /// <summary>The largest exponent: N = 2^17 = 131072, as in 2014.</summary>
     public const int MaxExponent = 17;
 
@@ -39,22 +42,29 @@ public static class StudySizes
     public static int DefaultRounds(BenchProvider provider) => provider == BenchProvider.Sqlite ? 12 : 10;
 
     /// <summary>
-    /// Timed calls per case, of which the fastest counts: 3 on SQLite, 1 on a server (whose calls at large N take seconds).
-    /// Load from other processes only ever adds time, so the fastest of a few short calls is the least disturbed one.
+    /// Timed calls per mode in a case, of which the fastest counts: 3 on SQLite, 1 on a server (whose calls at large N
+    /// take seconds). Load from other processes only ever adds time, so the fastest of a few short calls is the least
+    /// disturbed one. A case makes twice as many calls, alternating the modes.
     /// </summary>
     public static int Iterations => BenchProviders.Current == BenchProvider.Sqlite ? 3 : 1;
+
+    /// <summary>Odd rounds start a case with reuse, even rounds with the variant.</summary>
+    public static bool VariantFirst(int round) => round % 2 == 0;
+
+    /// <summary>Whether the case's call number <paramref name="call"/> (0-based) times the variant rather than reuse.</summary>
+    public static bool IsVariantCall(int call, int round) => (call % 2 == 0) == VariantFirst(round);
 
     /// <summary>
     /// The fewest queries one timed call makes: 8192 on SQLite (about 5–30 ms), 256 on a server (about 20–40 ms per
     /// round trip of 70–150 µs); a sixteenth of that with <c>Pooling=false</c>, whose opens are 20–1000 times slower.
     /// </summary>
-    public static int MinQueries(string method) =>
-        (BenchProviders.Current == BenchProvider.Sqlite ? 8192 : 256) / (method == nameof(RatioStudy.OpenPerCallUnpooled) ? 16 : 1);
+    public static int MinQueries(string mode) =>
+        (BenchProviders.Current == BenchProvider.Sqlite ? 8192 : 256) / (mode == nameof(RatioStudy.OpenPerCallUnpooled) ? 16 : 1);
 
     /// <summary>
     /// How many times one timed call runs its N queries: enough for <see cref="MinQueries"/> queries, at least once.
     /// Nothing is reset between batches (the connections stay pooled or open), so b batches of N queries are b × N
     /// sequential queries, the same work as BenchmarkDotNet's repeated invocations in a throughput job.
     /// </summary>
-    public static int Batches(string method, int n) => Math.Max(1, MinQueries(method) / n);
+    public static int Batches(string mode, int n) => Math.Max(1, MinQueries(mode) / n);
 }

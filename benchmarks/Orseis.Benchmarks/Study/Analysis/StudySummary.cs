@@ -52,7 +52,7 @@ public static class StudySummary
         var text = new StringBuilder(string.Create(CultureInfo.InvariantCulture,
             $"median ratio over N {StudyPoint.Median(line.Select(p => p.Ratio)):F2}x (range {line.Min(p => p.Ratio):F2}-{line.Max(p => p.Ratio):F2}), " +
             $"per query {StudyPoint.Median(line.Select(p => p.ReuseUsPerQuery)):F2} -> {StudyPoint.Median(line.Select(p => p.VariantUsPerQuery)):F2} us, " +
-            $"widest interval +-{widest.HalfWidthPercent:F1} % (N = {widest.N})"));
+            (double.IsNaN(widest.HalfWidthPercent) ? "no interval (it needs 6 rounds or more)" : $"widest interval +-{widest.HalfWidthPercent:F1} % (N = {widest.N})")));
         foreach (string variant in new[] { nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose) })
         {
             StudyPoint[] extra = [.. results.Line(library, variant)];
