@@ -49,10 +49,11 @@ public static class StudySummary
         if (line.Length == 0)
             return "no results";
         StudyPoint widest = line.MaxBy(p => double.IsNaN(p.HalfWidthPercent) ? 0 : p.HalfWidthPercent)!;
-        var text = new StringBuilder(string.Create(CultureInfo.InvariantCulture,
-            $"median ratio over N {StudyPoint.Median(line.Select(p => p.Ratio)):F2}x (range {line.Min(p => p.Ratio):F2}-{line.Max(p => p.Ratio):F2}), " +
-            $"per query {StudyPoint.Median(line.Select(p => p.ReuseUsPerQuery)):F2} -> {StudyPoint.Median(line.Select(p => p.VariantUsPerQuery)):F2} us, " +
-            (double.IsNaN(widest.HalfWidthPercent) ? "no interval (it needs 6 rounds or more)" : $"widest interval +-{widest.HalfWidthPercent:F1} % (N = {widest.N})")));
+        string interval = double.IsNaN(widest.HalfWidthPercent)
+            ? "no interval (it needs 6 rounds or more)"
+            : Invariant($"widest interval +-{widest.HalfWidthPercent:F1} % (N = {widest.N})");
+        var text = new StringBuilder(Invariant(
+            $"median ratio over N {StudyPoint.Median(line.Select(p => p.Ratio)):F2}x (range {line.Min(p => p.Ratio):F2}-{line.Max(p => p.Ratio):F2}), per query {StudyPoint.Median(line.Select(p => p.ReuseUsPerQuery)):F2} -> {StudyPoint.Median(line.Select(p => p.VariantUsPerQuery)):F2} us, {interval}"));
         foreach (string variant in new[] { nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose) })
         {
             StudyPoint[] extra = [.. results.Line(library, variant)];
