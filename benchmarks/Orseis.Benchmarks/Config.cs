@@ -18,11 +18,11 @@ namespace Orseis.Benchmarks;
 /// </summary>
 public sealed class Config : ManualConfig
 {
-    /// <summary>Builds the shared config.</summary>
-    public Config()
+    /// <summary>Builds the shared config, logging to <paramref name="logger"/> (default: everything to the console).</summary>
+    public Config(ILogger? logger = null)
     {
         AddColumnProvider(DefaultColumnProviders.Instance);
-        AddLogger(ConsoleLogger.Default);
+        AddLogger(logger ?? ConsoleLogger.Default);
         AddDiagnoser(MemoryDiagnoser.Default);
         AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Brief);
         AddColumn(BaselineRatioColumn.RatioMean);
@@ -37,13 +37,21 @@ public static class StudyCases
     /// <summary>The largest N measured with <c>Pooling=false</c> (every open is a real open, so it is slow).</summary>
     public const int UnpooledMaxN = 128;
 
-    /// <summary>True unless the case is an unpooled one above <see cref="UnpooledMaxN"/>, or a PostgreSQL-only one elsewhere.</summary>
+    /// <summary>The largest N measured without the provider's reset (a per-query cost; large N would only add time).</summary>
+    public const int NoResetMaxN = 1024;
+
+    /// <summary>
+    /// True unless the case is an unpooled one above <see cref="UnpooledMaxN"/>, or a no-reset one above
+    /// <see cref="NoResetMaxN"/> or on a provider without that setting.
+    /// </summary>
     public static bool IsWanted(BenchmarkCase benchmarkCase)
     {
         string method = benchmarkCase.Descriptor.WorkloadMethod.Name;
         if (method.Contains("Unpooled", StringComparison.Ordinal) && N(benchmarkCase) > UnpooledMaxN)
             return false;
-        return !method.Contains("NoResetOnClose", StringComparison.Ordinal) || BenchProviders.Current is BenchProvider.Postgres or BenchProvider.MySql or BenchProvider.MySqlData;
+        if (!method.Contains("NoResetOnClose", StringComparison.Ordinal))
+            return true;
+        return N(benchmarkCase) <= NoResetMaxN && BenchProviders.Current is BenchProvider.Postgres or BenchProvider.MySql or BenchProvider.MySqlData;
     }
 
     /// <summary>The case's N parameter, or 1 when it has none.</summary>

@@ -7,7 +7,7 @@ namespace Orseis.EndToEndTests;
 
 /// <summary>
 /// Packs src/Orseis the way a release would (<c>dotnet pack -c Release</c>) and checks what a NuGet user gets: the
-/// library, its XML docs and README, its license and source-control metadata, a symbol package, and no dependency on
+/// library, its XML docs and its own README, its license and source-control metadata, a symbol package, and no dependency on
 /// any database provider.
 /// </summary>
 public sealed class PackageTests : IDisposable
@@ -28,6 +28,18 @@ public sealed class PackageTests : IDisposable
         Assert.Contains("README.md", entries);
         Assert.Contains("lib/net10.0/Orseis.dll", entries);
         Assert.Contains("lib/net10.0/Orseis.xml", entries);
+
+        // The package ships its own short readme (src/Orseis/README.md), not the repository's: no contributor commands and
+        // only absolute links, which still work on the package's page.
+        using (var readme = new StreamReader(nupkg.GetEntry("README.md")!.Open()))
+        {
+            string text = readme.ReadToEnd();
+            Assert.Equal(File.ReadAllText(Path.Combine(root, "src", "Orseis", "README.md")), text);
+            Assert.Contains("dotnet add package Orseis", text, StringComparison.Ordinal);
+            Assert.Contains("https://github.com/orseis/orseis", text, StringComparison.Ordinal);
+            Assert.DoesNotContain("scripts/", text, StringComparison.Ordinal);
+            Assert.DoesNotMatch(@"\]\((?!https://)", text);
+        }
 
         using (var docs = new StreamReader(nupkg.GetEntry("lib/net10.0/Orseis.xml")!.Open()))
             Assert.Contains("<member name=\"T:Orseis.Database\">", docs.ReadToEnd(), StringComparison.Ordinal);

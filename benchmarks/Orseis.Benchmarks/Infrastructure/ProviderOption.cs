@@ -1,30 +1,15 @@
 namespace Orseis.Benchmarks.Infrastructure;
 
-/// <summary>Handles <c>--provider NAME</c>: removes it from the arguments and exports it for child processes.</summary>
+/// <summary>Handles <c>--provider NAME</c>: exports it for BenchmarkDotNet's child processes, or says why it cannot run.</summary>
 public static class ProviderOption
 {
-    /// <summary>The exit code when <see cref="Apply"/> returned false: 0 for a skipped provider, 2 for a bad argument.</summary>
-    public static int ExitCode { get; private set; }
-
     /// <summary>
-    /// Takes <c>--provider NAME</c> out of <paramref name="args"/> and sets <see cref="BenchProviders.EnvironmentVariable"/>.
-    /// Returns false (after printing why) when the run cannot go ahead.
+    /// Sets <see cref="BenchProviders.EnvironmentVariable"/> from <paramref name="name"/> (or keeps the current one).
+    /// Returns null when the run can go ahead, else the exit code after printing why: 0 for a provider skipped because
+    /// it has no server here (SQL Server), 2 for a bad name or a missing server that scripts/ can start.
     /// </summary>
-    public static bool Apply(ref string[] args)
+    public static int? Apply(string? name)
     {
-        var rest = new List<string>(args.Length);
-        string? name = null;
-        for (int i = 0; i < args.Length; i++)
-        {
-            if (args[i] is "--provider" or "-provider" && i + 1 < args.Length)
-                name = args[++i];
-            else if (args[i].StartsWith("--provider=", StringComparison.Ordinal))
-                name = args[i]["--provider=".Length..];
-            else
-                rest.Add(args[i]);
-        }
-
-        args = [.. rest];
         BenchProvider provider;
         try
         {
@@ -33,8 +18,7 @@ public static class ProviderOption
         catch (ArgumentException error)
         {
             Console.Error.WriteLine(error.Message);
-            ExitCode = 2;
-            return false;
+            return 2;
         }
 
         Environment.SetEnvironmentVariable(BenchProviders.EnvironmentVariable, BenchProviders.Name(provider));
@@ -42,11 +26,10 @@ public static class ProviderOption
         {
             bool skipped = provider is BenchProvider.SqlServer;
             Console.Error.WriteLine($"{(skipped ? "SKIPPED" : "ERROR")}: provider '{BenchProviders.Name(provider)}' cannot run: {why}");
-            ExitCode = skipped ? 0 : 2;
-            return false;
+            return skipped ? 0 : 2;
         }
 
         Console.WriteLine($"Orseis benchmarks: provider = {BenchProviders.Name(provider)} ({ProviderFactories.Describe(ProviderFactories.Factory(provider))})");
-        return true;
+        return null;
     }
 }

@@ -1,85 +1,129 @@
+using System.Data.Common;
+using System.Globalization;
 using BenchmarkDotNet.Attributes;
 using Orseis.Benchmarks.Infrastructure;
 
 namespace Orseis.Benchmarks.Study;
 
 /// <summary>
-/// The 2014 study through Orseis: N sequential <c>Scalar&lt;long&gt;("select 1")</c> calls on a database in
-/// <see cref="ExecutionMode.ReuseConnection"/> (the baseline) and in <see cref="ExecutionMode.OpenPerCall"/>, so
-/// the Ratio column is the study's ratio for each N. Also open-per-call with <c>Pooling=false</c> (small N only) and,
-/// without the provider's pooled-connection reset (see <see cref="BenchDatabase.NoResetOnClose"/>).
+/// The 2014 study: N sequential <c>select 1</c> queries on one kept connection (reuse, the baseline) and with a pooled
+/// connection opened and closed around each query (<see cref="OpenPerCall"/>), through Orseis
+/// (<see cref="ExecutionMode.ReuseConnection"/> and <see cref="ExecutionMode.OpenPerCall"/> databases) and through raw
+/// ADO.NET (a new command per query, on the kept connection or on one opened from the provider's data source). Also
+/// open-per-call with <c>Pooling=false</c> (N ≤ <see cref="StudyCases.UnpooledMaxN"/>) and, where the provider has
+/// one, without its pooled-connection reset (N ≤ <see cref="StudyCases.NoResetMaxN"/>). Each benchmark measures one of
+/// them against reuse, alternating the two call by call within the case, so each pair of timings is taken moments
+/// apart. How it is measured: <see cref="StudyConfig"/>.
 /// </summary>
-public abstract class RatioStudy : StudyParameters
+[Config(typeof(StudyConfig))]
+public class RatioStudy : StudyParameters
 {
     private BenchDatabase? _database;
-    private Database? _reuse;
-    private Database? _perCall;
-    private Database? _unpooled;
-    private Database? _noReset;
+    private readonly List<IDisposable> _owned = [];
+    private Func<long>? _reuse;
+    private Func<long>? _perCall;
+    private Func<long>? _unpooled;
+    private Func<long>? _noReset;
+    private int _calls;
 
-    /// <summary>Creates one Orseis database per variant and opens the shared connection of the reuse one.</summary>
+    /// <summary>Creates the variants of <see cref="StudyParameters.Library"/> and warms them (once per process).</summary>
     [GlobalSetup]
     public void Setup()
     {
         _database = BenchDatabase.Create();
-        _reuse = new Database(_database.Factory, _database.ConnectionString, new OrseisOptions { Mode = ExecutionMode.ReuseConnection });
-        _perCall = new Database(_database.Factory, _database.ConnectionString);
-        _unpooled = new Database(_database.Factory, _database.Unpooled);
-        if (_database.NoResetOnClose is { } noReset)
-            _noReset = new Database(_database.Factory, noReset);
-        _reuse.Scalar<long>(Sql);
-        _perCall.Scalar<long>(Sql);
-        _noReset?.Scalar<long>(Sql);
+        if (Library == Orseis)
+        {
+            _reuse = OrseisQuery(_database.ConnectionString, ExecutionMode.ReuseConnection);
+            _perCall = OrseisQuery(_database.ConnectionString, ExecutionMode.OpenPerCall);
+            _unpooled = OrseisQuery(_database.Unpooled, ExecutionMode.OpenPerCall);
+            _noReset = _database.NoResetOnClose is { } noReset ? OrseisQuery(noReset, ExecutionMode.OpenPerCall) : null;
+        }
+        else
+        {
+            DbConnection open = Own(Own(_database.CreateDataSource(_database.ConnectionString)).OpenConnection());
+            _reuse = () => Query(open);
+            _perCall = AdoPerCall(_database.ConnectionString);
+            _unpooled = AdoPerCall(_database.Unpooled);
+            _noReset = _database.NoResetOnClose is { } noReset ? AdoPerCall(noReset) : null;
+        }
+
+        _calls = 0;
+        StudyWarmup.Once($"{Library} {StudySizes.Reuse}", _reuse);
+        StudyWarmup.Once($"{Library} {nameof(OpenPerCall)}", _perCall);
+        if (_noReset is not null)
+            StudyWarmup.Once($"{Library} {nameof(OpenPerCallNoResetOnClose)}", _noReset);
     }
 
-    /// <summary>Disposes the databases and the temporary database.</summary>
+    /// <summary>Disposes what the set-up created and the temporary database.</summary>
     [GlobalCleanup]
     public void Cleanup()
     {
-        _reuse?.Dispose();
-        _perCall?.Dispose();
-        _unpooled?.Dispose();
-        _noReset?.Dispose();
+        for (int i = _owned.Count - 1; i >= 0; i--)
+            _owned[i].Dispose();
+        _owned.Clear();
         _database?.Dispose();
     }
 
-    /// <summary>One connection, kept open across the N calls.</summary>
-    [Benchmark(Baseline = true)]
-    public long Reuse() => Loop(_reuse!);
-
-    /// <summary>Each call opens a pooled connection and closes it.</summary>
+    /// <summary>
+    /// Open per call against reuse: the timed calls alternate between N queries on the kept connection and N queries
+    /// each opening a pooled connection (<see cref="StudySizes.VariantFirst"/> says which goes first).
+    /// </summary>
     [Benchmark]
-    public long OpenPerCall() => Loop(_perCall!);
+    public long OpenPerCall() => Alternate(_perCall!, nameof(OpenPerCall));
 
-    /// <summary>Each call opens a real connection (<c>Pooling=false</c>).</summary>
+    /// <summary>The same against a real connection per query (<c>Pooling=false</c>).</summary>
     [Benchmark]
-    public long OpenPerCallUnpooled() => Loop(_unpooled!);
+    public long OpenPerCallUnpooled() => Alternate(_unpooled!, nameof(OpenPerCallUnpooled));
 
-    /// <summary>PostgreSQL and MySqlConnector: each call opens a pooled connection that is not reset (no <c>DISCARD ALL</c>) when closed.</summary>
+    /// <summary>PostgreSQL and the MySQL providers: the same against pooled connections that are not reset.</summary>
     [Benchmark]
-    public long OpenPerCallNoResetOnClose() => Loop(_noReset ?? throw new InvalidOperationException("No Reset On Close exists only on PostgreSQL (No Reset On Close) and MySqlConnector (Connection Reset=false)."));
+    public long OpenPerCallNoResetOnClose() =>
+        Alternate(_noReset ?? throw new InvalidOperationException("No Reset On Close exists only on PostgreSQL (No Reset On Close) and MySQL (Connection Reset=false)."), nameof(OpenPerCallNoResetOnClose));
 
-    private long Loop(Database database)
+    /// <summary>Calls <paramref name="variant"/> or reuse, in turn: call i is the variant when i's parity says so.</summary>
+    private long Alternate(Func<long> variant, string method) =>
+        StudySizes.IsVariantCall(_calls++, Round) ? Loop(variant, method) : Loop(_reuse!, StudySizes.Reuse);
+
+    /// <summary>N sequential queries, repeated <see cref="StudySizes.Batches"/> times.</summary>
+    private long Loop(Func<long> query, string mode)
     {
         long sum = 0;
-        for (int i = 0; i < N; i++)
-            sum += database.Scalar<long>(Sql);
+        for (int batch = StudySizes.Batches(mode, N); batch > 0; batch--)
+        {
+            for (int i = 0; i < N; i++)
+                sum += query();
+        }
+
         return sum;
     }
-}
 
-/// <summary>The Orseis study for N = 2^1..2^11 in a throughput job.</summary>
-[Config(typeof(SmallStudyConfig))]
-public class RatioStudySmall : RatioStudy
-{
-    /// <inheritdoc/>
-    protected override IEnumerable<int> SizeRange => StudySizes.Small;
-}
+    private Func<long> OrseisQuery(string connectionString, ExecutionMode mode)
+    {
+        Database database = Own(new Database(_database!.Factory, connectionString, new OrseisOptions { Mode = mode }));
+        return () => database.Scalar<long>(Sql);
+    }
 
-/// <summary>The Orseis study for N = 2^12..2^17 in a monitoring job.</summary>
-[Config(typeof(LargeStudyConfig))]
-public class RatioStudyLarge : RatioStudy
-{
-    /// <inheritdoc/>
-    protected override IEnumerable<int> SizeRange => StudySizes.Large;
+    private Func<long> AdoPerCall(string connectionString)
+    {
+        DbDataSource source = Own(_database!.CreateDataSource(connectionString));
+        return () =>
+        {
+            using DbConnection connection = source.OpenConnection();
+            return Query(connection);
+        };
+    }
+
+    private T Own<T>(T disposable)
+        where T : IDisposable
+    {
+        _owned.Add(disposable);
+        return disposable;
+    }
+
+    private static long Query(DbConnection connection)
+    {
+        using DbCommand command = connection.CreateCommand();
+        command.CommandText = Sql;
+        return Convert.ToInt64(command.ExecuteScalar(), CultureInfo.InvariantCulture);
+    }
 }

@@ -1,0 +1,99 @@
+using System.Globalization;
+using System.Text;
+
+namespace Orseis.Benchmarks.Study.Analysis;
+
+/// <summary>The study's answer in a few lines: the closing console summary and the markdown table.</summary>
+public static class StudySummary
+{
+    /// <summary>The original study's figures (SQL Server Express, an <c>.mdf</c> file, 2014), as its article reports them.</summary>
+    public const string Original2014 =
+        "2014 (SQL Server Express, .mdf file): 8.5x at N = 32 (4 -> 34 ms), 12x at N = 5000 (505 -> 6079 ms), \"up to ten\" over N = 2..2^17";
+
+    /// <summary>The closing summary printed at the end of a study run.</summary>
+    public static string Console(StudyResults results, IEnumerable<string> files)
+    {
+        var text = new StringBuilder();
+        text.AppendLine();
+        text.AppendLine(Invariant($"== Open-per-call / reuse on {results.Provider} ({results.Package}): {results.Rounds} rounds, {results.Clock}, {results.Seconds / 60:F1} min =="));
+        text.AppendLine("ratio = median of the rounds' paired ratios [95 % CI]; per query = median us, reuse -> open per call");
+        string[] libraries = [.. results.Libraries];
+        text.Append("       N");
+        foreach (string library in libraries)
+            text.Append(Invariant($" | {library,-40}"));
+        text.AppendLine();
+        foreach (int n in results.Points.Select(p => p.N).Distinct().Order())
+        {
+            text.Append(Invariant($"{n,8}"));
+            foreach (string library in libraries)
+            {
+                StudyPoint? p = results.Points.FirstOrDefault(x => x.Library == library && x.Variant == nameof(RatioStudy.OpenPerCall) && x.N == n);
+                text.Append(p is null ? Invariant($" | {"",-40}") : Invariant($" | {Cell(p),-22} {p.ReuseUsPerQuery,7:F2} -> {p.VariantUsPerQuery,7:F2}"));
+            }
+
+            text.AppendLine();
+        }
+
+        foreach (string library in libraries)
+            text.AppendLine(Invariant($"{library}: {Medians(results, library)}"));
+        text.AppendLine(Original2014);
+        foreach (string file in files)
+            text.AppendLine("wrote " + file);
+        return text.ToString();
+    }
+
+    /// <summary>One line per library: the median ratio over N, its range and the widest interval; the extra variants.</summary>
+    public static string Medians(StudyResults results, string library)
+    {
+        StudyPoint[] line = [.. results.Line(library, nameof(RatioStudy.OpenPerCall))];
+        if (line.Length == 0)
+            return "no results";
+        StudyPoint widest = line.MaxBy(p => double.IsNaN(p.HalfWidthPercent) ? 0 : p.HalfWidthPercent)!;
+        string interval = double.IsNaN(widest.HalfWidthPercent)
+            ? "no interval (it needs 6 rounds or more)"
+            : Invariant($"widest interval +-{widest.HalfWidthPercent:F1} % (N = {widest.N})");
+        var text = new StringBuilder(Invariant(
+            $"median ratio over N {StudyPoint.Median(line.Select(p => p.Ratio)):F2}x (range {line.Min(p => p.Ratio):F2}-{line.Max(p => p.Ratio):F2}), per query {StudyPoint.Median(line.Select(p => p.ReuseUsPerQuery)):F2} -> {StudyPoint.Median(line.Select(p => p.VariantUsPerQuery)):F2} us, {interval}"));
+        foreach (string variant in new[] { nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose) })
+        {
+            StudyPoint[] extra = [.. results.Line(library, variant)];
+            if (extra.Length > 0)
+                text.Append(Invariant($"; {Short(variant)} (N <= {extra.Max(p => p.N)}) median {StudyPoint.Median(extra.Select(p => p.Ratio)):F2}x"));
+        }
+
+        return text.ToString();
+    }
+
+    /// <summary>The markdown table of one or more runs: ratio, interval and per-query times per provider, library and N.</summary>
+    public static string Markdown(IEnumerable<StudyResults> runs, string heading)
+    {
+        var text = new StringBuilder(Invariant($"# {heading}\n\n"));
+        text.Append("Ratio = open-per-call / reuse time of N sequential `select 1`: the median of the rounds' paired ratios, ");
+        text.Append("with its 95 % confidence interval (order statistics of the paired ratios). Per query: median over the rounds.\n\n");
+        foreach (StudyResults run in runs)
+        {
+            text.Append(Invariant($"## {run.Provider}: {run.Package}, {run.Rounds} rounds, {run.Clock}, {run.Seconds / 60:F1} min, {run.Started:yyyy-MM-dd HH:mm} UTC\n\n"));
+            foreach (string library in run.Libraries)
+                text.Append(Invariant($"- {library}: {Medians(run, library)}\n"));
+            text.Append("\n| N | library | ratio | 95 % CI | ± % | reuse (us/query) | open per call (us/query) | ratios of the rounds |\n");
+            text.Append("|---:|---|---:|---|---:|---:|---:|---|\n");
+            foreach (StudyPoint p in run.Points.Where(p => p.Variant == nameof(RatioStudy.OpenPerCall)).OrderBy(p => p.N).ThenBy(p => p.Library == StudyParameters.Orseis ? 0 : 1))
+            {
+                text.Append(Invariant($"| {p.N} | {p.Library} | {p.Ratio:F2} | {p.Interval.Low:F2}–{p.Interval.High:F2} | {p.HalfWidthPercent:F1} | "));
+                text.Append(Invariant($"{p.ReuseUsPerQuery:F3} | {p.VariantUsPerQuery:F3} | {string.Join(" ", p.Ratios.Select(r => r.ToString("F2", CultureInfo.InvariantCulture)))} |\n"));
+            }
+
+            text.Append('\n');
+        }
+
+        text.Append(Original2014).Append('\n');
+        return text.ToString();
+    }
+
+    private static string Cell(StudyPoint p) =>
+        double.IsNaN(p.Interval.Low) ? Invariant($"{p.Ratio:F2}") : Invariant($"{p.Ratio:F2} [{p.Interval.Low:F2}-{p.Interval.High:F2}]");
+
+    private static string Short(string variant) => variant == nameof(RatioStudy.OpenPerCallUnpooled) ? "Pooling=false" : "no reset";
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}
