@@ -177,6 +177,42 @@ public sealed class PoolContextTests : IDisposable
     }
 
     [Fact]
+    public async Task An_async_open_that_ignores_the_cancel_is_abandoned_after_the_grace_and_its_connection_closed_later()
+    {
+        var source = new StubbornOpenSource(_file.ConnectionString);
+        await using PoolContext pool = Pool(source);
+        using var cts = new CancellationTokenSource(TimeSpan.FromMilliseconds(50));
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await pool.OpenAsync(true, "test", heldByDesign: false, cts.Token));
+        Assert.InRange(clock.Elapsed, CallWatch.Grace, TimeSpan.FromSeconds(10));
+        Assert.Equal(cts.Token, error.CancellationToken);
+        Assert.StartsWith("Opening the connection was cancelled; the provider did not stop within a second", error.Message, StringComparison.Ordinal);
+        Assert.IsType<CallAbandonedException>(error.InnerException);
+        Assert.Equal(0, pool.Telemetry.InUse);
+
+        // The provider finishes opening later: that connection is disposed, never handed out or counted.
+        SqliteConnection late = Assert.Single(source.Created);
+        source.Release.SetResult();
+        Assert.True(SpinWait.SpinUntil(() => source.Disposed.Contains(late), TimeSpan.FromSeconds(10)));
+        Assert.Equal(0, pool.Telemetry.InUse);
+    }
+
+    [Fact]
+    public async Task An_async_open_that_fails_after_its_cancel_within_the_grace_reports_the_cancellation()
+    {
+        var source = new StubbornOpenSource(_file.ConnectionString) { FailWith = new InvalidOperationException("connect aborted") };
+        await using PoolContext pool = Pool(source);
+        using var cts = new CancellationTokenSource();
+        Task<DbConnection> opening = pool.OpenAsync(true, "test", heldByDesign: false, cts.Token).AsTask();
+        cts.Cancel();
+        source.Release.SetResult();
+        var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await opening);
+        Assert.Equal(cts.Token, error.CancellationToken);
+        Assert.IsType<InvalidOperationException>(error.InnerException);
+        Assert.Equal(0, pool.Telemetry.InUse);
+    }
+
+    [Fact]
     public async Task Disposing_closes_an_owned_data_source_and_leaves_a_borrowed_one()
     {
         var owned = new DisposalTrackingSource(_file.ConnectionString);
@@ -245,6 +281,47 @@ public sealed class PoolContextTests : IDisposable
         {
             Disposed = true;
             return base.DisposeAsyncCore();
+        }
+    }
+
+    /// <summary>
+    /// Connections whose async open waits for <see cref="Release"/> whatever its token says (a provider whose connect
+    /// cannot be cancelled), then opens or fails with <see cref="FailWith"/>.
+    /// </summary>
+    private sealed class StubbornOpenSource(string connectionString) : DbDataSource
+    {
+        public TaskCompletionSource Release { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public Exception? FailWith { get; init; }
+
+        public System.Collections.Concurrent.ConcurrentBag<SqliteConnection> Created { get; } = [];
+
+        public System.Collections.Concurrent.ConcurrentBag<SqliteConnection> Disposed { get; } = [];
+
+        public override string ConnectionString => connectionString;
+
+        protected override DbConnection CreateDbConnection()
+        {
+            var connection = new StubbornConnection(this, connectionString);
+            Created.Add(connection);
+            return connection;
+        }
+
+        private sealed class StubbornConnection(StubbornOpenSource source, string connectionString) : SqliteConnection(connectionString)
+        {
+            public override async Task OpenAsync(CancellationToken cancellationToken)
+            {
+                await source.Release.Task;
+                if (source.FailWith is { } failure)
+                    throw failure;
+                Open();
+            }
+
+            protected override void Dispose(bool disposing)
+            {
+                source.Disposed.Add(this);
+                base.Dispose(disposing);
+            }
         }
     }
 }
