@@ -133,6 +133,72 @@ public sealed class MapperCompilerTests : IDisposable
         Assert.Equal((7L, 8L), (row.Id, row.Id2));
     }
 
+    public sealed class Scaled(long id)
+    {
+        public long Id { get; set; } = id * 10;
+    }
+
+    [Fact]
+    public void A_settable_member_whose_name_a_constructor_parameter_took_keeps_what_the_constructor_made_of_it()
+    {
+        Assert.Equal(30, _db.QuerySingle<Scaled>("select 3 as id").Id);
+    }
+
+    public sealed class ThreeOrTwo
+    {
+        public ThreeOrTwo(long a, long b, long c) => A = a + b + c;
+
+        public ThreeOrTwo(long a, long d) => A = a + d;
+
+        public long A { get; }
+    }
+
+    [Fact]
+    public void The_error_names_the_missing_parameter_of_the_longest_constructor()
+    {
+        var error = Assert.Throws<MappingException>(() => _db.Query<ThreeOrTwo>("select 1 as a"));
+        Assert.Contains("(no column for constructor parameter 'b'; columns: a)", error.Message, StringComparison.Ordinal);
+    }
+
+    public sealed record SmallInConstructor(long Id, byte Small);
+
+    [Fact]
+    public void A_constructor_parameter_that_fails_is_named_as_type_and_parameter()
+    {
+        var error = Assert.Throws<MappingException>(() => _db.QuerySingle<SmallInConstructor>("select 1 as id, 300 as small"));
+        Assert.Equal("SmallInConstructor(Small)", error.Member);
+        Assert.Equal("small", error.Column);
+        Assert.Contains("to member 'SmallInConstructor(Small)' (Byte)", error.Message, StringComparison.Ordinal);
+    }
+
+    public sealed class Numbers
+    {
+        public int Count { get; set; }
+        public int? Maybe { get; set; }
+        public string? Text { get; set; }
+    }
+
+    [Fact]
+    public void On_a_provider_whose_getters_do_not_refuse_null_a_null_is_still_refused_for_a_value_type_and_mapped_for_the_others()
+    {
+        // DataTableReader (System.Data) is no provider Orseis trusts to refuse NULL: every read is NULL-checked first.
+        using var table = new System.Data.DataTable();
+        table.Columns.Add("count", typeof(int));
+        table.Columns.Add("maybe", typeof(int));
+        table.Columns.Add("text", typeof(string));
+        table.Rows.Add(4, DBNull.Value, DBNull.Value);
+        table.Rows.Add(DBNull.Value, 5, "t");
+        using System.Data.DataTableReader reader = table.CreateDataReader();
+        Assert.True(reader.Read());
+        Func<System.Data.Common.DbDataReader, Numbers> map = RowMapper<Numbers>.Get(reader, "select count, maybe, text from t");
+        Numbers first = map(reader);
+        Assert.Equal((4, (int?)null, (string?)null), (first.Count, first.Maybe, first.Text));
+        Assert.True(reader.Read());
+        var error = Assert.Throws<MappingException>(() => map(reader));
+        Assert.Equal("count", error.Column);
+        Assert.StartsWith("Column 'count' (database type Int32) is NULL in a row, but member 'Numbers.Count' (Int32) cannot hold NULL.", error.Message, StringComparison.Ordinal);
+    }
+
     public sealed class Conversions
     {
         public decimal FromInteger { get; set; }
