@@ -110,7 +110,7 @@ internal static class ProviderInfo
                 if (host is not null)
                 {
                     int colon = host.IndexOf(':', StringComparison.Ordinal);
-                    if (colon is 2 or 3 && host[..colon].ToUpperInvariant() is "TCP" or "NP" or "LPC" or "ADMIN")
+                    if (colon > 0 && host[..colon].ToUpperInvariant() is "TCP" or "NP" or "LPC" or "ADMIN")
                         host = host[(colon + 1)..];
                     if (SplitLast(host, ',') is ({ } name, { } number))
                         (host, port) = (name, number);

@@ -38,6 +38,10 @@ public sealed class IsoDateTimeTests
     [InlineData(" 2014-11-10 08:01:00")]
     [InlineData("2014/11/10 08:01:00")]
     [InlineData("2014-11-1a 08:01:00")]
+    [InlineData("2014-11x10 08:01:00")]
+    [InlineData("2014x11-10 08:01:00")]
+    [InlineData("2014-11-10 08:01x00")]
+    [InlineData("2014-11-10 08:01:0x")]
     [InlineData("10/11/2014 08:01")]
     public void Other_forms_are_left_to_the_general_parser(string text)
     {
