@@ -22,8 +22,8 @@ public sealed class CallWatchTests
     public void Nothing_is_watched_without_a_cancellable_token_or_a_deadline()
     {
         Assert.Null(CallWatch.Start(CancellationToken.None));
-        Assert.Null(CallWatch.Start(CancellationToken.None, deadline: null));
-        using CallWatch? byDeadline = CallWatch.Start(CancellationToken.None, TimeSpan.FromMinutes(5));
+        Assert.Null(CallWatch.Start(deadline: null, CancellationToken.None));
+        using CallWatch? byDeadline = CallWatch.Start(TimeSpan.FromMinutes(5), CancellationToken.None);
         Assert.NotNull(byDeadline);
         using var cts = new CancellationTokenSource();
         using CallWatch? byToken = CallWatch.Start(cts.Token);
@@ -166,7 +166,7 @@ public sealed class CallWatchTests
     [Fact]
     public async Task A_deadline_stops_the_provider_and_says_so()
     {
-        using CallWatch watch = CallWatch.Start(CancellationToken.None, TimeSpan.FromMilliseconds(50))!;
+        using CallWatch watch = CallWatch.Start(TimeSpan.FromMilliseconds(50), CancellationToken.None)!;
         TaskCompletionSource<int> operation = Operation();
         watch.Token.Register(() => operation.TrySetCanceled(watch.Token));
         Assert.False(watch.DeadlineHit);
@@ -181,7 +181,7 @@ public sealed class CallWatchTests
     [Fact]
     public async Task A_deadline_abandons_a_provider_that_ignores_it()
     {
-        CallWatch watch = CallWatch.Start(CancellationToken.None, TimeSpan.FromMilliseconds(50))!;
+        CallWatch watch = CallWatch.Start(TimeSpan.FromMilliseconds(50), CancellationToken.None)!;
         TaskCompletionSource<int> operation = Operation();
         var clock = Stopwatch.StartNew();
         var abandoned = await Assert.ThrowsAsync<CallAbandonedException>(async () => await watch.WaitAsync(new ValueTask<int>(operation.Task)));
@@ -195,7 +195,7 @@ public sealed class CallWatchTests
     [Fact]
     public async Task A_disposed_watch_no_longer_has_a_deadline()
     {
-        CallWatch watch = CallWatch.Start(CancellationToken.None, TimeSpan.FromMilliseconds(50))!;
+        CallWatch watch = CallWatch.Start(TimeSpan.FromMilliseconds(50), CancellationToken.None)!;
         watch.Dispose();
         await Task.Delay(DeadlineSweep.Period * 4);
         Assert.False(watch.DeadlineHit);
@@ -204,7 +204,7 @@ public sealed class CallWatchTests
     [Fact]
     public async Task A_distant_deadline_does_not_fire_early()
     {
-        using CallWatch watch = CallWatch.Start(CancellationToken.None, TimeSpan.FromMinutes(5))!;
+        using CallWatch watch = CallWatch.Start(TimeSpan.FromMinutes(5), CancellationToken.None)!;
         await Task.Delay(DeadlineSweep.Period * 4);
         Assert.False(watch.DeadlineHit);
         Assert.False(watch.Token.IsCancellationRequested);

@@ -180,7 +180,7 @@ public sealed class KeptConnectionTests : IAsyncDisposable
     public async Task Discarding_a_connection_that_is_no_longer_the_kept_one_leaves_the_kept_one_alone()
     {
         DbConnection kept = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        DbConnection other = await _pool.OpenAsync(false, "other", heldByDesign: false, CancellationToken.None);
+        DbConnection other = await _pool.OpenAsync(false, "other", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
         _kept.Discard(other, null, null);
         Assert.Same(kept, _kept.Connection);
         Assert.Equal(0, _kept.Reopens);

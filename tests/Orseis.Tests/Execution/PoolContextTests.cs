@@ -28,7 +28,7 @@ public sealed class PoolContextTests : IDisposable
     public async Task An_open_gives_an_open_connection_counted_in_use_until_closed(bool async)
     {
         await using PoolContext pool = Pool(Source());
-        DbConnection connection = await pool.OpenAsync(async, "test", heldByDesign: false, CancellationToken.None);
+        DbConnection connection = await pool.OpenAsync(async, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
         Assert.Equal(ConnectionState.Open, connection.State);
         Assert.Equal(1, pool.Telemetry.InUse);
         Assert.Equal(1, pool.Telemetry.Opens);
@@ -43,7 +43,7 @@ public sealed class PoolContextTests : IDisposable
     {
         await using PoolContext pool = Pool(Source());
         using var cts = new CancellationTokenSource();
-        DbConnection connection = await pool.OpenAsync(true, "test", heldByDesign: false, cts.Token);
+        DbConnection connection = await pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token);
         Assert.Equal(ConnectionState.Open, connection.State);
         await pool.CloseAsync(connection, true);
     }
@@ -59,7 +59,7 @@ public sealed class PoolContextTests : IDisposable
             return new InvalidOperationException("provider noise after the cancel");
         };
         await using PoolContext pool = Pool(source);
-        var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await pool.OpenAsync(true, "test", heldByDesign: false, cts.Token));
+        var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token));
         Assert.Equal(cts.Token, error.CancellationToken);
         Assert.IsType<InvalidOperationException>(error.InnerException);
         Assert.Equal(0, pool.Telemetry.InUse);
@@ -79,7 +79,7 @@ public sealed class PoolContextTests : IDisposable
             return new IOException("reset by peer");
         };
         await using PoolContext pool = Pool(source);
-        DbConnection connection = await pool.OpenAsync(async, "test", heldByDesign: false, CancellationToken.None);
+        DbConnection connection = await pool.OpenAsync(async, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
         Assert.Equal(ConnectionState.Open, connection.State);
         Assert.Equal(1, failures);
         Assert.Equal(1, pool.Telemetry.InUse);
@@ -96,7 +96,7 @@ public sealed class PoolContextTests : IDisposable
         var last = new IOException("second");
         source.Failure = () => Interlocked.Increment(ref attempts) == 1 ? new IOException("first") : last;
         await using PoolContext pool = Pool(source);
-        var error = await Assert.ThrowsAsync<ConnectionBrokenException>(async () => await pool.OpenAsync(async, "Session 'x'", heldByDesign: false, CancellationToken.None));
+        var error = await Assert.ThrowsAsync<ConnectionBrokenException>(async () => await pool.OpenAsync(async, "Session 'x'", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None));
         Assert.Equal(2, attempts);
         Assert.False(error.StatementMayHaveRun);
         Assert.Same(last, error.InnerException);
@@ -118,7 +118,7 @@ public sealed class PoolContextTests : IDisposable
             return refused;
         };
         await using PoolContext pool = Pool(source);
-        Assert.Same(refused, await Assert.ThrowsAsync<InvalidOperationException>(async () => await pool.OpenAsync(async, "test", heldByDesign: false, CancellationToken.None)));
+        Assert.Same(refused, await Assert.ThrowsAsync<InvalidOperationException>(async () => await pool.OpenAsync(async, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None)));
         Assert.Equal(1, attempts);
         Assert.Equal(0, pool.Telemetry.InUse);
     }
@@ -136,7 +136,7 @@ public sealed class PoolContextTests : IDisposable
             return new IOException("reset");
         };
         await using PoolContext pool = Pool(source);
-        await Assert.ThrowsAsync<IOException>(async () => await pool.OpenAsync(false, "test", heldByDesign: false, cts.Token));
+        await Assert.ThrowsAsync<IOException>(async () => await pool.OpenAsync(false, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token));
         Assert.Equal(1, attempts);
     }
 
@@ -144,7 +144,7 @@ public sealed class PoolContextTests : IDisposable
     public async Task A_deferred_close_closes_the_connection_and_disposes_the_command_once_the_operation_ends()
     {
         await using PoolContext pool = Pool(Source());
-        DbConnection connection = await pool.OpenAsync(false, "test", heldByDesign: false, CancellationToken.None);
+        DbConnection connection = await pool.OpenAsync(false, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
         DbCommand command = connection.CreateCommand();
         bool commandDisposed = false;
         command.Disposed += (_, _) => commandDisposed = true;
@@ -164,7 +164,7 @@ public sealed class PoolContextTests : IDisposable
     public async Task A_deferred_close_of_a_connection_never_opened_disposes_it_without_releasing_it()
     {
         await using PoolContext pool = Pool(Source());
-        DbConnection opened = await pool.OpenAsync(false, "test", heldByDesign: false, CancellationToken.None);
+        DbConnection opened = await pool.OpenAsync(false, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
         DbConnection unopened = pool.DataSource.CreateConnection();
         unopened.Open();
         var disposed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -183,7 +183,7 @@ public sealed class PoolContextTests : IDisposable
         await using PoolContext pool = Pool(source);
         using var cts = new CancellationTokenSource(TimeSpan.FromMilliseconds(50));
         var clock = System.Diagnostics.Stopwatch.StartNew();
-        var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await pool.OpenAsync(true, "test", heldByDesign: false, cts.Token));
+        var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token));
         Assert.InRange(clock.Elapsed, CallWatch.Grace, TimeSpan.FromSeconds(10));
         Assert.Equal(cts.Token, error.CancellationToken);
         Assert.StartsWith("Opening the connection was cancelled; the provider did not stop within a second", error.Message, StringComparison.Ordinal);
@@ -203,7 +203,7 @@ public sealed class PoolContextTests : IDisposable
         var source = new StubbornOpenSource(_file.ConnectionString) { FailWith = new InvalidOperationException("connect aborted") };
         await using PoolContext pool = Pool(source);
         using var cts = new CancellationTokenSource();
-        Task<DbConnection> opening = pool.OpenAsync(true, "test", heldByDesign: false, cts.Token).AsTask();
+        Task<DbConnection> opening = pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token).AsTask();
         cts.Cancel();
         source.Release.SetResult();
         var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await opening);
