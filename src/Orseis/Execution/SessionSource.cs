@@ -7,15 +7,11 @@ namespace Orseis.Execution;
 /// runs (or while a stream over it is unfinished) throws <see cref="SessionBusyException"/> rather than waiting, since a
 /// session is one unit of work. Ending a transaction takes the same guard (<see cref="TryEnter"/>).
 /// </summary>
-internal sealed class SessionSource(PoolContext pool, string owner) : ConnectionSource(pool, typeof(Session))
+internal sealed class SessionSource(PoolContext pool, string owner) : KeptSource(pool, typeof(Session), new KeptConnection(pool, owner))
 {
-    private readonly KeptConnection _kept = new(pool, owner);
     private int _busy;
 
-    /// <summary>The kept connection, for the session's transactions.</summary>
-    public KeptConnection Kept => _kept;
-
-    public override DbTransaction? Transaction => _kept.Transaction;
+    public override DbTransaction? Transaction => Kept.Transaction;
 
     /// <summary>Takes the guard for something other than a call (ending a transaction); false when a call or stream holds it.</summary>
     public bool TryEnter() => Interlocked.CompareExchange(ref _busy, 1, 0) == 0;
@@ -40,7 +36,7 @@ internal sealed class SessionSource(PoolContext pool, string owner) : Connection
     {
         try
         {
-            return await _kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
+            return await Kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
         }
         catch
         {
@@ -49,23 +45,7 @@ internal sealed class SessionSource(PoolContext pool, string owner) : Connection
         }
     }
 
-    public override ValueTask ReleaseAsync(DbConnection connection, bool async)
-    {
-        Exit();
-        return default;
-    }
+    protected override void Leave() => Exit();
 
-    public override DbCommand RentCommand(DbConnection connection) => _kept.RentCommand(connection);
-
-    public override void ReturnCommand(DbCommand command, bool failed) => _kept.ReturnCommand(command, failed);
-
-    public override Exception? TranslateFailure(DbConnection connection, Exception error) => _kept.Translate(connection, error);
-
-    public override void Abandon(DbConnection connection, DbCommand command, Task pending)
-    {
-        _kept.Discard(connection, command, pending);
-        Exit();
-    }
-
-    protected override ValueTask CloseCoreAsync(bool async) => _kept.CloseAsync(async);
+    protected override ValueTask CloseCoreAsync(bool async) => Kept.CloseAsync(async);
 }

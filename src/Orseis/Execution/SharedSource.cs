@@ -9,10 +9,10 @@ namespace Orseis.Execution;
 /// wait forever on itself (a query inside a <c>foreach</c> over a sync stream of the same database) fails at once
 /// instead, and any wait longer than <see cref="OrseisOptions.ReuseWaitTimeout"/> fails with a clear message.
 /// </summary>
-internal sealed class SharedSource(PoolContext pool, string owner) : ConnectionSource(pool, typeof(Database)), IDisposable
+internal sealed class SharedSource(PoolContext pool, string owner)
+    : KeptSource(pool, typeof(Database), new KeptConnection(pool, owner, heldByDesign: true)), IDisposable
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
-    private readonly KeptConnection _kept = new(pool, owner, heldByDesign: true);
     private long _waits;
     private int _streamThread;
 
@@ -46,7 +46,7 @@ internal sealed class SharedSource(PoolContext pool, string owner) : ConnectionS
 
         try
         {
-            DbConnection connection = await _kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
+            DbConnection connection = await Kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
             if (forStream && !async)
                 Volatile.Write(ref _streamThread, Environment.CurrentManagedThreadId);
             return connection;
@@ -58,27 +58,11 @@ internal sealed class SharedSource(PoolContext pool, string owner) : ConnectionS
         }
     }
 
-    public override ValueTask ReleaseAsync(DbConnection connection, bool async)
-    {
-        Release();
-        return default;
-    }
-
-    public override DbCommand RentCommand(DbConnection connection) => _kept.RentCommand(connection);
-
-    public override void ReturnCommand(DbCommand command, bool failed) => _kept.ReturnCommand(command, failed);
-
-    public override Exception? TranslateFailure(DbConnection connection, Exception error) => _kept.Translate(connection, error);
-
-    public override void Abandon(DbConnection connection, DbCommand command, Task pending)
-    {
-        _kept.Discard(connection, command, pending);
-        Release();
-    }
+    protected override void Leave() => Release();
 
     protected override async ValueTask CloseCoreAsync(bool async)
     {
-        await _kept.CloseAsync(async).ConfigureAwait(false);
+        await Kept.CloseAsync(async).ConfigureAwait(false);
         Dispose();
     }
 

@@ -1,0 +1,35 @@
+using System.Data.Common;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// A source that keeps one connection across calls (<see cref="SessionSource"/>, <see cref="SharedSource"/>): commands,
+/// failures and abandoned calls go through its <see cref="KeptConnection"/>; each subclass says how a call gives the
+/// connection back (<see cref="Leave"/>).
+/// </summary>
+internal abstract class KeptSource(PoolContext pool, Type ownerType, KeptConnection kept) : ConnectionSource(pool, ownerType)
+{
+    /// <summary>The kept connection.</summary>
+    public KeptConnection Kept { get; } = kept;
+
+    /// <summary>Ends a call's hold on the kept connection (the session's guard, the shared connection's gate).</summary>
+    protected abstract void Leave();
+
+    public override ValueTask ReleaseAsync(DbConnection connection, bool async)
+    {
+        Leave();
+        return default;
+    }
+
+    public override DbCommand RentCommand(DbConnection connection) => Kept.RentCommand(connection);
+
+    public override void ReturnCommand(DbCommand command, bool failed) => Kept.ReturnCommand(command, failed);
+
+    public override Exception? TranslateFailure(DbConnection connection, Exception error) => Kept.Translate(connection, error);
+
+    public override void Abandon(DbConnection connection, DbCommand command, Task pending)
+    {
+        Kept.Discard(connection, command, pending);
+        Leave();
+    }
+}
