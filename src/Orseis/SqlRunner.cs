@@ -61,7 +61,7 @@ public abstract partial class SqlRunner
             try
             {
                 TResult result = async
-                    ? await RunWatchedAsync(command, body, request.Timeout, cancellationToken).ConfigureAwait(false)
+                    ? await RunWatchedAsync(command, body, timeout, cancellationToken).ConfigureAwait(false)
                     : await body(command, false, cancellationToken).ConfigureAwait(false);
                 Pool.Telemetry.CommandCompleted(started, succeeded: true);
                 failed = false;
@@ -101,13 +101,13 @@ public abstract partial class SqlRunner
     }
 
     /// <summary>
-    /// Runs an async call's body under a <see cref="CallWatch"/> when the caller can cancel or a timeout was set, so the
+    /// Runs an async call's body under a <see cref="CallWatch"/> when the caller can cancel or a timeout (<see cref="PoolContext.WatchedTimeout"/>,
+    /// worked out once per call by the caller) was set, so the
     /// call returns on time whatever the provider does; otherwise exactly as the provider runs it.
     /// </summary>
-    private async ValueTask<TResult> RunWatchedAsync<TResult>(
-        DbCommand command, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, TimeSpan? callTimeout, CancellationToken cancellationToken)
+    private static async ValueTask<TResult> RunWatchedAsync<TResult>(
+        DbCommand command, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, TimeSpan? timeout, CancellationToken cancellationToken)
     {
-        TimeSpan? timeout = Pool.WatchedTimeout(callTimeout);
         using CallWatch? watch = CallWatch.Start(timeout, cancellationToken);
         if (watch is null)
             return await body(command, true, cancellationToken).ConfigureAwait(false);
