@@ -1,148 +1,190 @@
 using System.Diagnostics;
-using System.Diagnostics.Metrics;
-using System.Diagnostics.Tracing;
 using System.Globalization;
-using MySqlConnector;
-using Orseis.Diagnostics;
+using System.Text;
 
 namespace Orseis.Scenarios;
 
 /// <summary>
-/// Detector overhead in the calling thread's CPU time and allocations, which a machine shared with other builds disturbs
-/// far less than wall time: a sequential loop of <c>Scalar("select 1")</c> against MariaDB, on a Session and open-per-call, with
-/// Detectors None and All, with and without in-process listeners; every case a fresh process, the cases interleaved
-/// round by round, medians reported.
+/// What <c>Detectors = All</c> costs against <c>Detectors = None</c> on a sequential loop of <c>Scalar("select 1")</c>
+/// against MariaDB, on a Session and open per call, with nobody listening and with an in-process MeterListener and
+/// EventListener attached, measured so a machine shared with other work cannot decide the answer:
+/// <list type="bullet">
+/// <item>Each configuration runs in its own process (<see cref="OverheadChild"/>), warmed up first; the two processes of
+/// a pair (None, All) run blocks of calls in turn, never at the same time, alternating which goes first, so load that
+/// comes and goes hits both sides of each block pair alike. A pair's ratio is the median of its block ratios.</item>
+/// <item>A process has its own code layout, JIT decisions and cache luck, which can move identical code by several
+/// percent: so the experiment is repeated on several fresh pairs, and the answer is the geometric mean of the pairs'
+/// ratios with a 95 % t-interval over pairs (the pairs are independent; the blocks within a pair are not, and are
+/// never counted as independent samples).</item>
+/// </list>
 /// </summary>
 internal static class OverheadCommand
 {
-    private static readonly string[] Cases = ["None", "All", "None+listeners", "All+listeners"];
     private static readonly string[] Modes = ["session", "per-call"];
 
     public static async Task<int> RunAsync(string[] args)
     {
-        int rounds = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 5;
-        var results = new Dictionary<(string Case, string Mode), List<(double CpuUs, double Bytes)>>();
-        for (int round = 0; round < rounds; round++)
+        string provider = Array.IndexOf(args, "--provider") is int at and >= 0 && at + 1 < args.Length ? args[at + 1] : "mysql";
+        if (provider is not ("mysql" or "sqlite"))
+        {
+            Console.Error.WriteLine($"overhead: --provider must be mysql or sqlite, not '{provider}'");
+            return 2;
+        }
+
+        int pairs = Option(args, "--pairs", 6), blocks = Option(args, "--blocks", 40), calls = Option(args, "--calls", 400);
+        if (pairs < 2 || blocks < 1 || calls < 1)
+        {
+            Console.Error.WriteLine("overhead: --pairs must be at least 2, --blocks and --calls at least 1");
+            return 2;
+        }
+
+        var watch = Stopwatch.StartNew();
+        string loadBefore = LoadAverage();
+        var results = new List<Row>();
+        foreach (bool listeners in new[] { false, true })
+        {
+            var perPair = Modes.ToDictionary(m => m, _ => new List<PairResult>());
+            for (int p = 0; p < pairs; p++)
+            {
+                foreach ((string mode, PairResult result) in await RunPairAsync(provider, listeners, p, blocks, calls))
+                    perPair[mode].Add(result);
+                Console.Error.WriteLine($"overhead: listeners={listeners} pair {p + 1}/{pairs} done");
+            }
+
+            results.AddRange(Modes.Select(m => Row.From(listeners, m, perPair[m])));
+        }
+
+        Console.WriteLine(Table(provider, results, pairs, blocks, calls, watch.Elapsed, loadBefore, LoadAverage()));
+        return 0;
+    }
+
+    private static async Task<Dictionary<string, PairResult>> RunPairAsync(string provider, bool listeners, int pair, int blocks, int calls)
+    {
+        using var none = await Side.StartAsync(provider, "None", listeners);
+        using var all = await Side.StartAsync(provider, "All", listeners);
+        var samples = Modes.ToDictionary(m => m, _ => new List<(Block None, Block All)>());
+        for (int b = 0; b < blocks; b++)
         {
             foreach (string mode in Modes)
             {
-                foreach (string c in Cases)
-                {
-                    using Process child = SuiteRunner.StartSelf("overhead-child", c, mode);
-                    string output = await child.StandardOutput.ReadToEndAsync();
-                    await child.WaitForExitAsync();
-                    string[] parts = output.Trim().Split(' ');
-                    (results.TryGetValue((c, mode), out var list) ? list : results[(c, mode)] = []).Add(
-                        (double.Parse(parts[0], CultureInfo.InvariantCulture), double.Parse(parts[1], CultureInfo.InvariantCulture)));
-                }
+                bool noneFirst = (b + pair) % 2 == 0;
+                Block first = await (noneFirst ? none : all).RunAsync(mode, calls);
+                Block second = await (noneFirst ? all : none).RunAsync(mode, calls);
+                samples[mode].Add(noneFirst ? (first, second) : (second, first));
             }
         }
 
-        Console.WriteLine($"| mode | case | client CPU per call (median of {rounds}) | vs None | allocated per call | vs None |");
-        Console.WriteLine("|---|---|---|---|---|---|");
-        foreach (string mode in Modes)
+        return samples.ToDictionary(s => s.Key, s => PairResult.From(s.Value, calls));
+    }
+
+    private static int Option(string[] args, string name, int fallback)
+    {
+        int i = Array.IndexOf(args, name);
+        return i >= 0 && i + 1 < args.Length ? int.Parse(args[i + 1], CultureInfo.InvariantCulture) : fallback;
+    }
+
+    private static string LoadAverage() =>
+        File.Exists("/proc/loadavg") ? string.Join(' ', File.ReadAllText("/proc/loadavg").Split(' ').Take(3)) : "n/a";
+
+    private static string Table(string provider, List<Row> rows, int pairs, int blocks, int calls, TimeSpan elapsed, string loadBefore, string loadAfter)
+    {
+        var s = new StringBuilder();
+        s.AppendLine("| listeners | mode | wall per call, None | All / None, wall (95 % CI) | CPU per call, None | All / None, CPU (95 % CI) | bytes per call, None / All |");
+        s.AppendLine("|---|---|---:|---:|---:|---:|---:|");
+        foreach (Row r in rows)
         {
-            (double cpu, double bytes) none = Median(results[("None", mode)]);
-            (double cpu, double bytes) noneListening = Median(results[("None+listeners", mode)]);
-            foreach (string c in Cases)
-            {
-                (double cpu, double bytes) m = Median(results[(c, mode)]);
-                (double cpu, double bytes) baseline = c.EndsWith("listeners", StringComparison.Ordinal) ? noneListening : none;
-                Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"| {mode} | {c} | {m.cpu:0.0} µs | {(m.cpu / baseline.cpu - 1):+0.0%;-0.0%} | {m.bytes:0} B | {(m.bytes / baseline.bytes - 1):+0.0%;-0.0%} |"));
-            }
+            s.AppendLine(string.Create(CultureInfo.InvariantCulture,
+                $"| {(r.Listeners ? "Meter + Event" : "none")} | {r.Mode} | {r.NoneWallUs:0.0} µs | {r.Wall} | {r.NoneCpuUs:0.00} µs | {r.Cpu} | {r.NoneBytes:0} / {r.AllBytes:0} B |"));
         }
 
-        Console.WriteLine();
-        Console.WriteLine("'vs None' compares with Detectors=None under the same listeners (none, or both attached).");
-        return 0;
+        s.AppendLine();
+        s.AppendLine(string.Create(CultureInfo.InvariantCulture,
+            $"{(provider == "sqlite" ? "In-memory SQLite" : "MariaDB through MySqlConnector")}: {pairs} process pairs per listener state, {blocks} block pairs of {calls} calls per mode and pair; the ratio is the geometric mean of the pairs' median block ratios, the interval a t-interval over pairs. {elapsed.TotalMinutes:0.0} min; load average {loadBefore} before, {loadAfter} after."));
+        return s.ToString();
     }
 
-    private static (double, double) Median(List<(double CpuUs, double Bytes)> values) =>
-        (values.Select(v => v.CpuUs).Order().ElementAt(values.Count / 2), values.Select(v => v.Bytes).Order().ElementAt(values.Count / 2));
+    private readonly record struct Block(long WallNs, long CpuNs, long Bytes);
 
-    /// <summary>
-    /// One case in this process: prints the calling thread's CPU µs per call (the median of 15 blocks of 1000 calls, so a
-    /// moment of contention from other processes does not move it) and the bytes it allocated per call.
-    /// </summary>
-    public static int Child(string c, string mode)
+    /// <summary>One pair's result for one mode: the median block ratios, and the None side's per-call figures.</summary>
+    private readonly record struct PairResult(double WallRatio, double CpuRatio, double NoneWallUs, double NoneCpuUs, double NoneBytes, double AllBytes)
     {
-        const int Warmup = 3000, Blocks = 15, PerBlock = 1000;
-        using MeterListener? meters = c.EndsWith("listeners", StringComparison.Ordinal) ? Meters() : null;
-        using OrseisEvents? events = c.EndsWith("listeners", StringComparison.Ordinal) ? new OrseisEvents() : null;
-        var options = new OrseisOptions();
-        options.Diagnostics.Detectors = c.StartsWith("All", StringComparison.Ordinal) ? FindingKind.All : FindingKind.None;
-        if (Environment.GetEnvironmentVariable("ORSEIS_OVERHEAD_DETECTORS") is { Length: > 0 } only && options.Diagnostics.Detectors != FindingKind.None)
-            options.Diagnostics.Detectors = Enum.Parse<FindingKind>(only);
-        using var db = new Database(MySqlConnectorFactory.Instance, Server.With(""), options);
-        using Session? session = mode == "session" ? db.OpenSession() : null;
-        for (int i = 0; i < Warmup; i++)
-            Call();
-        GC.Collect();
-        var perBlock = new List<double>();
-        long allocated = GC.GetAllocatedBytesForCurrentThread();
-        for (int b = 0; b < Blocks; b++)
+        public static PairResult From(List<(Block None, Block All)> blocks, int calls) =>
+            new(Median(blocks.Select(b => (double)b.All.WallNs / b.None.WallNs)),
+                Median(blocks.Select(b => (double)b.All.CpuNs / b.None.CpuNs)),
+                Median(blocks.Select(b => b.None.WallNs / 1000.0 / calls)),
+                Median(blocks.Select(b => b.None.CpuNs / 1000.0 / calls)),
+                Median(blocks.Select(b => (double)b.None.Bytes / calls)),
+                Median(blocks.Select(b => (double)b.All.Bytes / calls)));
+    }
+
+    private sealed record Row(bool Listeners, string Mode, double NoneWallUs, double NoneCpuUs, double NoneBytes, double AllBytes, Interval Wall, Interval Cpu)
+    {
+        public static Row From(bool listeners, string mode, List<PairResult> pairs) =>
+            new(listeners, mode, Median(pairs.Select(p => p.NoneWallUs)), Median(pairs.Select(p => p.NoneCpuUs)),
+                Median(pairs.Select(p => p.NoneBytes)), Median(pairs.Select(p => p.AllBytes)),
+                Interval.Of(pairs.Select(p => p.WallRatio)), Interval.Of(pairs.Select(p => p.CpuRatio)));
+    }
+
+    /// <summary>A ratio's geometric mean over independent pairs and its 95 % t-interval (computed on the logs).</summary>
+    internal readonly record struct Interval(double Estimate, double Low, double High)
+    {
+        // Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom.
+        private static readonly double[] s_t =
+        [
+            12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+            2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        ];
+
+        public static Interval Of(IEnumerable<double> ratios)
         {
-            long cpu = ThreadCpuNanoseconds();
-            for (int i = 0; i < PerBlock; i++)
-                Call();
-            perBlock.Add((ThreadCpuNanoseconds() - cpu) / 1000.0 / PerBlock);
+            double[] logs = [.. ratios.Select(r => Math.Log(r))];
+            double mean = logs.Average();
+            double sd = Math.Sqrt(logs.Sum(l => (l - mean) * (l - mean)) / (logs.Length - 1));
+            double half = s_t[Math.Min(logs.Length - 1, s_t.Length) - 1] * sd / Math.Sqrt(logs.Length);
+            return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half));
         }
 
-        double bytes = (GC.GetAllocatedBytesForCurrentThread() - allocated) / (double)(Blocks * PerBlock);
-        double cpuUs = perBlock.Order().ElementAt(Blocks / 2);
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{cpuUs:0.000} {bytes:0.0}"));
-        return 0;
-
-        void Call() => GC.KeepAlive(session is null ? db.Scalar<long>("select 1") : session.Scalar<long>("select 1"));
+        public override string ToString() =>
+            string.Create(CultureInfo.InvariantCulture, $"{Estimate - 1:+0.0%;-0.0%} ({Low - 1:+0.0%;-0.0%} .. {High - 1:+0.0%;-0.0%})");
     }
 
-    [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Sequential)]
-    private struct TimeSpec
+    private static double Median(IEnumerable<double> values)
     {
-        public long Seconds;
-        public long Nanoseconds;
+        double[] sorted = [.. values.Order()];
+        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
     }
 
-    [System.Runtime.InteropServices.DllImport("libc", EntryPoint = "clock_gettime")]
-#pragma warning disable SYSLIB1054, CA5392 // a benchmark helper: one libc call, no marshalling to generate
-    private static extern int ClockGetTime(int clock, out TimeSpec time);
-#pragma warning restore SYSLIB1054, CA5392
-
-    /// <summary>CPU time of the calling thread (Linux CLOCK_THREAD_CPUTIME_ID), in nanoseconds.</summary>
-    private static long ThreadCpuNanoseconds()
+    /// <summary>A child process serving blocks over its stdin/stdout.</summary>
+    private sealed class Side : IDisposable
     {
-        _ = ClockGetTime(3, out TimeSpec t);
-        return (t.Seconds * 1_000_000_000) + t.Nanoseconds;
-    }
+        private readonly Process _process;
 
-    private static MeterListener Meters()
-    {
-        var listener = new MeterListener
+        private Side(Process process) => _process = process;
+
+        public static async Task<Side> StartAsync(string provider, string detectors, bool listeners)
         {
-            InstrumentPublished = static (instrument, l) =>
-            {
-                if (instrument.Meter.Name == "Orseis")
-                    l.EnableMeasurementEvents(instrument);
-            },
-        };
-        listener.SetMeasurementEventCallback<long>(static (_, _, _, _) => { });
-        listener.SetMeasurementEventCallback<int>(static (_, _, _, _) => { });
-        listener.SetMeasurementEventCallback<double>(static (_, _, _, _) => { });
-        listener.Start();
-        return listener;
-    }
-
-    private sealed class OrseisEvents : EventListener
-    {
-        protected override void OnEventSourceCreated(EventSource eventSource)
-        {
-            if (eventSource.Name == "Orseis")
-                EnableEvents(eventSource, EventLevel.Verbose);
+            Process process = SuiteRunner.StartSelf(redirectInput: true, "overhead-child", provider, detectors, listeners ? "listeners" : "quiet");
+            string? ready = await process.StandardOutput.ReadLineAsync();
+            if (ready != "ready")
+                throw new ScenarioSetupException($"overhead child ({detectors}) failed to start: {ready} {await process.StandardError.ReadToEndAsync()}");
+            return new Side(process);
         }
 
-        protected override void OnEventWritten(EventWrittenEventArgs eventData)
+        public async Task<Block> RunAsync(string mode, int calls)
         {
+            await _process.StandardInput.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{mode} {calls}"));
+            await _process.StandardInput.FlushAsync();
+            string[] parts = (await _process.StandardOutput.ReadLineAsync())!.Split(' ');
+            return new Block(long.Parse(parts[0], CultureInfo.InvariantCulture), long.Parse(parts[1], CultureInfo.InvariantCulture),
+                long.Parse(parts[2], CultureInfo.InvariantCulture));
+        }
+
+        public void Dispose()
+        {
+            _process.StandardInput.Close();
+            if (!_process.WaitForExit(10_000))
+                _process.Kill(entireProcessTree: true);
+            _process.Dispose();
         }
     }
 }

@@ -96,12 +96,17 @@ internal static class SuiteRunner
             Server.Pause(false);
     }
 
-    internal static Process StartSelf(params string[] args)
+    internal static Process StartSelf(params string[] args) => StartSelf(redirectInput: false, args);
+
+    internal static Process StartSelf(bool redirectInput, params string[] args)
     {
-        var start = new ProcessStartInfo(Environment.ProcessPath!) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        string entry = typeof(SuiteRunner).Assembly.Location;
-        if (!Path.GetFileNameWithoutExtension(Environment.ProcessPath!).Equals(Path.GetFileNameWithoutExtension(entry), StringComparison.Ordinal))
-            start.ArgumentList.Add(entry);
+        var start = new ProcessStartInfo(Environment.ProcessPath!)
+        {
+            RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = redirectInput, UseShellExecute = false,
+        };
+        // Started as `dotnet Orseis.Scenarios.dll`, the host needs the entry assembly again; the apphost does not.
+        if (Path.GetFileNameWithoutExtension(Environment.ProcessPath!).Equals("dotnet", StringComparison.Ordinal))
+            start.ArgumentList.Add(typeof(SuiteRunner).Assembly.Location);
         foreach (string arg in args)
             start.ArgumentList.Add(arg);
         return Process.Start(start)!;

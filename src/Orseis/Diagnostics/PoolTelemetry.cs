@@ -190,7 +190,8 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (connects > 0 && firstWave == 0)
             Interlocked.CompareExchange(ref _firstConnectDone, _time.GetTimestamp(), 0);
         if (Detecting(FindingKind.SlowOpen))
-            _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave: firstWave != 0 && start.Started > firstWave, ThreadPoolProbe.RecentDelay);
+            _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave: firstWave != 0 && start.Started > firstWave,
+                start.Async ? ThreadPoolProbe.RecentDelay : TimeSpan.Zero); // only an async open waits for the thread pool
         if (Detecting(FindingKind.Churn) && _flow.Value is { } flow)
             _churn.OnOpenCompleted(flow, outcome, _time.GetTimestamp());
     }

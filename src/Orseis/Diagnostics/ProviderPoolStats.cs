@@ -15,10 +15,13 @@ internal sealed class ProviderPoolStats
     private static readonly ConcurrentDictionary<string, ProviderPoolStats> ByPoolName = new(StringComparer.Ordinal);
     private static readonly Lock StartLock = new();
     private static MeterListener? _listener;
+    private static ProviderPoolStats? _lastMatched;
     private long _idle = -1;
     private long _used = -1;
     private long _creates;
     private double _createSeconds;
+
+    private volatile string? _matchedName;
 
     private ProviderPoolStats(string providerPoolName) => ProviderPoolName = providerPoolName;
 
@@ -104,18 +107,21 @@ internal sealed class ProviderPoolStats
             {
                 InstrumentPublished = static (instrument, l) =>
                 {
-                    if (instrument.Meter.Name is "Npgsql" or "MySqlConnector" && Kind(instrument.Name) != 0)
-                        l.EnableMeasurementEvents(instrument);
+                    // The instrument's kind rides along as the listener's state: worked out once, not per measurement.
+                    if (instrument.Meter.Name is "Npgsql" or "MySqlConnector" && Kind(instrument.Name) is not 0 and var kind)
+                        l.EnableMeasurementEvents(instrument, kind == 1 ? CountKind : CreateKind);
                 },
             };
-            listener.SetMeasurementEventCallback<int>(static (i, v, tags, _) => OnMeasurement(i, v, tags));
-            listener.SetMeasurementEventCallback<long>(static (i, v, tags, _) => OnMeasurement(i, v, tags));
-            listener.SetMeasurementEventCallback<double>(static (i, v, tags, _) => OnMeasurement(i, v, tags));
-            listener.SetMeasurementEventCallback<float>(static (i, v, tags, _) => OnMeasurement(i, v, tags));
+            listener.SetMeasurementEventCallback<int>(static (i, v, tags, kind) => OnMeasurement(i, kind, v, tags));
+            listener.SetMeasurementEventCallback<long>(static (i, v, tags, kind) => OnMeasurement(i, kind, v, tags));
+            listener.SetMeasurementEventCallback<double>(static (i, v, tags, kind) => OnMeasurement(i, kind, v, tags));
+            listener.SetMeasurementEventCallback<float>(static (i, v, tags, kind) => OnMeasurement(i, kind, v, tags));
             listener.Start();
             Volatile.Write(ref _listener, listener);
         }
     }
+
+    private static readonly object CountKind = 1, CreateKind = 2;
 
     // 1: connection count by state (observable); 2: physical connection create time (histogram).
     private static int Kind(string instrument) => instrument switch
@@ -142,7 +148,7 @@ internal sealed class ProviderPoolStats
         while (Interlocked.CompareExchange(ref field, next, seen) != seen);
     }
 
-    private static void OnMeasurement(Instrument instrument, double value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    private static void OnMeasurement(Instrument instrument, object? kind, double value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
     {
         string? pool = null;
         string? state = null;
@@ -154,9 +160,21 @@ internal sealed class ProviderPoolStats
                 state = tag.Value as string;
         }
 
-        if (pool is null || !ByPoolName.TryGetValue(pool, out ProviderPoolStats? stats))
+        if (pool is null)
             return;
-        switch (Kind(instrument.Name))
+
+        // A provider tags every measurement of a pool with the same string instance: the last pool matched is found
+        // again without hashing its name (a connection string) several times per open.
+        ProviderPoolStats? stats = Volatile.Read(ref _lastMatched);
+        if (stats is null || !ReferenceEquals(stats._matchedName, pool))
+        {
+            if (!ByPoolName.TryGetValue(pool, out stats))
+                return;
+            stats._matchedName = pool;
+            Volatile.Write(ref _lastMatched, stats);
+        }
+
+        switch (ReferenceEquals(kind, CountKind) ? 1 : ReferenceEquals(kind, CreateKind) ? 2 : 0)
         {
             // Npgsql observes absolute counts; MySqlConnector's synchronous UpDownCounter reports each change (+1/-1).
             case 1 when state == "idle":

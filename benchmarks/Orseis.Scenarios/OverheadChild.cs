@@ -1,0 +1,57 @@
+using System.Diagnostics;
+using System.Globalization;
+using Microsoft.Data.Sqlite;
+using MySqlConnector;
+using Orseis.Diagnostics;
+
+namespace Orseis.Scenarios;
+
+/// <summary>
+/// One side of an overhead pair: a process with one <see cref="Database"/> (Detectors None or All, listeners or not)
+/// (over MariaDB through MySqlConnector, or in-memory SQLite) that runs a block of sequential <c>Scalar("select 1")</c> calls each time its parent asks, and answers with what the
+/// block cost. The parent alternates blocks between the two sides of the pair, so both see the same machine.
+/// </summary>
+internal static class OverheadChild
+{
+    /// <summary>Calls made before the first block, so both sides measure optimised code over warm pools.</summary>
+    public const int Warmup = 5000;
+
+    /// <summary>
+    /// Serves blocks until stdin closes: reads <c>MODE CALLS</c> (mode <c>session</c> or <c>per-call</c>), runs the calls,
+    /// prints <c>wallNs cpuNs bytes</c> for the block (wall time, the calling thread's CPU time, bytes it allocated).
+    /// </summary>
+    public static int Run(string provider, string detectors, bool listeners)
+    {
+        using OverheadListeners? listening = listeners ? new OverheadListeners() : null;
+        var options = new OrseisOptions();
+        options.Diagnostics.Detectors = Enum.Parse<FindingKind>(detectors);
+        using var db = provider == "sqlite"
+            ? new Database(SqliteFactory.Instance, "Data Source=file:overhead?mode=memory&cache=shared", options)
+            : new Database(MySqlConnectorFactory.Instance, Server.With("", "orseis-overhead-" + Environment.ProcessId), options);
+        using Session session = db.OpenSession();
+        for (int i = 0; i < Warmup; i++)
+        {
+            GC.KeepAlive(session.Scalar<long>("select 1"));
+            GC.KeepAlive(db.Scalar<long>("select 1"));
+        }
+
+        Console.WriteLine("ready");
+        while (Console.ReadLine() is { } line)
+        {
+            string[] parts = line.Split(' ');
+            bool perCall = parts[0] == "per-call";
+            int calls = int.Parse(parts[1], CultureInfo.InvariantCulture);
+            long bytes = GC.GetAllocatedBytesForCurrentThread();
+            long cpu = ThreadCpu.Nanoseconds();
+            long start = Stopwatch.GetTimestamp();
+            for (int i = 0; i < calls; i++)
+                GC.KeepAlive(perCall ? db.Scalar<long>("select 1") : session.Scalar<long>("select 1"));
+            long wall = (long)Stopwatch.GetElapsedTime(start).TotalNanoseconds;
+            cpu = ThreadCpu.Nanoseconds() - cpu;
+            bytes = GC.GetAllocatedBytesForCurrentThread() - bytes;
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{wall} {cpu} {bytes}"));
+        }
+
+        return 0;
+    }
+}
