@@ -22,22 +22,8 @@ internal static class OverheadCommand
 {
     private static readonly string[] Modes = ["session", "per-call"];
 
-    public static async Task<int> RunAsync(string[] args)
+    public static async Task<int> RunAsync(string provider, int pairs, int blocks, int calls)
     {
-        string provider = Array.IndexOf(args, "--provider") is int at and >= 0 && at + 1 < args.Length ? args[at + 1] : "mysql";
-        if (provider is not ("mysql" or "sqlite"))
-        {
-            Console.Error.WriteLine($"overhead: --provider must be mysql or sqlite, not '{provider}'");
-            return 2;
-        }
-
-        int pairs = Option(args, "--pairs", 6), blocks = Option(args, "--blocks", 40), calls = Option(args, "--calls", 400);
-        if (pairs < 2 || blocks < 1 || calls < 1)
-        {
-            Console.Error.WriteLine("overhead: --pairs must be at least 2, --blocks and --calls at least 1");
-            return 2;
-        }
-
         var watch = Stopwatch.StartNew();
         string loadBefore = LoadAverage();
         var results = new List<Row>();
@@ -75,12 +61,6 @@ internal static class OverheadCommand
         }
 
         return samples.ToDictionary(s => s.Key, s => PairResult.From(s.Value, calls));
-    }
-
-    private static int Option(string[] args, string name, int fallback)
-    {
-        int i = Array.IndexOf(args, name);
-        return i >= 0 && i + 1 < args.Length ? int.Parse(args[i + 1], CultureInfo.InvariantCulture) : fallback;
     }
 
     private static string LoadAverage() =>

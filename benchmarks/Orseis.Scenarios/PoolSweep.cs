@@ -25,9 +25,9 @@ internal static class PoolSweep
 
     private static readonly int[] Sizes = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 20, 22, 24, 28, 32, 36, 40, 48, 56, 64, 80, 96, 128, 192, 256];
 
-    public static async Task<int> RunAsync(string[] args)
+    public static async Task<int> RunAsync(bool quick)
     {
-        TimeSpan point = TimeSpan.FromSeconds(args.Contains("--quick") ? 1 : 2);
+        TimeSpan point = TimeSpan.FromSeconds(quick ? 1 : 2);
         Console.WriteLine("| load | knee (smallest Max Pool Size within 5 % of best) | best throughput/s | report's RecommendedMaxPoolSize at 100 | off by | within 25 % |");
         Console.WriteLine("|---|---|---|---|---|---|");
         int within = 0;

@@ -1,33 +1,66 @@
+using System.CommandLine;
 using Orseis.Scenarios;
 
-// suite [--runs N] [--no-hog] [--only a,b]  runs every scenario N times (each in its own process) and once beside a CPU hog;
-// run NAME                                    one scenario in this process, its result as one JSON line;
-// sweep                                       the pool-size sweep (knee against the report's advice);
-// overhead [--provider mysql|sqlite] [--pairs P] [--blocks B] [--calls K] detector overhead, Detectors=All vs None, in wall and client CPU time;
-// hog SECONDS                                 spins on every core (the suite's CPU hog).
+// The detector scenario suite, the pool-size sweep and the detector overhead measurement; see docs/diagnostics.md.
 // The server comes from ORSEIS_MYSQL; ORSEIS_MYSQL_ADMIN (default: the same with User ID=root and no password) sets
 // init_connect; ORSEIS_MYSQL_PID (the mariadbd process) lets the server-not-answering scenario pause it.
-try
-{
-    return args switch
-    {
-        ["suite", .. var rest] => await SuiteRunner.RunAsync(rest),
-        ["run", var name] => await ScenarioHost.RunAsync(name),
-        ["sweep", .. var rest] => await PoolSweep.RunAsync(rest),
-        ["overhead", .. var rest] => await OverheadCommand.RunAsync(rest),
-        ["overhead-child", var provider, var detectors, var listening] => OverheadChild.Run(provider, detectors, listening == "listeners"),
-        ["hog", var seconds] => CpuHog.Run(double.Parse(seconds, System.Globalization.CultureInfo.InvariantCulture)),
-        _ => Usage(),
-    };
-}
-catch (ScenarioSetupException error)
-{
-    Console.Error.WriteLine(error.Message);
-    return 2;
-}
+var runs = new Option<int>("--runs") { Description = "runs of each scenario, each in its own process", DefaultValueFactory = _ => 5 };
+var noHog = new Option<bool>("--no-hog") { Description = "skip the extra run of each scenario beside a CPU hog on every core" };
+var only = new Option<string[]?>("--only") { Description = "run only these scenarios (comma-separated names)", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))] };
+var suite = new Command("suite", "Run every scenario and print the confusion table with precision and recall") { runs, noHog, only };
+AtLeast(runs, 1, "");
+suite.SetAction((parse, _) => Guarded(() => SuiteRunner.RunAsync(parse.GetValue(runs), !parse.GetValue(noHog), parse.GetValue(only))));
 
-static int Usage()
+var name = new Argument<string>("name") { Description = "the scenario" };
+var run = new Command("run", "Run one scenario in this process and print its result as one JSON line") { name };
+run.SetAction((parse, _) => Guarded(() => ScenarioHost.RunAsync(parse.GetRequiredValue(name))));
+
+var quick = new Option<bool>("--quick") { Description = "1 s per point instead of 2" };
+var sweep = new Command("sweep", "Find the knee of throughput over Max Pool Size 1..256 for four loads and compare the advice with it") { quick };
+sweep.SetAction((parse, _) => Guarded(() => PoolSweep.RunAsync(parse.GetValue(quick))));
+
+var provider = new Option<string>("--provider") { Description = "mysql (MariaDB through MySqlConnector, ORSEIS_MYSQL) or sqlite (in memory)", DefaultValueFactory = _ => "mysql" };
+provider.AcceptOnlyFromAmong("mysql", "sqlite");
+var pairs = new Option<int>("--pairs") { Description = "fresh process pairs (None, All) per listener state", DefaultValueFactory = _ => 6 };
+var blocks = new Option<int>("--blocks") { Description = "block pairs per mode and process pair", DefaultValueFactory = _ => 40 };
+var calls = new Option<int>("--calls") { Description = "sequential calls per block", DefaultValueFactory = _ => 400 };
+var overhead = new Command("overhead", "Detectors=All against None on a sequential loop, in wall and client CPU time, with a 95 % interval") { provider, pairs, blocks, calls };
+AtLeast(pairs, 2, " (the interval is taken over pairs)");
+AtLeast(blocks, 1, "");
+AtLeast(calls, 1, "");
+overhead.SetAction((parse, _) => Guarded(() => OverheadCommand.RunAsync(parse.GetRequiredValue(provider), parse.GetValue(pairs), parse.GetValue(blocks), parse.GetValue(calls))));
+
+var childProvider = new Argument<string>("provider");
+var childDetectors = new Argument<string>("detectors");
+var childListening = new Argument<string>("listening");
+var overheadChild = new Command("overhead-child", "One side of an overhead pair (started by 'overhead')") { childProvider, childDetectors, childListening };
+overheadChild.Hidden = true;
+overheadChild.SetAction(parse => OverheadChild.Run(
+    parse.GetRequiredValue(childProvider), parse.GetRequiredValue(childDetectors), parse.GetRequiredValue(childListening) == "listeners"));
+
+var seconds = new Argument<double>("seconds") { Description = "how long to spin" };
+var hog = new Command("hog", "Spin on every core (the suite's CPU hog)") { seconds };
+hog.SetAction(parse => CpuHog.Run(parse.GetValue(seconds)));
+
+var root = new RootCommand("Orseis detector scenarios: suite, run, sweep, overhead, hog") { suite, run, sweep, overhead, overheadChild, hog };
+return await root.Parse(args).InvokeAsync();
+
+static void AtLeast(Option<int> option, int least, string why) =>
+    option.Validators.Add(r =>
+    {
+        if (r.GetValueOrDefault<int>() < least)
+            r.AddError($"{option.Name} must be at least {least}{why}");
+    });
+
+static async Task<int> Guarded(Func<Task<int>> command)
 {
-    Console.Error.WriteLine("usage: Orseis.Scenarios suite [--runs N] [--no-hog] [--only a,b] | run NAME | sweep [--quick] | overhead [--provider mysql|sqlite] [--pairs P] [--blocks B] [--calls K] | hog SECONDS");
-    return 2;
+    try
+    {
+        return await command();
+    }
+    catch (ScenarioSetupException error)
+    {
+        await Console.Error.WriteLineAsync(error.Message);
+        return 2;
+    }
 }

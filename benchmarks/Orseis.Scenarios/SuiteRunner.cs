@@ -12,23 +12,12 @@ namespace Orseis.Scenarios;
 /// </summary>
 internal static class SuiteRunner
 {
-    public static async Task<int> RunAsync(string[] args)
+    public static async Task<int> RunAsync(int runs, bool hog, string[]? only)
     {
-        int runs = 5;
-        bool hog = true;
-        string[]? only = null;
-        for (int i = 0; i < args.Length; i++)
-        {
-            switch (args[i])
-            {
-                case "--runs": runs = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--no-hog": hog = false; break;
-                case "--only": only = args[++i].Split(','); break;
-                default: throw new ScenarioSetupException($"unknown option {args[i]}");
-            }
-        }
-
         _ = Server.ConnectionString;
+        string[] unknown = only is null ? [] : [.. only.Where(name => !Catalog.All.Any(s => s.Name == name))];
+        if (unknown.Length > 0)
+            throw new ScenarioSetupException($"--only: no scenario named {string.Join(", ", unknown)}; the scenarios are {string.Join(", ", Catalog.All.Select(s => s.Name))}");
         List<Scenario> scenarios = [.. Catalog.All.Where(s => only is null || only.Contains(s.Name))];
         var results = new Dictionary<string, List<RunResult>>();
         var hogResults = new Dictionary<string, RunResult>();
