@@ -16,12 +16,12 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     private readonly DbCommand _command;
     private readonly DbDataReader _reader;
     private readonly long _started;
-    private readonly Parameters? _outputs;
+    private readonly ParameterBag? _outputs;
     private bool _hasResult = true;
     private bool _failed;
     private int _disposed;
 
-    internal GridReader(SqlRunner runner, DbConnection connection, DbCommand command, DbDataReader reader, long started, Parameters? outputs)
+    internal GridReader(SqlRunner runner, DbConnection connection, DbCommand command, DbDataReader reader, long started, ParameterBag? outputs)
     {
         _outputs = outputs;
         _runner = runner;

@@ -74,7 +74,7 @@ public abstract partial class SqlRunner
                     if (reader is not null)
                         SyncPath.Done(CloseReaderAsync(command, reader, finished, async: false));
                     if (finished)
-                        (request.Args as Parameters)?.ReadBack();
+                        (request.Args as ParameterBag)?.ReadBack();
                 }
                 finally
                 {
@@ -128,7 +128,7 @@ public abstract partial class SqlRunner
                     if (reader is not null && watch?.Abandoned is null)
                         await CloseReaderAsync(command, reader, finished, async: true).ConfigureAwait(false);
                     if (finished)
-                        (request.Args as Parameters)?.ReadBack();
+                        (request.Args as ParameterBag)?.ReadBack();
                 }
                 finally
                 {

@@ -66,7 +66,7 @@ public abstract partial class SqlRunner
                 TResult result = async
                     ? await RunWatchedAsync(command, Handlers, body, timeout, cancellationToken).ConfigureAwait(false)
                     : await body(command, Handlers, false, cancellationToken).ConfigureAwait(false);
-                (request.Args as Parameters)?.ReadBack();
+                (request.Args as ParameterBag)?.ReadBack();
                 Pool.Telemetry.CommandCompleted(started, succeeded: true);
                 failed = false;
                 return result;
@@ -204,8 +204,8 @@ public abstract partial class SqlRunner
         if (Pool.TimeoutSeconds(request.Timeout) is { } seconds)
             command.CommandTimeout = seconds;
 
-        // A kept command may come from a procedure call (Parameters.CommandType); any other call is text.
-        if (request.Args is not Parameters && command.CommandType != CommandType.Text)
+        // A kept command may come from a procedure call (ParameterBag.CommandType); any other call is text.
+        if (request.Args is not ParameterBag && command.CommandType != CommandType.Text)
             command.CommandType = CommandType.Text;
         command.CommandText = ParameterBinder.Bind(command, request.Sql, request.Args, Handlers);
     }

@@ -34,7 +34,7 @@ internal static class ParameterBinder
                 foreach (var (name, value) in prebuilt)
                     command.Parameters.Add(Create(command, name, value, handlers));
                 return sql;
-            case Parameters bag:
+            case ParameterBag bag:
                 return bag.Bind(command, sql, handlers);
             case DbParameter single:
                 command.Parameters.Add(single);

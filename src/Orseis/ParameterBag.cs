@@ -13,18 +13,18 @@ namespace Orseis;
 /// <remarks>
 /// A buffered call (<c>Execute</c>, <c>Query</c>, <c>Scalar</c>…) has its outputs when it returns. A stream or a
 /// <see cref="GridReader"/> has them once it is finished or disposed, because providers send output values after the
-/// last result set. One <see cref="Parameters"/> serves one call at a time; it can be reused for the next call.
+/// last result set. One <see cref="ParameterBag"/> serves one call at a time; it can be reused for the next call.
 /// </remarks>
 /// <example>
 /// <code>
-/// var p = new Parameters { CommandType = CommandType.StoredProcedure }
+/// var p = new ParameterBag { CommandType = CommandType.StoredProcedure }
 ///     .Add("p_id", 7)
 ///     .Add("p_name", direction: ParameterDirection.Output, dbType: DbType.String, size: 100);
 /// db.Execute("get_name", p);
 /// string? name = p.Get&lt;string&gt;("p_name");
 /// </code>
 /// </example>
-public sealed class Parameters
+public sealed class ParameterBag
 {
     private readonly List<Entry> _entries = [];
     private TypeHandlerSet? _handlers;
@@ -44,14 +44,14 @@ public sealed class Parameters
     /// <param name="size">The size of a variable-length output (characters or bytes); null for the provider's default.</param>
     /// <returns>This object, for chaining.</returns>
     /// <exception cref="ArgumentException">The name is empty or already added.</exception>
-    public Parameters Add(string name, object? value = null, DbType? dbType = null, ParameterDirection direction = ParameterDirection.Input, int? size = null)
+    public ParameterBag Add(string name, object? value = null, DbType? dbType = null, ParameterDirection direction = ParameterDirection.Input, int? size = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         string bare = Bare(name);
         if (bare.Length == 0)
             throw new ArgumentException($"Parameter name '{name}' has nothing after its prefix.", nameof(name));
         if (Find(bare) is not null)
-            throw new ArgumentException($"Parameter '{bare}' was already added to these Parameters.", nameof(name));
+            throw new ArgumentException($"Parameter '{bare}' was already added to this ParameterBag.", nameof(name));
         if (!Enum.IsDefined(direction))
             throw new ArgumentException($"Parameter '{bare}' has the undefined direction {(int)direction}.", nameof(direction));
         _entries.Add(new Entry(bare, value, dbType, direction, size));
@@ -68,14 +68,14 @@ public sealed class Parameters
     {
         ArgumentNullException.ThrowIfNull(name);
         Entry entry = Find(Bare(name)) ?? throw new ArgumentException(
-            $"No parameter '{Bare(name)}' was added to these Parameters (added: {(_entries.Count == 0 ? "none" : string.Join(", ", _entries.Select(e => e.Name)))}).", nameof(name));
+            $"No parameter '{Bare(name)}' was added to this ParameterBag (added: {(_entries.Count == 0 ? "none" : string.Join(", ", _entries.Select(e => e.Name)))}).", nameof(name));
         object? value = entry.Value;
         if (entry.Direction != ParameterDirection.Input)
         {
             if (!_ran)
             {
                 throw new InvalidOperationException(
-                    $"Parameter '{entry.Name}' ({entry.Direction}) has no value yet: outputs are read back when a call with these Parameters completes " +
+                    $"Parameter '{entry.Name}' ({entry.Direction}) has no value yet: outputs are read back when a call with this ParameterBag completes " +
                     "(for a stream or a GridReader, once it is finished or disposed).");
             }
 
@@ -103,7 +103,7 @@ public sealed class Parameters
         }
         catch (Exception error) when (handler is not null || error is InvalidCastException or OverflowException or FormatException)
         {
-            string how = handler is null ? error.GetType().Name + ": " + "no lossless conversion" : $"type handler {handler.GetType().Name} threw {error.GetType().Name}";
+            string how = handler is null ? error.GetType().Name : $"type handler {handler.GetType().Name} threw {error.GetType().Name}";
             throw new InvalidOperationException(
                 $"Parameter '{entry.Name}' (a {value.GetType().Name}) cannot be read as {ScalarTypes.Describe(typeof(T))}: {how} (the inner exception).", error);
         }
