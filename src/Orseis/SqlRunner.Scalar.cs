@@ -60,6 +60,7 @@ public abstract partial class SqlRunner
             command.Parameters.Clear();
             command.CommandText = ParameterBinder.Bind(command, sql, item, handlers);
             total += await ExecuteBody(command, async, cancellationToken).ConfigureAwait(false);
+            (item as ParameterBag)?.ReadBack();
         }
 
         return total;

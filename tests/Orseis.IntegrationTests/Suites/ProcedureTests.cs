@@ -55,6 +55,11 @@ public sealed class ProcedureTests : IDisposable
                 await runner.ExecuteAsync(Name("counts"), again, cancellationToken: CancellationToken.None);
                 Assert.True((10, 105, "min 5") == (again.Get<int>("p_double"), again.Get<int>("p_total"), again.Get<string>("p_label")), kind);
                 Assert.Equal(1, runner.Scalar<int>("select 1")); // a text call on the same (kept) command after the procedure
+
+                // A sequence of bags runs the procedure once per bag, each reading back its own outputs.
+                ParameterBag[] many = [Counts(1), Counts(2)];
+                runner.Execute(Name("counts"), many);
+                Assert.Equal([101, 102], many.Select(b => b.Get<int>("p_total")));
             }
         }
         finally

@@ -110,8 +110,9 @@ public sealed class MultiMappingTests
         var error = Assert.Throws<MappingException>(() =>
             db.Runner.Query<Person, Pet, string>("select p.id, p.name, pet.name as pet_name from people p join pets pet on pet.owner_id = p.id", (p, pet) => "", splitOn: "pet_id"));
         Assert.Equal("pet_id", error.Column);
-        Assert.Contains("'pet_id' where Pet starts", error.Message, StringComparison.Ordinal);
-        Assert.Contains("(id, name, pet_name)", error.Message, StringComparison.Ordinal);
+        Assert.StartsWith(
+            "The split column 'pet_id' where Pet starts was not found: searching from the right, in columns 2 to 3 of (id, name, pet_name), ",
+            error.Message, StringComparison.Ordinal);
 
         // The first column is never a split: with one "id" at the start, a second type has nowhere to start.
         var onlyFirst = Assert.Throws<MappingException>(() => db.Runner.Query<Person, Pet, string>("select id, name from people", (p, pet) => ""));

@@ -145,7 +145,9 @@ public sealed class TypeHandlerTests
 
         var read = Assert.Throws<MappingException>(() => db.Runner.Query<Account>("select id from accounts"));
         Assert.Equal("id", read.Column);
-        Assert.Contains("LeakyHandler", read.Message, StringComparison.Ordinal);
+        Assert.Equal(
+            "Type handler LeakyHandler failed to read column 'id' (database type TEXT, read as String) into member 'Account.Id' (UserId): " +
+            "it threw FormatException (the inner exception).", read.Message);
         Assert.Contains("Account.Id", read.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("secret", read.Message, StringComparison.Ordinal);
         Assert.IsType<FormatException>(read.InnerException);
