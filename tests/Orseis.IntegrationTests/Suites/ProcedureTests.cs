@@ -128,6 +128,30 @@ public sealed class ProcedureTests : IDisposable
             .Add("p_sum", direction: ParameterDirection.Output, dbType: DbType.Int32);
     }
 
+    [MySqlTheory]
+    [MemberData(nameof(Providers))]
+    public async Task MariaDb_a_stored_function_gives_its_result_as_the_return_value(MySqlProvider provider)
+    {
+        var dialect = new MySqlDialect(provider);
+        using Database admin = dialect.Open(ExecutionMode.OpenPerCall);
+        admin.Execute(Text($"create function {_name}_twice(p int) returns int deterministic return p * 2"));
+        try
+        {
+            foreach ((string kind, SqlRunner runner) in Runners(dialect))
+            {
+                ParameterBag call = new ParameterBag { CommandType = CommandType.StoredProcedure }
+                    .Add("p", 21)
+                    .Add("result", direction: ParameterDirection.ReturnValue, dbType: DbType.Int32);
+                await runner.ExecuteAsync(Name("twice"), call);
+                Assert.True(call.Get<int>("result") == 42, kind);
+            }
+        }
+        finally
+        {
+            admin.Execute("drop function " + Name("twice"));
+        }
+    }
+
     [PostgresFact]
     public async Task Postgres_a_procedure_with_inout_and_out_parameters_and_a_function_with_out_parameters()
     {
