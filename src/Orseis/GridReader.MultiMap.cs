@@ -15,14 +15,14 @@ public sealed partial class GridReader
     /// <param name="splitOn">The column where each type after the first starts; default <c>"Id"</c>.</param>
     /// <returns>What <paramref name="map"/> returned for each row.</returns>
     public List<TResult> Read<T1, T2, TResult>(Func<T1, T2, TResult> map, string splitOn = "Id") =>
-        SyncPath.Done(ReadMultiAsync(MultiTypes<T1, T2>.Types, splitOn, SqlRunner.Compose(map), async: false, CancellationToken.None));
+        SyncPath.Done(ReadMultiAsync(MultiTypes<T1, T2>.Types, splitOn, MultiRow.Compose(map), async: false, CancellationToken.None));
 
     /// <inheritdoc cref="Read{T1, T2, TResult}(Func{T1, T2, TResult}, string)"/>
     /// <param name="map">Combines the parts of one row.</param>
     /// <param name="splitOn">The column where each type after the first starts; default <c>"Id"</c>.</param>
     /// <param name="cancellationToken">Cancels the read.</param>
     public Task<List<TResult>> ReadAsync<T1, T2, TResult>(Func<T1, T2, TResult> map, string splitOn = "Id", CancellationToken cancellationToken = default) =>
-        ReadMultiAsync(MultiTypes<T1, T2>.Types, splitOn, SqlRunner.Compose(map), async: true, cancellationToken).AsTask();
+        ReadMultiAsync(MultiTypes<T1, T2>.Types, splitOn, MultiRow.Compose(map), async: true, cancellationToken).AsTask();
 
     /// <summary>Maps every row of the current result set to 3 types combined by <paramref name="map"/> (as <see cref="SqlRunner.Query{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?)"/> does) and moves to the next.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
@@ -33,14 +33,14 @@ public sealed partial class GridReader
     /// <param name="splitOn">The column where each type after the first starts; default <c>"Id"</c>.</param>
     /// <returns>What <paramref name="map"/> returned for each row.</returns>
     public List<TResult> Read<T1, T2, T3, TResult>(Func<T1, T2, T3, TResult> map, string splitOn = "Id") =>
-        SyncPath.Done(ReadMultiAsync(MultiTypes<T1, T2, T3>.Types, splitOn, SqlRunner.Compose(map), async: false, CancellationToken.None));
+        SyncPath.Done(ReadMultiAsync(MultiTypes<T1, T2, T3>.Types, splitOn, MultiRow.Compose(map), async: false, CancellationToken.None));
 
     /// <inheritdoc cref="Read{T1, T2, T3, TResult}(Func{T1, T2, T3, TResult}, string)"/>
     /// <param name="map">Combines the parts of one row.</param>
     /// <param name="splitOn">The column where each type after the first starts; default <c>"Id"</c>.</param>
     /// <param name="cancellationToken">Cancels the read.</param>
     public Task<List<TResult>> ReadAsync<T1, T2, T3, TResult>(Func<T1, T2, T3, TResult> map, string splitOn = "Id", CancellationToken cancellationToken = default) =>
-        ReadMultiAsync(MultiTypes<T1, T2, T3>.Types, splitOn, SqlRunner.Compose(map), async: true, cancellationToken).AsTask();
+        ReadMultiAsync(MultiTypes<T1, T2, T3>.Types, splitOn, MultiRow.Compose(map), async: true, cancellationToken).AsTask();
 
     /// <summary>Maps every row of the current result set to 4 types combined by <paramref name="map"/> (as <see cref="SqlRunner.Query{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?)"/> does) and moves to the next.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
@@ -52,14 +52,14 @@ public sealed partial class GridReader
     /// <param name="splitOn">The column where each type after the first starts; default <c>"Id"</c>.</param>
     /// <returns>What <paramref name="map"/> returned for each row.</returns>
     public List<TResult> Read<T1, T2, T3, T4, TResult>(Func<T1, T2, T3, T4, TResult> map, string splitOn = "Id") =>
-        SyncPath.Done(ReadMultiAsync(MultiTypes<T1, T2, T3, T4>.Types, splitOn, SqlRunner.Compose(map), async: false, CancellationToken.None));
+        SyncPath.Done(ReadMultiAsync(MultiTypes<T1, T2, T3, T4>.Types, splitOn, MultiRow.Compose(map), async: false, CancellationToken.None));
 
     /// <inheritdoc cref="Read{T1, T2, T3, T4, TResult}(Func{T1, T2, T3, T4, TResult}, string)"/>
     /// <param name="map">Combines the parts of one row.</param>
     /// <param name="splitOn">The column where each type after the first starts; default <c>"Id"</c>.</param>
     /// <param name="cancellationToken">Cancels the read.</param>
     public Task<List<TResult>> ReadAsync<T1, T2, T3, T4, TResult>(Func<T1, T2, T3, T4, TResult> map, string splitOn = "Id", CancellationToken cancellationToken = default) =>
-        ReadMultiAsync(MultiTypes<T1, T2, T3, T4>.Types, splitOn, SqlRunner.Compose(map), async: true, cancellationToken).AsTask();
+        ReadMultiAsync(MultiTypes<T1, T2, T3, T4>.Types, splitOn, MultiRow.Compose(map), async: true, cancellationToken).AsTask();
 
     private async ValueTask<List<TResult>> ReadMultiAsync<TResult>(
         Type[] types, string splitOn, Func<Delegate[], Func<DbDataReader, TResult>> compose, bool async, CancellationToken cancellationToken)

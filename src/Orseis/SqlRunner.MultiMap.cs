@@ -1,4 +1,3 @@
-using System.ComponentModel;
 using System.Data.Common;
 using Orseis.Execution;
 using Orseis.Mapping;
@@ -6,7 +5,7 @@ using Orseis.Mapping;
 namespace Orseis;
 
 // Multi-mapping: each row split into parts (see MultiMapper for where it splits), each part mapped to its type, and the
-// parts combined by the caller's map function.
+// parts combined by the caller's map function (see MultiRow).
 public abstract partial class SqlRunner
 {
     /// <summary>
@@ -28,7 +27,7 @@ public abstract partial class SqlRunner
     /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be mapped.</exception>
     public List<TResult> Query<T1, T2, TResult>(string sql, Func<T1, T2, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null)
     {
-        Func<Delegate[], Func<DbDataReader, TResult>> compose = Compose(map);
+        Func<Delegate[], Func<DbDataReader, TResult>> compose = MultiRow.Compose(map);
         return Run(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => MultiMapBody(command, handlers, MultiTypes<T1, T2>.Types, splitOn, compose, async, ct));
     }
 
@@ -42,50 +41,11 @@ public abstract partial class SqlRunner
     public Task<List<TResult>> QueryAsync<T1, T2, TResult>(
         string sql, Func<T1, T2, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
-        Func<Delegate[], Func<DbDataReader, TResult>> compose = Compose(map);
+        Func<Delegate[], Func<DbDataReader, TResult>> compose = MultiRow.Compose(map);
         return RunAsync(
             new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => MultiMapBody(command, handlers, MultiTypes<T1, T2>.Types, splitOn, compose, async, ct),
             async: true, cancellationToken).AsTask();
     }
-
-    /// <summary>Like <see cref="Query{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <typeparam name="T1">The type of the row's first part.</typeparam>
-    /// <typeparam name="T2">The type of the row's second part.</typeparam>
-    /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
-    /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row.</param>
-    /// <param name="splitOn">The column where each type after the first starts.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <returns>What <paramref name="map"/> returned for each row.</returns>
-    public List<TResult> Query<T1, T2, TResult>(SqlInterpolatedStringHandler sql, Func<T1, T2, TResult> map, string splitOn = "Id", TimeSpan? timeout = null) =>
-        Query(sql.Text, map, sql.Parameters, splitOn, timeout);
-
-    /// <summary>Like <see cref="QueryAsync{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <typeparam name="T1">The type of the row's first part.</typeparam>
-    /// <typeparam name="T2">The type of the row's second part.</typeparam>
-    /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
-    /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row.</param>
-    /// <param name="splitOn">The column where each type after the first starts.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
-    /// <returns>What <paramref name="map"/> returned for each row.</returns>
-    public Task<List<TResult>> QueryAsync<T1, T2, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, TResult> map, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        QueryAsync(sql.Text, map, sql.Parameters, splitOn, timeout, cancellationToken);
-
-    /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see cref="NotSupportedException"/>. See <see cref="Query{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?)"/>.</summary>
-    [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
-    [EditorBrowsable(EditorBrowsableState.Never)]
-    public List<TResult> Query<T1, T2, TResult>(SqlInterpolatedStringHandler sql, Func<T1, T2, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null) =>
-        throw new NotSupportedException(InterpolatedWithArgs);
-
-    /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see cref="NotSupportedException"/>. See <see cref="QueryAsync{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
-    [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
-    [EditorBrowsable(EditorBrowsableState.Never)]
-    public Task<List<TResult>> QueryAsync<T1, T2, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <summary>
     /// Runs <paramref name="sql"/> and maps each row to 3 types, split at the columns <paramref name="splitOn"/> names,
@@ -107,7 +67,7 @@ public abstract partial class SqlRunner
     /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be mapped.</exception>
     public List<TResult> Query<T1, T2, T3, TResult>(string sql, Func<T1, T2, T3, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null)
     {
-        Func<Delegate[], Func<DbDataReader, TResult>> compose = Compose(map);
+        Func<Delegate[], Func<DbDataReader, TResult>> compose = MultiRow.Compose(map);
         return Run(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => MultiMapBody(command, handlers, MultiTypes<T1, T2, T3>.Types, splitOn, compose, async, ct));
     }
 
@@ -121,52 +81,11 @@ public abstract partial class SqlRunner
     public Task<List<TResult>> QueryAsync<T1, T2, T3, TResult>(
         string sql, Func<T1, T2, T3, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
-        Func<Delegate[], Func<DbDataReader, TResult>> compose = Compose(map);
+        Func<Delegate[], Func<DbDataReader, TResult>> compose = MultiRow.Compose(map);
         return RunAsync(
             new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => MultiMapBody(command, handlers, MultiTypes<T1, T2, T3>.Types, splitOn, compose, async, ct),
             async: true, cancellationToken).AsTask();
     }
-
-    /// <summary>Like <see cref="Query{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <typeparam name="T1">The type of the row's first part.</typeparam>
-    /// <typeparam name="T2">The type of the row's second part.</typeparam>
-    /// <typeparam name="T3">The type of the row's third part.</typeparam>
-    /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
-    /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row.</param>
-    /// <param name="splitOn">The column where each type after the first starts.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <returns>What <paramref name="map"/> returned for each row.</returns>
-    public List<TResult> Query<T1, T2, T3, TResult>(SqlInterpolatedStringHandler sql, Func<T1, T2, T3, TResult> map, string splitOn = "Id", TimeSpan? timeout = null) =>
-        Query(sql.Text, map, sql.Parameters, splitOn, timeout);
-
-    /// <summary>Like <see cref="QueryAsync{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <typeparam name="T1">The type of the row's first part.</typeparam>
-    /// <typeparam name="T2">The type of the row's second part.</typeparam>
-    /// <typeparam name="T3">The type of the row's third part.</typeparam>
-    /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
-    /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row.</param>
-    /// <param name="splitOn">The column where each type after the first starts.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
-    /// <returns>What <paramref name="map"/> returned for each row.</returns>
-    public Task<List<TResult>> QueryAsync<T1, T2, T3, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, TResult> map, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        QueryAsync(sql.Text, map, sql.Parameters, splitOn, timeout, cancellationToken);
-
-    /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see cref="NotSupportedException"/>. See <see cref="Query{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?)"/>.</summary>
-    [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
-    [EditorBrowsable(EditorBrowsableState.Never)]
-    public List<TResult> Query<T1, T2, T3, TResult>(SqlInterpolatedStringHandler sql, Func<T1, T2, T3, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null) =>
-        throw new NotSupportedException(InterpolatedWithArgs);
-
-    /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see cref="NotSupportedException"/>. See <see cref="QueryAsync{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
-    [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
-    [EditorBrowsable(EditorBrowsableState.Never)]
-    public Task<List<TResult>> QueryAsync<T1, T2, T3, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <summary>
     /// Runs <paramref name="sql"/> and maps each row to 4 types, split at the columns <paramref name="splitOn"/> names,
@@ -189,7 +108,7 @@ public abstract partial class SqlRunner
     /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be mapped.</exception>
     public List<TResult> Query<T1, T2, T3, T4, TResult>(string sql, Func<T1, T2, T3, T4, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null)
     {
-        Func<Delegate[], Func<DbDataReader, TResult>> compose = Compose(map);
+        Func<Delegate[], Func<DbDataReader, TResult>> compose = MultiRow.Compose(map);
         return Run(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => MultiMapBody(command, handlers, MultiTypes<T1, T2, T3, T4>.Types, splitOn, compose, async, ct));
     }
 
@@ -203,92 +122,10 @@ public abstract partial class SqlRunner
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, TResult>(
         string sql, Func<T1, T2, T3, T4, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
-        Func<Delegate[], Func<DbDataReader, TResult>> compose = Compose(map);
+        Func<Delegate[], Func<DbDataReader, TResult>> compose = MultiRow.Compose(map);
         return RunAsync(
             new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => MultiMapBody(command, handlers, MultiTypes<T1, T2, T3, T4>.Types, splitOn, compose, async, ct),
             async: true, cancellationToken).AsTask();
-    }
-
-    /// <summary>Like <see cref="Query{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <typeparam name="T1">The type of the row's first part.</typeparam>
-    /// <typeparam name="T2">The type of the row's second part.</typeparam>
-    /// <typeparam name="T3">The type of the row's third part.</typeparam>
-    /// <typeparam name="T4">The type of the row's fourth part.</typeparam>
-    /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
-    /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row.</param>
-    /// <param name="splitOn">The column where each type after the first starts.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <returns>What <paramref name="map"/> returned for each row.</returns>
-    public List<TResult> Query<T1, T2, T3, T4, TResult>(SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, TResult> map, string splitOn = "Id", TimeSpan? timeout = null) =>
-        Query(sql.Text, map, sql.Parameters, splitOn, timeout);
-
-    /// <summary>Like <see cref="QueryAsync{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <typeparam name="T1">The type of the row's first part.</typeparam>
-    /// <typeparam name="T2">The type of the row's second part.</typeparam>
-    /// <typeparam name="T3">The type of the row's third part.</typeparam>
-    /// <typeparam name="T4">The type of the row's fourth part.</typeparam>
-    /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
-    /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row.</param>
-    /// <param name="splitOn">The column where each type after the first starts.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
-    /// <returns>What <paramref name="map"/> returned for each row.</returns>
-    public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, TResult> map, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        QueryAsync(sql.Text, map, sql.Parameters, splitOn, timeout, cancellationToken);
-
-    /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see cref="NotSupportedException"/>. See <see cref="Query{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?)"/>.</summary>
-    [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
-    [EditorBrowsable(EditorBrowsableState.Never)]
-    public List<TResult> Query<T1, T2, T3, T4, TResult>(SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null) =>
-        throw new NotSupportedException(InterpolatedWithArgs);
-
-    /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see cref="NotSupportedException"/>. See <see cref="QueryAsync{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
-    [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
-    [EditorBrowsable(EditorBrowsableState.Never)]
-    public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        throw new NotSupportedException(InterpolatedWithArgs);
-
-    /// <summary>Turns the per-type mappers of a layout into one row function that calls <paramref name="map"/>.</summary>
-    internal static Func<Delegate[], Func<DbDataReader, TResult>> Compose<T1, T2, TResult>(Func<T1, T2, TResult> map)
-    {
-        ArgumentNullException.ThrowIfNull(map);
-        return mappers =>
-        {
-            var m1 = (Func<DbDataReader, T1>)mappers[0];
-            var m2 = (Func<DbDataReader, T2>)mappers[1];
-            return reader => map(m1(reader), m2(reader));
-        };
-    }
-
-    /// <summary>Turns the per-type mappers of a layout into one row function that calls <paramref name="map"/>.</summary>
-    internal static Func<Delegate[], Func<DbDataReader, TResult>> Compose<T1, T2, T3, TResult>(Func<T1, T2, T3, TResult> map)
-    {
-        ArgumentNullException.ThrowIfNull(map);
-        return mappers =>
-        {
-            var m1 = (Func<DbDataReader, T1>)mappers[0];
-            var m2 = (Func<DbDataReader, T2>)mappers[1];
-            var m3 = (Func<DbDataReader, T3>)mappers[2];
-            return reader => map(m1(reader), m2(reader), m3(reader));
-        };
-    }
-
-    /// <summary>Turns the per-type mappers of a layout into one row function that calls <paramref name="map"/>.</summary>
-    internal static Func<Delegate[], Func<DbDataReader, TResult>> Compose<T1, T2, T3, T4, TResult>(Func<T1, T2, T3, T4, TResult> map)
-    {
-        ArgumentNullException.ThrowIfNull(map);
-        return mappers =>
-        {
-            var m1 = (Func<DbDataReader, T1>)mappers[0];
-            var m2 = (Func<DbDataReader, T2>)mappers[1];
-            var m3 = (Func<DbDataReader, T3>)mappers[2];
-            var m4 = (Func<DbDataReader, T4>)mappers[3];
-            return reader => map(m1(reader), m2(reader), m3(reader), m4(reader));
-        };
     }
 
     private static async ValueTask<List<TResult>> MultiMapBody<TResult>(
