@@ -82,6 +82,7 @@ public sealed class TypeHandlerTests
         UserId[] ids = [new("u-2"), new("u-9")];
         Assert.Equal([new UserId("u-2")], db.Runner.Query<UserId>("select id from accounts where id in @ids", new { ids }));
         Assert.Equal(new UserId("u-1"), db.Runner.Scalar<UserId>($"select referrer from accounts where id = {new UserId("u-2")}"));
+        Assert.Equal(["u-1", "u-2"], db.Runner.Query<UserId>($"select id from accounts where id in {new[] { new UserId("u-1"), new UserId("u-2") }} order by id").Select(i => i.Value));
         Assert.Null(await db.Runner.ScalarAsync<UserId?>("select referrer from accounts where id = 'u-1'"));
         Assert.Equal(new Profile("dark", 3), db.Runner.QueryFirst<Profile>("select profile from accounts order by id"));
 
