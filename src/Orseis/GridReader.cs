@@ -9,19 +9,21 @@ namespace Orseis;
 /// the current result set and moves to the next. It holds its connection until disposed; disposing it before every
 /// result set was read asks the server to stop sending the rest.
 /// </summary>
-public sealed class GridReader : IDisposable, IAsyncDisposable
+public sealed partial class GridReader : IDisposable, IAsyncDisposable
 {
     private readonly SqlRunner _runner;
     private readonly DbConnection _connection;
     private readonly DbCommand _command;
     private readonly DbDataReader _reader;
     private readonly long _started;
+    private readonly ParameterBag? _outputs;
     private bool _hasResult = true;
     private bool _failed;
     private int _disposed;
 
-    internal GridReader(SqlRunner runner, DbConnection connection, DbCommand command, DbDataReader reader, long started)
+    internal GridReader(SqlRunner runner, DbConnection connection, DbCommand command, DbDataReader reader, long started, ParameterBag? outputs)
     {
+        _outputs = outputs;
         _runner = runner;
         _connection = connection;
         _command = command;
@@ -89,7 +91,7 @@ public sealed class GridReader : IDisposable, IAsyncDisposable
             var rows = new List<T>();
             if (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
             {
-                Func<DbDataReader, T> map = RowMapper<T>.Get(_reader, _command.CommandText);
+                Func<DbDataReader, T> map = RowMapper<T>.Get(_reader, _command.CommandText, _runner.Handlers);
                 do
                 {
                     rows.Add(map(_reader));
@@ -119,7 +121,7 @@ public sealed class GridReader : IDisposable, IAsyncDisposable
             T? row = default;
             if (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
             {
-                row = RowMapper<T>.Get(_reader, _command.CommandText)(_reader);
+                row = RowMapper<T>.Get(_reader, _command.CommandText, _runner.Handlers)(_reader);
                 if (limit is RowLimit.Single or RowLimit.SingleOrDefault && await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
                     throw new InvalidOperationException($"Read{limit} expected at most one row, but the result set has more than one.");
             }
@@ -191,6 +193,8 @@ public sealed class GridReader : IDisposable, IAsyncDisposable
         try
         {
             await SqlRunner.CloseReaderAsync(_command, _reader, finished: !_hasResult, async).ConfigureAwait(false);
+            if (!_hasResult && !_failed)
+                _outputs?.ReadBack();
         }
         finally
         {

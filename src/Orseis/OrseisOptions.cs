@@ -27,6 +27,30 @@ public sealed class OrseisOptions
     /// <summary>Pool diagnostics: events, metrics and detectors. See <see cref="Diagnostics.DiagnosticsOptions"/>.</summary>
     public Diagnostics.DiagnosticsOptions Diagnostics { get; set; } = new();
 
+    private readonly Dictionary<Type, Mapping.ITypeHandler> _typeHandlers = [];
+
+    /// <summary>
+    /// Registers how this database sends and reads <typeparamref name="T"/> (and <c>Nullable&lt;T&gt;</c>): for
+    /// parameters, list elements, members, scalars and multi-mapped rows. Handlers belong to the database created with
+    /// these options (later changes to the options do not reach it), so two databases can read the same type differently.
+    /// </summary>
+    /// <typeparam name="T">The type handled; not a <c>Nullable&lt;&gt;</c> (the handler covers it).</typeparam>
+    /// <param name="handler">The handler.</param>
+    /// <returns>These options, for chaining.</returns>
+    /// <exception cref="ArgumentException"><typeparamref name="T"/> is nullable, or already has a handler.</exception>
+    public OrseisOptions AddTypeHandler<T>(TypeHandler<T> handler)
+    {
+        ArgumentNullException.ThrowIfNull(handler);
+        if (Nullable.GetUnderlyingType(typeof(T)) is { } inner)
+            throw new ArgumentException($"Register the handler for {inner.Name}, not Nullable<{inner.Name}>: a handler of {inner.Name} also reads and sends {inner.Name}?.", nameof(handler));
+        if (!_typeHandlers.TryAdd(typeof(T), handler))
+            throw new ArgumentException($"{typeof(T).Name} already has a type handler ({_typeHandlers[typeof(T)].GetType().Name}); register one handler per type.", nameof(handler));
+        return this;
+    }
+
+    /// <summary>The registered handlers, by type.</summary>
+    internal IReadOnlyDictionary<Type, Mapping.ITypeHandler> TypeHandlers => _typeHandlers;
+
     internal OrseisOptions Validate()
     {
         if (!Enum.IsDefined(Mode))

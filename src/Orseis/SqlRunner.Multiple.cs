@@ -86,7 +86,7 @@ public abstract partial class SqlRunner
                 throw;
             }
 
-            return new GridReader(this, connection, command, reader, started);
+            return new GridReader(this, connection, command, reader, started, request.Args as ParameterBag);
         }
         catch
         {

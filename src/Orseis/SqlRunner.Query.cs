@@ -14,7 +14,7 @@ public abstract partial class SqlRunner
     /// <returns>The rows, in the order the database returned them.</returns>
     /// <exception cref="MappingException">A column cannot be mapped; the message names the column and the member.</exception>
     public List<T> Query<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => ListBody<T>(command, async, ct));
+        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => ListBody<T>(command, handlers, async, ct));
 
     /// <inheritdoc cref="Query{T}(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -22,7 +22,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<List<T>> QueryAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => ListBody<T>(command, async, ct), async: true, cancellationToken).AsTask();
+        RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => ListBody<T>(command, handlers, async, ct), async: true, cancellationToken).AsTask();
 
     /// <summary>Runs <paramref name="sql"/> and maps its only row.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -31,7 +31,7 @@ public abstract partial class SqlRunner
     /// <returns>The row.</returns>
     /// <exception cref="InvalidOperationException">The query returned no row, or more than one.</exception>
     public T QuerySingle<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.Single, async, ct))!;
+        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, RowLimit.Single, async, ct))!;
 
     /// <inheritdoc cref="QuerySingle{T}(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -39,7 +39,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<T> QuerySingleAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        NotNull(RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.Single, async, ct), async: true, cancellationToken));
+        NotNull(RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, RowLimit.Single, async, ct), async: true, cancellationToken));
 
     /// <summary>Runs <paramref name="sql"/> and maps its only row, or returns <see langword="default"/> when there is none.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -48,7 +48,7 @@ public abstract partial class SqlRunner
     /// <returns>The row, or <see langword="default"/>.</returns>
     /// <exception cref="InvalidOperationException">The query returned more than one row.</exception>
     public T? QuerySingleOrDefault<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.SingleOrDefault, async, ct));
+        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, RowLimit.SingleOrDefault, async, ct));
 
     /// <inheritdoc cref="QuerySingleOrDefault{T}(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -56,7 +56,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<T?> QuerySingleOrDefaultAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.SingleOrDefault, async, ct), async: true, cancellationToken).AsTask();
+        RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, RowLimit.SingleOrDefault, async, ct), async: true, cancellationToken).AsTask();
 
     /// <summary>Runs <paramref name="sql"/> and maps its first row; later rows are not read.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -65,7 +65,7 @@ public abstract partial class SqlRunner
     /// <returns>The first row.</returns>
     /// <exception cref="InvalidOperationException">The query returned no row.</exception>
     public T QueryFirst<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.First, async, ct))!;
+        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, RowLimit.First, async, ct))!;
 
     /// <inheritdoc cref="QueryFirst{T}(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -73,7 +73,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<T> QueryFirstAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        NotNull(RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.First, async, ct), async: true, cancellationToken));
+        NotNull(RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, RowLimit.First, async, ct), async: true, cancellationToken));
 
     /// <summary>Runs <paramref name="sql"/> and maps its first row, or returns <see langword="default"/> when there is none.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -81,7 +81,7 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row, or <see langword="default"/>.</returns>
     public T? QueryFirstOrDefault<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.FirstOrDefault, async, ct));
+        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, RowLimit.FirstOrDefault, async, ct));
 
     /// <inheritdoc cref="QueryFirstOrDefault{T}(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -89,9 +89,9 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<T?> QueryFirstOrDefaultAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => RowBody<T>(command, RowLimit.FirstOrDefault, async, ct), async: true, cancellationToken).AsTask();
+        RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, RowLimit.FirstOrDefault, async, ct), async: true, cancellationToken).AsTask();
 
-    private static async ValueTask<List<T>> ListBody<T>(DbCommand command, bool async, CancellationToken cancellationToken)
+    private static async ValueTask<List<T>> ListBody<T>(DbCommand command, Mapping.TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken)
     {
         DbDataReader reader = await ExecuteReaderAsync(command, CommandBehavior.SingleResult, async, cancellationToken).ConfigureAwait(false);
         try
@@ -99,7 +99,7 @@ public abstract partial class SqlRunner
             var rows = new List<T>();
             if (await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
             {
-                Func<DbDataReader, T> map = RowMapper<T>.Get(reader, command.CommandText);
+                Func<DbDataReader, T> map = RowMapper<T>.Get(reader, command.CommandText, handlers);
                 do
                 {
                     rows.Add(map(reader));
@@ -115,7 +115,7 @@ public abstract partial class SqlRunner
         }
     }
 
-    private static async ValueTask<T?> RowBody<T>(DbCommand command, RowLimit limit, bool async, CancellationToken cancellationToken)
+    private static async ValueTask<T?> RowBody<T>(DbCommand command, Mapping.TypeHandlerSet? handlers, RowLimit limit, bool async, CancellationToken cancellationToken)
     {
         CommandBehavior behavior = limit is RowLimit.First or RowLimit.FirstOrDefault
             ? CommandBehavior.SingleResult | CommandBehavior.SingleRow
@@ -130,7 +130,7 @@ public abstract partial class SqlRunner
                     : default;
             }
 
-            T row = RowMapper<T>.Get(reader, command.CommandText)(reader);
+            T row = RowMapper<T>.Get(reader, command.CommandText, handlers)(reader);
             if (limit is RowLimit.Single or RowLimit.SingleOrDefault && await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
                 throw new InvalidOperationException($"{Describe(limit)} expected at most one row, but the query returned more than one.");
             return row;

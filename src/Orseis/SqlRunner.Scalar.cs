@@ -14,7 +14,7 @@ public abstract partial class SqlRunner
     /// <returns>The value; <see langword="default"/> when there is no row or the value is NULL and <typeparamref name="T"/> can hold it.</returns>
     /// <exception cref="MappingException">The value is NULL (or missing) and <typeparamref name="T"/> cannot hold NULL, or it cannot convert.</exception>
     public T? Scalar<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => ScalarBody<T>(command, async, ct));
+        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => ScalarBody<T>(command, handlers, async, ct));
 
     /// <summary>Runs <paramref name="sql"/> and returns the first column of the first row, converted to <typeparamref name="T"/>.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -23,7 +23,7 @@ public abstract partial class SqlRunner
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>The value; <see langword="default"/> when there is no row or the value is NULL and <typeparamref name="T"/> can hold it.</returns>
     public Task<T?> ScalarAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => ScalarBody<T>(command, async, ct), async: true, cancellationToken).AsTask();
+        RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => ScalarBody<T>(command, handlers, async, ct), async: true, cancellationToken).AsTask();
 
     /// <summary>
     /// Runs <paramref name="sql"/> and returns the number of rows it affected. Given a sequence of argument objects
@@ -35,8 +35,8 @@ public abstract partial class SqlRunner
     /// <param name="timeout">The command timeout for this call (for each run of a sequence); null for the database's default.</param>
     /// <returns>The rows affected, as the provider counts them.</returns>
     public int Execute(string sql, object? args = null, TimeSpan? timeout = null) => ArgumentSequence.Items(args) is { } items
-        ? (items.Count == 0 ? 0 : Run(new CommandRequest(sql, null, timeout), (command, async, ct) => ExecuteManyBody(command, sql, items, async, ct)))
-        : Run(new CommandRequest(sql, args, timeout), static (command, async, ct) => ExecuteBody(command, async, ct));
+        ? (items.Count == 0 ? 0 : Run(new CommandRequest(sql, null, timeout), (command, handlers, async, ct) => ExecuteManyBody(command, sql, items, handlers, async, ct)))
+        : Run(new CommandRequest(sql, args, timeout), static (command, _, async, ct) => ExecuteBody(command, async, ct));
 
     /// <inheritdoc cref="Execute(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
@@ -47,19 +47,20 @@ public abstract partial class SqlRunner
         ArgumentSequence.Items(args) is { } items
             ? (items.Count == 0
                 ? Task.FromResult(0)
-                : RunAsync(new CommandRequest(sql, null, timeout), (command, async, ct) => ExecuteManyBody(command, sql, items, async, ct), async: true, cancellationToken).AsTask())
-            : RunAsync(new CommandRequest(sql, args, timeout), static (command, async, ct) => ExecuteBody(command, async, ct), async: true, cancellationToken).AsTask();
+                : RunAsync(new CommandRequest(sql, null, timeout), (command, handlers, async, ct) => ExecuteManyBody(command, sql, items, handlers, async, ct), async: true, cancellationToken).AsTask())
+            : RunAsync(new CommandRequest(sql, args, timeout), static (command, _, async, ct) => ExecuteBody(command, async, ct), async: true, cancellationToken).AsTask();
 
     /// <summary>Runs <paramref name="sql"/> once per item of an argument sequence on one command, summing the rows affected.</summary>
-    private static async ValueTask<int> ExecuteManyBody(DbCommand command, string sql, List<object> items, bool async, CancellationToken cancellationToken)
+    private static async ValueTask<int> ExecuteManyBody(DbCommand command, string sql, List<object> items, Mapping.TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken)
     {
         int total = 0;
         foreach (object item in items)
         {
             cancellationToken.ThrowIfCancellationRequested();
             command.Parameters.Clear();
-            command.CommandText = ParameterBinder.Bind(command, sql, item);
+            command.CommandText = ParameterBinder.Bind(command, sql, item, handlers);
             total += await ExecuteBody(command, async, cancellationToken).ConfigureAwait(false);
+            (item as ParameterBag)?.ReadBack();
         }
 
         return total;
@@ -69,13 +70,13 @@ public abstract partial class SqlRunner
     // cannot convert is reported with its column's name and database type. CommandBehavior.Default and a drain to the
     // end, like ExecuteScalar: the rest of the batch runs, and an error the server sends after the value (SqlClient:
     // a RAISERROR after the SELECT) is thrown, not lost in the reader's Close.
-    private static async ValueTask<T?> ScalarBody<T>(DbCommand command, bool async, CancellationToken cancellationToken)
+    private static async ValueTask<T?> ScalarBody<T>(DbCommand command, Mapping.TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken)
     {
         DbDataReader reader = await ExecuteReaderAsync(command, CommandBehavior.Default, async, cancellationToken).ConfigureAwait(false);
         try
         {
             bool hasValue = await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false);
-            T? value = hasValue ? ScalarValue<T>(reader) : default; // converted while the reader still describes the column
+            T? value = hasValue ? ScalarValue<T>(reader, handlers) : default; // converted while the reader still describes the column
             while (await NextResultAsync(reader, async, cancellationToken).ConfigureAwait(false))
             {
             }
@@ -98,16 +99,29 @@ public abstract partial class SqlRunner
                 $"The query returned no row, so there is no value for the requested type {ScalarTypes.Describe(typeof(T))}. " +
                 $"Ask for a nullable type ({typeof(T).Name}?) when no row is a valid answer.", column: null, member: null);
 
-    private static T? ScalarValue<T>(DbDataReader reader)
+    private static T? ScalarValue<T>(DbDataReader reader, TypeHandlerSet? handlers)
     {
         object value = reader.GetValue(0);
-        if (value is T typed)
+        ITypeHandler? handler = handlers?.For(typeof(T));
+        if (value is T typed && handler is null)
             return typed;
         if (value is DBNull)
         {
             if (default(T) is null)
                 return default;
             throw MappingErrors.NullColumn(reader, 0, member: null, typeof(T));
+        }
+
+        if (handler is not null)
+        {
+            try
+            {
+                return (T?)handler.ParseBoxed(value);
+            }
+            catch (Exception error)
+            {
+                throw MappingErrors.Handler(error, reader, 0, member: null, typeof(T), handler.GetType());
+            }
         }
 
         try

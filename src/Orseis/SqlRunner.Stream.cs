@@ -57,7 +57,7 @@ public abstract partial class SqlRunner
                 Func<DbDataReader, T>? map = null;
                 while (SyncPath.Done(ReadStreamRowAsync(reader, connection, async: false, CancellationToken.None)))
                 {
-                    map ??= RowMapper<T>.Get(reader, command.CommandText);
+                    map ??= RowMapper<T>.Get(reader, command.CommandText, Handlers);
                     T row = map(reader);
                     failed = false;
                     yield return row;
@@ -73,6 +73,8 @@ public abstract partial class SqlRunner
                 {
                     if (reader is not null)
                         SyncPath.Done(CloseReaderAsync(command, reader, finished, async: false));
+                    if (finished)
+                        (request.Args as ParameterBag)?.ReadBack();
                 }
                 finally
                 {
@@ -108,7 +110,7 @@ public abstract partial class SqlRunner
                 Func<DbDataReader, T>? map = null;
                 while (await ReadStreamRowAsync(reader, connection, async: true, cancellationToken, watch).ConfigureAwait(false))
                 {
-                    map ??= RowMapper<T>.Get(reader, command.CommandText);
+                    map ??= RowMapper<T>.Get(reader, command.CommandText, Handlers);
                     T row = map(reader);
                     failed = false;
                     yield return row;
@@ -125,6 +127,8 @@ public abstract partial class SqlRunner
                     // An abandoned read still runs in the provider: the reader goes with its connection, later.
                     if (reader is not null && watch?.Abandoned is null)
                         await CloseReaderAsync(command, reader, finished, async: true).ConfigureAwait(false);
+                    if (finished)
+                        (request.Args as ParameterBag)?.ReadBack();
                 }
                 finally
                 {

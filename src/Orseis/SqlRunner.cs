@@ -23,6 +23,9 @@ public abstract partial class SqlRunner
 
     internal PoolContext Pool => Source.Pool;
 
+    /// <summary>The type handlers of this runner's database; null when it has none.</summary>
+    internal Mapping.TypeHandlerSet? Handlers => Source.Pool.Handlers;
+
     /// <summary>
     /// What a call that failed with <paramref name="error"/> throws instead, or null to let it pass: a cancellation the
     /// provider misreports becomes an <see cref="OperationCanceledException"/>, then <see cref="ConnectionSource.TranslateFailure"/>.
@@ -35,7 +38,7 @@ public abstract partial class SqlRunner
     /// <paramref name="body"/>), release, reporting each step to the pool's telemetry.
     /// </summary>
     private ValueTask<TResult> RunAsync<TResult>(
-        CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, bool async, CancellationToken cancellationToken)
+        CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
     {
         // Not async itself: flow state set here stays in the caller's execution context across calls.
         Pool.Telemetry.EnterFlow();
@@ -43,7 +46,7 @@ public abstract partial class SqlRunner
     }
 
     private async ValueTask<TResult> RunCoreAsync<TResult>(
-        CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, bool async, CancellationToken cancellationToken)
+        CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
     {
         DbConnection connection = await Source.AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
         DbCommand? command = null;
@@ -61,8 +64,9 @@ public abstract partial class SqlRunner
             try
             {
                 TResult result = async
-                    ? await RunWatchedAsync(command, body, timeout, cancellationToken).ConfigureAwait(false)
-                    : await body(command, false, cancellationToken).ConfigureAwait(false);
+                    ? await RunWatchedAsync(command, Handlers, body, timeout, cancellationToken).ConfigureAwait(false)
+                    : await body(command, Handlers, false, cancellationToken).ConfigureAwait(false);
+                (request.Args as ParameterBag)?.ReadBack();
                 Pool.Telemetry.CommandCompleted(started, succeeded: true);
                 failed = false;
                 return result;
@@ -106,14 +110,14 @@ public abstract partial class SqlRunner
     /// call returns on time whatever the provider does; otherwise exactly as the provider runs it.
     /// </summary>
     private static async ValueTask<TResult> RunWatchedAsync<TResult>(
-        DbCommand command, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body, TimeSpan? timeout, CancellationToken cancellationToken)
+        DbCommand command, Mapping.TypeHandlerSet? handlers, CallBody<TResult> body, TimeSpan? timeout, CancellationToken cancellationToken)
     {
         using CallWatch? watch = CallWatch.Start(timeout, cancellationToken);
         if (watch is null)
-            return await body(command, true, cancellationToken).ConfigureAwait(false);
+            return await body(command, handlers, true, cancellationToken).ConfigureAwait(false);
         try
         {
-            return await watch.WaitAsync(body(command, true, watch.Token)).ConfigureAwait(false);
+            return await watch.WaitAsync(body(command, handlers, true, watch.Token)).ConfigureAwait(false);
         }
         catch (CallAbandonedException abandoned)
         {
@@ -170,7 +174,7 @@ public abstract partial class SqlRunner
         return null;
     }
 
-    private TResult Run<TResult>(CommandRequest request, Func<DbCommand, bool, CancellationToken, ValueTask<TResult>> body)
+    private TResult Run<TResult>(CommandRequest request, CallBody<TResult> body)
     {
         ValueTask<TResult> pending = RunAsync(request, body, async: false, CancellationToken.None);
         return SyncPath.Done(pending);
@@ -199,7 +203,11 @@ public abstract partial class SqlRunner
         command.Transaction = Source.Transaction;
         if (Pool.TimeoutSeconds(request.Timeout) is { } seconds)
             command.CommandTimeout = seconds;
-        command.CommandText = ParameterBinder.Bind(command, request.Sql, request.Args);
+
+        // A kept command may come from a procedure call (ParameterBag.CommandType); any other call is text.
+        if (request.Args is not ParameterBag && command.CommandType != CommandType.Text)
+            command.CommandType = CommandType.Text;
+        command.CommandText = ParameterBinder.Bind(command, request.Sql, request.Args, Handlers);
     }
 
     internal static ValueTask<DbDataReader> ExecuteReaderAsync(DbCommand command, CommandBehavior behavior, bool async, CancellationToken cancellationToken) =>

@@ -15,7 +15,7 @@ internal static class ListExpansion
     /// <summary>True for values sent as lists: any enumerable except strings and binary values.</summary>
     public static bool IsList(object value) => value is IEnumerable and not string and not byte[] and not char[];
 
-    public static string Expand(DbCommand command, string sql, string name, IEnumerable values)
+    public static string Expand(DbCommand command, string sql, string name, IEnumerable values, Mapping.TypeHandlerSet? handlers = null)
     {
         // Static Regex calls share the framework's pattern cache, so a repeated list argument does not re-parse it.
         const RegexOptions options = RegexOptions.IgnoreCase | RegexOptions.CultureInvariant;
@@ -35,7 +35,7 @@ internal static class ListExpansion
         foreach (object? value in values)
         {
             string elementName = name + count.ToString(System.Globalization.CultureInfo.InvariantCulture);
-            command.Parameters.Add(ParameterBinder.Create(command, elementName, value));
+            command.Parameters.Add(ParameterBinder.Create(command, elementName, value, handlers));
             text.Append(count == 0 ? "@" : ", @").Append(elementName);
             count++;
         }

@@ -16,20 +16,26 @@ internal static class ParameterBinder
     private static readonly ConcurrentDictionary<Type, Getter[]> s_getters = new();
 
     /// <summary>Adds the parameters to <paramref name="command"/> and returns the SQL text to run (lists expanded).</summary>
-    public static string Bind(DbCommand command, string sql, object? args)
+    /// <param name="command">The command.</param>
+    /// <param name="sql">The SQL as the caller wrote it.</param>
+    /// <param name="args">The caller's arguments.</param>
+    /// <param name="handlers">The database's type handlers; null when it has none.</param>
+    public static string Bind(DbCommand command, string sql, object? args, Mapping.TypeHandlerSet? handlers = null)
     {
         // Only types that reached the default case below are in the cache, so a cached type goes there directly
         // instead of through the collection type tests.
         if (args is not null && s_last is { } last && last.Type == args.GetType())
-            return BindMembers(command, sql, args, last.Getters);
+            return BindMembers(command, sql, args, last.Getters, handlers);
         switch (args)
         {
             case null:
                 return sql;
             case ParameterList prebuilt:
                 foreach (var (name, value) in prebuilt)
-                    command.Parameters.Add(Create(command, name, value));
+                    command.Parameters.Add(Create(command, name, value, handlers));
                 return sql;
+            case ParameterBag bag:
+                return bag.Bind(command, sql, handlers);
             case DbParameter single:
                 command.Parameters.Add(single);
                 return sql;
@@ -39,14 +45,14 @@ internal static class ParameterBinder
                 return sql;
             case IEnumerable<KeyValuePair<string, object?>> pairs:
                 foreach (var (name, value) in pairs)
-                    sql = Add(command, sql, name, value);
+                    sql = Add(command, sql, name, value, handlers);
                 return sql;
             case IDictionary dictionary:
                 foreach (DictionaryEntry entry in dictionary)
                 {
                     if (entry.Key is not string name)
                         throw new ArgumentException($"Parameter dictionaries must have string keys; found a key of type {entry.Key.GetType()}.", PublicParameters.Args);
-                    sql = Add(command, sql, name, entry.Value);
+                    sql = Add(command, sql, name, entry.Value, handlers);
                 }
 
                 return sql;
@@ -54,20 +60,20 @@ internal static class ParameterBinder
                 Type type = args.GetType();
                 Getter[] getters = s_getters.GetOrAdd(type, Compile);
                 s_last = new TypeGetters(type, getters);
-                return BindMembers(command, sql, args, getters);
+                return BindMembers(command, sql, args, getters, handlers);
         }
     }
 
     /// <summary>Adds a parameter per member of <paramref name="args"/> that the SQL uses (lists expanded).</summary>
-    private static string BindMembers(DbCommand command, string sql, object args, Getter[] getters)
+    private static string BindMembers(DbCommand command, string sql, object args, Getter[] getters, Mapping.TypeHandlerSet? handlers)
     {
         foreach (Getter getter in getters)
         {
             object? value = getter.Read(args);
-            if (value is IEnumerable list && ListExpansion.IsList(value))
-                sql = ListExpansion.Expand(command, sql, getter.Name, list);
+            if (value is IEnumerable list && IsList(value, handlers))
+                sql = ListExpansion.Expand(command, sql, getter.Name, list, handlers);
             else if (getter.SpellingIn(sql, PrefixedNames(command)) is { } spelling)
-                command.Parameters.Add(Create(command, spelling, value));
+                command.Parameters.Add(Create(command, spelling, value, handlers));
         }
 
         return sql;
@@ -81,26 +87,36 @@ internal static class ParameterBinder
     /// Adds one named argument, spelled as the SQL spells it. An argument the SQL does not use is not sent (an object
     /// may carry more members than one statement needs), except that a list the SQL has no place for is an error.
     /// </summary>
-    private static string Add(DbCommand command, string sql, string name, object? value)
+    internal static string Add(DbCommand command, string sql, string name, object? value, Mapping.TypeHandlerSet? handlers)
     {
-        if (value is IEnumerable list && ListExpansion.IsList(value))
-            return ListExpansion.Expand(command, sql, name, list);
+        if (value is IEnumerable list && IsList(value, handlers))
+            return ListExpansion.Expand(command, sql, name, list, handlers);
         if (SqlNames.FindSpelling(sql, name) is { } spelling)
-            command.Parameters.Add(Create(command, spelling, value));
+            command.Parameters.Add(Create(command, spelling, value, handlers));
         return sql;
     }
+
+    /// <summary>A list to expand, unless a type handler sends the whole value (a collection stored as JSON, say).</summary>
+    private static bool IsList(object value, Mapping.TypeHandlerSet? handlers) =>
+        ListExpansion.IsList(value) && (handlers is null || handlers.For(value.GetType()) is null);
 
     /// <summary>
     /// Creates one parameter; enums are sent as their underlying number, null as <see cref="DBNull"/>, and
     /// <see cref="DateOnly"/>/<see cref="TimeOnly"/> as a date-typed <see cref="DateTime"/> and a
     /// <see cref="TimeSpan"/> to providers that predate them (which would otherwise send their culture-formatted text).
     /// </summary>
-    public static DbParameter Create(DbCommand command, string name, object? value)
+    public static DbParameter Create(DbCommand command, string name, object? value, Mapping.TypeHandlerSet? handlers = null)
     {
         if (value is TypedNull typedNull)
             return CreateTypedNull(command, name, typedNull.Type);
         DbParameter parameter = command.CreateParameter();
         parameter.ParameterName = name;
+        if (handlers is not null && value is not null && handlers.For(value.GetType()) is { } handler)
+        {
+            SetHandled(parameter, handler, value);
+            return parameter;
+        }
+
         switch (value)
         {
             case null:
@@ -123,6 +139,23 @@ internal static class ParameterBinder
         }
 
         return parameter;
+    }
+
+    /// <summary>Sets a parameter through its type's handler; a failure names the parameter and the handler, never the value.</summary>
+    private static void SetHandled(DbParameter parameter, Mapping.ITypeHandler handler, object value)
+    {
+        try
+        {
+            handler.SetBoxedValue(parameter, value);
+        }
+        catch (Exception error)
+        {
+#pragma warning disable CA2208 // the error is about the public call's 'args', not this method's parameters
+            throw new ArgumentException(
+                $"Type handler {handler.GetType().Name} failed to set parameter '{parameter.ParameterName}' (a {value.GetType().Name}): " +
+                $"it threw {error.GetType().Name} (the inner exception).", PublicParameters.Args, error);
+#pragma warning restore CA2208
+        }
     }
 
     /// <summary>A typed NULL parameter, so that servers with strict typing (PostgreSQL) accept it in any position.</summary>

@@ -18,6 +18,7 @@ internal sealed class PoolContext : IAsyncDisposable
         DataSource = source;
         _ownsSource = ownsSource;
         Options = options;
+        Handlers = Mapping.TypeHandlerSet.From(options.TypeHandlers);
         string system = ProviderInfo.SystemName(providerType);
         string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
         ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(system, source) : null;
@@ -28,6 +29,9 @@ internal sealed class PoolContext : IAsyncDisposable
     public DbDataSource DataSource { get; }
 
     public OrseisOptions Options { get; }
+
+    /// <summary>The type handlers of this database, frozen at its creation; null when it has none.</summary>
+    public Mapping.TypeHandlerSet? Handlers { get; }
 
     public PoolTelemetry Telemetry { get; }
 

@@ -14,13 +14,15 @@ internal sealed class Layout : IEquatable<Layout>
 
     private readonly int _hash;
 
-    private Layout(Type readerType, string[] names, Type[] types)
+    private Layout(Type readerType, string[] names, Type[] types, TypeHandlerSet? handlers)
     {
         ReaderType = readerType;
         Names = names;
         Types = types;
+        Handlers = handlers;
         var hash = new HashCode();
         hash.Add(readerType);
+        hash.Add(handlers);
         for (int i = 0; i < names.Length; i++)
         {
             hash.Add(names[i], StringComparer.Ordinal);
@@ -44,7 +46,10 @@ internal sealed class Layout : IEquatable<Layout>
 
     public Type[] Types { get; }
 
-    public static Layout Capture(DbDataReader reader, bool withNames)
+    /// <summary>The type handlers the mapper compiled for this layout embeds (part of the key, by reference); null for none.</summary>
+    public TypeHandlerSet? Handlers { get; }
+
+    public static Layout Capture(DbDataReader reader, bool withNames, TypeHandlerSet? handlers = null)
     {
         int count = withNames ? reader.FieldCount : 1;
         var names = new string[count];
@@ -55,8 +60,12 @@ internal sealed class Layout : IEquatable<Layout>
             types[i] = reader.GetFieldType(i);
         }
 
-        return new Layout(reader.GetType(), names, types);
+        return new Layout(reader.GetType(), names, types, handlers);
     }
+
+    /// <summary>The <paramref name="count"/> columns from <paramref name="start"/>: one type's part of a multi-mapped row.</summary>
+    public Layout Slice(int start, int count) =>
+        new(ReaderType, Names.AsSpan(start, count).ToArray(), Types.AsSpan(start, count).ToArray(), Handlers);
 
     /// <summary>
     /// Reads the field types of <paramref name="reader"/>'s current row into a buffer of this thread (valid until the
@@ -99,7 +108,7 @@ internal sealed class Layout : IEquatable<Layout>
     }
 
     public bool Equals(Layout? other) =>
-        other is not null && _hash == other._hash && ReaderType == other.ReaderType && Names.AsSpan().SequenceEqual(other.Names) && Types.AsSpan().SequenceEqual(other.Types);
+        other is not null && _hash == other._hash && ReaderType == other.ReaderType && ReferenceEquals(Handlers, other.Handlers) && Names.AsSpan().SequenceEqual(other.Names) && Types.AsSpan().SequenceEqual(other.Types);
 
     public override bool Equals(object? obj) => Equals(obj as Layout);
 

@@ -13,19 +13,35 @@ internal static class MapperCompiler
 {
     private static readonly ParameterExpression s_reader = Expression.Parameter(typeof(DbDataReader), "reader");
 
-    public static Func<DbDataReader, T> Compile<T>(Layout layout, bool scalar)
+    public static Func<DbDataReader, T> Compile<T>(Layout layout, bool scalar) =>
+        Expression.Lambda<Func<DbDataReader, T>>(Body(typeof(T), layout, offset: 0, scalar), s_reader).Compile();
+
+    /// <summary>
+    /// A <c>Func&lt;DbDataReader, <paramref name="type"/>&gt;</c> over one part of a multi-mapped row: the columns of
+    /// <paramref name="slice"/>, which start at <paramref name="offset"/> in the reader. When <paramref name="nullWhenFirstIsNull"/>,
+    /// a NULL in the part's first column (its split column) gives <see langword="default"/>: an outer join that found nothing.
+    /// </summary>
+    public static Delegate CompileSlice(Type type, Layout slice, int offset, bool scalar, bool nullWhenFirstIsNull)
     {
-        Expression body = scalar
-            ? ReadColumn(0, layout.Types[0], typeof(T), member: null, layout.ProviderRefusesNull)
-            : Construct(typeof(T), layout);
-        return Expression.Lambda<Func<DbDataReader, T>>(body, s_reader).Compile();
+        Expression body = Body(type, slice, offset, scalar);
+        if (nullWhenFirstIsNull)
+        {
+            Expression firstIsNull = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, Expression.Constant(offset));
+            body = Expression.Condition(firstIsNull, Expression.Default(type), body);
+        }
+
+        return Expression.Lambda(typeof(Func<,>).MakeGenericType(typeof(DbDataReader), type), body, s_reader).Compile();
     }
 
-    private static Expression Construct(Type type, Layout layout)
+    private static Expression Body(Type type, Layout layout, int offset, bool scalar) => scalar
+        ? ReadColumn(offset, layout.Types[0], type, member: null, layout)
+        : Construct(type, layout, offset);
+
+    private static Expression Construct(Type type, Layout layout, int offset)
     {
         var columns = new ColumnMatcher(layout.Names);
         var used = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
-        NewExpression creation = ChooseConstructor(type, layout, columns, used);
+        NewExpression creation = ChooseConstructor(type, layout, offset, columns, used);
 
         var bindings = new List<MemberBinding>();
         foreach (MemberInfo member in WritableMembers(type))
@@ -36,7 +52,7 @@ internal static class MapperCompiler
             if (ordinal < 0)
                 continue;
             Type memberType = member is PropertyInfo p ? p.PropertyType : ((FieldInfo)member).FieldType;
-            bindings.Add(Expression.Bind(member, ReadColumn(ordinal, layout.Types[ordinal], memberType, $"{type.Name}.{member.Name}", layout.ProviderRefusesNull)));
+            bindings.Add(Expression.Bind(member, ReadColumn(offset + ordinal, layout.Types[ordinal], memberType, $"{type.Name}.{member.Name}", layout)));
             used.Add(member.Name);
         }
 
@@ -51,7 +67,7 @@ internal static class MapperCompiler
         return bindings.Count == 0 ? creation : Expression.MemberInit(creation, bindings);
     }
 
-    private static NewExpression ChooseConstructor(Type type, Layout layout, ColumnMatcher columns, HashSet<string> used)
+    private static NewExpression ChooseConstructor(Type type, Layout layout, int offset, ColumnMatcher columns, HashSet<string> used)
     {
         if (type.IsValueType || type.GetConstructor(Type.EmptyTypes) is not null)
             return Expression.New(type);
@@ -72,7 +88,7 @@ internal static class MapperCompiler
                     break;
                 }
 
-                arguments[i] = ReadColumn(ordinal, layout.Types[ordinal], parameters[i].ParameterType, $"{type.Name}({parameters[i].Name})", layout.ProviderRefusesNull);
+                arguments[i] = ReadColumn(offset + ordinal, layout.Types[ordinal], parameters[i].ParameterType, $"{type.Name}({parameters[i].Name})", layout);
             }
 
             if (missing is null)
@@ -108,26 +124,41 @@ internal static class MapperCompiler
 
     /// <summary>Reads column <paramref name="ordinal"/> as <paramref name="target"/>, NULL-checked and error-guarded.</summary>
     /// <remarks>
-    /// When <paramref name="providerRefusesNull"/> and the member cannot hold NULL, the provider's own NULL check (its
-    /// typed getter throws) stands in for an IsDBNull call per read; the error path then tells the NULL apart.
+    /// When the layout's provider refuses NULL in its typed getters and the member cannot hold NULL, the provider's own
+    /// NULL check (its typed getter throws) stands in for an IsDBNull call per read; the error path then tells the NULL
+    /// apart. A type with a handler is read with <see cref="DbDataReader.GetValue(int)"/> and the handler's Parse.
     /// </remarks>
-    private static TryExpression ReadColumn(int ordinal, Type columnType, Type target, string? member, bool providerRefusesNull)
+    private static TryExpression ReadColumn(int ordinal, Type columnType, Type target, string? member, Layout layout)
     {
         Expression index = Expression.Constant(ordinal);
         Expression isNull = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, index);
         bool acceptsNull = !target.IsValueType || Nullable.GetUnderlyingType(target) is not null;
+        ITypeHandler? handler = layout.Handlers?.For(target);
 
-        Expression value = ReadValue(index, columnType, target);
+        Expression value = handler is null ? ReadValue(index, columnType, target) : ReadHandled(index, handler, target);
         Expression whenNull = acceptsNull
             ? Expression.Default(target)
             : Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.NullColumn), null,
                 s_reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target);
-        Expression read = !acceptsNull && providerRefusesNull ? value : Expression.Condition(isNull, whenNull, value);
+        Expression read = !acceptsNull && layout.ProviderRefusesNull && handler is null ? value : Expression.Condition(isNull, whenNull, value);
 
         ParameterExpression error = Expression.Variable(typeof(Exception), "error");
-        Expression wrap = Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.Column), null,
-            error, s_reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target);
+        Expression wrap = handler is null
+            ? Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.Column), null,
+                error, s_reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target)
+            : Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.Handler), null,
+                error, s_reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type)),
+                Expression.Constant(handler.GetType(), typeof(Type))), target);
         return Expression.TryCatch(read, Expression.Catch(error, wrap));
+    }
+
+    /// <summary><c>handler.Parse(reader.GetValue(index))</c>, typed: the handler's result is not boxed.</summary>
+    private static Expression ReadHandled(Expression index, ITypeHandler handler, Type target)
+    {
+        Type handlerType = typeof(TypeHandler<>).MakeGenericType(handler.HandledType);
+        Expression boxed = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index);
+        Expression parsed = Expression.Call(Expression.Constant(handler, handlerType), handlerType.GetMethod(nameof(TypeHandler<int>.Parse))!, boxed);
+        return parsed.Type == target ? parsed : Expression.Convert(parsed, target);
     }
 
     private static Expression ReadValue(Expression index, Type columnType, Type target)

@@ -36,6 +36,18 @@ internal static class MappingErrors
             column, member, error is InvalidCastException or OverflowException ? error : null);
     }
 
+    /// <summary>A type handler's Parse failed: names the column, the member and the handler; never the value (nor the handler's message, which may hold it).</summary>
+    public static Exception Handler(Exception error, DbDataReader reader, int ordinal, string? member, Type target, Type handler)
+    {
+        if (error is MappingException)
+            return error;
+        string column = SafeName(reader, ordinal);
+        return new MappingException(
+            $"Type handler {handler.Name} failed to read column '{column}' ({SafeDbType(reader, ordinal)}, read as {SafeFieldType(reader, ordinal)}) " +
+            $"into {Target(member, target)}: it threw {error.GetType().Name} (the inner exception).",
+            column, member, error);
+    }
+
     private static string Target(string? member, Type target) =>
         member is null ? $"the requested type {ScalarTypes.Describe(target)}" : $"member '{member}' ({ScalarTypes.Describe(target)})";
 

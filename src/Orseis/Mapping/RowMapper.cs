@@ -23,23 +23,27 @@ internal static class RowMapper<T>
     /// <summary>The mapper for the reader's current result; call it after the first successful Read.</summary>
     /// <param name="reader">The reader, positioned on a row.</param>
     /// <param name="sql">The command text that produced the result.</param>
-    public static Func<DbDataReader, T> Get(DbDataReader reader, string sql)
+    /// <param name="handlers">The database's type handlers; null when it has none.</param>
+    public static Func<DbDataReader, T> Get(DbDataReader reader, string sql, TypeHandlerSet? handlers = null)
     {
+        // A type with a handler is read from one column, like the built-in scalars.
+        bool scalar = s_scalar || (handlers is not null && handlers.For(typeof(T)) is not null);
         Entry[] recent = s_recent;
         if (recent.Length != 0)
         {
-            int count = s_scalar ? 1 : reader.FieldCount;
+            int count = scalar ? 1 : reader.FieldCount;
             Type readerType = reader.GetType();
             Type[] types = Layout.ReadTypes(reader, count);
             foreach (Entry entry in recent)
             {
-                if (entry.Layout.MatchesTypes(readerType, types, count) && (s_scalar || entry.FixesNamesFor(sql) || entry.Layout.MatchesNames(reader)))
+                if (ReferenceEquals(entry.Layout.Handlers, handlers) && entry.Layout.MatchesTypes(readerType, types, count)
+                    && (scalar || entry.FixesNamesFor(sql) || entry.Layout.MatchesNames(reader)))
                     return entry.Map;
             }
         }
 
-        Layout layout = Layout.Capture(reader, !s_scalar);
-        Func<DbDataReader, T> map = s_cache.GetOrAdd(layout, static l => MapperCompiler.Compile<T>(l, s_scalar));
+        Layout layout = Layout.Capture(reader, !scalar, handlers);
+        Func<DbDataReader, T> map = s_cache.GetOrAdd(layout, static l => MapperCompiler.Compile<T>(l, s_scalar || l.Handlers?.For(typeof(T)) is not null));
         var added = new Entry(layout, map, NamesFixedBy(sql) ? sql : null);
         var next = new Entry[Math.Min(recent.Length + 1, RecentLayouts)];
         next[0] = added;

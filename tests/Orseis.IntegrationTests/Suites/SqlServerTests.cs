@@ -38,4 +38,6 @@ public sealed class SqlServerTests() : ServerSuite(new SqlServerDialect())
     [SqlServerFact] public Task Command_timeout() => A_command_timeout_is_its_own_error_in_every_mode();
 
     [SqlServerFact] public Task Execute_many() => A_sequence_of_arguments_runs_once_per_item_in_every_mode();
+
+    [SqlServerFact] public Task Multi_mapping_and_type_handlers() => Joins_map_onto_several_types_and_type_handlers_convert_both_ways_in_every_mode();
 }

@@ -32,6 +32,12 @@ public sealed class InterpolatedWithArgsTests
         "db.StreamAsync<int>($\"select {id}\", new { x = 1 })",
         "db.QueryMultiple($\"select {id}\", new { x = 1 })",
         "db.QueryMultipleAsync($\"select {id}\", new { x = 1 })",
+        "db.Query<int, int, int>($\"select {id}\", (a, b) => a + b, new { x = 1 })",
+        "db.QueryAsync<int, int, int>($\"select {id}\", (a, b) => a + b, new { x = 1 }, \"Id\")",
+        "db.Query<int, int, int, int>($\"select {id}\", (a, b, c) => a + b + c, new { x = 1 })",
+        "db.QueryAsync<int, int, int, int>($\"select {id}\", (a, b, c) => a + b + c, new { x = 1 })",
+        "db.Query<int, int, int, int, int>($\"select {id}\", (a, b, c, d) => a + b + c + d, new { x = 1 })",
+        "db.QueryAsync<int, int, int, int, int>($\"select {id}\", (a, b, c, d) => a + b + c + d, args: new { x = 1 })",
         "session.Query<int>($\"select {name}\", new Dictionary<string, object?>())",
     ];
 
@@ -50,15 +56,16 @@ public sealed class InterpolatedWithArgsTests
     public void Every_interpolated_overload_has_its_guard()
     {
         // A new interpolated call without a guard would let the spliced form compile again. A guard has the call's
-        // parameters with "object? args" inserted after the SQL, and the same return type.
+        // parameters with "object? args" inserted after the SQL (after the map function, for multi-mapping), and the same return type.
         MethodInfo[] methods = typeof(SqlRunner).GetMethods(BindingFlags.Public | BindingFlags.Instance).Where(FirstIsHandler).ToArray();
         MethodInfo[] calls = [.. methods.Where(m => !Guarded(m))];
         MethodInfo[] guards = [.. methods.Where(Guarded)];
-        Assert.Equal(18, calls.Length);
-        Assert.Equal(calls.Select(Signature).Order(StringComparer.Ordinal), guards.Select(g => Signature(g).Replace("(handler, Object, ", "(handler, ", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
-        Assert.All(guards, g => Assert.Equal(typeof(object), g.GetParameters()[1].ParameterType));
-        Assert.Equal(calls.Select(m => m.Name).Order(StringComparer.Ordinal), Calls.Take(18).Select(c => c[3..c.IndexOfAny(['<', '('])]).Order(StringComparer.Ordinal));
+        Assert.Equal(24, calls.Length);
+        Assert.Equal(calls.Select(Signature).Order(StringComparer.Ordinal), guards.Select(g => Signature(g).Replace(", Object, ", ", ", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
+        Assert.All(guards, g => Assert.Equal(typeof(object), g.GetParameters()[IsMultiMap(g) ? 2 : 1].ParameterType));
+        Assert.Equal(calls.Select(m => m.Name).Order(StringComparer.Ordinal), Calls.Take(24).Select(c => c[3..c.IndexOfAny(['<', '('])]).Order(StringComparer.Ordinal));
 
+        static bool IsMultiMap(MethodInfo m) => m.GetParameters()[1].ParameterType.Name.StartsWith("Func", StringComparison.Ordinal);
         static bool FirstIsHandler(MethodInfo m) => m.GetParameters() is [{ ParameterType: var t }, ..] && t == typeof(SqlInterpolatedStringHandler);
         static bool Guarded(MethodInfo m) => m.GetCustomAttribute<ObsoleteAttribute>() is { IsError: true, DiagnosticId: "ORSEIS001" };
         static string Signature(MethodInfo m) =>
@@ -80,6 +87,10 @@ public sealed class InterpolatedWithArgsTests
     [InlineData("db.Query<int>($\"select {id}\", timeout: null)", "SqlInterpolatedStringHandler")]
     [InlineData("db.Query<int>($\"select {id}\" + $\" and {name}\")", "SqlInterpolatedStringHandler")]
     [InlineData("db.QueryAsync<int>($\"select {id}\", null, CancellationToken.None)", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query<int, int, int>($\"select {id}\", (a, b) => a + b)", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query<int, int, int>($\"select {id}\", (a, b) => a + b, \"Id\")", "SqlInterpolatedStringHandler")]
+    [InlineData("db.QueryAsync<int, int, int, int>($\"select {id}\", (a, b, c) => a, \"a,b\", null, CancellationToken.None)", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query<int, int, int>(\"select @id\", (a, b) => a + b, new { id })", "String")]
     [InlineData("db.Query<int>(\"select @id\", new { id })", "String")]
     [InlineData("db.Query<int>($\"select * from {Table} where id = @id\", new { id })", "String")]
     public void Parameterised_forms_still_compile_and_bind_where_they_should(string call, string firstParameter)
