@@ -206,8 +206,17 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     {
         var shared = new SharedSource(_pool, "d");
         DbConnection held = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
-        using var cts = new CancellationTokenSource(TimeSpan.FromMilliseconds(50));
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await shared.AcquireAsync(true, forStream: false, cts.Token));
+        using var cts = new CancellationTokenSource();
+
+        // Cancelled as soon as the call is counted as waiting, not by a timer: on a loaded machine a 50 ms timer can
+        // fire after the 200 ms wait limit, and the test would then see the timeout instead of the cancellation.
+        Task<DbConnection> waiting = shared.AcquireAsync(true, forStream: false, cts.Token).AsTask();
+        SpinWait.SpinUntil(() => shared.Waits == 1 || waiting.IsCompleted);
+        await cts.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => waiting);
+        Assert.Equal(1, shared.Waits);
+        await shared.ReleaseAsync(held, true);
+        Assert.Same(held, await shared.AcquireAsync(true, forStream: false, CancellationToken.None)); // the cancelled wait took nothing
         await shared.ReleaseAsync(held, true);
         await shared.CloseAsync(true);
     }
