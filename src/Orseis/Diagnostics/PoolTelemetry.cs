@@ -197,12 +197,11 @@ internal sealed partial class PoolTelemetry : IDisposable
     }
 
     /// <summary>
-    /// Turns a provider's open timeout (waiting for the pool, or a connect that never completed) into a
-    /// <see cref="PoolExhaustedException"/> that says which; null for any other failure.
+    /// Turns a provider's open timeout (waiting for the pool, or a connect that never completed: <paramref name="kind"/>,
+    /// as the provider's traits read it) into a <see cref="PoolExhaustedException"/> that says which; null for any other failure.
     /// </summary>
-    public PoolExhaustedException? TranslateOpenFailure(Exception error)
+    public PoolExhaustedException? TranslateOpenFailure(Exception error, OpenTimeout kind)
     {
-        OpenTimeout kind = PoolTimeouts.Classify(error);
         if (kind == OpenTimeout.None)
             return null;
         Interlocked.Increment(ref _timeouts);

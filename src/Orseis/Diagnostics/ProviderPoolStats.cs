@@ -39,21 +39,14 @@ internal sealed class ProviderPoolStats
     public double CreateSeconds => Volatile.Read(ref _createSeconds);
 
     /// <summary>Starts listening (once per process) and returns the stats for <paramref name="source"/>'s pool, or null when the provider publishes none.</summary>
-    public static ProviderPoolStats? For(string systemName, DbDataSource source)
+    public static ProviderPoolStats? For(Execution.ProviderTraits traits, DbDataSource source)
     {
-        if (systemName is not ("postgresql" or "mysql") || !PublishesPoolMeter(source))
+        if (traits.PoolMeterName is null)
             return null;
-        string name = PoolTag(systemName, source);
+        string name = PoolTag(traits.SystemName, source);
         ProviderPoolStats stats = ByPoolName.GetOrAdd(name, static n => new ProviderPoolStats(n));
         EnsureListening();
         return stats;
-    }
-
-    /// <summary>Whether the provider behind <paramref name="source"/> is one whose meter this reads (not Oracle's MySql.Data, say).</summary>
-    private static bool PublishesPoolMeter(DbDataSource source)
-    {
-        using DbConnection connection = source.CreateConnection();
-        return connection.GetType().Namespace is "Npgsql" or "MySqlConnector";
     }
 
     /// <summary>

@@ -67,12 +67,13 @@ internal static class ParameterBinder
     /// <summary>Adds a parameter per member of <paramref name="args"/> that the SQL uses (lists expanded).</summary>
     private static string BindMembers(DbCommand command, string sql, object args, Getter[] getters, Mapping.TypeHandlerSet? handlers)
     {
+        bool prefixed = ProviderTraits.Of(command).PrefixedParameterNames;
         foreach (Getter getter in getters)
         {
             object? value = getter.Read(args);
             if (value is IEnumerable list && IsList(value, handlers))
                 sql = ListExpansion.Expand(command, sql, getter.Name, list, handlers);
-            else if (getter.SpellingIn(sql, PrefixedNames(command)) is { } spelling)
+            else if (getter.SpellingIn(sql, prefixed) is { } spelling)
                 command.Parameters.Add(Create(command, spelling, value, handlers));
         }
 
@@ -125,11 +126,11 @@ internal static class ParameterBinder
             case Enum e:
                 parameter.Value = Convert.ChangeType(e, Enum.GetUnderlyingType(e.GetType()), System.Globalization.CultureInfo.InvariantCulture);
                 break;
-            case DateOnly date when !ProviderInfo.KnowsDateAndTimeOnly(command.GetType()):
+            case DateOnly date when !ProviderTraits.Of(command).KnowsDateAndTimeOnly:
                 parameter.DbType = DbType.Date;
                 parameter.Value = date.ToDateTime(TimeOnly.MinValue);
                 break;
-            case TimeOnly time when !ProviderInfo.KnowsDateAndTimeOnly(command.GetType()):
+            case TimeOnly time when !ProviderTraits.Of(command).KnowsDateAndTimeOnly:
                 parameter.DbType = DbType.Time;
                 parameter.Value = time.ToTimeSpan();
                 break;
@@ -200,28 +201,6 @@ internal static class ParameterBinder
         Expression read = Expression.PropertyOrField(Expression.Convert(boxed, type), member.Name);
         return Expression.Lambda<Func<object, object?>>(Expression.Convert(read, typeof(object)), boxed).Compile();
     }
-
-    /// <summary>
-    /// True for Microsoft.Data.Sqlite commands, which get a member's parameter under the name the SQL writes, prefix
-    /// included (<c>@Id</c>): SQLite finds that with one lookup, while a bare <c>Id</c> is looked up under each of
-    /// <c>@</c>, <c>$</c> and <c>:</c>, a string built for each. Other providers keep the bare name.
-    /// </summary>
-    private static bool PrefixedNames(DbCommand command)
-    {
-        Type type = command.GetType();
-        CommandKind? last = s_lastCommandKind;
-        if (last is not null && last.Type == type)
-            return last.Prefixed;
-        bool prefixed = false;
-        for (Type? t = type; t is not null && !prefixed; t = t.BaseType)
-            prefixed = t.FullName == "Microsoft.Data.Sqlite.SqliteCommand";
-        s_lastCommandKind = new CommandKind(type, prefixed);
-        return prefixed;
-    }
-
-    private static volatile CommandKind? s_lastCommandKind;
-
-    private sealed record CommandKind(Type Type, bool Prefixed);
 
     /// <summary>One member of an argument type, with how the last SQL text it was bound into spells it.</summary>
     private sealed class Getter(string name, Func<object, object?> read)

@@ -19,16 +19,20 @@ internal sealed class PoolContext : IAsyncDisposable
         _ownsSource = ownsSource;
         Options = options;
         Handlers = Mapping.TypeHandlerSet.From(options.TypeHandlers);
-        string system = ProviderInfo.SystemName(providerType);
+        Traits = ProviderTraits.For(providerType);
+        string system = Traits.SystemName;
         string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
-        ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(system, source) : null;
+        ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(Traits, source) : null;
         Telemetry = new PoolTelemetry(
-            name, system, ProviderInfo.MaxPoolSize(system, source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString);
+            name, system, Traits.MaxPoolSize(source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString);
     }
 
     public DbDataSource DataSource { get; }
 
     public OrseisOptions Options { get; }
+
+    /// <summary>What Orseis knows of the provider, worked out once for this database.</summary>
+    public ProviderTraits Traits { get; }
 
     /// <summary>The type handlers of this database, frozen at its creation; null when it has none.</summary>
     public Mapping.TypeHandlerSet? Handlers { get; }
@@ -73,7 +77,7 @@ internal sealed class PoolContext : IAsyncDisposable
                     await connection.DisposeAsync().ConfigureAwait(false);
                 else
                     connection.Dispose();
-                if (Telemetry.TranslateOpenFailure(error) is { } exhausted)
+                if (Telemetry.TranslateOpenFailure(error, Traits.ClassifyOpenFailure(error)) is { } exhausted)
                     throw exhausted;
                 if (cancellationToken.IsCancellationRequested || !ConnectionFailures.BrokeWhileOpening(error))
                     throw;

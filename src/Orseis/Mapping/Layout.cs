@@ -40,7 +40,7 @@ internal sealed class Layout : IEquatable<Layout>
     /// Npgsql do (tested): mappers then skip their own IsDBNull test for members that cannot hold NULL and explain the
     /// NULL only when a getter fails. Other providers are tested for NULL before every such read.
     /// </summary>
-    public bool ProviderRefusesNull => ProviderInfo.TypedGettersRefuseNull(ReaderType);
+    public bool ProviderRefusesNull => ProviderTraits.For(ReaderType).TypedGettersRefuseNull;
 
     public string[] Names { get; }
 
