@@ -1,5 +1,4 @@
 using System.Data.Common;
-using System.Diagnostics;
 using Orseis.Diagnostics.Detectors;
 
 namespace Orseis.Diagnostics;
@@ -162,8 +161,11 @@ internal sealed partial class PoolTelemetry : IDisposable
             return;
         TimeSpan elapsed = _time.GetElapsedTime(start.Started);
         if (OrseisMetrics.WaitTime.Enabled)
+        {
             Guard(static (self, state) => OrseisMetrics.WaitTime.Record(
                 state.elapsed.TotalSeconds, state.error is null ? self.Tags : WithError(self.Tags, state.error)), (elapsed, error));
+        }
+
         if (EventsOn)
         {
             Guard(static (self, state) => OrseisEventSource.Log.OpenStop(
@@ -190,8 +192,11 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (connects > 0 && firstWave == 0)
             Interlocked.CompareExchange(ref _firstConnectDone, _time.GetTimestamp(), 0);
         if (Detecting(FindingKind.SlowOpen))
+        {
             _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave: firstWave != 0 && start.Started > firstWave,
                 start.Async ? ThreadPoolProbe.RecentDelay : TimeSpan.Zero); // only an async open waits for the thread pool
+        }
+
         if (Detecting(FindingKind.Churn) && _flow.Value is { } flow)
             _churn.OnOpenCompleted(flow, outcome, _time.GetTimestamp());
     }

@@ -9,7 +9,8 @@ internal enum OpenTimeout
     /// <summary>The provider timed out waiting for a pooled connection.</summary>
     PoolWait,
 
-    /// <summary>The provider timed out making a new connection (MySqlConnector's "Connect Timeout expired.", Npgsql's timeout while connecting).</summary>
+    /// <summary>The provider timed out making a new connection (MySqlConnector's "Connect Timeout expired.", Npgsql's timeout while
+    /// connecting).</summary>
     Connect,
 }
 
@@ -43,7 +44,9 @@ internal static class PoolTimeouts
             if (message.Contains("Connect Timeout expired", StringComparison.OrdinalIgnoreCase) ||
                 message.Contains("timeout while connecting", StringComparison.OrdinalIgnoreCase) ||
                 message.Contains("timeout during connecting", StringComparison.OrdinalIgnoreCase))
+            {
                 return OpenTimeout.Connect;
+            }
         }
 
         return OpenTimeout.None;

@@ -38,7 +38,8 @@ internal sealed class ProviderPoolStats
 
     public double CreateSeconds => Volatile.Read(ref _createSeconds);
 
-    /// <summary>Starts listening (once per process) and returns the stats for <paramref name="source"/>'s pool, or null when the provider publishes none.</summary>
+    /// <summary>Starts listening (once per process) and returns the stats for <paramref name="source"/>'s pool, or null when the provider
+    /// publishes none.</summary>
     public static ProviderPoolStats? For(Execution.ProviderTraits traits, DbDataSource source)
     {
         if (traits.PoolMeterName is null)
@@ -73,7 +74,8 @@ internal sealed class ProviderPoolStats
         return builder.ConnectionString;
     }
 
-    /// <summary>Reads the provider's observable instruments now. An instance method so that callers refresh only pools that have provider stats.</summary>
+    /// <summary>Reads the provider's observable instruments now. An instance method so that callers refresh only pools that have provider
+    /// stats.</summary>
 #pragma warning disable CA1822 // see above: called as ProviderPool?.Refresh()
     public void Refresh() => _listener?.RecordObservableInstruments();
 #pragma warning restore CA1822
@@ -81,9 +83,12 @@ internal sealed class ProviderPoolStats
     /// <summary>What Orseis can and cannot see about each provider's pool.</summary>
     public static string Visibility(string systemName) => systemName switch
     {
-        "postgresql" => "Npgsql publishes pool data on its meter 'Npgsql': idle/used connections and physical connection creations are read in-process.",
-        "mysql" => "MySqlConnector publishes pool data on its meter 'MySqlConnector': idle/used connections and physical connection creations are read in-process.",
-        "microsoft.sql_server" => "SqlClient publishes pool data only as EventCounters (Microsoft.Data.SqlClient.EventSource); Orseis reports what it measures itself.",
+        "postgresql" => "Npgsql publishes pool data on its meter 'Npgsql': " +
+                        "idle/used connections and physical connection creations are read in-process.",
+        "mysql" => "MySqlConnector publishes pool data on its meter 'MySqlConnector': " +
+                   "idle/used connections and physical connection creations are read in-process.",
+        "microsoft.sql_server" => "SqlClient publishes pool data only as EventCounters (Microsoft.Data.SqlClient.EventSource); " +
+                                  "Orseis reports what it measures itself.",
         "sqlite" => "Microsoft.Data.Sqlite publishes no pool data and has no Max Pool Size; Orseis reports what it measures itself.",
         _ => "This provider publishes no pool data Orseis knows; Orseis reports what it measures itself.",
     };

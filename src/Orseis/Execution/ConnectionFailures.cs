@@ -9,7 +9,8 @@ namespace Orseis.Execution;
 /// </summary>
 internal static class ConnectionFailures
 {
-    /// <summary>A <see cref="ConnectionBrokenException"/> for <paramref name="error"/> when it left <paramref name="connection"/> closed; otherwise null.</summary>
+    /// <summary>A <see cref="ConnectionBrokenException"/> for <paramref name="error"/> when it left <paramref name="connection"/> closed;
+    /// otherwise null.</summary>
     public static ConnectionBrokenException? Translate(DbConnection connection, Exception error, string owner, bool inTransaction)
     {
         if (connection.State == ConnectionState.Open || error is OperationCanceledException or OrseisException)
@@ -36,7 +37,8 @@ internal static class ConnectionFailures
         return false;
     }
 
-    /// <summary>The error for an open whose connection broke twice in a row while being opened (see <see cref="BrokeWhileOpening"/>).</summary>
+    /// <summary>The error for an open whose connection broke twice in a row while being opened (see
+    /// <see cref="BrokeWhileOpening"/>).</summary>
     public static ConnectionBrokenException BrokenOnOpen(string owner, Exception error) =>
         new($"Opening a connection for {owner} failed twice: each connection broke while it was opened or reset (the server may be restarting, " +
             "or a network device closed idle connections). Nothing was sent to the server; the call can be retried.", inTransaction: false, statementMayHaveRun: false, error);

@@ -2,6 +2,7 @@ using System.Collections;
 using System.Collections.Concurrent;
 using System.Data;
 using System.Data.Common;
+using System.Globalization;
 using System.Linq.Expressions;
 using System.Reflection;
 
@@ -13,7 +14,7 @@ namespace Orseis.Execution;
 /// </summary>
 internal static class ParameterBinder
 {
-    private static readonly ConcurrentDictionary<Type, Getter[]> s_getters = new();
+    private static readonly ConcurrentDictionary<Type, Getter[]> Getters = new();
 
     /// <summary>Adds the parameters to <paramref name="command"/> and returns the SQL text to run (lists expanded).</summary>
     /// <param name="command">The command.</param>
@@ -24,7 +25,7 @@ internal static class ParameterBinder
     {
         // Only types that reached the default case below are in the cache, so a cached type goes there directly
         // instead of through the collection type tests.
-        if (args is not null && s_last is { } last && last.Type == args.GetType())
+        if (args is not null && _lastArgs is { } last && last.Type == args.GetType())
             return BindMembers(command, sql, args, last.Getters, handlers);
         switch (args)
         {
@@ -51,15 +52,15 @@ internal static class ParameterBinder
                 foreach (DictionaryEntry entry in dictionary)
                 {
                     if (entry.Key is not string name)
-                        throw new ArgumentException($"Parameter dictionaries must have string keys; found a key of type {entry.Key.GetType()}.", PublicParameters.Args);
+                        throw HotPathErrors.DictionaryKeyNotString(entry.Key.GetType());
                     sql = Add(command, sql, name, entry.Value, handlers);
                 }
 
                 return sql;
             default:
                 Type type = args.GetType();
-                Getter[] getters = s_getters.GetOrAdd(type, Compile);
-                s_last = new TypeGetters(type, getters);
+                Getter[] getters = Getters.GetOrAdd(type, Compile);
+                _lastArgs = new TypeGetters(type, getters);
                 return BindMembers(command, sql, args, getters, handlers);
         }
     }
@@ -80,7 +81,7 @@ internal static class ParameterBinder
         return sql;
     }
 
-    private static volatile TypeGetters? s_last;
+    private static volatile TypeGetters? _lastArgs;
 
     private sealed record TypeGetters(Type Type, Getter[] Getters);
 
@@ -124,7 +125,7 @@ internal static class ParameterBinder
                 parameter.Value = DBNull.Value;
                 break;
             case Enum e:
-                parameter.Value = Convert.ChangeType(e, Enum.GetUnderlyingType(e.GetType()), System.Globalization.CultureInfo.InvariantCulture);
+                parameter.Value = Convert.ChangeType(e, Enum.GetUnderlyingType(e.GetType()), CultureInfo.InvariantCulture);
                 break;
             case DateOnly date when !ProviderTraits.Of(command).KnowsDateAndTimeOnly:
                 parameter.DbType = DbType.Date;
@@ -151,11 +152,7 @@ internal static class ParameterBinder
         }
         catch (Exception error)
         {
-#pragma warning disable CA2208 // the error is about the public call's 'args', not this method's parameters
-            throw new ArgumentException(
-                $"Type handler {handler.GetType().Name} failed to set parameter '{parameter.ParameterName}' (a {value.GetType().Name}): " +
-                $"it threw {error.GetType().Name} (the inner exception).", PublicParameters.Args, error);
-#pragma warning restore CA2208
+            throw HotPathErrors.HandlerFailed(handler.GetType(), parameter.ParameterName, value.GetType(), error);
         }
     }
 

@@ -42,10 +42,12 @@ internal sealed class PoolContext : IAsyncDisposable
     /// <summary>
     /// Opens a connection for <paramref name="owner"/> (named in held-too-long findings); give it back with
     /// <see cref="CloseAsync"/>. <paramref name="heldAcrossCalls"/>: a session's or a stream's connection, whose acquiring
-    /// stack the held-too-long detector records (a one-shot call's is not recorded). A pooled connection that turns out to be broken while it is opened or reset (the
+    /// stack the held-too-long detector records (a one-shot call's is not recorded). A pooled connection that turns out to be broken while
+    /// it is opened or reset (the
     /// server restarted since it was pooled) is replaced once; nothing has been sent then, so this is always safe.
     /// </summary>
-    public async ValueTask<DbConnection> OpenAsync(bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
+    public async ValueTask<DbConnection> OpenAsync(
+        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
     {
         // Where the caller acquires, taken before anything is awaited: after the open, an async continuation no longer
         // has the caller's frames on its stack.
@@ -107,7 +109,8 @@ internal sealed class PoolContext : IAsyncDisposable
                     "(the connection is closed once the provider lets go of it).", abandoned, cancellationToken);
                 throw;
             }
-            catch (Exception error) when (watch.CallerCancelled && !(error is OperationCanceledException oce && oce.CancellationToken == cancellationToken))
+            catch (Exception error) when (
+                watch.CallerCancelled && !(error is OperationCanceledException oce && oce.CancellationToken == cancellationToken))
             {
                 throw Cancellation.Reported(error, cancellationToken);
             }
@@ -132,7 +135,11 @@ internal sealed class PoolContext : IAsyncDisposable
         if (t == Timeout.InfiniteTimeSpan)
             return 0;
         if (t < TimeSpan.Zero)
-            throw new ArgumentOutOfRangeException(nameof(timeout), $"A command timeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.");
+        {
+            throw new ArgumentOutOfRangeException(
+                nameof(timeout), $"A command timeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.");
+        }
+
         return (int)Math.Min(int.MaxValue, Math.Ceiling(t.TotalSeconds));
     }
 

@@ -55,7 +55,9 @@ internal static class ProviderErrors
         {
             if (IsType(e, "MySql.Data.MySqlClient.MySqlException") && ReadInt(e, "Number") == 0 &&
                 e.Message.Contains("prior to obtaining a connection from the pool", StringComparison.Ordinal))
+            {
                 return OpenTimeout.PoolWait;
+            }
         }
 
         return OpenTimeout.None;
@@ -98,7 +100,9 @@ internal static class ProviderErrors
             if (e.GetType() == typeof(InvalidOperationException) &&
                 (string.Equals(e.Message, SqlClientPoolTimeoutText(assemblyName), StringComparison.Ordinal) ||
                  e.Message.Contains("prior to obtaining a connection from the pool", StringComparison.Ordinal)))
+            {
                 return OpenTimeout.PoolWait;
+            }
         }
 
         return OpenTimeout.None;

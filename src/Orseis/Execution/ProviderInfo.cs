@@ -1,4 +1,5 @@
 using System.Data.Common;
+using System.Globalization;
 
 namespace Orseis.Execution;
 
@@ -96,7 +97,7 @@ internal static class ProviderInfo
         if (host is { Length: > 0 } && !host.Contains(',', StringComparison.Ordinal))
         {
             attributes.Add(new("server.address", host.Trim()));
-            if (int.TryParse(port, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out int number) && number > 0)
+            if (int.TryParse(port, NumberStyles.Integer, CultureInfo.InvariantCulture, out int number) && number > 0)
                 attributes.Add(new("server.port", number));
         }
 

@@ -171,7 +171,10 @@ internal sealed class ProviderTraits
             return null;
         if (First(builder, PoolSizeKeys) is { } text &&
             int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out int max) && max > 0)
+        {
             return max;
+        }
+
         return DefaultMaxPoolSize;
     }
 
@@ -195,7 +198,9 @@ internal sealed class ProviderTraits
             {
                 if (ns.StartsWith(traits.RootNamespace, StringComparison.Ordinal) &&
                     (ns.Length == traits.RootNamespace.Length || ns[traits.RootNamespace.Length] == '.'))
+                {
                     return traits;
+                }
             }
         }
 

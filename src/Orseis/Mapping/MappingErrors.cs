@@ -36,7 +36,8 @@ internal static class MappingErrors
             column, member, error is InvalidCastException or OverflowException ? error : null);
     }
 
-    /// <summary>A type handler's Parse failed: names the column, the member and the handler; never the value (nor the handler's message, which may hold it).</summary>
+    /// <summary>A type handler's Parse failed: names the column, the member and the handler; never the value (nor the handler's message,
+    /// which may hold it).</summary>
     public static Exception Handler(Exception error, DbDataReader reader, int ordinal, string? member, Type target, Type handler)
     {
         if (error is MappingException)

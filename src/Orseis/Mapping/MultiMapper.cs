@@ -18,7 +18,7 @@ namespace Orseis.Mapping;
 /// </remarks>
 internal static class MultiMapper
 {
-    private static readonly ConcurrentDictionary<Key, Delegate[]> s_cache = new();
+    private static readonly ConcurrentDictionary<Key, Delegate[]> Cache = new();
 
     /// <summary>The mappers of each of <paramref name="types"/> for the reader's current result; call after the first Read.</summary>
     /// <exception cref="ArgumentException"><paramref name="splitOn"/> is empty or names the wrong number of columns.</exception>
@@ -26,10 +26,10 @@ internal static class MultiMapper
     public static Delegate[] Get(DbDataReader reader, Type[] types, string splitOn, TypeHandlerSet? handlers)
     {
         Layout layout = Layout.Capture(reader, withNames: true, handlers);
-        return s_cache.GetOrAdd(new Key(types, layout, splitOn), static key => Compile(key.Types, key.Layout, key.SplitOn));
+        return Cache.GetOrAdd(new Key(types, layout, splitOn), static key => Compile(key.Types, key.Layout, key.SplitOn));
     }
 
-    internal static int CachedLayouts => s_cache.Count;
+    internal static int CachedLayouts => Cache.Count;
 
     private static Delegate[] Compile(Type[] types, Layout layout, string splitOn)
     {

@@ -1,5 +1,4 @@
 using Npgsql;
-using Orseis.Diagnostics;
 using Orseis.IntegrationTests.Infrastructure;
 
 namespace Orseis.IntegrationTests.Diagnostics;

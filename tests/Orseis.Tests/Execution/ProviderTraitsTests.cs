@@ -173,12 +173,12 @@ public sealed class ProviderTraitsTests
     [Fact]
     public void MySqlData_s_pool_timeout_is_its_numberless_exception_and_nothing_else_is()
     {
-        const string text = "error connecting: Timeout expired.  The timeout period elapsed prior to obtaining a connection from the pool.  " +
+        const string Text = "error connecting: Timeout expired.  The timeout period elapsed prior to obtaining a connection from the pool.  " +
                             "This may have occurred because all pooled connections were in use and max pool size was reached.";
-        Assert.Equal(OpenTimeout.PoolWait, ProviderTraits.MySqlData.ClassifyOpenFailure(MySqlDataException(text, null)));
-        Assert.Equal(OpenTimeout.None, ProviderTraits.MySqlData.ClassifyOpenFailure(MySqlDataException(text, 1042)));
+        Assert.Equal(OpenTimeout.PoolWait, ProviderTraits.MySqlData.ClassifyOpenFailure(MySqlDataException(Text, null)));
+        Assert.Equal(OpenTimeout.None, ProviderTraits.MySqlData.ClassifyOpenFailure(MySqlDataException(Text, 1042)));
         Assert.Equal(OpenTimeout.None, ProviderTraits.MySqlData.ClassifyOpenFailure(MySqlDataException("Unable to connect to any of the specified MySQL hosts.", 1042)));
-        Assert.Equal(OpenTimeout.None, ProviderTraits.MySqlData.ClassifyOpenFailure(new InvalidOperationException(text)));
+        Assert.Equal(OpenTimeout.None, ProviderTraits.MySqlData.ClassifyOpenFailure(new InvalidOperationException(Text)));
     }
 
     /// <summary>
