@@ -32,7 +32,8 @@ internal static class MappingErrors
             _ => $"{error.GetType().Name} while reading the value",
         };
         return new MappingException(
-            $"Cannot map column '{column}' ({SafeDbType(reader, ordinal)}, read as {SafeFieldType(reader, ordinal)}) to {Target(member, target)}: {reason}.",
+            $"Cannot map column '{column}' ({SafeDbType(reader, ordinal)}, read as {SafeFieldType(reader, ordinal)}) " +
+            $"to {Target(member, target)}: {reason}.",
             column, member, error is InvalidCastException or OverflowException ? error : null);
     }
 
@@ -44,7 +45,8 @@ internal static class MappingErrors
             return error;
         string column = SafeName(reader, ordinal);
         return new MappingException(
-            $"Type handler {handler.Name} failed to read column '{column}' ({SafeDbType(reader, ordinal)}, read as {SafeFieldType(reader, ordinal)}) " +
+            $"Type handler {handler.Name} failed to read column '{column}' " +
+            $"({SafeDbType(reader, ordinal)}, read as {SafeFieldType(reader, ordinal)}) " +
             $"into {Target(member, target)}: it threw {error.GetType().Name} (the inner exception).",
             column, member, error);
     }
