@@ -1,5 +1,4 @@
 using System.CommandLine;
-using Orseis.Benchmarks;
 using Orseis.Benchmarks.Charts;
 using Orseis.Benchmarks.Costs;
 using Orseis.Benchmarks.Infrastructure;

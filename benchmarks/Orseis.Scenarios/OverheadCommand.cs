@@ -109,7 +109,7 @@ internal static class OverheadCommand
     internal readonly record struct Interval(double Estimate, double Low, double High)
     {
         // Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom.
-        private static readonly double[] s_t =
+        private static readonly double[] StudentT =
         [
             12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
             2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
@@ -120,7 +120,7 @@ internal static class OverheadCommand
             double[] logs = [.. ratios.Select(r => Math.Log(r))];
             double mean = logs.Average();
             double sd = Math.Sqrt(logs.Sum(l => (l - mean) * (l - mean)) / (logs.Length - 1));
-            double half = s_t[Math.Min(logs.Length - 1, s_t.Length) - 1] * sd / Math.Sqrt(logs.Length);
+            double half = StudentT[Math.Min(logs.Length - 1, StudentT.Length) - 1] * sd / Math.Sqrt(logs.Length);
             return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half));
         }
 

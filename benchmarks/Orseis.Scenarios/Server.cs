@@ -23,7 +23,7 @@ internal static class Server
         }
     }
 
-    /// <summary><paramref name="connectionString"/> with extra settings (a fresh pool each time: Application Name differs).</summary>
+    /// <summary>The server's connection string with extra settings (a fresh pool each time: Application Name differs).</summary>
     public static string With(string settings, string? name = null) =>
         ConnectionString.TrimEnd(';') + ";" + settings + $";Application Name={name ?? "orseis-scenario-" + Guid.NewGuid().ToString("N")[..8]}";
 

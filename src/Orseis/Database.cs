@@ -29,7 +29,8 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     {
     }
 
-    /// <summary>Creates a database over a provider's data source (such as an <c>NpgsqlDataSource</c>), which stays the caller's to dispose.</summary>
+    /// <summary>Creates a database over a provider's data source (such as an <c>NpgsqlDataSource</c>), which stays the caller's to
+    /// dispose.</summary>
     /// <param name="dataSource">The data source that opens connections.</param>
     /// <param name="options">Settings; null for the defaults. Validated here.</param>
     /// <exception cref="ArgumentException">An option is invalid; the message names it.</exception>

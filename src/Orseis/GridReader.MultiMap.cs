@@ -7,7 +7,9 @@ namespace Orseis;
 // Multi-mapping of the current result set: the rows split into parts as SqlRunner.Query<T1, T2, TResult> does.
 public sealed partial class GridReader
 {
-    /// <summary>Maps every row of the current result set to 2 types combined by <paramref name="map"/> (as <see cref="SqlRunner.Query{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?)"/> does) and moves to the next.</summary>
+    /// <summary>Maps every row of the current result set to 2 types combined by <paramref name="map"/> (as
+    /// <see cref="SqlRunner.Query{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?)"/> does) and moves to the
+    /// next.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
@@ -24,7 +26,9 @@ public sealed partial class GridReader
     public Task<List<TResult>> ReadAsync<T1, T2, TResult>(Func<T1, T2, TResult> map, string splitOn = "Id", CancellationToken cancellationToken = default) =>
         ReadMultiAsync(MultiTypes<T1, T2>.Types, splitOn, MultiRow.Compose(map), async: true, cancellationToken).AsTask();
 
-    /// <summary>Maps every row of the current result set to 3 types combined by <paramref name="map"/> (as <see cref="SqlRunner.Query{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?)"/> does) and moves to the next.</summary>
+    /// <summary>Maps every row of the current result set to 3 types combined by <paramref name="map"/> (as
+    /// <see cref="SqlRunner.Query{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?)"/> does) and moves to
+    /// the next.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
@@ -42,7 +46,9 @@ public sealed partial class GridReader
     public Task<List<TResult>> ReadAsync<T1, T2, T3, TResult>(Func<T1, T2, T3, TResult> map, string splitOn = "Id", CancellationToken cancellationToken = default) =>
         ReadMultiAsync(MultiTypes<T1, T2, T3>.Types, splitOn, MultiRow.Compose(map), async: true, cancellationToken).AsTask();
 
-    /// <summary>Maps every row of the current result set to 4 types combined by <paramref name="map"/> (as <see cref="SqlRunner.Query{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?)"/> does) and moves to the next.</summary>
+    /// <summary>Maps every row of the current result set to 4 types combined by <paramref name="map"/> (as
+    /// <see cref="SqlRunner.Query{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?)"/> does) and
+    /// moves to the next.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>

@@ -5,7 +5,8 @@ using Orseis.Mapping;
 namespace Orseis;
 
 /// <summary>
-/// The result sets of one command (from <see cref="SqlRunner.QueryMultiple(string, object?, TimeSpan?)"/>), read in order: each <c>Read</c> maps
+/// The result sets of one command (from <see cref="SqlRunner.QueryMultiple(string, object?, TimeSpan?)"/>), read in order: each <c>Read</c>
+/// maps
 /// the current result set and moves to the next. It holds its connection until disposed; disposing it before every
 /// result set was read asks the server to stop sending the rest.
 /// </summary>
@@ -45,7 +46,8 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
 
     /// <summary>Maps the only row of the current result set and moves to the next.</summary>
     /// <returns>The row.</returns>
-    /// <exception cref="InvalidOperationException">The result set has no row or more than one, or every result set has been read.</exception>
+    /// <exception cref="InvalidOperationException">The result set has no row or more than one, or every result set has been
+    /// read.</exception>
     public T ReadSingle<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.Single, async: false, CancellationToken.None))!;
 
     /// <inheritdoc cref="ReadSingle{T}"/>
@@ -53,7 +55,8 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     public async Task<T> ReadSingleAsync<T>(CancellationToken cancellationToken = default) =>
         (await ReadRowAsync<T>(RowLimit.Single, async: true, cancellationToken).ConfigureAwait(false))!;
 
-    /// <summary>Maps the only row of the current result set, or returns <see langword="default"/> when it has none, and moves to the next.</summary>
+    /// <summary>Maps the only row of the current result set, or returns <see langword="default"/> when it has none, and moves to the
+    /// next.</summary>
     /// <returns>The row, or <see langword="default"/>.</returns>
     /// <exception cref="InvalidOperationException">The result set has more than one row, or every result set has been read.</exception>
     public T? ReadSingleOrDefault<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.SingleOrDefault, async: false, CancellationToken.None));
@@ -73,7 +76,8 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     public async Task<T> ReadFirstAsync<T>(CancellationToken cancellationToken = default) =>
         (await ReadRowAsync<T>(RowLimit.First, async: true, cancellationToken).ConfigureAwait(false))!;
 
-    /// <summary>Maps the first row of the current result set, or returns <see langword="default"/> when it has none, and moves to the next.</summary>
+    /// <summary>Maps the first row of the current result set, or returns <see langword="default"/> when it has none, and moves to the
+    /// next.</summary>
     /// <returns>The first row, or <see langword="default"/>.</returns>
     /// <exception cref="InvalidOperationException">Every result set has been read.</exception>
     public T? ReadFirstOrDefault<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.FirstOrDefault, async: false, CancellationToken.None));
@@ -145,7 +149,8 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         }
     }
 
-    /// <summary>After a read that failed on its rows (their count, a mapping), moves on so the next read gets the next result set.</summary>
+    /// <summary>After a read that failed on its rows (their count, a mapping), moves on so the next read gets the next result
+    /// set.</summary>
     private async ValueTask SkipAsync(bool async)
     {
         try

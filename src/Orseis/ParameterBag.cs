@@ -38,7 +38,8 @@ public sealed class ParameterBag
 
     /// <summary>Adds a parameter.</summary>
     /// <param name="name">Its name, with or without the <c>@</c>; for a procedure, the procedure's parameter name.</param>
-    /// <param name="value">The value sent (ignored by providers for <see cref="ParameterDirection.Output"/> and <see cref="ParameterDirection.ReturnValue"/>).</param>
+    /// <param name="value">The value sent (ignored by providers for <see cref="ParameterDirection.Output"/> and
+    /// <see cref="ParameterDirection.ReturnValue"/>).</param>
     /// <param name="dbType">The database type, when the value alone does not say it (an output's type, a NULL).</param>
     /// <param name="direction">Input (the default), output, input-output, or the procedure's return value.</param>
     /// <param name="size">The size of a variable-length output (characters or bytes); null for the provider's default.</param>
@@ -58,12 +59,15 @@ public sealed class ParameterBag
         return this;
     }
 
-    /// <summary>The value of a parameter: for an output, input-output or return value, as read back after the call; for an input, the value given.</summary>
-    /// <typeparam name="T">The type wanted; converted as a column would be (type handlers included). Ask for a nullable type when NULL is possible.</typeparam>
+    /// <summary>The value of a parameter: for an output, input-output or return value, as read back after the call; for an input, the value
+    /// given.</summary>
+    /// <typeparam name="T">The type wanted; converted as a column would be (type handlers included). Ask for a nullable type when NULL is
+    /// possible.</typeparam>
     /// <param name="name">The parameter's name, with or without the <c>@</c>.</param>
     /// <returns>The value; <see langword="default"/> for NULL when <typeparamref name="T"/> can hold it.</returns>
     /// <exception cref="ArgumentException">No parameter of that name was added.</exception>
-    /// <exception cref="InvalidOperationException">The parameter is an output and no call has completed with these parameters yet; or it is NULL and <typeparamref name="T"/> cannot hold NULL; or it cannot convert.</exception>
+    /// <exception cref="InvalidOperationException">The parameter is an output and no call has completed with these parameters yet; or it is
+    /// NULL and <typeparamref name="T"/> cannot hold NULL; or it cannot convert.</exception>
     public T? Get<T>(string name)
     {
         ArgumentNullException.ThrowIfNull(name);

@@ -43,6 +43,7 @@ public sealed class PoolExhaustedException : OrseisException
     /// <summary>How long the longest current holder had held its connection, if tracked (any detector on).</summary>
     public TimeSpan? LongestHeld { get; }
 
-    /// <summary>Where the longest holder acquired its connection: its stack, captured when <see cref="Diagnostics.FindingKind.HeldTooLong"/> is on.</summary>
+    /// <summary>Where the longest holder acquired its connection: its stack, captured when
+    /// <see cref="Diagnostics.FindingKind.HeldTooLong"/> is on.</summary>
     public string? LongestHolderLocation { get; }
 }

@@ -33,16 +33,20 @@ public sealed class SessionTransaction : IDisposable, IAsyncDisposable
 
     /// <summary>Commits the transaction.</summary>
     /// <exception cref="SessionBusyException">A call or stream is running on the session; nothing was changed.</exception>
-    /// <exception cref="ConnectionBrokenException">The connection broke: nothing was committed, or (when it broke during the commit) whether the commit took effect is unknown.</exception>
-    /// <exception cref="CommandTimeoutException">The commit did not complete within the command timeout; whether it took effect is unknown.</exception>
+    /// <exception cref="ConnectionBrokenException">The connection broke: nothing was committed, or (when it broke during the commit)
+    /// whether the commit took effect is unknown.</exception>
+    /// <exception cref="CommandTimeoutException">The commit did not complete within the command timeout; whether it took effect is
+    /// unknown.</exception>
     public void Commit() => End(Session.TransactionEnd.Commit, async: false, CancellationToken.None);
 
     /// <summary>Commits the transaction.</summary>
     /// <param name="cancellationToken">Cancels the call; whether a cancelled commit took effect is unknown.</param>
     /// <returns>A task that completes when the commit does.</returns>
     /// <exception cref="SessionBusyException">A call or stream is running on the session; nothing was changed.</exception>
-    /// <exception cref="ConnectionBrokenException">The connection broke: nothing was committed, or (when it broke during the commit) whether the commit took effect is unknown.</exception>
-    /// <exception cref="CommandTimeoutException">The commit did not complete within the command timeout; whether it took effect is unknown.</exception>
+    /// <exception cref="ConnectionBrokenException">The connection broke: nothing was committed, or (when it broke during the commit)
+    /// whether the commit took effect is unknown.</exception>
+    /// <exception cref="CommandTimeoutException">The commit did not complete within the command timeout; whether it took effect is
+    /// unknown.</exception>
     public Task CommitAsync(CancellationToken cancellationToken = default) =>
         _session.EndTransactionAsync(this, Session.TransactionEnd.Commit, async: true, cancellationToken).AsTask();
 

@@ -1,5 +1,3 @@
-using Orseis.Execution;
-
 namespace Orseis;
 
 // The interpolated-string forms: every hole becomes a parameter (see SqlInterpolatedStringHandler).

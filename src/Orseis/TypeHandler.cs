@@ -20,12 +20,14 @@ namespace Orseis;
 /// </example>
 public abstract class TypeHandler<T> : Mapping.ITypeHandler
 {
-    /// <summary>Converts a column's value to <typeparamref name="T"/>. Never called for NULL (a NULL maps to <see langword="default"/> or is an error, as for any type).</summary>
+    /// <summary>Converts a column's value to <typeparamref name="T"/>. Never called for NULL (a NULL maps to <see langword="default"/> or
+    /// is an error, as for any type).</summary>
     /// <param name="value">The value as the provider's <see cref="DbDataReader.GetValue(int)"/> returns it.</param>
     /// <returns>The converted value.</returns>
     public abstract T Parse(object value);
 
-    /// <summary>Sets <paramref name="parameter"/>'s <see cref="DbParameter.Value"/> (and <see cref="DbParameter.DbType"/>, if it matters) for <paramref name="value"/>. Never called for null.</summary>
+    /// <summary>Sets <paramref name="parameter"/>'s <see cref="DbParameter.Value"/> (and <see cref="DbParameter.DbType"/>, if it matters)
+    /// for <paramref name="value"/>. Never called for null.</summary>
     /// <param name="parameter">The parameter, already named.</param>
     /// <param name="value">The value to send.</param>
     public abstract void SetValue(DbParameter parameter, T value);

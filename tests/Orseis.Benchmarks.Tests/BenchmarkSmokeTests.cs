@@ -4,7 +4,6 @@ using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
-using Orseis.Benchmarks;
 using Orseis.Benchmarks.Costs;
 using Orseis.Benchmarks.Infrastructure;
 using Orseis.Benchmarks.Overhead;

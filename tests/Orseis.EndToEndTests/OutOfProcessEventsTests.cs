@@ -63,11 +63,11 @@ public sealed class OutOfProcessEventsTests
     [Fact]
     public void A_keyword_mask_selects_exactly_the_events_of_its_keywords()
     {
-        const long openAndFinding = 0x1 | 0x4;
+        const long OpenAndFinding = 0x1 | 0x4;
         IReadOnlyDictionary<int, DeclaredEvent> declared = DeclaredEvent.All();
-        (List<LoggedEvent> logged, List<ReceivedEvent> received) = Run(new EventPipeProvider("Orseis", EventLevel.Verbose, keywords: openAndFinding));
+        (List<LoggedEvent> logged, List<ReceivedEvent> received) = Run(new EventPipeProvider("Orseis", EventLevel.Verbose, keywords: OpenAndFinding));
 
-        List<int> expected = [.. logged.Where(e => ((long)declared[e.Id].Keywords & openAndFinding) != 0).Select(e => e.Id)];
+        List<int> expected = [.. logged.Where(e => ((long)declared[e.Id].Keywords & OpenAndFinding) != 0).Select(e => e.Id)];
         Assert.Equal([1, 2, 5], expected.Distinct().Order());
         Assert.Equal(expected, received.Select(e => e.Id));
     }

@@ -15,7 +15,7 @@ public static class StudyCharts
 {
     private const int Width = 1100, Height = 650;
 
-    private static readonly Color[] s_palette =
+    private static readonly Color[] Palette =
     [
         Color.FromHex("#1f77b4"), Color.FromHex("#d62728"), Color.FromHex("#2ca02c"), Color.FromHex("#9467bd"),
         Color.FromHex("#ff7f0e"), Color.FromHex("#8c564b"), Color.FromHex("#17becf"), Color.FromHex("#e377c2"),
@@ -41,7 +41,7 @@ public static class StudyCharts
                 bool ado = library != StudyParameters.Orseis;
                 double[] xs = [.. line.Select(p => Math.Log2(p.N) + (ado ? 0.12 : -0.12))];
                 double[] ys = [.. line.Select(p => Math.Log10(p.Ratio))];
-                Color color = s_palette[series++ % s_palette.Length];
+                Color color = Palette[series++ % Palette.Length];
                 var scatter = plot.Add.Scatter(xs, ys, color);
                 scatter.LegendText = $"{runs[i].Provider}, {library}";
                 scatter.LineWidth = 2;
@@ -88,7 +88,7 @@ public static class StudyCharts
             {
                 double[] xs = [.. line.Select(p => Math.Log2(p.N))];
                 double[] ys = [.. line.Select(p => Math.Log10(ns(p) / 1e6))];
-                var scatter = plot.Add.Scatter(xs, ys, s_palette[color++ % s_palette.Length]);
+                var scatter = plot.Add.Scatter(xs, ys, Palette[color++ % Palette.Length]);
                 scatter.LegendText = $"{library}, {mode}";
                 scatter.LineWidth = 2;
                 scatter.MarkerSize = 6;

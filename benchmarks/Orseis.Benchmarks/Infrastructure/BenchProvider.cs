@@ -1,7 +1,7 @@
 namespace Orseis.Benchmarks.Infrastructure;
 
 /// <summary>The database a benchmark run talks to, chosen with <c>--provider</c> and handed to BenchmarkDotNet's
-/// child processes through the <see cref="EnvironmentVariable"/> environment variable.</summary>
+/// child processes through the <see cref="BenchProviders.EnvironmentVariable"/> environment variable.</summary>
 public enum BenchProvider
 {
     /// <summary>Microsoft.Data.Sqlite over a temporary file, pooled (the default).</summary>

@@ -66,9 +66,9 @@ public sealed class StudyConfig : ManualConfig
 /// <summary>Runs the study round by round, N by N, the libraries in alternating order.</summary>
 public sealed class StudyOrderer : IOrderer
 {
-    private static readonly DefaultOrderer s_default = new();
+    private static readonly DefaultOrderer DefaultOrder = new();
 
-    private static readonly string[] s_methods =
+    private static readonly string[] Methods =
         [nameof(RatioStudy.OpenPerCall), nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose)];
 
     /// <inheritdoc/>
@@ -76,14 +76,14 @@ public sealed class StudyOrderer : IOrderer
         benchmarksCase.OrderBy(c => Param<int>(c, nameof(StudyParameters.Round)))
             .ThenBy(c => Param<int>(c, nameof(StudyParameters.N)))
             .ThenBy(c => LibraryRank(c))
-            .ThenBy(c => Array.IndexOf(s_methods, c.Descriptor.WorkloadMethod.Name));
+            .ThenBy(c => Array.IndexOf(Methods, c.Descriptor.WorkloadMethod.Name));
 
     /// <inheritdoc/>
     public IEnumerable<BenchmarkCase> GetSummaryOrder(ImmutableArray<BenchmarkCase> benchmarksCases, Summary summary) =>
         benchmarksCases.OrderBy(c => Param<string>(c, nameof(StudyParameters.Library)), StringComparer.Ordinal)
             .ThenBy(c => Param<int>(c, nameof(StudyParameters.N)))
             .ThenBy(c => Param<int>(c, nameof(StudyParameters.Round)))
-            .ThenBy(c => Array.IndexOf(s_methods, c.Descriptor.WorkloadMethod.Name));
+            .ThenBy(c => Array.IndexOf(Methods, c.Descriptor.WorkloadMethod.Name));
 
     /// <summary>
     /// The baseline group of a case: its library, N and round (and job). Computed from the case alone: BenchmarkDotNet's
@@ -92,18 +92,18 @@ public sealed class StudyOrderer : IOrderer
     public string? GetLogicalGroupKey(ImmutableArray<BenchmarkCase> allBenchmarksCases, BenchmarkCase benchmarkCase) =>
         benchmarkCase.Descriptor.Type == typeof(RatioStudy)
             ? $"{benchmarkCase.Job.ResolvedId}-{Param<string>(benchmarkCase, nameof(StudyParameters.Library))}-{Param<int>(benchmarkCase, nameof(StudyParameters.N))}-{Param<int>(benchmarkCase, nameof(StudyParameters.Round))}"
-            : s_default.GetLogicalGroupKey(allBenchmarksCases, benchmarkCase);
+            : DefaultOrder.GetLogicalGroupKey(allBenchmarksCases, benchmarkCase);
 
     /// <inheritdoc/>
-    public bool SeparateLogicalGroups => s_default.SeparateLogicalGroups;
+    public bool SeparateLogicalGroups => DefaultOrder.SeparateLogicalGroups;
 
     /// <inheritdoc/>
-    public string? GetHighlightGroupKey(BenchmarkCase benchmarkCase) => s_default.GetHighlightGroupKey(benchmarkCase);
+    public string? GetHighlightGroupKey(BenchmarkCase benchmarkCase) => DefaultOrder.GetHighlightGroupKey(benchmarkCase);
 
     /// <inheritdoc/>
     public IEnumerable<IGrouping<string, BenchmarkCase>> GetLogicalGroupOrder(
         IEnumerable<IGrouping<string, BenchmarkCase>> logicalGroups, IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>
-        s_default.GetLogicalGroupOrder(logicalGroups, order);
+        DefaultOrder.GetLogicalGroupOrder(logicalGroups, order);
 
     /// <summary>Orseis first in odd rounds, raw ADO.NET first in even ones.</summary>
     private static int LibraryRank(BenchmarkCase c) =>

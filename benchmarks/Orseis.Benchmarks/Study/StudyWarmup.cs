@@ -9,7 +9,7 @@ namespace Orseis.Benchmarks.Study;
 /// </summary>
 public static class StudyWarmup
 {
-    private static readonly HashSet<string> s_warmed = [];
+    private static readonly HashSet<string> Warmed = [];
 
     /// <summary>How long each pass calls the query.</summary>
     public static readonly TimeSpan PassTime = TimeSpan.FromMilliseconds(300);
@@ -20,9 +20,9 @@ public static class StudyWarmup
     /// <summary>The first time <paramref name="name"/> is seen in this process: two passes of <paramref name="query"/>.</summary>
     public static void Once(string name, Func<long> query)
     {
-        lock (s_warmed)
+        lock (Warmed)
         {
-            if (!s_warmed.Add(name))
+            if (!Warmed.Add(name))
                 return;
         }
 

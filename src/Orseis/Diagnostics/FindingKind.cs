@@ -1,6 +1,7 @@
 namespace Orseis.Diagnostics;
 
-/// <summary>The detectors of Orseis, and so the kinds of <see cref="PoolFinding"/>. Flags: combine them in <see cref="DiagnosticsOptions.Detectors"/>.</summary>
+/// <summary>The detectors of Orseis, and so the kinds of <see cref="PoolFinding"/>. Flags: combine them in
+/// <see cref="DiagnosticsOptions.Detectors"/>.</summary>
 [Flags]
 public enum FindingKind
 {

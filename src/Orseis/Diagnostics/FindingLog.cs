@@ -8,11 +8,9 @@ namespace Orseis.Diagnostics;
 /// Where every detector's findings go: counted, kept (the most recent <see cref="DiagnosticsOptions.FindingsKept"/>),
 /// rate-limited per kind, and published on the meter, the EventSource and the logger. Never throws.
 /// </summary>
-internal sealed class FindingLog(string poolName, KeyValuePair<string, object?>[] tags, DiagnosticsOptions options, TimeProvider time)
+internal sealed partial class FindingLog(
+    string poolName, KeyValuePair<string, object?>[] tags, DiagnosticsOptions options, TimeProvider time)
 {
-    private static readonly Action<ILogger, string, string, Exception?> LogFinding =
-        LoggerMessage.Define<string, string>(LogLevel.Warning, new EventId(1, "PoolFinding"), "Orseis {Kind}: {Message}");
-
     private readonly long[] _last = new long[8];
     private readonly long[] _counts = new long[8];
     private readonly ConcurrentQueue<PoolFinding> _kept = new();
@@ -23,7 +21,8 @@ internal sealed class FindingLog(string poolName, KeyValuePair<string, object?>[
 
     public DiagnosticsOptions Options { get; } = options;
 
-    /// <summary>Reports a finding; a rate-limited one is dropped when the same kind was reported less than <see cref="DiagnosticsOptions.FindingInterval"/> ago.</summary>
+    /// <summary>Reports a finding; a rate-limited one is dropped when the same kind was reported less than
+    /// <see cref="DiagnosticsOptions.FindingInterval"/> ago.</summary>
     /// <returns>Whether it was reported.</returns>
     public bool Report(FindingKind kind, string message, Dictionary<string, double> figures, string? location, bool rateLimited)
     {
@@ -67,7 +66,7 @@ internal sealed class FindingLog(string poolName, KeyValuePair<string, object?>[
             if (OrseisEventSource.Log.IsEnabled())
                 OrseisEventSource.Log.Finding(PoolName, f.Kind.ToString(), f.Message, f.FormatFigures(), f.Location ?? "");
             if (Options.Logger is { } logger && logger.IsEnabled(LogLevel.Warning))
-                LogFinding(logger, f.Kind.ToString(), f.Message, null);
+                LogFinding(logger, f.Kind.ToString(), f.Message);
         }
 #pragma warning disable CA1031 // a listener or logger that throws must never break a query
         catch (Exception)
@@ -75,4 +74,8 @@ internal sealed class FindingLog(string poolName, KeyValuePair<string, object?>[
         {
         }
     }
+
+    /// <summary>A finding, as a warning with event id 1 ("PoolFinding"): the only event Orseis logs.</summary>
+    [LoggerMessage(EventId = 1, EventName = "PoolFinding", Level = LogLevel.Warning, Message = "Orseis {Kind}: {Message}")]
+    private static partial void LogFinding(ILogger logger, string kind, string message);
 }

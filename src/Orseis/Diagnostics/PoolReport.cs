@@ -91,7 +91,8 @@ public sealed class PoolReport
     /// </summary>
     public int? RecommendedMaxPoolSize { get; init; }
 
-    /// <summary>The pool-size advice as one line: the law's figures, and "raise" (callers queued) or "lower" (far more than needed).</summary>
+    /// <summary>The pool-size advice as one line: the law's figures, and "raise" (callers queued) or "lower" (far more than
+    /// needed).</summary>
     public string? PoolSizeAdvice { get; init; }
 
     /// <summary>How long the longest current holder has held its connection.</summary>

@@ -1,5 +1,4 @@
 using System.Data.Common;
-using System.Diagnostics;
 using Orseis.Diagnostics.Detectors;
 
 namespace Orseis.Diagnostics;
@@ -162,8 +161,11 @@ internal sealed partial class PoolTelemetry : IDisposable
             return;
         TimeSpan elapsed = _time.GetElapsedTime(start.Started);
         if (OrseisMetrics.WaitTime.Enabled)
+        {
             Guard(static (self, state) => OrseisMetrics.WaitTime.Record(
                 state.elapsed.TotalSeconds, state.error is null ? self.Tags : WithError(self.Tags, state.error)), (elapsed, error));
+        }
+
         if (EventsOn)
         {
             Guard(static (self, state) => OrseisEventSource.Log.OpenStop(
@@ -190,19 +192,21 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (connects > 0 && firstWave == 0)
             Interlocked.CompareExchange(ref _firstConnectDone, _time.GetTimestamp(), 0);
         if (Detecting(FindingKind.SlowOpen))
+        {
             _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave: firstWave != 0 && start.Started > firstWave,
                 start.Async ? ThreadPoolProbe.RecentDelay : TimeSpan.Zero); // only an async open waits for the thread pool
+        }
+
         if (Detecting(FindingKind.Churn) && _flow.Value is { } flow)
             _churn.OnOpenCompleted(flow, outcome, _time.GetTimestamp());
     }
 
     /// <summary>
-    /// Turns a provider's open timeout (waiting for the pool, or a connect that never completed) into a
-    /// <see cref="PoolExhaustedException"/> that says which; null for any other failure.
+    /// Turns a provider's open timeout (waiting for the pool, or a connect that never completed: <paramref name="kind"/>,
+    /// as the provider's traits read it) into a <see cref="PoolExhaustedException"/> that says which; null for any other failure.
     /// </summary>
-    public PoolExhaustedException? TranslateOpenFailure(Exception error)
+    public PoolExhaustedException? TranslateOpenFailure(Exception error, OpenTimeout kind)
     {
-        OpenTimeout kind = PoolTimeouts.Classify(error);
         if (kind == OpenTimeout.None)
             return null;
         Interlocked.Increment(ref _timeouts);

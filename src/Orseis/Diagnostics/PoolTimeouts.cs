@@ -9,20 +9,19 @@ internal enum OpenTimeout
     /// <summary>The provider timed out waiting for a pooled connection.</summary>
     PoolWait,
 
-    /// <summary>The provider timed out making a new connection (MySqlConnector's "Connect Timeout expired.", Npgsql's timeout while connecting).</summary>
+    /// <summary>The provider timed out making a new connection (MySqlConnector's "Connect Timeout expired.", Npgsql's timeout while
+    /// connecting).</summary>
     Connect,
 }
 
 /// <summary>
-/// Recognises a provider's open timeouts without referencing any provider: Npgsql ("The connection pool has been
-/// exhausted..."; a TimeoutException while connecting), SqlClient ("Timeout expired... obtaining a connection from the
-/// pool..."), MySqlConnector ("Connect Timeout expired. All pooled connections are in use." for the pool, "Connect
-/// Timeout expired." alone for a connect that did not complete).
+/// The last resort for a provider Orseis does not know (<see cref="Execution.ProviderTraits.Other"/>), whose exceptions
+/// carry nothing but a message: an open failure whose message, or an inner one's, speaks of a pool and a timeout is a
+/// pool wait, and "Connect Timeout expired" or a timeout while connecting is a connect. Known providers are read by type
+/// and error code instead (<see cref="Execution.ProviderErrors"/>).
 /// </summary>
 internal static class PoolTimeouts
 {
-    public static bool IsPoolTimeout(Exception error) => Classify(error) == OpenTimeout.PoolWait;
-
     public static OpenTimeout Classify(Exception error)
     {
         if (error is OperationCanceledException)
@@ -45,7 +44,9 @@ internal static class PoolTimeouts
             if (message.Contains("Connect Timeout expired", StringComparison.OrdinalIgnoreCase) ||
                 message.Contains("timeout while connecting", StringComparison.OrdinalIgnoreCase) ||
                 message.Contains("timeout during connecting", StringComparison.OrdinalIgnoreCase))
+            {
                 return OpenTimeout.Connect;
+            }
         }
 
         return OpenTimeout.None;

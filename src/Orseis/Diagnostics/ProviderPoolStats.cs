@@ -38,22 +38,16 @@ internal sealed class ProviderPoolStats
 
     public double CreateSeconds => Volatile.Read(ref _createSeconds);
 
-    /// <summary>Starts listening (once per process) and returns the stats for <paramref name="source"/>'s pool, or null when the provider publishes none.</summary>
-    public static ProviderPoolStats? For(string systemName, DbDataSource source)
+    /// <summary>Starts listening (once per process) and returns the stats for <paramref name="source"/>'s pool, or null when the provider
+    /// publishes none.</summary>
+    public static ProviderPoolStats? For(Execution.ProviderTraits traits, DbDataSource source)
     {
-        if (systemName is not ("postgresql" or "mysql") || !PublishesPoolMeter(source))
+        if (traits.PoolMeterName is null)
             return null;
-        string name = PoolTag(systemName, source);
+        string name = PoolTag(traits.SystemName, source);
         ProviderPoolStats stats = ByPoolName.GetOrAdd(name, static n => new ProviderPoolStats(n));
         EnsureListening();
         return stats;
-    }
-
-    /// <summary>Whether the provider behind <paramref name="source"/> is one whose meter this reads (not Oracle's MySql.Data, say).</summary>
-    private static bool PublishesPoolMeter(DbDataSource source)
-    {
-        using DbConnection connection = source.CreateConnection();
-        return connection.GetType().Namespace is "Npgsql" or "MySqlConnector";
     }
 
     /// <summary>
@@ -80,7 +74,8 @@ internal sealed class ProviderPoolStats
         return builder.ConnectionString;
     }
 
-    /// <summary>Reads the provider's observable instruments now. An instance method so that callers refresh only pools that have provider stats.</summary>
+    /// <summary>Reads the provider's observable instruments now. An instance method so that callers refresh only pools that have provider
+    /// stats.</summary>
 #pragma warning disable CA1822 // see above: called as ProviderPool?.Refresh()
     public void Refresh() => _listener?.RecordObservableInstruments();
 #pragma warning restore CA1822
@@ -88,9 +83,12 @@ internal sealed class ProviderPoolStats
     /// <summary>What Orseis can and cannot see about each provider's pool.</summary>
     public static string Visibility(string systemName) => systemName switch
     {
-        "postgresql" => "Npgsql publishes pool data on its meter 'Npgsql': idle/used connections and physical connection creations are read in-process.",
-        "mysql" => "MySqlConnector publishes pool data on its meter 'MySqlConnector': idle/used connections and physical connection creations are read in-process.",
-        "microsoft.sql_server" => "SqlClient publishes pool data only as EventCounters (Microsoft.Data.SqlClient.EventSource); Orseis reports what it measures itself.",
+        "postgresql" => "Npgsql publishes pool data on its meter 'Npgsql': " +
+                        "idle/used connections and physical connection creations are read in-process.",
+        "mysql" => "MySqlConnector publishes pool data on its meter 'MySqlConnector': " +
+                   "idle/used connections and physical connection creations are read in-process.",
+        "microsoft.sql_server" => "SqlClient publishes pool data only as EventCounters (Microsoft.Data.SqlClient.EventSource); " +
+                                  "Orseis reports what it measures itself.",
         "sqlite" => "Microsoft.Data.Sqlite publishes no pool data and has no Max Pool Size; Orseis reports what it measures itself.",
         _ => "This provider publishes no pool data Orseis knows; Orseis reports what it measures itself.",
     };

@@ -7,4 +7,5 @@ namespace Orseis.Execution;
 /// <param name="handlers">The database's type handlers, for the mapper; null when it has none.</param>
 /// <param name="async">Whether to run asynchronously.</param>
 /// <param name="cancellationToken">Cancels the call.</param>
-internal delegate ValueTask<TResult> CallBody<TResult>(DbCommand command, Mapping.TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken);
+internal delegate ValueTask<TResult> CallBody<TResult>(
+    DbCommand command, Mapping.TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken);

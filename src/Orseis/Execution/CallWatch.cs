@@ -34,7 +34,10 @@ internal sealed class CallWatch : IDisposable
             _stop.TrySetResult();
         }
         else if (caller.CanBeCanceled)
+        {
             _registration = caller.UnsafeRegister(static state => ((CallWatch)state!).Stop(), this);
+        }
+
         if (deadline is { } limit)
         {
             _hasDeadline = true;

@@ -17,5 +17,6 @@ internal static class Cancellation
 
     /// <summary>The <see cref="OperationCanceledException"/> for <paramref name="error"/> (see <see cref="IsMisreported"/>).</summary>
     public static OperationCanceledException Reported(Exception error, CancellationToken cancellationToken) =>
-        new($"The call was cancelled; the provider reported the cancellation as {error.GetType().FullName} (the inner exception).", error, cancellationToken);
+        new($"The call was cancelled; the provider reported the cancellation as {error.GetType().FullName} (the inner exception).",
+            error, cancellationToken);
 }

@@ -9,7 +9,8 @@ namespace Orseis.Execution;
 /// abandoned calls handed back here. A new way of running is one new subclass.
 /// </summary>
 /// <param name="pool">The pool's context.</param>
-/// <param name="ownerType">The runner that owns it (<see cref="Database"/> or <see cref="Session"/>), named when it is used after being closed.</param>
+/// <param name="ownerType">The runner that owns it (<see cref="Database"/> or <see cref="Session"/>), named when it is used after being
+/// closed.</param>
 internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
 {
     private int _closed;
@@ -41,7 +42,8 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     /// </summary>
     public virtual DbCommand RentCommand(DbConnection connection) => connection.CreateCommand();
 
-    /// <summary>Gives back what <see cref="RentCommand"/> returned, its parameters cleared; <paramref name="failed"/> when the call failed.</summary>
+    /// <summary>Gives back what <see cref="RentCommand"/> returned, its parameters cleared; <paramref name="failed"/> when the call
+    /// failed.</summary>
     public virtual void ReturnCommand(DbCommand command, bool failed) => command.Dispose();
 
     /// <summary>A clearer exception for a failure that left <paramref name="connection"/> broken, or null to let it pass.</summary>
@@ -54,7 +56,8 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     /// </summary>
     public abstract void Abandon(DbConnection connection, DbCommand command, Task pending);
 
-    /// <summary>Closes whatever the source keeps open; later calls throw <see cref="ObjectDisposedException"/>. Only the first call does anything.</summary>
+    /// <summary>Closes whatever the source keeps open; later calls throw <see cref="ObjectDisposedException"/>. Only the first call does
+    /// anything.</summary>
     public ValueTask CloseAsync(bool async) => Interlocked.Exchange(ref _closed, 1) == 0 ? CloseCoreAsync(async) : default;
 
     /// <inheritdoc cref="CloseAsync"/>

@@ -5,7 +5,7 @@ namespace Orseis.Execution;
 /// <summary>The <see cref="DbType"/> of common CLR types, for parameters whose value alone does not say (NULLs).</summary>
 internal static class DbTypes
 {
-    private static readonly Dictionary<Type, DbType> s_map = new()
+    private static readonly Dictionary<Type, DbType> Map = new()
     {
         [typeof(bool)] = DbType.Boolean,
         [typeof(byte)] = DbType.Byte,
@@ -35,6 +35,6 @@ internal static class DbTypes
         type = Nullable.GetUnderlyingType(type) ?? type;
         if (type.IsEnum)
             type = Enum.GetUnderlyingType(type);
-        return s_map.TryGetValue(type, out dbType);
+        return Map.TryGetValue(type, out dbType);
     }
 }

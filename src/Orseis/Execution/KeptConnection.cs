@@ -33,7 +33,8 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
         {
             throw new ConnectionBrokenException(
                 $"The connection of {owner} is closed and a transaction was open on it, so the transaction's work is lost. " +
-                "Dispose the transaction; the next call after that opens a new connection.", inTransaction: true, statementMayHaveRun: false, innerException: null);
+                "Dispose the transaction; the next call after that opens a new connection.",
+                inTransaction: true, statementMayHaveRun: false, innerException: null);
         }
 
         if (connection is not null)
@@ -44,7 +45,8 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
             Reopens++;
         }
 
-        Connection = await pool.OpenAsync(async, owner, heldByDesign, heldAcrossCalls: !heldByDesign, cancellationToken).ConfigureAwait(false);
+        Connection = await pool.OpenAsync(async, owner, heldByDesign, heldAcrossCalls: !heldByDesign, cancellationToken)
+            .ConfigureAwait(false);
         return Connection;
     }
 

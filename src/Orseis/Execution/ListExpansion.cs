@@ -18,16 +18,11 @@ internal static class ListExpansion
     public static string Expand(DbCommand command, string sql, string name, IEnumerable values, Mapping.TypeHandlerSet? handlers = null)
     {
         // Static Regex calls share the framework's pattern cache, so a repeated list argument does not re-parse it.
-        const RegexOptions options = RegexOptions.IgnoreCase | RegexOptions.CultureInvariant;
+        const RegexOptions Options = RegexOptions.IgnoreCase | RegexOptions.CultureInvariant;
         string pattern =
             @"\(\s*[@:?]" + Regex.Escape(name) + @"\s*\)|(?<![\p{L}\p{N}_@])[@:?]" + Regex.Escape(name) + @"(?![\p{L}\p{N}_])";
-        if (!Regex.IsMatch(sql, pattern, options))
-        {
-#pragma warning disable CA2208 // the error is about the public call's 'args', not this method's parameters
-            throw new ArgumentException(
-                $"Parameter '{name}' is a list, but the SQL has no '@{name}' to expand it into. Write 'IN @{name}' or 'IN (@{name})'.", PublicParameters.Args);
-#pragma warning restore CA2208
-        }
+        if (!Regex.IsMatch(sql, pattern, Options))
+            throw HotPathErrors.ListWithoutPlace(name);
 
         name = SqlNames.FindSpelling(sql, name) ?? name;
         var text = new StringBuilder("(");
@@ -47,7 +42,7 @@ internal static class ListExpansion
         }
 
         string replacement = text.Append(')').ToString();
-        return Regex.Replace(sql, pattern, replacement.Replace("$", "$$", StringComparison.Ordinal), options);
+        return Regex.Replace(sql, pattern, replacement.Replace("$", "$$", StringComparison.Ordinal), Options);
     }
 
     /// <summary>The element type of a list type (<c>int</c> for <c>int[]</c> or <c>List&lt;int&gt;</c>), or object.</summary>

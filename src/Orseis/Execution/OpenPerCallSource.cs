@@ -19,5 +19,6 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
     public override Exception? TranslateFailure(DbConnection connection, Exception error) =>
         ConnectionFailures.Translate(connection, error, _callOwner, inTransaction: false);
 
-    public override void Abandon(DbConnection connection, DbCommand command, Task pending) => Pool.CloseWhenDone(connection, command, pending);
+    public override void Abandon(DbConnection connection, DbCommand command, Task pending) =>
+        Pool.CloseWhenDone(connection, command, pending);
 }

@@ -2,6 +2,7 @@ using System.Collections;
 using System.Collections.Concurrent;
 using System.Data;
 using System.Data.Common;
+using System.Globalization;
 using System.Linq.Expressions;
 using System.Reflection;
 
@@ -13,7 +14,7 @@ namespace Orseis.Execution;
 /// </summary>
 internal static class ParameterBinder
 {
-    private static readonly ConcurrentDictionary<Type, Getter[]> s_getters = new();
+    private static readonly ConcurrentDictionary<Type, Getter[]> Getters = new();
 
     /// <summary>Adds the parameters to <paramref name="command"/> and returns the SQL text to run (lists expanded).</summary>
     /// <param name="command">The command.</param>
@@ -24,7 +25,7 @@ internal static class ParameterBinder
     {
         // Only types that reached the default case below are in the cache, so a cached type goes there directly
         // instead of through the collection type tests.
-        if (args is not null && s_last is { } last && last.Type == args.GetType())
+        if (args is not null && _lastArgs is { } last && last.Type == args.GetType())
             return BindMembers(command, sql, args, last.Getters, handlers);
         switch (args)
         {
@@ -51,15 +52,15 @@ internal static class ParameterBinder
                 foreach (DictionaryEntry entry in dictionary)
                 {
                     if (entry.Key is not string name)
-                        throw new ArgumentException($"Parameter dictionaries must have string keys; found a key of type {entry.Key.GetType()}.", PublicParameters.Args);
+                        throw HotPathErrors.DictionaryKeyNotString(entry.Key.GetType());
                     sql = Add(command, sql, name, entry.Value, handlers);
                 }
 
                 return sql;
             default:
                 Type type = args.GetType();
-                Getter[] getters = s_getters.GetOrAdd(type, Compile);
-                s_last = new TypeGetters(type, getters);
+                Getter[] getters = Getters.GetOrAdd(type, Compile);
+                _lastArgs = new TypeGetters(type, getters);
                 return BindMembers(command, sql, args, getters, handlers);
         }
     }
@@ -67,19 +68,20 @@ internal static class ParameterBinder
     /// <summary>Adds a parameter per member of <paramref name="args"/> that the SQL uses (lists expanded).</summary>
     private static string BindMembers(DbCommand command, string sql, object args, Getter[] getters, Mapping.TypeHandlerSet? handlers)
     {
+        bool prefixed = ProviderTraits.Of(command).PrefixedParameterNames;
         foreach (Getter getter in getters)
         {
             object? value = getter.Read(args);
             if (value is IEnumerable list && IsList(value, handlers))
                 sql = ListExpansion.Expand(command, sql, getter.Name, list, handlers);
-            else if (getter.SpellingIn(sql, PrefixedNames(command)) is { } spelling)
+            else if (getter.SpellingIn(sql, prefixed) is { } spelling)
                 command.Parameters.Add(Create(command, spelling, value, handlers));
         }
 
         return sql;
     }
 
-    private static volatile TypeGetters? s_last;
+    private static volatile TypeGetters? _lastArgs;
 
     private sealed record TypeGetters(Type Type, Getter[] Getters);
 
@@ -123,13 +125,13 @@ internal static class ParameterBinder
                 parameter.Value = DBNull.Value;
                 break;
             case Enum e:
-                parameter.Value = Convert.ChangeType(e, Enum.GetUnderlyingType(e.GetType()), System.Globalization.CultureInfo.InvariantCulture);
+                parameter.Value = Convert.ChangeType(e, Enum.GetUnderlyingType(e.GetType()), CultureInfo.InvariantCulture);
                 break;
-            case DateOnly date when !ProviderInfo.KnowsDateAndTimeOnly(command.GetType()):
+            case DateOnly date when !ProviderTraits.Of(command).KnowsDateAndTimeOnly:
                 parameter.DbType = DbType.Date;
                 parameter.Value = date.ToDateTime(TimeOnly.MinValue);
                 break;
-            case TimeOnly time when !ProviderInfo.KnowsDateAndTimeOnly(command.GetType()):
+            case TimeOnly time when !ProviderTraits.Of(command).KnowsDateAndTimeOnly:
                 parameter.DbType = DbType.Time;
                 parameter.Value = time.ToTimeSpan();
                 break;
@@ -150,11 +152,7 @@ internal static class ParameterBinder
         }
         catch (Exception error)
         {
-#pragma warning disable CA2208 // the error is about the public call's 'args', not this method's parameters
-            throw new ArgumentException(
-                $"Type handler {handler.GetType().Name} failed to set parameter '{parameter.ParameterName}' (a {value.GetType().Name}): " +
-                $"it threw {error.GetType().Name} (the inner exception).", PublicParameters.Args, error);
-#pragma warning restore CA2208
+            throw HotPathErrors.HandlerFailed(handler.GetType(), parameter.ParameterName, value.GetType(), error);
         }
     }
 
@@ -200,28 +198,6 @@ internal static class ParameterBinder
         Expression read = Expression.PropertyOrField(Expression.Convert(boxed, type), member.Name);
         return Expression.Lambda<Func<object, object?>>(Expression.Convert(read, typeof(object)), boxed).Compile();
     }
-
-    /// <summary>
-    /// True for Microsoft.Data.Sqlite commands, which get a member's parameter under the name the SQL writes, prefix
-    /// included (<c>@Id</c>): SQLite finds that with one lookup, while a bare <c>Id</c> is looked up under each of
-    /// <c>@</c>, <c>$</c> and <c>:</c>, a string built for each. Other providers keep the bare name.
-    /// </summary>
-    private static bool PrefixedNames(DbCommand command)
-    {
-        Type type = command.GetType();
-        CommandKind? last = s_lastCommandKind;
-        if (last is not null && last.Type == type)
-            return last.Prefixed;
-        bool prefixed = false;
-        for (Type? t = type; t is not null && !prefixed; t = t.BaseType)
-            prefixed = t.FullName == "Microsoft.Data.Sqlite.SqliteCommand";
-        s_lastCommandKind = new CommandKind(type, prefixed);
-        return prefixed;
-    }
-
-    private static volatile CommandKind? s_lastCommandKind;
-
-    private sealed record CommandKind(Type Type, bool Prefixed);
 
     /// <summary>One member of an argument type, with how the last SQL text it was bound into spells it.</summary>
     private sealed class Getter(string name, Func<object, object?> read)

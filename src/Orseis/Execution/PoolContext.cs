@@ -19,16 +19,20 @@ internal sealed class PoolContext : IAsyncDisposable
         _ownsSource = ownsSource;
         Options = options;
         Handlers = Mapping.TypeHandlerSet.From(options.TypeHandlers);
-        string system = ProviderInfo.SystemName(providerType);
+        Traits = ProviderTraits.For(providerType);
+        string system = Traits.SystemName;
         string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
-        ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(system, source) : null;
+        ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(Traits, source) : null;
         Telemetry = new PoolTelemetry(
-            name, system, ProviderInfo.MaxPoolSize(system, source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString);
+            name, system, Traits.MaxPoolSize(source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString);
     }
 
     public DbDataSource DataSource { get; }
 
     public OrseisOptions Options { get; }
+
+    /// <summary>What Orseis knows of the provider, worked out once for this database.</summary>
+    public ProviderTraits Traits { get; }
 
     /// <summary>The type handlers of this database, frozen at its creation; null when it has none.</summary>
     public Mapping.TypeHandlerSet? Handlers { get; }
@@ -38,10 +42,12 @@ internal sealed class PoolContext : IAsyncDisposable
     /// <summary>
     /// Opens a connection for <paramref name="owner"/> (named in held-too-long findings); give it back with
     /// <see cref="CloseAsync"/>. <paramref name="heldAcrossCalls"/>: a session's or a stream's connection, whose acquiring
-    /// stack the held-too-long detector records (a one-shot call's is not recorded). A pooled connection that turns out to be broken while it is opened or reset (the
+    /// stack the held-too-long detector records (a one-shot call's is not recorded). A pooled connection that turns out to be broken while
+    /// it is opened or reset (the
     /// server restarted since it was pooled) is replaced once; nothing has been sent then, so this is always safe.
     /// </summary>
-    public async ValueTask<DbConnection> OpenAsync(bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
+    public async ValueTask<DbConnection> OpenAsync(
+        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
     {
         // Where the caller acquires, taken before anything is awaited: after the open, an async continuation no longer
         // has the caller's frames on its stack.
@@ -73,7 +79,7 @@ internal sealed class PoolContext : IAsyncDisposable
                     await connection.DisposeAsync().ConfigureAwait(false);
                 else
                     connection.Dispose();
-                if (Telemetry.TranslateOpenFailure(error) is { } exhausted)
+                if (Telemetry.TranslateOpenFailure(error, Traits.ClassifyOpenFailure(error)) is { } exhausted)
                     throw exhausted;
                 if (cancellationToken.IsCancellationRequested || !ConnectionFailures.BrokeWhileOpening(error))
                     throw;
@@ -103,7 +109,8 @@ internal sealed class PoolContext : IAsyncDisposable
                     "(the connection is closed once the provider lets go of it).", abandoned, cancellationToken);
                 throw;
             }
-            catch (Exception error) when (watch.CallerCancelled && !(error is OperationCanceledException oce && oce.CancellationToken == cancellationToken))
+            catch (Exception error) when (
+                watch.CallerCancelled && !(error is OperationCanceledException oce && oce.CancellationToken == cancellationToken))
             {
                 throw Cancellation.Reported(error, cancellationToken);
             }
@@ -128,7 +135,11 @@ internal sealed class PoolContext : IAsyncDisposable
         if (t == Timeout.InfiniteTimeSpan)
             return 0;
         if (t < TimeSpan.Zero)
-            throw new ArgumentOutOfRangeException(nameof(timeout), $"A command timeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.");
+        {
+            throw new ArgumentOutOfRangeException(
+                nameof(timeout), $"A command timeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.");
+        }
+
         return (int)Math.Min(int.MaxValue, Math.Ceiling(t.TotalSeconds));
     }
 

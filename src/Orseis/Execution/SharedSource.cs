@@ -39,8 +39,9 @@ internal sealed class SharedSource(PoolContext pool, string owner)
             if (!entered)
             {
                 throw new TimeoutException(
-                    $"Waited {limit.TotalSeconds:0.#} s (OrseisOptions.ReuseWaitTimeout) for the connection of {owner}, which another call or an " +
-                    "unfinished stream still holds. ReuseConnection runs one command at a time; use OpenPerCall for concurrent work.");
+                    $"Waited {limit.TotalSeconds:0.#} s (OrseisOptions.ReuseWaitTimeout) for the connection of {owner}, " +
+                    "which another call or an unfinished stream still holds. " +
+                    "ReuseConnection runs one command at a time; use OpenPerCall for concurrent work.");
             }
         }
 

@@ -1,9 +1,11 @@
 namespace Orseis.Execution;
 
-/// <summary>Finds how the SQL text spells a parameter, so <c>new { Id }</c> binds to <c>@id</c> on providers that match names exactly (SQLite).</summary>
+/// <summary>Finds how the SQL text spells a parameter, so <c>new { Id }</c> binds to <c>@id</c> on providers that match names exactly
+/// (SQLite).</summary>
 internal static class SqlNames
 {
-    /// <summary>The spelling of <paramref name="name"/> as a parameter (after @, :, $ or ?) in <paramref name="sql"/>, or null when the SQL does not use it.</summary>
+    /// <summary>The spelling of <paramref name="name"/> as a parameter (after @, :, $ or ?) in <paramref name="sql"/>, or null when the SQL
+    /// does not use it.</summary>
     public static string? FindSpelling(string sql, string name) => FindSpelling(sql, name, out _);
 
     /// <summary>As <see cref="FindSpelling(string, string)"/>, also giving the prefix character the SQL wrote before it.</summary>

@@ -18,7 +18,10 @@ internal static class IsoDateTime
             return false;
         if (!Digits(s, 0, 4, out int year) || !Digits(s, 5, 2, out int month) || !Digits(s, 8, 2, out int day)
             || !Digits(s, 11, 2, out int hour) || !Digits(s, 14, 2, out int minute))
+        {
             return false;
+        }
+
         int second = 0;
         long fraction = 0;
         if (length > 16)
@@ -36,8 +39,12 @@ internal static class IsoDateTime
             }
         }
 
-        if (year < 1 || month < 1 || month > 12 || day < 1 || day > DateTime.DaysInMonth(year, month) || hour > 23 || minute > 59 || second > 59)
+        if (year < 1 || month < 1 || month > 12 || day < 1 || day > DateTime.DaysInMonth(year, month) ||
+            hour > 23 || minute > 59 || second > 59)
+        {
             return false;
+        }
+
         value = new DateTime(year, month, day, hour, minute, second, DateTimeKind.Unspecified).AddTicks(fraction);
         return true;
     }

@@ -10,7 +10,7 @@ namespace Orseis.Mapping;
 internal sealed class Layout : IEquatable<Layout>
 {
     [ThreadStatic]
-    private static Type[]? t_types;
+    private static Type[]? _threadTypes;
 
     private readonly int _hash;
 
@@ -40,7 +40,7 @@ internal sealed class Layout : IEquatable<Layout>
     /// Npgsql do (tested): mappers then skip their own IsDBNull test for members that cannot hold NULL and explain the
     /// NULL only when a getter fails. Other providers are tested for NULL before every such read.
     /// </summary>
-    public bool ProviderRefusesNull => ProviderInfo.TypedGettersRefuseNull(ReaderType);
+    public bool ProviderRefusesNull => ProviderTraits.For(ReaderType).TypedGettersRefuseNull;
 
     public string[] Names { get; }
 
@@ -73,14 +73,15 @@ internal sealed class Layout : IEquatable<Layout>
     /// </summary>
     public static Type[] ReadTypes(DbDataReader reader, int count)
     {
-        Type[] types = t_types is { } buffer && buffer.Length >= count ? buffer : t_types = new Type[Math.Max(count, 16)];
+        Type[] types = _threadTypes is { } buffer && buffer.Length >= count ? buffer : _threadTypes = new Type[Math.Max(count, 16)];
         Span<Type> span = types.AsSpan(0, count); // stores through a span skip the per-element array covariance check
         for (int i = 0; i < span.Length; i++)
             span[i] = reader.GetFieldType(i);
         return types;
     }
 
-    /// <summary>True when this layout is for <paramref name="readerType"/> and its types are the first <paramref name="count"/> of <paramref name="types"/>.</summary>
+    /// <summary>True when this layout is for <paramref name="readerType"/> and its types are the first <paramref name="count"/> of
+    /// <paramref name="types"/>.</summary>
     public bool MatchesTypes(Type readerType, Type[] types, int count)
     {
         Type[] own = Types;
@@ -108,7 +109,8 @@ internal sealed class Layout : IEquatable<Layout>
     }
 
     public bool Equals(Layout? other) =>
-        other is not null && _hash == other._hash && ReaderType == other.ReaderType && ReferenceEquals(Handlers, other.Handlers) && Names.AsSpan().SequenceEqual(other.Names) && Types.AsSpan().SequenceEqual(other.Types);
+        other is not null && _hash == other._hash && ReaderType == other.ReaderType && ReferenceEquals(Handlers, other.Handlers) &&
+        Names.AsSpan().SequenceEqual(other.Names) && Types.AsSpan().SequenceEqual(other.Types);
 
     public override bool Equals(object? obj) => Equals(obj as Layout);
 

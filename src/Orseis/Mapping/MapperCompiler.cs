@@ -11,10 +11,10 @@ namespace Orseis.Mapping;
 /// </summary>
 internal static class MapperCompiler
 {
-    private static readonly ParameterExpression s_reader = Expression.Parameter(typeof(DbDataReader), "reader");
+    private static readonly ParameterExpression Reader = Expression.Parameter(typeof(DbDataReader), "reader");
 
     public static Func<DbDataReader, T> Compile<T>(Layout layout, bool scalar) =>
-        Expression.Lambda<Func<DbDataReader, T>>(Body(typeof(T), layout, offset: 0, scalar), s_reader).Compile();
+        Expression.Lambda<Func<DbDataReader, T>>(Body(typeof(T), layout, offset: 0, scalar), Reader).Compile();
 
     /// <summary>
     /// A <c>Func&lt;DbDataReader, <paramref name="type"/>&gt;</c> over one part of a multi-mapped row: the columns of
@@ -26,11 +26,12 @@ internal static class MapperCompiler
         Expression body = Body(type, slice, offset, scalar);
         if (nullWhenFirstIsNull)
         {
-            Expression firstIsNull = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, Expression.Constant(offset));
+            Expression firstIsNull =
+                Expression.Call(Reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, Expression.Constant(offset));
             body = Expression.Condition(firstIsNull, Expression.Default(type), body);
         }
 
-        return Expression.Lambda(typeof(Func<,>).MakeGenericType(typeof(DbDataReader), type), body, s_reader).Compile();
+        return Expression.Lambda(typeof(Func<,>).MakeGenericType(typeof(DbDataReader), type), body, Reader).Compile();
     }
 
     private static Expression Body(Type type, Layout layout, int offset, bool scalar) => scalar
@@ -52,7 +53,8 @@ internal static class MapperCompiler
             if (ordinal < 0)
                 continue;
             Type memberType = member is PropertyInfo p ? p.PropertyType : ((FieldInfo)member).FieldType;
-            bindings.Add(Expression.Bind(member, ReadColumn(offset + ordinal, layout.Types[ordinal], memberType, $"{type.Name}.{member.Name}", layout)));
+            Expression read = ReadColumn(offset + ordinal, layout.Types[ordinal], memberType, $"{type.Name}.{member.Name}", layout);
+            bindings.Add(Expression.Bind(member, read));
             used.Add(member.Name);
         }
 
@@ -79,7 +81,7 @@ internal static class MapperCompiler
             ParameterInfo[] parameters = constructor.GetParameters();
             var arguments = new Expression[parameters.Length];
             string? missing = null;
-            for (int i = 0; i < parameters.Length && missing is null; i++)
+            for (int i = 0; i < parameters.Length; i++)
             {
                 int ordinal = columns.Find(parameters[i].Name!);
                 if (ordinal < 0)
@@ -88,7 +90,8 @@ internal static class MapperCompiler
                     break;
                 }
 
-                arguments[i] = ReadColumn(offset + ordinal, layout.Types[ordinal], parameters[i].ParameterType, $"{type.Name}({parameters[i].Name})", layout);
+                arguments[i] = ReadColumn(
+                    offset + ordinal, layout.Types[ordinal], parameters[i].ParameterType, $"{type.Name}({parameters[i].Name})", layout);
             }
 
             if (missing is null)
@@ -103,7 +106,8 @@ internal static class MapperCompiler
 
         throw new MappingException(
             $"{type.Name} has no parameterless constructor, and no public constructor has a column for each of its parameters " +
-            $"(no column for {firstMiss ?? "any constructor: the type has none that is public"}; columns: {string.Join(", ", layout.Names)}).",
+            $"(no column for {firstMiss ?? "any constructor: the type has none that is public"}; " +
+            $"columns: {string.Join(", ", layout.Names)}).",
             column: null, member: type.Name);
     }
 
@@ -131,7 +135,7 @@ internal static class MapperCompiler
     private static TryExpression ReadColumn(int ordinal, Type columnType, Type target, string? member, Layout layout)
     {
         Expression index = Expression.Constant(ordinal);
-        Expression isNull = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, index);
+        Expression isNull = Expression.Call(Reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, index);
         bool acceptsNull = !target.IsValueType || Nullable.GetUnderlyingType(target) is not null;
         ITypeHandler? handler = layout.Handlers?.For(target);
 
@@ -139,15 +143,17 @@ internal static class MapperCompiler
         Expression whenNull = acceptsNull
             ? Expression.Default(target)
             : Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.NullColumn), null,
-                s_reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target);
-        Expression read = !acceptsNull && layout.ProviderRefusesNull && handler is null ? value : Expression.Condition(isNull, whenNull, value);
+                Reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target);
+        Expression read = !acceptsNull && layout.ProviderRefusesNull && handler is null
+            ? value
+            : Expression.Condition(isNull, whenNull, value);
 
         ParameterExpression error = Expression.Variable(typeof(Exception), "error");
         Expression wrap = handler is null
             ? Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.Column), null,
-                error, s_reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target)
+                error, Reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target)
             : Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.Handler), null,
-                error, s_reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type)),
+                error, Reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type)),
                 Expression.Constant(handler.GetType(), typeof(Type))), target);
         return Expression.TryCatch(read, Expression.Catch(error, wrap));
     }
@@ -156,8 +162,9 @@ internal static class MapperCompiler
     private static Expression ReadHandled(Expression index, ITypeHandler handler, Type target)
     {
         Type handlerType = typeof(TypeHandler<>).MakeGenericType(handler.HandledType);
-        Expression boxed = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index);
-        Expression parsed = Expression.Call(Expression.Constant(handler, handlerType), handlerType.GetMethod(nameof(TypeHandler<int>.Parse))!, boxed);
+        Expression boxed = Expression.Call(Reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index);
+        Expression parsed =
+            Expression.Call(Expression.Constant(handler, handlerType), handlerType.GetMethod(nameof(TypeHandler<int>.Parse))!, boxed);
         return parsed.Type == target ? parsed : Expression.Convert(parsed, target);
     }
 
@@ -183,7 +190,8 @@ internal static class MapperCompiler
         }
         else if (ScalarTypes.IsIntegral(columnType) && core == typeof(bool))
         {
-            value = Expression.Call(typeof(ValueConverter), nameof(ValueConverter.BooleanFrom), null, Expression.Convert(TypedGet(index, columnType), typeof(long)));
+            Expression number = Expression.Convert(TypedGet(index, columnType), typeof(long));
+            value = Expression.Call(typeof(ValueConverter), nameof(ValueConverter.BooleanFrom), null, number);
         }
         else if (columnType == typeof(string) && TextParser(core) is { } parse)
         {
@@ -191,7 +199,7 @@ internal static class MapperCompiler
         }
         else
         {
-            Expression boxed = Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index);
+            Expression boxed = Expression.Call(Reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index);
             value = Expression.Call(typeof(ValueConverter), nameof(ValueConverter.To), [core], boxed);
         }
 
@@ -233,10 +241,10 @@ internal static class MapperCompiler
             _ => null,
         };
         if (getter is not null)
-            return Expression.Call(s_reader, typeof(DbDataReader).GetMethod(getter, [typeof(int)])!, index);
+            return Expression.Call(Reader, typeof(DbDataReader).GetMethod(getter, [typeof(int)])!, index);
         if (type == typeof(object))
-            return Expression.Call(s_reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index);
+            return Expression.Call(Reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index);
         MethodInfo generic = typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetFieldValue))!.MakeGenericMethod(type);
-        return Expression.Call(s_reader, generic, index);
+        return Expression.Call(Reader, generic, index);
     }
 }

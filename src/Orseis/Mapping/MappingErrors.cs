@@ -32,18 +32,21 @@ internal static class MappingErrors
             _ => $"{error.GetType().Name} while reading the value",
         };
         return new MappingException(
-            $"Cannot map column '{column}' ({SafeDbType(reader, ordinal)}, read as {SafeFieldType(reader, ordinal)}) to {Target(member, target)}: {reason}.",
+            $"Cannot map column '{column}' ({SafeDbType(reader, ordinal)}, read as {SafeFieldType(reader, ordinal)}) " +
+            $"to {Target(member, target)}: {reason}.",
             column, member, error is InvalidCastException or OverflowException ? error : null);
     }
 
-    /// <summary>A type handler's Parse failed: names the column, the member and the handler; never the value (nor the handler's message, which may hold it).</summary>
+    /// <summary>A type handler's Parse failed: names the column, the member and the handler; never the value (nor the handler's message,
+    /// which may hold it).</summary>
     public static Exception Handler(Exception error, DbDataReader reader, int ordinal, string? member, Type target, Type handler)
     {
         if (error is MappingException)
             return error;
         string column = SafeName(reader, ordinal);
         return new MappingException(
-            $"Type handler {handler.Name} failed to read column '{column}' ({SafeDbType(reader, ordinal)}, read as {SafeFieldType(reader, ordinal)}) " +
+            $"Type handler {handler.Name} failed to read column '{column}' " +
+            $"({SafeDbType(reader, ordinal)}, read as {SafeFieldType(reader, ordinal)}) " +
             $"into {Target(member, target)}: it threw {error.GetType().Name} (the inner exception).",
             column, member, error);
     }

@@ -18,7 +18,7 @@ namespace Orseis.Mapping;
 /// </remarks>
 internal static class MultiMapper
 {
-    private static readonly ConcurrentDictionary<Key, Delegate[]> s_cache = new();
+    private static readonly ConcurrentDictionary<Key, Delegate[]> Cache = new();
 
     /// <summary>The mappers of each of <paramref name="types"/> for the reader's current result; call after the first Read.</summary>
     /// <exception cref="ArgumentException"><paramref name="splitOn"/> is empty or names the wrong number of columns.</exception>
@@ -26,10 +26,10 @@ internal static class MultiMapper
     public static Delegate[] Get(DbDataReader reader, Type[] types, string splitOn, TypeHandlerSet? handlers)
     {
         Layout layout = Layout.Capture(reader, withNames: true, handlers);
-        return s_cache.GetOrAdd(new Key(types, layout, splitOn), static key => Compile(key.Types, key.Layout, key.SplitOn));
+        return Cache.GetOrAdd(new Key(types, layout, splitOn), static key => Compile(key.Types, key.Layout, key.SplitOn));
     }
 
-    internal static int CachedLayouts => s_cache.Count;
+    internal static int CachedLayouts => Cache.Count;
 
     private static Delegate[] Compile(Type[] types, Layout layout, string splitOn)
     {
@@ -40,7 +40,8 @@ internal static class MultiMapper
             int end = i + 1 < types.Length ? starts[i + 1] : layout.Names.Length;
             Type type = types[i];
             bool scalar = ScalarTypes.IsScalar(type) || layout.Handlers?.For(type) is not null;
-            mappers[i] = MapperCompiler.CompileSlice(type, layout.Slice(starts[i], end - starts[i]), starts[i], scalar, nullWhenFirstIsNull: i > 0);
+            Layout slice = layout.Slice(starts[i], end - starts[i]);
+            mappers[i] = MapperCompiler.CompileSlice(type, slice, starts[i], scalar, nullWhenFirstIsNull: i > 0);
         }
 
         return mappers;
@@ -51,12 +52,16 @@ internal static class MultiMapper
     {
         string[] names = (splitOn ?? "").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
         if (names.Length == 0)
-            throw new ArgumentException("splitOn names no column; give the column where each type after the first starts (default \"Id\").", nameof(splitOn));
+        {
+            throw new ArgumentException(
+                "splitOn names no column; give the column where each type after the first starts (default \"Id\").", nameof(splitOn));
+        }
+
         if (names.Length != 1 && names.Length != types.Length - 1)
         {
             throw new ArgumentException(
-                $"splitOn names {names.Length} columns ({string.Join(", ", names)}) for {types.Length} types; give one name, used at every split, " +
-                $"or {types.Length - 1}, one per type after the first.", nameof(splitOn));
+                $"splitOn names {names.Length} columns ({string.Join(", ", names)}) for {types.Length} types; " +
+                $"give one name, used at every split, or {types.Length - 1}, one per type after the first.", nameof(splitOn));
         }
 
         var starts = new int[types.Length];
@@ -74,7 +79,8 @@ internal static class MultiMapper
             if (found < 0)
             {
                 throw new MappingException(
-                    $"The split column '{name}' where {types[k].Name} starts was not found: searching from the right, in columns {k + 1} to {end} of " +
+                    $"The split column '{name}' where {types[k].Name} starts was not found: " +
+                    $"searching from the right, in columns {k + 1} to {end} of " +
                     $"({string.Join(", ", columns)}), leaving a column for each type before it. Name that column in splitOn " +
                     "(comma-separated, one per type after the first) or alias it in SQL.",
                     column: name, member: types[k].Name);
@@ -96,7 +102,8 @@ internal static class MultiMapper
         public string SplitOn { get; } = splitOn;
 
         public bool Equals(Key? other) =>
-            other is not null && Layout.Equals(other.Layout) && string.Equals(SplitOn, other.SplitOn, StringComparison.Ordinal) && Types.AsSpan().SequenceEqual(other.Types);
+            other is not null && Layout.Equals(other.Layout) && string.Equals(SplitOn, other.SplitOn, StringComparison.Ordinal) &&
+            Types.AsSpan().SequenceEqual(other.Types);
 
         public override bool Equals(object? obj) => Equals(obj as Key);
 

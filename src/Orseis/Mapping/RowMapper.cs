@@ -16,9 +16,9 @@ internal static class RowMapper<T>
     /// <summary>How many recently used layouts are checked before the cache proper.</summary>
     private const int RecentLayouts = 8;
 
-    private static readonly bool s_scalar = ScalarTypes.IsScalar(typeof(T));
-    private static readonly ConcurrentDictionary<Layout, Func<DbDataReader, T>> s_cache = new();
-    private static volatile Entry[] s_recent = [];
+    private static readonly bool IsScalarType = ScalarTypes.IsScalar(typeof(T));
+    private static readonly ConcurrentDictionary<Layout, Func<DbDataReader, T>> Cache = new();
+    private static volatile Entry[] _recent = [];
 
     /// <summary>The mapper for the reader's current result; call it after the first successful Read.</summary>
     /// <param name="reader">The reader, positioned on a row.</param>
@@ -27,8 +27,8 @@ internal static class RowMapper<T>
     public static Func<DbDataReader, T> Get(DbDataReader reader, string sql, TypeHandlerSet? handlers = null)
     {
         // A type with a handler is read from one column, like the built-in scalars.
-        bool scalar = s_scalar || (handlers is not null && handlers.For(typeof(T)) is not null);
-        Entry[] recent = s_recent;
+        bool scalar = IsScalarType || (handlers is not null && handlers.For(typeof(T)) is not null);
+        Entry[] recent = _recent;
         if (recent.Length != 0)
         {
             int count = scalar ? 1 : reader.FieldCount;
@@ -38,17 +38,20 @@ internal static class RowMapper<T>
             {
                 if (ReferenceEquals(entry.Layout.Handlers, handlers) && entry.Layout.MatchesTypes(readerType, types, count)
                     && (scalar || entry.FixesNamesFor(sql) || entry.Layout.MatchesNames(reader)))
+                {
                     return entry.Map;
+                }
             }
         }
 
         Layout layout = Layout.Capture(reader, !scalar, handlers);
-        Func<DbDataReader, T> map = s_cache.GetOrAdd(layout, static l => MapperCompiler.Compile<T>(l, s_scalar || l.Handlers?.For(typeof(T)) is not null));
+        Func<DbDataReader, T> map =
+            Cache.GetOrAdd(layout, static l => MapperCompiler.Compile<T>(l, IsScalarType || l.Handlers?.For(typeof(T)) is not null));
         var added = new Entry(layout, map, NamesFixedBy(sql) ? sql : null);
         var next = new Entry[Math.Min(recent.Length + 1, RecentLayouts)];
         next[0] = added;
         Array.Copy(recent, 0, next, 1, next.Length - 1);
-        s_recent = next;
+        _recent = next;
         return map;
     }
 
@@ -60,11 +63,12 @@ internal static class RowMapper<T>
         !sql.Contains('*', StringComparison.Ordinal) && sql.AsSpan().TrimStart().StartsWith("select", StringComparison.OrdinalIgnoreCase)
         && !sql.Contains(';', StringComparison.Ordinal);
 
-    internal static int CachedLayouts => s_cache.Count;
+    internal static int CachedLayouts => Cache.Count;
 
     private sealed record Entry(Layout Layout, Func<DbDataReader, T> Map, string? FixedSql)
     {
         /// <summary>True when <paramref name="sql"/> is the text this layout came from and that text fixes the column names.</summary>
-        public bool FixesNamesFor(string sql) => FixedSql is not null && (ReferenceEquals(FixedSql, sql) || string.Equals(FixedSql, sql, StringComparison.Ordinal));
+        public bool FixesNamesFor(string sql) =>
+            FixedSql is not null && (ReferenceEquals(FixedSql, sql) || string.Equals(FixedSql, sql, StringComparison.Ordinal));
     }
 }

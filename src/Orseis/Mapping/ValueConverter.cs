@@ -1,4 +1,5 @@
 using System.Globalization;
+using Orseis.Execution;
 
 namespace Orseis.Mapping;
 
@@ -10,7 +11,7 @@ namespace Orseis.Mapping;
 /// </summary>
 internal static class ValueConverter
 {
-    private static readonly CultureInfo s_invariant = CultureInfo.InvariantCulture;
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
     public static T To<T>(object value) => value is T typed ? typed : (T)ToType(value, typeof(T));
 
@@ -30,7 +31,7 @@ internal static class ValueConverter
         if (ScalarTypes.IsFloating(target))
             return ToFloating(value, source, target);
         if (target == typeof(string) && value is IFormattable or char or char[])
-            return value is char[] chars ? new string(chars) : value is IFormattable f ? f.ToString(null, s_invariant) : value.ToString()!;
+            return value is char[] chars ? new string(chars) : value is IFormattable f ? f.ToString(null, Invariant) : value.ToString()!;
         if (target == typeof(char) && value is string { Length: 1 } one)
             return one[0];
 
@@ -54,7 +55,7 @@ internal static class ValueConverter
         {
             if (Enum.TryParse(target, text, ignoreCase: true, out object? parsed) && Enum.IsDefined(target, parsed!))
                 return parsed!;
-            throw new InvalidCastException($"The text is not a name of enum {target.Name}.");
+            throw HotPathErrors.NotAnEnumName(target);
         }
 
         if (ScalarTypes.IsIntegral(value.GetType()))
@@ -65,33 +66,33 @@ internal static class ValueConverter
     private static bool ToBoolean(object value) => value switch
     {
         string s when bool.TryParse(s, out bool b) => b,
-        _ when ScalarTypes.IsIntegral(value.GetType()) => BooleanFrom(System.Convert.ToInt64(value, s_invariant)),
+        _ when ScalarTypes.IsIntegral(value.GetType()) => BooleanFrom(System.Convert.ToInt64(value, Invariant)),
         _ => throw NoConversion(value.GetType(), typeof(bool)),
     };
 
     private static object ToIntegral(object value, Type source, Type target)
     {
         if (ScalarTypes.IsIntegral(source))
-            return System.Convert.ChangeType(value, target, s_invariant); // checked: throws OverflowException
+            return System.Convert.ChangeType(value, target, Invariant); // checked: throws OverflowException
         if (source == typeof(decimal) || source == typeof(double) || source == typeof(float))
         {
-            decimal d = System.Convert.ToDecimal(value, s_invariant);
+            decimal d = System.Convert.ToDecimal(value, Invariant);
             if (decimal.Truncate(d) != d)
-                throw new InvalidCastException($"The {source.Name} value has a fraction, which {target.Name} would lose.");
-            return System.Convert.ChangeType(d, target, s_invariant);
+                throw HotPathErrors.FractionLost(source, target);
+            return System.Convert.ChangeType(d, target, Invariant);
         }
 
-        if (value is string s && decimal.TryParse(s, NumberStyles.Integer, s_invariant, out decimal parsed))
-            return System.Convert.ChangeType(parsed, target, s_invariant);
+        if (value is string s && decimal.TryParse(s, NumberStyles.Integer, Invariant, out decimal parsed))
+            return System.Convert.ChangeType(parsed, target, Invariant);
         throw NoConversion(source, target);
     }
 
     private static object ToFloating(object value, Type source, Type target)
     {
         if (ScalarTypes.IsIntegral(source) || ScalarTypes.IsFloating(source))
-            return System.Convert.ChangeType(value, target, s_invariant);
-        if (value is string s && decimal.TryParse(s, NumberStyles.Float, s_invariant, out decimal parsed))
-            return System.Convert.ChangeType(parsed, target, s_invariant);
+            return System.Convert.ChangeType(value, target, Invariant);
+        if (value is string s && decimal.TryParse(s, NumberStyles.Float, Invariant, out decimal parsed))
+            return System.Convert.ChangeType(parsed, target, Invariant);
         throw NoConversion(source, target);
     }
 
@@ -117,23 +118,29 @@ internal static class ValueConverter
     public static Guid ParseGuid(string s) => Guid.TryParse(s, out Guid g) ? g : throw Unparsable(typeof(Guid));
 
     public static DateTime ParseDateTime(string s) =>
-        IsoDateTime.TryParse(s, out DateTime dt) || DateTime.TryParse(s, s_invariant, DateTimeStyles.RoundtripKind, out dt) ? dt : throw Unparsable(typeof(DateTime));
+        IsoDateTime.TryParse(s, out DateTime dt) || DateTime.TryParse(s, Invariant, DateTimeStyles.RoundtripKind, out dt)
+            ? dt
+            : throw Unparsable(typeof(DateTime));
 
     public static DateTimeOffset ParseDateTimeOffset(string s) =>
-        DateTimeOffset.TryParse(s, s_invariant, DateTimeStyles.AssumeUniversal, out DateTimeOffset dto) ? dto : throw Unparsable(typeof(DateTimeOffset));
+        DateTimeOffset.TryParse(s, Invariant, DateTimeStyles.AssumeUniversal, out DateTimeOffset dto)
+            ? dto
+            : throw Unparsable(typeof(DateTimeOffset));
 
     public static DateOnly ParseDateOnly(string s)
     {
-        if (DateOnly.TryParse(s, s_invariant, out DateOnly d))
+        if (DateOnly.TryParse(s, Invariant, out DateOnly d))
             return d;
-        return DateTime.TryParse(s, s_invariant, DateTimeStyles.RoundtripKind, out DateTime full)
+        return DateTime.TryParse(s, Invariant, DateTimeStyles.RoundtripKind, out DateTime full)
             ? (DateOnly)FromDateTime(full, typeof(DateOnly))!
             : throw Unparsable(typeof(DateOnly));
     }
 
-    public static TimeOnly ParseTimeOnly(string s) => TimeOnly.TryParse(s, s_invariant, out TimeOnly t) ? t : throw Unparsable(typeof(TimeOnly));
+    public static TimeOnly ParseTimeOnly(string s) =>
+        TimeOnly.TryParse(s, Invariant, out TimeOnly t) ? t : throw Unparsable(typeof(TimeOnly));
 
-    public static TimeSpan ParseTimeSpan(string s) => TimeSpan.TryParse(s, s_invariant, out TimeSpan ts) ? ts : throw Unparsable(typeof(TimeSpan));
+    public static TimeSpan ParseTimeSpan(string s) =>
+        TimeSpan.TryParse(s, Invariant, out TimeSpan ts) ? ts : throw Unparsable(typeof(TimeSpan));
 
     /// <summary>An integer column (SQLite's booleans) read as a Boolean: 0 and 1 only, anything else is an error.</summary>
     public static bool BooleanFrom(long value) => value switch
@@ -148,7 +155,12 @@ internal static class ValueConverter
         if (target == typeof(DateTimeOffset))
             return new DateTimeOffset(dt.Kind == DateTimeKind.Unspecified ? DateTime.SpecifyKind(dt, DateTimeKind.Utc) : dt);
         if (target == typeof(DateOnly))
-            return dt.TimeOfDay == TimeSpan.Zero ? DateOnly.FromDateTime(dt) : throw new InvalidCastException("The DateTime value has a time of day, which DateOnly would lose.");
+        {
+            return dt.TimeOfDay == TimeSpan.Zero
+                ? DateOnly.FromDateTime(dt)
+                : throw new InvalidCastException("The DateTime value has a time of day, which DateOnly would lose.");
+        }
+
         if (target == typeof(TimeOnly))
             return TimeOnly.FromDateTime(dt);
         return null;

@@ -132,14 +132,14 @@ public sealed class ServerFaultTests(PrivateMariaDb server, ITestOutputHelper ou
     [FaultFact(needsFirewall: true)]
     public async Task A_server_that_stops_answering_never_holds_a_caller_past_its_timeout()
     {
-        const MySqlProvider provider = MySqlProvider.MySqlConnector;
-        int baseline = ServerConnections(provider);
-        string cs = ConnectionString(provider, "Connect Timeout=2;Maximum Pool Size=20");
+        const MySqlProvider Provider = MySqlProvider.MySqlConnector;
+        int baseline = ServerConnections(Provider);
+        string cs = ConnectionString(Provider, "Connect Timeout=2;Maximum Pool Size=20");
         output.WriteLine($"server connections before: {baseline}");
         TimeSpan timeout = TimeSpan.FromSeconds(2);
         TimeSpan bound = timeout + CallWatchGrace + TimeSpan.FromSeconds(1.5);
-        var perCall = new Database(Factory(provider), cs, new OrseisOptions { CommandTimeout = timeout });
-        var reuse = new Database(Factory(provider), cs, new OrseisOptions { Mode = ExecutionMode.ReuseConnection, CommandTimeout = timeout });
+        var perCall = new Database(Factory(Provider), cs, new OrseisOptions { CommandTimeout = timeout });
+        var reuse = new Database(Factory(Provider), cs, new OrseisOptions { Mode = ExecutionMode.ReuseConnection, CommandTimeout = timeout });
         Session session = await perCall.OpenSessionAsync();
         Session streaming = await perCall.OpenSessionAsync();
         Assert.Equal(1, await streaming.ScalarAsync<int>("select 1"));
@@ -209,16 +209,16 @@ public sealed class ServerFaultTests(PrivateMariaDb server, ITestOutputHelper ou
         Assert.True(reuse.GetPoolReport().InUse <= 1, "the ReuseConnection database holds more than its one connection");
         await perCall.DisposeAsync();
         await reuse.DisposeAsync();
-        output.WriteLine($"server connections afterwards: {ServerConnections(provider)} (before: {baseline})");
+        output.WriteLine($"server connections afterwards: {ServerConnections(Provider)} (before: {baseline})");
     }
 
     /// <summary>About 1000 async callers for about 15 s through a pool of 100: no wrong result, no error, no leaked connection.</summary>
     [FaultFact]
     public async Task A_thousand_callers_through_a_pool_of_a_hundred_get_right_results_and_leak_nothing()
     {
-        const MySqlProvider provider = MySqlProvider.MySqlConnector;
-        int baseline = ServerConnections(provider);
-        var db = new Database(Factory(provider), ConnectionString(provider, "Maximum Pool Size=100;Connect Timeout=30"));
+        const MySqlProvider Provider = MySqlProvider.MySqlConnector;
+        int baseline = ServerConnections(Provider);
+        var db = new Database(Factory(Provider), ConnectionString(Provider, "Maximum Pool Size=100;Connect Timeout=30"));
         var load = new LoadResult();
         TimeSpan runFor = TimeSpan.FromSeconds(15);
 
@@ -238,8 +238,8 @@ public sealed class ServerFaultTests(PrivateMariaDb server, ITestOutputHelper ou
         Assert.True(load.Calls > 1000, load.ToString());
         Assert.Equal(0, db.GetPoolReport().InUse);
         await db.DisposeAsync();
-        ClearPools(provider);
-        await AssertConnectionsBackTo(provider, baseline);
+        ClearPools(Provider);
+        await AssertConnectionsBackTo(Provider, baseline);
     }
 
     private static TimeSpan CallWatchGrace => TimeSpan.FromSeconds(1);

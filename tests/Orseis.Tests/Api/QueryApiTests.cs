@@ -46,28 +46,28 @@ public sealed class QueryApiTests
     public async Task Single_and_first_forms_follow_their_row_rules(RunnerKind kind)
     {
         using var db = new SeededDatabase(kind);
-        const string one = "select id, name, age from people where id = 3";
-        const string none = "select id, name, age from people where id = -1";
-        const string many = "select id, name, age from people order by id";
+        const string One = "select id, name, age from people where id = 3";
+        const string None = "select id, name, age from people where id = -1";
+        const string Many = "select id, name, age from people order by id";
 
-        Assert.Equal(3, db.Runner.QuerySingle<Person>(one).Id);
-        Assert.Equal(3, (await db.Runner.QuerySingleAsync<PersonRecord>(one)).Id);
-        Assert.Equal(1, db.Runner.QueryFirst<Person>(many).Id);
-        Assert.Equal(1, (await db.Runner.QueryFirstAsync<Person>(many)).Id);
-        Assert.Null(db.Runner.QuerySingleOrDefault<Person>(none));
-        Assert.Null(await db.Runner.QuerySingleOrDefaultAsync<Person>(none));
-        Assert.Null(db.Runner.QueryFirstOrDefault<Person>(none));
-        Assert.Equal(1, (await db.Runner.QueryFirstOrDefaultAsync<Person>(many))!.Id);
+        Assert.Equal(3, db.Runner.QuerySingle<Person>(One).Id);
+        Assert.Equal(3, (await db.Runner.QuerySingleAsync<PersonRecord>(One)).Id);
+        Assert.Equal(1, db.Runner.QueryFirst<Person>(Many).Id);
+        Assert.Equal(1, (await db.Runner.QueryFirstAsync<Person>(Many)).Id);
+        Assert.Null(db.Runner.QuerySingleOrDefault<Person>(None));
+        Assert.Null(await db.Runner.QuerySingleOrDefaultAsync<Person>(None));
+        Assert.Null(db.Runner.QueryFirstOrDefault<Person>(None));
+        Assert.Equal(1, (await db.Runner.QueryFirstOrDefaultAsync<Person>(Many))!.Id);
 
-        var noneError = Assert.Throws<InvalidOperationException>(() => db.Runner.QuerySingle<Person>(none));
+        var noneError = Assert.Throws<InvalidOperationException>(() => db.Runner.QuerySingle<Person>(None));
         Assert.Contains("returned none", noneError.Message, StringComparison.Ordinal);
-        Assert.Throws<InvalidOperationException>(() => db.Runner.QueryFirst<Person>(none));
-        await Assert.ThrowsAsync<InvalidOperationException>(() => db.Runner.QueryFirstAsync<Person>(none));
-        var manyError = Assert.Throws<InvalidOperationException>(() => db.Runner.QuerySingle<Person>(many));
+        Assert.Throws<InvalidOperationException>(() => db.Runner.QueryFirst<Person>(None));
+        await Assert.ThrowsAsync<InvalidOperationException>(() => db.Runner.QueryFirstAsync<Person>(None));
+        var manyError = Assert.Throws<InvalidOperationException>(() => db.Runner.QuerySingle<Person>(Many));
         Assert.Contains("more than one", manyError.Message, StringComparison.Ordinal);
-        var orDefaultError = Assert.Throws<InvalidOperationException>(() => db.Runner.QuerySingleOrDefault<Person>(many));
+        var orDefaultError = Assert.Throws<InvalidOperationException>(() => db.Runner.QuerySingleOrDefault<Person>(Many));
         Assert.Contains("more than one", orDefaultError.Message, StringComparison.Ordinal);
-        await Assert.ThrowsAsync<InvalidOperationException>(() => db.Runner.QuerySingleOrDefaultAsync<Person>(many));
+        await Assert.ThrowsAsync<InvalidOperationException>(() => db.Runner.QuerySingleOrDefaultAsync<Person>(Many));
 
         // The runner is still usable after every one of those errors.
         Assert.Equal(5, db.Runner.Scalar<int>("select count(*) from people"));

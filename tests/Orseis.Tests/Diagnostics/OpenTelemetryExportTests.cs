@@ -107,10 +107,10 @@ public sealed class OpenTelemetryExportTests : DiagTest
     [Fact]
     public void Operation_duration_carries_server_address_port_and_namespace_never_user_or_password()
     {
-        const string cs = "Host=db.example.com;Port=5433;Database=shop;Username=alice;Password=hunter2";
+        const string Cs = "Host=db.example.com;Port=5433;Database=shop;Username=alice;Password=hunter2";
         List<MetricSnapshot> exported = Export(() =>
         {
-            using var telemetry = new PoolTelemetry(Pool, "postgresql", 100, new DiagnosticsOptions(), connectionString: cs);
+            using var telemetry = new PoolTelemetry(Pool, "postgresql", 100, new DiagnosticsOptions(), connectionString: Cs);
             telemetry.CommandCompleted(telemetry.CommandStarting("select 1"), succeeded: true);
             telemetry.CommandCompleted(telemetry.CommandStarting("select * from missing"), succeeded: false, new FakeSqlStateException("42P01"));
         });

@@ -42,15 +42,15 @@ public sealed class ParameterBinderTests : IDisposable
     [Fact]
     public void Object_members_bind_under_the_sql_s_spelling_prefix_included_on_sqlite_and_bare_elsewhere()
     {
-        const string sql = "select * from t where a = @ID and b = :name and c = $Note";
+        const string Sql = "select * from t where a = @ID and b = :name and c = $Note";
         var args = new { Id = 1, Name = "n", Note = (string?)null, Unused = 4 };
-        Assert.Same(sql, ParameterBinder.Bind(_sqlite, sql, args));
+        Assert.Same(Sql, ParameterBinder.Bind(_sqlite, Sql, args));
         Assert.Equal(["@ID", ":name", "$Note"], Names(_sqlite));
         Assert.Equal(1, Parameter(_sqlite, "@ID").Value);
         Assert.Equal("n", Parameter(_sqlite, ":name").Value);
         Assert.Equal(DBNull.Value, Parameter(_sqlite, "$Note").Value);
 
-        ParameterBinder.Bind(_foreign, sql, args);
+        ParameterBinder.Bind(_foreign, Sql, args);
         Assert.Equal(["ID", "name", "Note"], Names(_foreign));
     }
 

@@ -1,48 +1,13 @@
-using Microsoft.Data.Sqlite;
 using Orseis.Execution;
 
 namespace Orseis.Tests.Execution;
 
 /// <summary>
-/// <see cref="ProviderInfo"/>: which provider a type belongs to (by namespace only), and what the connection string
-/// says about the pool's name, its size and the server, read with each provider's keys and never a secret.
+/// <see cref="ProviderInfo"/>: what the connection string says about the pool's name and the server, read with each
+/// provider's keys and never a secret.
 /// </summary>
 public sealed class ProviderInfoTests
 {
-    [Theory]
-    [InlineData(typeof(SqliteConnection), "sqlite")]
-    [InlineData(typeof(System.Data.SQLite.Stand.In), "sqlite")]
-    [InlineData(typeof(Npgsql.Stand.In), "postgresql")]
-    [InlineData(typeof(Microsoft.Data.SqlClient.Stand.In), "microsoft.sql_server")]
-    [InlineData(typeof(System.Data.SqlClient.Stand.In), "microsoft.sql_server")]
-    [InlineData(typeof(MySqlConnector.Stand.In), "mysql")]
-    [InlineData(typeof(MySql.Data.Stand.In), "mysql")]
-    [InlineData(typeof(ProviderInfoTests), "other_sql")]
-    [InlineData(typeof(GlobalNamespaceType), "other_sql")]
-    public void The_system_name_comes_from_the_provider_namespace(Type type, string expected) =>
-        Assert.Equal(expected, ProviderInfo.SystemName(type));
-
-    [Theory]
-    [InlineData(typeof(SqliteDataReader), true)]
-    [InlineData(typeof(Npgsql.Stand.In), true)]
-    [InlineData(typeof(MySqlConnector.Stand.In), false)]
-    [InlineData(typeof(Microsoft.Data.SqlClient.Stand.In), false)]
-    [InlineData(typeof(ProviderInfoTests), false)]
-    public void Only_sqlite_and_npgsql_getters_are_trusted_to_refuse_null(Type type, bool expected) =>
-        Assert.Equal(expected, ProviderInfo.TypedGettersRefuseNull(type));
-
-    [Theory]
-    [InlineData(typeof(SqliteCommand), true)]
-    [InlineData(typeof(Npgsql.Stand.In), true)]
-    [InlineData(typeof(Microsoft.Data.SqlClient.Stand.In), true)]
-    [InlineData(typeof(MySqlConnector.Stand.In), true)]
-    [InlineData(typeof(MySql.Data.Stand.In), false)]
-    [InlineData(typeof(System.Data.SqlClient.Stand.In), false)]
-    [InlineData(typeof(System.Data.SQLite.Stand.In), false)]
-    [InlineData(typeof(GlobalNamespaceType), false)]
-    public void DateOnly_and_TimeOnly_are_known_to_the_recent_providers_only(Type type, bool expected) =>
-        Assert.Equal(expected, ProviderInfo.KnowsDateAndTimeOnly(type));
-
     [Theory]
     [InlineData("sqlite", "Data Source=/var/app.db", "sqlite:/var/app.db")]
     [InlineData("sqlite", "Filename=/var/app.db", "sqlite:/var/app.db")]
@@ -57,25 +22,6 @@ public sealed class ProviderInfoTests
     [InlineData("postgresql", "this is not a connection string", "postgresql")]
     public void The_default_pool_name_has_the_server_and_database_only(string system, string? connectionString, string expected) =>
         Assert.Equal(expected, ProviderInfo.DefaultPoolName(system, connectionString));
-
-    [Theory]
-    [InlineData("postgresql", "Host=h;Max Pool Size=7", 7)]
-    [InlineData("postgresql", "Host=h;Maximum Pool Size=9", 9)]
-    [InlineData("mysql", "Server=h;MaxPoolSize=3", 3)]
-    [InlineData("mysql", "Server=h;Pooling=true;Max Pool Size=5", 5)]
-    [InlineData("postgresql", "Host=h", 100)]
-    [InlineData("mysql", "Server=h", 100)]
-    [InlineData("microsoft.sql_server", "Server=h", 100)]
-    [InlineData("postgresql", "Host=h;Max Pool Size=0", 100)]
-    [InlineData("postgresql", "Host=h;Max Pool Size=many", 100)]
-    [InlineData("postgresql", "Host=h;Pooling=false;Max Pool Size=7", null)]
-    [InlineData("postgresql", "Host=h;Pooling=nope", 100)]
-    [InlineData("sqlite", "Data Source=a.db", null)]
-    [InlineData("sqlite", "Data Source=a.db;Max Pool Size=4", 4)]
-    [InlineData("other_sql", "Server=h", null)]
-    [InlineData("postgresql", "not = a ; = valid", null)]
-    public void The_max_pool_size_is_the_connection_string_s_or_the_provider_s_default(string system, string connectionString, int? expected) =>
-        Assert.Equal(expected, ProviderInfo.MaxPoolSize(system, connectionString));
 
     [Theory]
     [InlineData("postgresql", "Host=db1:6432;Port=5555;Database=shop", "db1", 5555, "shop")]

@@ -1,4 +1,4 @@
-// Types standing in for provider types in ProviderInfo's tests: only their namespaces matter, nothing else is used.
+// Types standing in for provider types in ProviderTraits' tests: only their namespaces matter, nothing else is used.
 #pragma warning disable CA1050 // GlobalNamespaceType is in no namespace on purpose
 
 public sealed class GlobalNamespaceType;

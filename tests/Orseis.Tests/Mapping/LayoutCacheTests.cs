@@ -29,12 +29,12 @@ public sealed class LayoutCacheTests : IDisposable
         SqlRunner db = _db.Runner;
         db.Execute("create table ab (a integer, b integer)");
         db.Execute("insert into ab values (1, 2)");
-        const string sql = "select * from ab";
-        Assert.Equal(new AB(1, 2), db.QuerySingle<AB>(sql));
+        const string Sql = "select * from ab";
+        Assert.Equal(new AB(1, 2), db.QuerySingle<AB>(Sql));
         db.Execute("drop table ab");
         db.Execute("create table ab (b integer, a integer)");
         db.Execute("insert into ab (a, b) values (1, 2)");
-        Assert.Equal(new AB(1, 2), db.QuerySingle<AB>(sql));
+        Assert.Equal(new AB(1, 2), db.QuerySingle<AB>(Sql));
     }
 
     public sealed record Alternating(long Id, decimal? V);
@@ -45,14 +45,14 @@ public sealed class LayoutCacheTests : IDisposable
         SqlRunner db = _db.Runner;
         db.Execute("create table alternating (id integer primary key, v numeric)");
         db.Execute("insert into alternating values (1, 2.5), (2, null), (3, 7), (4, 'text')");
-        const string sql = "select id, v from alternating where id = @id";
+        const string Sql = "select id, v from alternating where id = @id";
         int layouts = 0;
         for (int pass = 0; pass < 3; pass++)
         {
-            Assert.Equal(new Alternating(1, 2.5m), db.QuerySingle<Alternating>(sql, new { id = 1 }));
-            Assert.Equal(new Alternating(2, null), db.QuerySingle<Alternating>(sql, new { id = 2 }));
-            Assert.Equal(new Alternating(3, 7m), db.QuerySingle<Alternating>(sql, new { id = 3 }));
-            var error = Assert.Throws<MappingException>(() => db.QuerySingle<Alternating>(sql, new { id = 4 }));
+            Assert.Equal(new Alternating(1, 2.5m), db.QuerySingle<Alternating>(Sql, new { id = 1 }));
+            Assert.Equal(new Alternating(2, null), db.QuerySingle<Alternating>(Sql, new { id = 2 }));
+            Assert.Equal(new Alternating(3, 7m), db.QuerySingle<Alternating>(Sql, new { id = 3 }));
+            var error = Assert.Throws<MappingException>(() => db.QuerySingle<Alternating>(Sql, new { id = 4 }));
             Assert.Equal("v", error.Column);
             if (pass == 0)
                 layouts = RowMapper<Alternating>.CachedLayouts;

@@ -81,12 +81,12 @@ public sealed class StreamReleaseTests
     public async Task A_server_error_mid_stream_reaches_the_caller_and_still_releases_everything(RunnerKind kind)
     {
         // abs() of the smallest 64-bit integer is a run-time error in SQLite: here it strikes on the third row.
-        const string sql = "select case when id = 3 then abs(-9223372036854775807 - 1) else id end from people order by id";
+        const string Sql = "select case when id = 3 then abs(-9223372036854775807 - 1) else id end from people order by id";
         using var db = new SeededDatabase(kind);
         var seen = new List<long>();
         var error = Assert.Throws<Microsoft.Data.Sqlite.SqliteException>(() =>
         {
-            foreach (long id in db.Runner.Stream<long>(sql))
+            foreach (long id in db.Runner.Stream<long>(Sql))
                 seen.Add(id);
         });
         Assert.Contains("overflow", error.Message, StringComparison.OrdinalIgnoreCase);
@@ -95,7 +95,7 @@ public sealed class StreamReleaseTests
         seen.Clear();
         await Assert.ThrowsAsync<Microsoft.Data.Sqlite.SqliteException>(async () =>
         {
-            await foreach (long id in db.Runner.StreamAsync<long>(sql))
+            await foreach (long id in db.Runner.StreamAsync<long>(Sql))
                 seen.Add(id);
         });
         Assert.Equal([1L, 2], seen);

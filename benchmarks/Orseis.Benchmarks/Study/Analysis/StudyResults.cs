@@ -16,7 +16,7 @@ public sealed record StudyResults(string Provider, string Package, int Rounds, s
     /// <summary>The file name of a provider's results.</summary>
     public static string FileName(string provider) => $"study-{provider}.json";
 
-    private static readonly JsonSerializerOptions s_json = new() { WriteIndented = true, DefaultIgnoreCondition = JsonIgnoreCondition.Never };
+    private static readonly JsonSerializerOptions Json = new() { WriteIndented = true, DefaultIgnoreCondition = JsonIgnoreCondition.Never };
 
     /// <summary>The points of one library and variant, by N.</summary>
     public IEnumerable<StudyPoint> Line(string library, string variant) =>
@@ -26,11 +26,11 @@ public sealed record StudyResults(string Provider, string Package, int Rounds, s
     public IEnumerable<string> Libraries => Points.Select(p => p.Library).Distinct().OrderBy(l => l == StudyParameters.Orseis ? 0 : 1);
 
     /// <summary>Writes the results as indented JSON.</summary>
-    public void Write(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, s_json));
+    public void Write(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, Json));
 
     /// <summary>Reads results written by <see cref="Write"/>.</summary>
     public static StudyResults Read(string path) =>
-        JsonSerializer.Deserialize<StudyResults>(File.ReadAllText(path), s_json) ?? throw new InvalidDataException($"{path} holds no study results.");
+        JsonSerializer.Deserialize<StudyResults>(File.ReadAllText(path), Json) ?? throw new InvalidDataException($"{path} holds no study results.");
 }
 
 /// <summary>

@@ -12,7 +12,8 @@ internal sealed class RuntimeThreadInjections : EventListener
 {
     private long _last;
 
-    /// <summary>When the runtime last added a thread for starvation or blocking (a <see cref="TimeProvider.System"/> timestamp), or 0.</summary>
+    /// <summary>When the runtime last added a thread for starvation or blocking (a <see cref="TimeProvider.System"/> timestamp), or
+    /// 0.</summary>
     public long Last => Volatile.Read(ref _last);
 
     protected override void OnEventSourceCreated(EventSource eventSource)

@@ -15,7 +15,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// </summary>
 internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
 {
-    private readonly bool providerCountsConnects = connects != ConnectCount.None;
+    private readonly bool _providerCountsConnects = connects != ConnectCount.None;
 
     private const int Recent = 5;
     private const double Weight = 0.1;
@@ -52,7 +52,7 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
             return;
         double ms = outcome.Elapsed.TotalMilliseconds;
         double floorMs = log.Options.SlowOpenFloor.TotalMilliseconds;
-        if (providerCountsConnects && outcome.PhysicalConnectsDuring > 0)
+        if (_providerCountsConnects && outcome.PhysicalConnectsDuring > 0)
         {
             if (afterFirstWave && ms > floorMs && outcome.MeanCreateMs > floorMs)
                 ReportCold(start, outcome, idleAtEnd);
@@ -111,7 +111,7 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
     private void ReportSustained(double ms, double median, double usual)
     {
         CultureInfo c = CultureInfo.InvariantCulture;
-        string cause = providerCountsConnects
+        string cause = _providerCountsConnects
             ? "No new physical connection was made and no caller queued for the pool, so the pool is warm: the server or the network is slow to answer (the provider's reset round trip or liveness check)."
             : "No caller queued for the pool; this provider publishes no physical-connect count, so a cold pool (new connections) cannot be told from a slow server here.";
         log.Report(FindingKind.SlowOpen,

@@ -19,7 +19,8 @@ internal static class ThreadPoolProbe
 
     /// <summary>
     /// How late the thread pool runs work now: the longer of the wait of the probe still queued and that of the last one if
-    /// it ran within the last second; zero when no probe runs. Lets other detectors blame starvation, not the database, for a slow async open.
+    /// it ran within the last second; zero when no probe runs. Lets other detectors blame starvation, not the database, for a slow async
+    /// open.
     /// </summary>
     public static TimeSpan RecentDelay => _thread is null ? TimeSpan.Zero : State.RecentDelay(TimeSpan.FromSeconds(1));
 
@@ -78,7 +79,8 @@ internal static class ThreadPoolProbe
         /// <summary>How long the last probe waited before it ran.</summary>
         public TimeSpan LastDelay => TimeSpan.FromTicks(Volatile.Read(ref _lastDelayTicks));
 
-        /// <summary>The longer of the wait of the probe out now and that of the last one, if it ran within <paramref name="recent"/>.</summary>
+        /// <summary>The longer of the wait of the probe out now and that of the last one, if it ran within
+        /// <paramref name="recent"/>.</summary>
         public TimeSpan RecentDelay(TimeSpan recent)
         {
             long queuedAt = Volatile.Read(ref _queuedAt);

@@ -1,0 +1,211 @@
+using System.Collections.Concurrent;
+using System.Data.Common;
+using System.Globalization;
+using Orseis.Diagnostics;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// What Orseis knows about one ADO.NET provider, worked out once from the namespace of its types (no provider package is
+/// referenced) and then read everywhere: its OpenTelemetry <c>db.system.name</c>, how its connection string spells the
+/// pool size and what it defaults to, its parameter quirks, and what its open failures mean (<see cref="OpenTimeout"/>,
+/// read from exception types and error codes by <see cref="ProviderErrors"/>). A <see cref="PoolContext"/> takes its
+/// traits when it is created; code that sees only a command or a reader finds the same instance by type.
+/// </summary>
+/// <remarks>
+/// Broken connections and cancellations need no trait: a failure that left the connection closed is a broken connection
+/// whatever the provider (<see cref="ConnectionFailures"/>), an <see cref="IOException"/> under an open failure is a
+/// connection that broke while opening, and a failure after the caller's token was cancelled is the provider's report of
+/// that cancellation (<see cref="Cancellation"/>). The integration tests check these on every provider.
+/// </remarks>
+internal sealed class ProviderTraits
+{
+    /// <summary>The keys any provider might use for its pool size: for SQLite and providers Orseis does not know.</summary>
+    private static readonly string[] AnyPoolSizeKeys = ["Max Pool Size", "Maximum Pool Size", "MaxPoolSize"];
+
+    private static readonly ConcurrentDictionary<Type, ProviderTraits> ByType = new();
+
+    /// <summary>Microsoft.Data.Sqlite: parameters named with their prefix, typed getters that throw on NULL, no pool bound.</summary>
+    public static readonly ProviderTraits MicrosoftSqlite = new("Microsoft.Data.Sqlite", "sqlite", AnyPoolSizeKeys, null)
+    {
+        KnowsDateAndTimeOnly = true,
+        PrefixedParameterNames = true,
+        TypedGettersRefuseNull = true,
+    };
+
+    /// <summary>System.Data.SQLite, trusted like Microsoft.Data.Sqlite to refuse NULL in its typed getters.</summary>
+    public static readonly ProviderTraits SystemSqlite = new("System.Data.SQLite", "sqlite", AnyPoolSizeKeys, null)
+    {
+        TypedGettersRefuseNull = true,
+    };
+
+    /// <summary>Npgsql: meter <c>Npgsql</c>; keys as <c>NpgsqlConnectionStringBuilder</c> names them.</summary>
+    public static readonly ProviderTraits Npgsql = new("Npgsql", "postgresql", ["Maximum Pool Size", "Max Pool Size", "MaxPoolSize"], 100)
+    {
+        KnowsDateAndTimeOnly = true,
+        TypedGettersRefuseNull = true,
+        PoolMeterName = "Npgsql",
+        OpenTimeoutOf = ProviderErrors.Npgsql,
+    };
+
+    /// <summary>Microsoft.Data.SqlClient.</summary>
+    public static readonly ProviderTraits MicrosoftSqlClient = new(
+        "Microsoft.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
+    {
+        KnowsDateAndTimeOnly = true,
+        OpenTimeoutOf = static error => ProviderErrors.SqlClient(error, "Microsoft.Data.SqlClient"),
+    };
+
+    /// <summary>System.Data.SqlClient, which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
+    public static readonly ProviderTraits SystemSqlClient = new("System.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
+    {
+        OpenTimeoutOf = static error => ProviderErrors.SqlClient(error, "System.Data.SqlClient"),
+    };
+
+    /// <summary>MySqlConnector: meter <c>MySqlConnector</c>; keys as <c>MySqlConnectionStringBuilder</c> names them.</summary>
+    public static readonly ProviderTraits MySqlConnector = new(
+        "MySqlConnector", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
+    {
+        KnowsDateAndTimeOnly = true,
+        PoolMeterName = "MySqlConnector",
+        OpenTimeoutOf = ProviderErrors.MySqlConnector,
+    };
+
+    /// <summary>Oracle's MySql.Data (8.0), which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
+    public static readonly ProviderTraits MySqlData = new(
+        "MySql.Data", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
+    {
+        OpenTimeoutOf = ProviderErrors.MySqlData,
+    };
+
+    /// <summary>A provider Orseis does not know: nothing is assumed; open failures are read as <see cref="PoolTimeouts"/> can.</summary>
+    public static readonly ProviderTraits Other = new("", "other_sql", AnyPoolSizeKeys, null)
+    {
+        OpenTimeoutOf = PoolTimeouts.Classify,
+    };
+
+    private static readonly ProviderTraits[] Known =
+        [MicrosoftSqlite, SystemSqlite, Npgsql, MicrosoftSqlClient, SystemSqlClient, MySqlConnector, MySqlData];
+
+    private static volatile TypeTraits? _lastCommand;
+
+    private ProviderTraits(string rootNamespace, string systemName, string[] poolSizeKeys, int? defaultMaxPoolSize)
+    {
+        RootNamespace = rootNamespace;
+        SystemName = systemName;
+        PoolSizeKeys = poolSizeKeys;
+        DefaultMaxPoolSize = defaultMaxPoolSize;
+    }
+
+    /// <summary>The namespace the provider's types live in (or under).</summary>
+    public string RootNamespace { get; }
+
+    /// <summary>The OpenTelemetry <c>db.system.name</c>.</summary>
+    public string SystemName { get; }
+
+    /// <summary>The connection string keys that set the pool's maximum size, as this provider spells them.</summary>
+    public IReadOnlyList<string> PoolSizeKeys { get; }
+
+    /// <summary>The provider's documented Max Pool Size when the connection string sets none; null where there is no bound.</summary>
+    public int? DefaultMaxPoolSize { get; }
+
+    /// <summary>
+    /// Takes <see cref="DateOnly"/> and <see cref="TimeOnly"/> parameter values; other providers get a date-typed
+    /// <see cref="DateTime"/> and a <see cref="TimeSpan"/> instead (they would otherwise send culture-formatted text).
+    /// </summary>
+    public bool KnowsDateAndTimeOnly { get; private init; }
+
+    /// <summary>
+    /// Gets a member's parameter under the name the SQL writes, prefix included (<c>@Id</c>): SQLite finds that with one
+    /// lookup, while a bare <c>Id</c> is looked up under each of <c>@</c>, <c>$</c> and <c>:</c>, a string built for each.
+    /// </summary>
+    public bool PrefixedParameterNames { get; private init; }
+
+    /// <summary>Typed getters throw on NULL instead of returning a default (checked by the tests for SQLite and Npgsql).</summary>
+    public bool TypedGettersRefuseNull { get; private init; }
+
+    /// <summary>The name of the meter on which the provider publishes its pool's counts, if it has one.</summary>
+    public string? PoolMeterName { get; private init; }
+
+    private Func<Exception, OpenTimeout> OpenTimeoutOf { get; init; } = static _ => OpenTimeout.None;
+
+    /// <summary>The traits of the provider that defines <paramref name="providerType"/> (or one of its base types).</summary>
+    public static ProviderTraits For(Type providerType) => ByType.GetOrAdd(providerType, Find);
+
+    /// <summary>The traits of <paramref name="command"/>'s provider, found again without a lookup when the type repeats.</summary>
+    public static ProviderTraits Of(DbCommand command)
+    {
+        Type type = command.GetType();
+        TypeTraits? last = _lastCommand;
+        if (last is not null && last.Type == type)
+            return last.Traits;
+        ProviderTraits traits = For(type);
+        _lastCommand = new TypeTraits(type, traits);
+        return traits;
+    }
+
+    /// <summary>
+    /// What an open failure means: a timeout waiting for the pool, a connect that did not complete in time, or neither.
+    /// Never a cancellation the caller asked for.
+    /// </summary>
+    public OpenTimeout ClassifyOpenFailure(Exception error) =>
+        error is OperationCanceledException ? OpenTimeout.None : OpenTimeoutOf(error);
+
+    /// <summary>
+    /// Max Pool Size from the connection string (<see cref="PoolSizeKeys"/>), else <see cref="DefaultMaxPoolSize"/>; null
+    /// when pooling is off, the string cannot be read, or there is no bound.
+    /// </summary>
+    public int? MaxPoolSize(string? connectionString)
+    {
+        var builder = new DbConnectionStringBuilder();
+        try
+        {
+            builder.ConnectionString = connectionString ?? "";
+        }
+        catch (ArgumentException)
+        {
+            return null;
+        }
+
+        if (First(builder, ["Pooling"]) is { } pooling && bool.TryParse(pooling, out bool on) && !on)
+            return null;
+        if (First(builder, PoolSizeKeys) is { } text &&
+            int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out int max) && max > 0)
+        {
+            return max;
+        }
+
+        return DefaultMaxPoolSize;
+    }
+
+    private static string? First(DbConnectionStringBuilder builder, IReadOnlyList<string> keys)
+    {
+        foreach (string key in keys)
+        {
+            if (builder.TryGetValue(key, out object? value) && value?.ToString() is { Length: > 0 } text)
+                return text;
+        }
+
+        return null;
+    }
+
+    private static ProviderTraits Find(Type providerType)
+    {
+        for (Type? type = providerType; type is not null; type = type.BaseType)
+        {
+            string ns = type.Namespace ?? "";
+            foreach (ProviderTraits traits in Known)
+            {
+                if (ns.StartsWith(traits.RootNamespace, StringComparison.Ordinal) &&
+                    (ns.Length == traits.RootNamespace.Length || ns[traits.RootNamespace.Length] == '.'))
+                {
+                    return traits;
+                }
+            }
+        }
+
+        return Other;
+    }
+
+    private sealed record TypeTraits(Type Type, ProviderTraits Traits);
+}
