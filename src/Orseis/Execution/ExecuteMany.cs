@@ -14,6 +14,12 @@ internal static class ExecuteMany
     /// <summary>The key of <see cref="Exception.Data"/> under which a failure of an item carries the item's index.</summary>
     public const string ItemIndexKey = "Orseis.ItemIndex";
 
+    /// <summary>The key of <see cref="Exception.Data"/> under which a failed batch carries the index of its first item.</summary>
+    public const string BatchStartKey = "Orseis.BatchStart";
+
+    /// <summary>The key of <see cref="Exception.Data"/> under which a failed batch carries how many items it held.</summary>
+    public const string BatchSizeKey = "Orseis.BatchSize";
+
     /// <summary>The most items one batch holds.</summary>
     internal const int MaxItemsPerBatch = 1000;
 
@@ -117,21 +123,16 @@ internal static class ExecuteMany
 
                 try
                 {
-                    if (async)
-                        await batch.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
-                    else
-                        batch.ExecuteNonQuery();
+                    // The batch's own total: MySqlConnector leaves each batch command's RecordsAffected at 0.
+                    total += async ? await batch.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false) : batch.ExecuteNonQuery();
                 }
-                catch (Exception error) when (MarkBatchItem(error, batch, start))
+                catch (Exception error) when (MarkBatch(error, batch, start))
                 {
                     throw; // not reached: the filter only marks
                 }
 
-                for (int i = 0; i < batch.BatchCommands.Count; i++)
-                {
-                    total += batch.BatchCommands[i].RecordsAffected;
-                    (items[start + i] as ParameterBag)?.ReadBack();
-                }
+                for (int i = start; i < end; i++)
+                    (items[i] as ParameterBag)?.ReadBack();
 
                 start = end;
             }
@@ -178,11 +179,15 @@ internal static class ExecuteMany
     }
 
     /// <summary>
-    /// Records the failed item where the provider names the batch command that failed (<see cref="DbException.BatchCommand"/>);
-    /// a provider that does not leaves the error as it is.
+    /// Records which items the failed batch held and, where the provider names the batch command that failed
+    /// (<see cref="DbException.BatchCommand"/>: SqlClient, and Npgsql with <c>Include Failed Batched Command=true</c>), the failed item.
     /// </summary>
-    private static bool MarkBatchItem(Exception error, DbBatch batch, int start)
+    private static bool MarkBatch(Exception error, DbBatch batch, int start)
     {
+        if (error is OperationCanceledException)
+            return false;
+        error.Data[BatchStartKey] = start;
+        error.Data[BatchSizeKey] = batch.BatchCommands.Count;
         if (error is DbException { BatchCommand: { } failed })
         {
             for (int i = 0; i < batch.BatchCommands.Count; i++)

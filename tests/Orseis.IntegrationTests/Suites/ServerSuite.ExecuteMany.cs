@@ -108,12 +108,15 @@ public abstract partial class ServerSuite
     /// An item that fails: the provider's own exception, carrying the item's index where the provider names the failed
     /// batch command; outside a transaction, what stays of the failing batch is the provider's rule (see docs).
     /// </summary>
+    /// <param name="batched">Whether the provider runs the sequence in batches.</param>
     /// <param name="itemNamed">Whether the provider says which item failed (one command per item always does).</param>
     /// <param name="batchIsAtomic">True where a failing batch outside a transaction leaves none of its items (Npgsql's implicit transaction).</param>
-    protected async Task A_failing_item_is_named_and_the_rest_does_not_run(bool itemNamed, bool batchIsAtomic)
+    /// <param name="connectionString">The connection string to use; null for the dialect's.</param>
+    protected async Task A_failing_item_is_named_and_the_rest_does_not_run(bool batched, bool itemNamed, bool batchIsAtomic, string? connectionString = null)
     {
-        Database db = Seed();
-        Database reuse = Open(ExecutionMode.ReuseConnection);
+        Seed();
+        Database db = Open(ExecutionMode.OpenPerCall, connectionString);
+        Database reuse = Open(ExecutionMode.ReuseConnection, connectionString);
         await using Session session = await db.OpenSessionAsync();
         int next = 300_000;
         foreach ((string mode, SqlRunner runner) in new (string, SqlRunner)[] { ("OpenPerCall", db), ("ReuseConnection", reuse), ("Session", session) })
@@ -129,6 +132,7 @@ public abstract partial class ServerSuite
                     Assert.True(Equals(3, error.Data["Orseis.ItemIndex"]), $"{mode}, async={async}: item index {error.Data["Orseis.ItemIndex"] ?? "missing"}");
                 else
                     Assert.Null(error.Data["Orseis.ItemIndex"]);
+                Assert.Equal(batched ? (0, 6) : (null, null), (error.Data["Orseis.BatchStart"], error.Data["Orseis.BatchSize"]));
                 Assert.Equal(1, await runner.ScalarAsync<int>("select 1"));
 
                 // Nothing after the failing item ran; the items before it stayed unless the batch is atomic.

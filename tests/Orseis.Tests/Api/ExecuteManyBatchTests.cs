@@ -93,6 +93,7 @@ public sealed class ExecuteManyBatchTests : IDisposable
         db.Execute(Insert, new { id = 1200, name = "taken", amount = 0 });
         var error = await Assert.ThrowsAsync<BatchCommandException>(() => db.ExecuteAsync(Insert, Items(1, 1500)));
         Assert.Equal(1199, error.Data["Orseis.ItemIndex"]); // item 1199 (id 1200) is the 533rd command of the second batch
+        Assert.Equal((666, 666), (error.Data["Orseis.BatchStart"], error.Data["Orseis.BatchSize"]));
         Assert.Equal(2, _source.Batches.Count);
     }
 
