@@ -52,6 +52,8 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public Task Execute_many_cancelled() => A_cancelled_sequence_stops_between_batches();
 
+    [PostgresFact] public Task Execute_many_timeout() => A_batch_that_outlives_its_timeout_is_a_command_timeout_in_every_mode();
+
     [PostgresFact] public Task Multi_mapping_and_type_handlers() => Joins_map_onto_several_types_and_type_handlers_convert_both_ways_in_every_mode();
 }
 

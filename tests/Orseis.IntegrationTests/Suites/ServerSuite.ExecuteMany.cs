@@ -1,5 +1,6 @@
 using System.Data;
 using System.Data.Common;
+using Orseis.IntegrationTests.Infrastructure;
 
 namespace Orseis.IntegrationTests.Suites;
 
@@ -164,6 +165,34 @@ public abstract partial class ServerSuite
         int written = await session.ScalarAsync<int>(Text($"select count(*) from {Table} where id >= 400000"));
         Assert.InRange(written, 500, LongSequence - 1); // the first batch (500 items), or one item at a time up to the cancel
         Assert.Equal(1, await session.ScalarAsync<int>("select 1"));
+    }
+
+    /// <summary>The command timeout holds for a batch as for a statement: a batch with an item that sleeps past it ends on time, in every mode.</summary>
+    protected async Task A_batch_that_outlives_its_timeout_is_a_command_timeout_in_every_mode()
+    {
+        string sleep = Dialect switch
+        {
+            PostgresDialect => "select pg_sleep(@Seconds)",
+            SqlServerDialect => "waitfor delay @Delay",
+            _ => "select sleep(@Seconds)",
+        };
+        var items = new[] { new { Seconds = 0, Delay = "00:00:00" }, new { Seconds = 5, Delay = "00:00:05" }, new { Seconds = 0, Delay = "00:00:00" } };
+        Database perCall = Open(ExecutionMode.OpenPerCall);
+        Database reuse = Open(ExecutionMode.ReuseConnection);
+        await using Session session = await perCall.OpenSessionAsync();
+        foreach ((string mode, SqlRunner runner) in new (string, SqlRunner)[] { ("OpenPerCall", perCall), ("ReuseConnection", reuse), ("Session", session) })
+        {
+            foreach (bool async in new[] { true, false })
+            {
+                var clock = System.Diagnostics.Stopwatch.StartNew();
+                CommandTimeoutException error = async
+                    ? await Assert.ThrowsAsync<CommandTimeoutException>(() => runner.ExecuteAsync(sleep, items, timeout: TimeSpan.FromSeconds(1)))
+                    : Assert.Throws<CommandTimeoutException>(() => runner.Execute(sleep, items, timeout: TimeSpan.FromSeconds(1)));
+                Assert.True(clock.Elapsed < TimeSpan.FromSeconds(4.5), $"{mode}, async={async}: the timed-out sequence took {clock.Elapsed.TotalSeconds:0.0} s");
+                Assert.Equal(TimeSpan.FromSeconds(1), error.Timeout);
+                Assert.Equal(1, await runner.ScalarAsync<int>("select 1"));
+            }
+        }
     }
 
     private Database Track(Database db)
