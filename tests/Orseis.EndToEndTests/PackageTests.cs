@@ -84,14 +84,14 @@ public sealed class PackageTests : IDisposable
             Assert.DoesNotMatch(@"\]\((?!https://)", text);
         }
 
-        // The application chooses its container, configuration sources and logging: only abstractions (and Options) are imposed.
+        // The application chooses its container, configuration sources and logging: only abstractions and Options (which brings
+        // the DependencyInjection abstractions) are imposed.
         XElement metadata = Nuspec(nupkg);
         XNamespace ns = metadata.Name.Namespace;
         Assert.Equal("README.md", metadata.Element(ns + "readme")!.Value);
         string[] dependencies = [.. metadata.Descendants(ns + "dependency").Select(d => d.Attribute("id")!.Value).Order(StringComparer.Ordinal)];
         Assert.Equal(
-            ["Microsoft.Extensions.Configuration.Abstractions", "Microsoft.Extensions.DependencyInjection.Abstractions", "Microsoft.Extensions.Logging.Abstractions",
-             "Microsoft.Extensions.Options", "Orseis"],
+            ["Microsoft.Extensions.Configuration.Abstractions", "Microsoft.Extensions.Logging.Abstractions", "Microsoft.Extensions.Options", "Orseis"],
             dependencies);
     }
 
