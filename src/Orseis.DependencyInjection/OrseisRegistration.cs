@@ -12,14 +12,14 @@ namespace Orseis.DependencyInjection;
 /// <param name="factory">The provider factory; null when the data source comes from the container.</param>
 /// <param name="connectionString">The connection string given in code; null to read it from <paramref name="configuration"/>.</param>
 /// <param name="dataSource">The data source from the container; null when the provider is a factory.</param>
-internal sealed class OrseisRegistration(string? key, IConfiguration? configuration, DbProviderFactory? factory, string? connectionString, DataSourceSource? dataSource)
+internal sealed class OrseisRegistration(string? key, IConfiguration? configuration, DbProviderFactory? factory, string? connectionString, ContainerDataSource? dataSource)
 {
     /// <summary>The logger category of findings written to the container's <see cref="ILoggerFactory"/>.</summary>
     public const string LoggerCategory = "Orseis";
 
     public IConfiguration? Configuration { get; } = configuration;
 
-    public DataSourceSource? DataSource { get; } = dataSource;
+    public ContainerDataSource? DataSource { get; } = dataSource;
 
     /// <summary>"The Orseis database" or "The Orseis database 'reports'", for messages.</summary>
     private string Described => key is null ? "The Orseis database" : $"The Orseis database '{key}'";

@@ -154,7 +154,7 @@ public static class OrseisServiceCollectionExtensions
         return services;
     }
 
-    private static DataSourceSource DataSourceFrom<TDataSource>(string? key) where TDataSource : DbDataSource =>
+    private static ContainerDataSource DataSourceFrom<TDataSource>(string? key) where TDataSource : DbDataSource =>
         new(typeof(TDataSource).Name, provider =>
         {
             if (key is not null && provider is IKeyedServiceProvider keyed && keyed.GetKeyedService(typeof(TDataSource), key) is TDataSource byKey)
