@@ -32,11 +32,11 @@ public abstract partial class SqlRunner
     /// </summary>
     /// <remarks>
     /// Where the provider supports <see cref="DbBatch"/> (MySqlConnector, Npgsql, SqlClient), the items of a sequence
-    /// are sent in batches of up to 1000 items and 2000 parameters, one round trip each; SQL containing a semicolon and
-    /// a <see cref="ParameterBag"/> with outputs or a procedure run one command per item, as every item does on other
-    /// providers. When an item fails, the provider's exception carries the item's index in
-    /// <see cref="Exception.Data"/> under <c>"Orseis.ItemIndex"</c> (in a batch, where the provider names the failed
-    /// command).
+    /// are sent in batches of up to 1000 items and 2000 parameters, each sent as one; SQL containing a semicolon and a
+    /// <see cref="ParameterBag"/> with outputs or a procedure run one command per item, as every item does on other
+    /// providers. When an item fails, the provider's exception is thrown with the item's index in
+    /// <see cref="Exception.Data"/> under <c>"Orseis.ItemIndex"</c> (in a batch, only where the provider names the
+    /// failed command), and a failed batch's first item and size under <c>"Orseis.BatchStart"</c> and <c>"Orseis.BatchSize"</c>.
     /// </remarks>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s; or a sequence of such objects.</param>
