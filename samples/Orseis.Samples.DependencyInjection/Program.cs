@@ -5,13 +5,14 @@ using Microsoft.Extensions.Logging;
 using Orseis;
 
 // What appsettings.json would hold; a host gives it as builder.Configuration.
+string file = Path.Combine(Path.GetTempPath(), "orseis-di-sample.db");
 IConfiguration configuration = new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?>
 {
-    ["Orseis:ConnectionString"] = "Data Source=di-sample.db",
+    ["Orseis:ConnectionString"] = $"Data Source={file}",
     ["Orseis:Mode"] = "ReuseConnection",
     ["Orseis:CommandTimeout"] = "00:00:30",
     ["Orseis:Diagnostics:Detectors"] = "All",
-    ["Reports:ConnectionString"] = "Data Source=di-sample.db",
+    ["Reports:ConnectionString"] = $"Data Source={file}",
     ["Reports:Mode"] = "OpenPerCall",
     ["Reports:Diagnostics:Detectors"] = "Churn",
     ["Reports:Diagnostics:ChurnThreshold"] = "3",
@@ -39,7 +40,7 @@ await using (ServiceProvider provider = services.BuildServiceProvider())
 
 // A setting Orseis cannot read fails when the database is resolved, naming the key.
 var broken = new ServiceCollection().AddOrseis(SqliteFactory.Instance, new ConfigurationBuilder()
-    .AddInMemoryCollection(new Dictionary<string, string?> { ["Orseis:ConnectionString"] = "Data Source=di-sample.db", ["Orseis:Mode"] = "Foo" })
+    .AddInMemoryCollection(new Dictionary<string, string?> { ["Orseis:ConnectionString"] = $"Data Source={file}", ["Orseis:Mode"] = "Foo" })
     .Build().GetSection("Orseis"));
 try
 {
