@@ -18,6 +18,7 @@ public sealed class BenchmarkSmokeTests
     public static TheoryData<Type> BenchmarkClasses() =>
     [
         typeof(RatioStudy), typeof(OrmOverhead), typeof(OpenCloseCost), typeof(PrepareCost), typeof(DiagnosticsOverhead), typeof(CancellationOverhead),
+        typeof(ExecuteManyOverhead),
     ];
 
     [Fact]
@@ -37,6 +38,7 @@ public sealed class BenchmarkSmokeTests
     {
         { typeof(RatioStudy), "mysql" }, { typeof(OrmOverhead), "mysql" },
         { typeof(OpenCloseCost), "mysql" }, { typeof(OrmOverhead), "mysql-data" }, { typeof(OpenCloseCost), "mysql-data" },
+        { typeof(ExecuteManyOverhead), "mysql" },
     };
 
     [Theory]

@@ -65,6 +65,36 @@ public sealed class PackageTests : IDisposable
         Assert.Contains("lib/net10.0/Orseis.pdb", snupkg.Entries.Select(e => e.FullName));
     }
 
+    [Fact]
+    public void The_dependency_injection_package_has_its_docs_and_readme_and_depends_on_abstractions_only()
+    {
+        string root = RepositoryRoot.Find();
+        Run(root, Dotnet(), ["pack", Path.Combine("src", "Orseis.DependencyInjection", "Orseis.DependencyInjection.csproj"), "-c", "Release", "--no-restore",
+            "-o", _output, "-nologo", "-nodeReuse:false", "-p:UseSharedCompilation=false"]);
+
+        string package = Assert.Single(Directory.GetFiles(_output, "Orseis.DependencyInjection.*.nupkg"), p => !p.EndsWith(".snupkg", StringComparison.Ordinal));
+        using ZipArchive nupkg = ZipFile.OpenRead(package);
+        string[] entries = [.. nupkg.Entries.Select(e => e.FullName)];
+        Assert.Contains("lib/net10.0/Orseis.DependencyInjection.dll", entries);
+        Assert.Contains("lib/net10.0/Orseis.DependencyInjection.xml", entries);
+        using (var readme = new StreamReader(nupkg.GetEntry("README.md")!.Open()))
+        {
+            string text = readme.ReadToEnd();
+            Assert.Contains("dotnet add package Orseis.DependencyInjection", text, StringComparison.Ordinal);
+            Assert.DoesNotMatch(@"\]\((?!https://)", text);
+        }
+
+        // The application chooses its container, configuration sources and logging: only abstractions and Options (which brings
+        // the DependencyInjection abstractions) are imposed.
+        XElement metadata = Nuspec(nupkg);
+        XNamespace ns = metadata.Name.Namespace;
+        Assert.Equal("README.md", metadata.Element(ns + "readme")!.Value);
+        string[] dependencies = [.. metadata.Descendants(ns + "dependency").Select(d => d.Attribute("id")!.Value).Order(StringComparer.Ordinal)];
+        Assert.Equal(
+            ["Microsoft.Extensions.Configuration.Abstractions", "Microsoft.Extensions.Logging.Abstractions", "Microsoft.Extensions.Options", "Orseis"],
+            dependencies);
+    }
+
     private static XElement Nuspec(ZipArchive nupkg)
     {
         ZipArchiveEntry entry = Assert.Single(nupkg.Entries, e => e.FullName.EndsWith(".nuspec", StringComparison.Ordinal));

@@ -7,6 +7,7 @@ namespace Orseis.IntegrationTests.Suites;
 /// </summary>
 public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MySqlDialect(provider))
 {
+
     [MySqlFact] public Task Modes_give_identical_results() => Both_modes_and_a_session_give_identical_results();
 
     [MySqlFact] public void Session_state() => Session_state_survives_in_reuse_modes_and_not_across_pooled_opens();
@@ -40,6 +41,19 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
     [MySqlFact] public Task Command_timeout() => A_command_timeout_is_its_own_error_in_every_mode();
 
     [MySqlFact] public Task Execute_many() => A_sequence_of_arguments_runs_once_per_item_in_every_mode();
+
+    [MySqlFact] public Task Execute_many_batched() => A_long_sequence_gives_the_same_rows_in_every_mode_sync_and_async_and_rolls_back_with_its_transaction();
+
+    [MySqlFact] public Task Execute_many_binding() => Each_item_of_a_sequence_expands_its_lists_and_uses_type_handlers_in_every_mode();
+
+    // MySqlConnector batches, stopping at the failed command without naming it; MySql.Data runs a command per item.
+    [MySqlFact]
+    public Task Execute_many_failure() => A_failing_item_is_named_and_the_rest_does_not_run(
+        batched: provider == MySqlProvider.MySqlConnector, itemNamed: provider == MySqlProvider.MySqlData, batchIsAtomic: false);
+
+    [MySqlFact] public Task Execute_many_cancelled() => A_cancelled_sequence_stops_between_batches();
+
+    [MySqlFact] public Task Execute_many_timeout() => A_batch_that_outlives_its_timeout_is_a_command_timeout_in_every_mode();
 
     [MySqlFact] public Task Multi_mapping_and_type_handlers() => Joins_map_onto_several_types_and_type_handlers_convert_both_ways_in_every_mode();
 }

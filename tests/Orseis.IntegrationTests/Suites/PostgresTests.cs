@@ -39,6 +39,21 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public Task Execute_many() => A_sequence_of_arguments_runs_once_per_item_in_every_mode();
 
+    [PostgresFact] public Task Execute_many_batched() => A_long_sequence_gives_the_same_rows_in_every_mode_sync_and_async_and_rolls_back_with_its_transaction();
+
+    [PostgresFact] public Task Execute_many_binding() => Each_item_of_a_sequence_expands_its_lists_and_uses_type_handlers_in_every_mode();
+
+    // Npgsql runs a batch outside a transaction in an implicit one, and names the failed command only when asked to.
+    [PostgresFact] public Task Execute_many_failure() => A_failing_item_is_named_and_the_rest_does_not_run(batched: true, itemNamed: false, batchIsAtomic: true);
+
+    [PostgresFact]
+    public Task Execute_many_failure_named() => A_failing_item_is_named_and_the_rest_does_not_run(
+        batched: true, itemNamed: true, batchIsAtomic: true, Dialect.ConnectionString + ";Include Failed Batched Command=true");
+
+    [PostgresFact] public Task Execute_many_cancelled() => A_cancelled_sequence_stops_between_batches();
+
+    [PostgresFact] public Task Execute_many_timeout() => A_batch_that_outlives_its_timeout_is_a_command_timeout_in_every_mode();
+
     [PostgresFact] public Task Multi_mapping_and_type_handlers() => Joins_map_onto_several_types_and_type_handlers_convert_both_ways_in_every_mode();
 }
 

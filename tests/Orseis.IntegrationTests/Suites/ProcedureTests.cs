@@ -183,6 +183,14 @@ public sealed class ProcedureTests : IDisposable
                     .Add("rest", direction: ParameterDirection.Output, dbType: DbType.Int32);
                 runner.Execute("select * from " + Name("split") + "(@n)", split);
                 Assert.Equal((3, 1), (split.Get<int>("half"), split.Get<int>("rest")));
+
+                // A sequence of bags with outputs runs a command per item, never a batch, each bag reading back its own.
+                ParameterBag[] splits = [.. new[] { 9, 4, 11 }.Select(n => new ParameterBag()
+                    .Add("n", n)
+                    .Add("half", direction: ParameterDirection.Output, dbType: DbType.Int32)
+                    .Add("rest", direction: ParameterDirection.Output, dbType: DbType.Int32))];
+                await runner.ExecuteAsync("select * from " + Name("split") + "(@n)", splits);
+                Assert.Equal([(4, 1), (2, 0), (5, 1)], splits.Select(b => (b.Get<int>("half"), b.Get<int>("rest"))));
             }
         }
         finally

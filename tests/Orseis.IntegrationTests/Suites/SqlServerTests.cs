@@ -39,5 +39,13 @@ public sealed class SqlServerTests() : ServerSuite(new SqlServerDialect())
 
     [SqlServerFact] public Task Execute_many() => A_sequence_of_arguments_runs_once_per_item_in_every_mode();
 
+    [SqlServerFact] public Task Execute_many_batched() => A_long_sequence_gives_the_same_rows_in_every_mode_sync_and_async_and_rolls_back_with_its_transaction();
+
+    [SqlServerFact] public Task Execute_many_binding() => Each_item_of_a_sequence_expands_its_lists_and_uses_type_handlers_in_every_mode();
+
+    [SqlServerFact] public Task Execute_many_cancelled() => A_cancelled_sequence_stops_between_batches();
+
+    [SqlServerFact] public Task Execute_many_timeout() => A_batch_that_outlives_its_timeout_is_a_command_timeout_in_every_mode();
+
     [SqlServerFact] public Task Multi_mapping_and_type_handlers() => Joins_map_onto_several_types_and_type_handlers_convert_both_ways_in_every_mode();
 }

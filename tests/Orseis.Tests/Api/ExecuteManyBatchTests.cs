@@ -1,0 +1,130 @@
+using System.Data;
+using Orseis.Tests.Execution;
+using Orseis.Tests.Infrastructure;
+
+namespace Orseis.Tests.Api;
+
+/// <summary>
+/// How a sequence is cut into batches on a provider that has <see cref="System.Data.Common.DbBatch"/> (SQLite given one
+/// by <see cref="BatchingDataSource"/>), and when it runs one command per item instead.
+/// </summary>
+public sealed class ExecuteManyBatchTests : IDisposable
+{
+    private const string Insert = "insert into items (id, name, amount) values (@id, @name, @amount)";
+
+    private readonly SqliteFile _file = new();
+    private readonly BatchingDataSource _source;
+
+    public ExecuteManyBatchTests()
+    {
+        _source = new BatchingDataSource(_file.ConnectionString);
+        using var setup = new Database(_source);
+        setup.Execute("create table items (id integer primary key, name text not null, amount integer)");
+    }
+
+    public void Dispose()
+    {
+        _source.Dispose();
+        _file.Dispose();
+    }
+
+    private static object[] Items(int from, int count) => [.. Enumerable.Range(from, count).Select(i => new { id = i, name = "n" + i, amount = i % 7 })];
+
+    private Database Open(ExecutionMode mode, TimeSpan? timeout = null) => new(_source, new OrseisOptions { Mode = mode, CommandTimeout = timeout });
+
+    [Theory]
+    [InlineData(ExecutionMode.OpenPerCall)]
+    [InlineData(ExecutionMode.ReuseConnection)]
+    public async Task Batches_hold_at_most_1000_items_and_2000_parameters_and_carry_the_timeout(ExecutionMode mode)
+    {
+        await using Database db = Open(mode, TimeSpan.FromSeconds(17));
+
+        // Three parameters an item: 666 items fill 1998 parameters, so 1500 items take 666 + 666 + 168.
+        Assert.Equal(1500, await db.ExecuteAsync(Insert, Items(1, 1500)));
+        Assert.Equal([(666, 1998), (666, 1998), (168, 504)], _source.Batches.Select(b => (b.Commands, b.Parameters)));
+        Assert.All(_source.Batches, b => Assert.Equal(17, b.Timeout));
+
+        // One parameter an item: the item bound (1000) ends a batch before the parameters do. Rows affected are summed
+        // from each batch command's count: ids 1501..2500 match nothing.
+        _source.Batches.Clear();
+        object[] single = [.. Enumerable.Range(1, 2500).Select(i => new { id = i })];
+        Assert.Equal(1500, db.Execute("update items set amount = 0 where id = @id", single));
+        Assert.Equal([1000, 1000, 500], _source.Batches.Select(b => b.Commands));
+        Assert.Equal(1500, db.Scalar<int>("select count(*) from items where amount = 0"));
+    }
+
+    [Fact]
+    public void An_item_with_more_parameters_than_a_batch_holds_goes_alone_and_lists_expand_per_item()
+    {
+        using Database db = Open(ExecutionMode.OpenPerCall);
+        db.Execute(Insert, Items(1, 3000));
+        _source.Batches.Clear();
+        var items = new object[]
+        {
+            new { name = "a", ids = new[] { 1, 2 } },
+            new { name = "big", ids = Enumerable.Range(10, 2500).ToArray() },
+            new { name = "c", ids = new[] { 3 } },
+        };
+        Assert.Equal(2503, db.Execute("update items set name = @name where id in @ids", items));
+        Assert.Equal([(1, 3), (1, 2501), (1, 2)], _source.Batches.Select(b => (b.Commands, b.Parameters)));
+        Assert.Equal(["a", "a", "c"], db.Query<string>("select name from items where id <= 3 order by id"));
+        Assert.Equal(2500, db.Scalar<int>("select count(*) from items where name = 'big'"));
+    }
+
+    [Fact]
+    public async Task A_session_batch_joins_its_transaction_and_rolls_back_with_it()
+    {
+        await using Database db = Open(ExecutionMode.OpenPerCall);
+        await using Session session = await db.OpenSessionAsync();
+        await using (SessionTransaction tx = await session.BeginTransactionAsync())
+        {
+            Assert.Equal(10, await session.ExecuteAsync(Insert, Items(1, 10)));
+            Assert.NotNull(Assert.Single(_source.Batches).Transaction);
+            await tx.RollbackAsync();
+        }
+
+        Assert.Equal(0, await session.ScalarAsync<int>("select count(*) from items"));
+    }
+
+    [Fact]
+    public async Task A_failing_batch_command_names_its_item_across_batches()
+    {
+        await using Database db = Open(ExecutionMode.OpenPerCall);
+        db.Execute(Insert, new { id = 1200, name = "taken", amount = 0 });
+        var error = await Assert.ThrowsAsync<BatchCommandException>(() => db.ExecuteAsync(Insert, Items(1, 1500)));
+        Assert.Equal(1199, error.Data["Orseis.ItemIndex"]); // item 1199 (id 1200) is the 533rd command of the second batch
+        Assert.Equal((666, 666), (error.Data["Orseis.BatchStart"], error.Data["Orseis.BatchSize"]));
+        Assert.Equal(2, _source.Batches.Count);
+    }
+
+    [Fact]
+    public void Several_statements_and_bags_with_outputs_or_a_procedure_run_one_command_per_item()
+    {
+        using Database db = Open(ExecutionMode.OpenPerCall);
+        Assert.Equal(4, db.Execute("insert into items (id, name) values (@id, 'x'); update items set amount = 1 where id = @id;", new[] { new { id = 11 }, new { id = 12 } }));
+        Assert.Empty(_source.Batches);
+        Assert.Equal([1, 1], db.Query<int>("select amount from items where id in (11, 12)"));
+
+        ParameterBag[] inputs = [new ParameterBag().Add("id", 21), new ParameterBag().Add("id", 22, DbType.Int64)];
+        Assert.Equal(2, db.Execute("insert into items (id, name) values (@id, 'in')", inputs));
+        Assert.Equal(2, Assert.Single(_source.Batches).Commands);
+
+        // SQLite has neither outputs nor procedures; MariaDB's procedure tests run such bags through MySqlConnector's batches.
+        Assert.False(inputs[1].NeedsOwnCommand);
+        Assert.True(new ParameterBag().Add("id", 1).Add("total", direction: ParameterDirection.Output, dbType: DbType.Int32).NeedsOwnCommand);
+        Assert.True(new ParameterBag().Add("id", 1).Add("r", direction: ParameterDirection.ReturnValue).NeedsOwnCommand);
+        Assert.True(new ParameterBag { CommandType = CommandType.StoredProcedure }.Add("id", 1).NeedsOwnCommand);
+    }
+
+    [Fact]
+    public void A_failing_item_run_alone_carries_its_index_too()
+    {
+        using Database db = new(SqliteFactoryInstance, _file.ConnectionString); // plain SQLite: no batches
+        db.Execute(Insert, new { id = 3, name = "taken", amount = 0 });
+        var error = Assert.ThrowsAny<Exception>(() => db.Execute(Insert, Items(1, 5)));
+        Assert.Equal(2, error.Data["Orseis.ItemIndex"]);
+        Assert.Equal(3, db.Scalar<int>("select count(*) from items")); // items 0 and 1 ran, nothing after item 2
+    }
+
+    private static Microsoft.Data.Sqlite.SqliteFactory SqliteFactoryInstance => Microsoft.Data.Sqlite.SqliteFactory.Instance;
+}
