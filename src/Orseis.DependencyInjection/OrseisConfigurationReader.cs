@@ -20,9 +20,9 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
 
     private const string TimeSpanHint = "a time span such as 00:00:30 (hh:mm:ss)";
 
-    private static readonly string[] s_topKeys = [ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "PoolName", "Diagnostics"];
+    private static readonly string[] TopKeys = [ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "PoolName", "Diagnostics"];
 
-    private static readonly string[] s_diagnosticsKeys =
+    private static readonly string[] DiagnosticsKeys =
     [
         "Detectors", "CaptureCommandText", "ChurnThreshold", "ChurnGap", "SlowOpenFactor", "SlowOpenFloor", "QueueWaitFloor",
         "HeldTooLongThreshold", "ThreadPoolDelayThreshold", "FindingInterval", "FindingsKept",
@@ -46,8 +46,8 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
     {
         foreach (IConfigurationSection child in section.GetChildren())
         {
-            if (!s_topKeys.Contains(child.Key, StringComparer.OrdinalIgnoreCase))
-                throw Unknown(child, s_topKeys);
+            if (!TopKeys.Contains(child.Key, StringComparer.OrdinalIgnoreCase))
+                throw Unknown(child, TopKeys);
         }
 
         if (section.GetSection(ConnectionStringKey).Value is { Length: > 0 } && dataSourceName is not null)
@@ -75,8 +75,8 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
         IConfigurationSection diagnostics = section.GetSection("Diagnostics");
         foreach (IConfigurationSection child in diagnostics.GetChildren())
         {
-            if (!s_diagnosticsKeys.Contains(child.Key, StringComparer.OrdinalIgnoreCase))
-                throw Unknown(child, s_diagnosticsKeys);
+            if (!DiagnosticsKeys.Contains(child.Key, StringComparer.OrdinalIgnoreCase))
+                throw Unknown(child, DiagnosticsKeys);
         }
 
         ReadDiagnostics(diagnostics, options.Diagnostics);
