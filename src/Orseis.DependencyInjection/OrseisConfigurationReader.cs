@@ -14,13 +14,15 @@ namespace Orseis.DependencyInjection;
 /// <param name="configuration">The section.</param>
 /// <param name="dataSourceName">The type of the container's data source the database uses (which has its own connection
 /// string); null when the provider is a factory and the section must hold the connection string.</param>
-internal sealed class OrseisConfigurationReader(string optionsName, IConfiguration configuration, string? dataSourceName) : IConfigureNamedOptions<OrseisOptions>
+internal sealed class OrseisConfigurationReader(string optionsName, IConfiguration configuration, string? dataSourceName)
+    : IConfigureNamedOptions<OrseisOptions>
 {
     public const string ConnectionStringKey = "ConnectionString";
 
     private const string TimeSpanHint = "a time span such as 00:00:30 (hh:mm:ss)";
 
-    private static readonly string[] TopKeys = [ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "PoolName", "Diagnostics"];
+    private static readonly string[] TopKeys =
+        [ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "PoolName", "Diagnostics"];
 
     private static readonly string[] DiagnosticsKeys =
     [
@@ -38,7 +40,9 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
         Read(configuration, options);
     }
 
-    /// <summary>The full name of <paramref name="key"/> under <paramref name="section"/> (<c>Orseis:Mode</c>), as the user would look for it.</summary>
+    /// <summary>
+    /// The full name of <paramref name="key"/> under <paramref name="section"/> (<c>Orseis:Mode</c>), as the user would look for it.
+    /// </summary>
     public static string KeyPath(IConfiguration section, string key) =>
         section is IConfigurationSection { Path.Length: > 0 } named ? ConfigurationPath.Combine(named.Path, key) : key;
 
@@ -53,14 +57,16 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
         if (section.GetSection(ConnectionStringKey).Value is { Length: > 0 } && dataSourceName is not null)
         {
             throw new InvalidOperationException(
-                $"{KeyPath(section, ConnectionStringKey)} is set, but this Orseis database uses the {dataSourceName} from the container, which has " +
-                "its own connection string. Remove the key, or register the database with a DbProviderFactory instead.");
+                $"{KeyPath(section, ConnectionStringKey)} is set, but this Orseis database uses the {dataSourceName} " +
+                "from the container, which has its own connection string. " +
+                "Remove the key, or register the database with a DbProviderFactory instead.");
         }
 
         if (dataSourceName is null && string.IsNullOrWhiteSpace(section[ConnectionStringKey]))
         {
             throw new InvalidOperationException(
-                $"{KeyPath(section, ConnectionStringKey)} is missing: an Orseis database registered with a DbProviderFactory and a configuration section reads its connection string there.");
+                $"{KeyPath(section, ConnectionStringKey)} is missing: an Orseis database registered with a DbProviderFactory " +
+                "and a configuration section reads its connection string there.");
         }
 
         if (Value(section, "Mode") is { } mode)
@@ -88,7 +94,9 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
             d.Detectors = detectors;
         if (Value(section, "CaptureCommandText") is { } capture)
         {
-            d.CaptureCommandText = bool.TryParse(capture, out bool on) ? on : throw Invalid(section, "CaptureCommandText", capture, ["true", "false"]);
+            d.CaptureCommandText = bool.TryParse(capture, out bool on)
+                ? on
+                : throw Invalid(section, "CaptureCommandText", capture, ["true", "false"]);
         }
 
         if (Value(section, "ChurnThreshold") is { } churnThreshold)
@@ -132,15 +140,29 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
         foreach (string name in names)
         {
             // Names only: Enum.TryParse would take "5" or "128" too, and undefined numbers silently.
-            if (Enum.GetNames<FindingKind>().FirstOrDefault(n => string.Equals(n, name.Trim(), StringComparison.OrdinalIgnoreCase)) is not { } known)
-                throw Invalid(section, "Detectors", detectors.Value ?? string.Join(", ", names), ["None", "All", "a comma-separated list of names among " + string.Join(", ", Enum.GetNames<FindingKind>().Where(n => n is not ("None" or "All")))]);
+            if (Enum.GetNames<FindingKind>().FirstOrDefault(n => string.Equals(n, name.Trim(), StringComparison.OrdinalIgnoreCase))
+                is not { } known)
+            {
+                throw Invalid(
+                    section,
+                    "Detectors",
+                    detectors.Value ?? string.Join(", ", names),
+                    [
+                        "None",
+                        "All",
+                        "a comma-separated list of names among " +
+                            string.Join(", ", Enum.GetNames<FindingKind>().Where(n => n is not ("None" or "All"))),
+                    ]);
+            }
+
             kinds |= Enum.Parse<FindingKind>(known);
         }
 
         return kinds;
     }
 
-    private static string? Value(IConfiguration section, string key) => section[key] is { } value && !string.IsNullOrWhiteSpace(value) ? value.Trim() : null;
+    private static string? Value(IConfiguration section, string key) =>
+        section[key] is { } value && !string.IsNullOrWhiteSpace(value) ? value.Trim() : null;
 
     private static T EnumName<T>(IConfiguration section, string key, string value) where T : struct, Enum =>
         Enum.GetNames<T>().FirstOrDefault(n => string.Equals(n, value, StringComparison.OrdinalIgnoreCase)) is { } known
@@ -148,7 +170,9 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
             : throw Invalid(section, key, value, Enum.GetNames<T>());
 
     private static int Integer(IConfiguration section, string key, string value) =>
-        int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out int number) ? number : throw Invalid(section, key, value, ["a whole number"]);
+        int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out int number)
+            ? number
+            : throw Invalid(section, key, value, ["a whole number"]);
 
     private static TimeSpan Time(IConfiguration section, string key, string value, bool infinite)
     {

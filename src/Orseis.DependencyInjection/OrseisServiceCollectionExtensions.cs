@@ -24,24 +24,31 @@ namespace Microsoft.Extensions.DependencyInjection;
 /// </para>
 /// <para>
 /// The callback runs after the configuration is read, so it overrides it. The options are named options
-/// (<see cref="Microsoft.Extensions.Options.Options.DefaultName"/> for <c>AddOrseis</c>, the key for <c>AddKeyedOrseis</c>), so
-/// <c>services.Configure&lt;OrseisOptions&gt;(name, ...)</c> reaches them too.
+/// (<see cref="Microsoft.Extensions.Options.Options.DefaultName"/> for <c>AddOrseis</c>, the key for
+/// <c>AddKeyedOrseis</c>), so <c>services.Configure&lt;OrseisOptions&gt;(name, ...)</c> reaches them too.
 /// </para>
 /// </remarks>
 public static class OrseisServiceCollectionExtensions
 {
-    /// <summary>Registers a <see cref="Database"/> over a provider factory, with its connection string and options read from <paramref name="configuration"/>.</summary>
+    /// <summary>
+    /// Registers a <see cref="Database"/> over a provider factory, with its connection string and options read from
+    /// <paramref name="configuration"/>.
+    /// </summary>
     /// <param name="services">The service collection.</param>
     /// <param name="factory">The ADO.NET provider, such as <c>NpgsqlFactory.Instance</c>.</param>
-    /// <param name="configuration">The section with <c>ConnectionString</c> and the options (see the remarks of <see cref="OrseisServiceCollectionExtensions"/>).</param>
+    /// <param name="configuration">
+    /// The section with <c>ConnectionString</c> and the options (see the remarks of <see cref="OrseisServiceCollectionExtensions"/>).
+    /// </param>
     /// <param name="configure">Sets options after the configuration was read; null for none.</param>
     /// <returns>The service collection, for chaining.</returns>
     /// <exception cref="InvalidOperationException">An Orseis database is already registered without a key.</exception>
-    public static IServiceCollection AddOrseis(this IServiceCollection services, DbProviderFactory factory, IConfiguration configuration, Action<OrseisOptions>? configure = null)
+    public static IServiceCollection AddOrseis(
+        this IServiceCollection services, DbProviderFactory factory, IConfiguration configuration, Action<OrseisOptions>? configure = null)
     {
         ArgumentNullException.ThrowIfNull(factory);
         ArgumentNullException.ThrowIfNull(configuration);
-        return Register(services, key: null, new OrseisRegistration(null, configuration, factory, connectionString: null, dataSource: null), configure);
+        return Register(
+            services, key: null, new OrseisRegistration(null, configuration, factory, connectionString: null, dataSource: null), configure);
     }
 
     /// <summary>Registers a <see cref="Database"/> over a provider factory and a connection string.</summary>
@@ -51,11 +58,13 @@ public static class OrseisServiceCollectionExtensions
     /// <param name="configure">Sets the options; null for the defaults.</param>
     /// <returns>The service collection, for chaining.</returns>
     /// <exception cref="InvalidOperationException">An Orseis database is already registered without a key.</exception>
-    public static IServiceCollection AddOrseis(this IServiceCollection services, DbProviderFactory factory, string connectionString, Action<OrseisOptions>? configure = null)
+    public static IServiceCollection AddOrseis(
+        this IServiceCollection services, DbProviderFactory factory, string connectionString, Action<OrseisOptions>? configure = null)
     {
         ArgumentNullException.ThrowIfNull(factory);
         ArgumentException.ThrowIfNullOrWhiteSpace(connectionString);
-        return Register(services, key: null, new OrseisRegistration(null, configuration: null, factory, connectionString, dataSource: null), configure);
+        return Register(
+            services, key: null, new OrseisRegistration(null, configuration: null, factory, connectionString, dataSource: null), configure);
     }
 
     /// <summary>
@@ -64,17 +73,25 @@ public static class OrseisServiceCollectionExtensions
     /// </summary>
     /// <typeparam name="TDataSource">The data source's type, as registered.</typeparam>
     /// <param name="services">The service collection.</param>
-    /// <param name="configuration">The section with the options; null for none. It has no <c>ConnectionString</c>: the data source has its own.</param>
+    /// <param name="configuration">
+    /// The section with the options; null for none. It has no <c>ConnectionString</c>: the data source has its own.
+    /// </param>
     /// <param name="configure">Sets options after the configuration was read; null for none.</param>
     /// <returns>The service collection, for chaining.</returns>
     /// <exception cref="InvalidOperationException">An Orseis database is already registered without a key.</exception>
-    public static IServiceCollection AddOrseis<TDataSource>(this IServiceCollection services, IConfiguration? configuration = null, Action<OrseisOptions>? configure = null)
+    public static IServiceCollection AddOrseis<TDataSource>(
+        this IServiceCollection services, IConfiguration? configuration = null, Action<OrseisOptions>? configure = null)
         where TDataSource : DbDataSource =>
-        Register(services, key: null, new OrseisRegistration(null, configuration, factory: null, connectionString: null, DataSourceFrom<TDataSource>(key: null)), configure);
+        Register(
+            services,
+            key: null,
+            new OrseisRegistration(null, configuration, factory: null, connectionString: null, DataSourceFrom<TDataSource>(key: null)),
+            configure);
 
     /// <summary>
-    /// Registers a <see cref="Database"/> under <paramref name="serviceKey"/> (resolved as <c>[FromKeyedServices("reports")] Database</c>)
-    /// over a provider factory, with its connection string and options read from <paramref name="configuration"/>.
+    /// Registers a <see cref="Database"/> under <paramref name="serviceKey"/> (resolved as
+    /// <c>[FromKeyedServices("reports")] Database</c>) over a provider factory, with its connection string and options
+    /// read from <paramref name="configuration"/>.
     /// </summary>
     /// <param name="services">The service collection.</param>
     /// <param name="serviceKey">The key; also the name of its <see cref="OrseisOptions"/>.</param>
@@ -83,15 +100,26 @@ public static class OrseisServiceCollectionExtensions
     /// <param name="configure">Sets options after the configuration was read; null for none.</param>
     /// <returns>The service collection, for chaining.</returns>
     /// <exception cref="InvalidOperationException">An Orseis database is already registered under this key.</exception>
-    public static IServiceCollection AddKeyedOrseis(this IServiceCollection services, string serviceKey, DbProviderFactory factory, IConfiguration configuration, Action<OrseisOptions>? configure = null)
+    public static IServiceCollection AddKeyedOrseis(
+        this IServiceCollection services,
+        string serviceKey,
+        DbProviderFactory factory,
+        IConfiguration configuration,
+        Action<OrseisOptions>? configure = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(serviceKey);
         ArgumentNullException.ThrowIfNull(factory);
         ArgumentNullException.ThrowIfNull(configuration);
-        return Register(services, serviceKey, new OrseisRegistration(serviceKey, configuration, factory, connectionString: null, dataSource: null), configure);
+        return Register(
+            services,
+            serviceKey,
+            new OrseisRegistration(serviceKey, configuration, factory, connectionString: null, dataSource: null),
+            configure);
     }
 
-    /// <summary>Registers a <see cref="Database"/> under <paramref name="serviceKey"/> over a provider factory and a connection string.</summary>
+    /// <summary>
+    /// Registers a <see cref="Database"/> under <paramref name="serviceKey"/> over a provider factory and a connection string.
+    /// </summary>
     /// <param name="services">The service collection.</param>
     /// <param name="serviceKey">The key; also the name of its <see cref="OrseisOptions"/>.</param>
     /// <param name="factory">The ADO.NET provider.</param>
@@ -99,12 +127,21 @@ public static class OrseisServiceCollectionExtensions
     /// <param name="configure">Sets the options; null for the defaults.</param>
     /// <returns>The service collection, for chaining.</returns>
     /// <exception cref="InvalidOperationException">An Orseis database is already registered under this key.</exception>
-    public static IServiceCollection AddKeyedOrseis(this IServiceCollection services, string serviceKey, DbProviderFactory factory, string connectionString, Action<OrseisOptions>? configure = null)
+    public static IServiceCollection AddKeyedOrseis(
+        this IServiceCollection services,
+        string serviceKey,
+        DbProviderFactory factory,
+        string connectionString,
+        Action<OrseisOptions>? configure = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(serviceKey);
         ArgumentNullException.ThrowIfNull(factory);
         ArgumentException.ThrowIfNullOrWhiteSpace(connectionString);
-        return Register(services, serviceKey, new OrseisRegistration(serviceKey, configuration: null, factory, connectionString, dataSource: null), configure);
+        return Register(
+            services,
+            serviceKey,
+            new OrseisRegistration(serviceKey, configuration: null, factory, connectionString, dataSource: null),
+            configure);
     }
 
     /// <summary>
@@ -115,18 +152,27 @@ public static class OrseisServiceCollectionExtensions
     /// <typeparam name="TDataSource">The data source's type, as registered.</typeparam>
     /// <param name="services">The service collection.</param>
     /// <param name="serviceKey">The key; also the name of its <see cref="OrseisOptions"/>.</param>
-    /// <param name="configuration">The section with the options; null for none. It has no <c>ConnectionString</c>: the data source has its own.</param>
+    /// <param name="configuration">
+    /// The section with the options; null for none. It has no <c>ConnectionString</c>: the data source has its own.
+    /// </param>
     /// <param name="configure">Sets options after the configuration was read; null for none.</param>
     /// <returns>The service collection, for chaining.</returns>
     /// <exception cref="InvalidOperationException">An Orseis database is already registered under this key.</exception>
-    public static IServiceCollection AddKeyedOrseis<TDataSource>(this IServiceCollection services, string serviceKey, IConfiguration? configuration = null, Action<OrseisOptions>? configure = null)
+    public static IServiceCollection AddKeyedOrseis<TDataSource>(
+        this IServiceCollection services, string serviceKey, IConfiguration? configuration = null, Action<OrseisOptions>? configure = null)
         where TDataSource : DbDataSource
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(serviceKey);
-        return Register(services, serviceKey, new OrseisRegistration(serviceKey, configuration, factory: null, connectionString: null, DataSourceFrom<TDataSource>(serviceKey)), configure);
+        return Register(
+            services,
+            serviceKey,
+            new OrseisRegistration(
+                serviceKey, configuration, factory: null, connectionString: null, DataSourceFrom<TDataSource>(serviceKey)),
+            configure);
     }
 
-    private static IServiceCollection Register(IServiceCollection services, string? key, OrseisRegistration registration, Action<OrseisOptions>? configure)
+    private static IServiceCollection Register(
+        IServiceCollection services, string? key, OrseisRegistration registration, Action<OrseisOptions>? configure)
     {
         ArgumentNullException.ThrowIfNull(services);
         foreach (ServiceDescriptor existing in services)
@@ -134,7 +180,8 @@ public static class OrseisServiceCollectionExtensions
             if (existing.ServiceType == typeof(Database) && Equals(existing.ServiceKey, key))
             {
                 throw new InvalidOperationException(key is null
-                    ? "An Orseis database is already registered without a key. Register each further database with AddKeyedOrseis(\"name\", ...) and resolve it with [FromKeyedServices(\"name\")]."
+                    ? "An Orseis database is already registered without a key. Register each further database with " +
+                        "AddKeyedOrseis(\"name\", ...) and resolve it with [FromKeyedServices(\"name\")]."
                     : $"An Orseis database is already registered under the key '{key}'; each key names one database.");
             }
         }
@@ -142,7 +189,11 @@ public static class OrseisServiceCollectionExtensions
         string name = key ?? Options.Options.DefaultName;
         OptionsBuilder<OrseisOptions> options = services.AddOptions<OrseisOptions>(name);
         if (registration.Configuration is { } configuration)
-            services.AddSingleton<IConfigureOptions<OrseisOptions>>(new OrseisConfigurationReader(name, configuration, registration.DataSource?.Name));
+        {
+            services.AddSingleton<IConfigureOptions<OrseisOptions>>(
+                new OrseisConfigurationReader(name, configuration, registration.DataSource?.Name));
+        }
+
         if (configure is not null)
             options.Configure(configure);
         options.ValidateOnStart();
@@ -157,10 +208,16 @@ public static class OrseisServiceCollectionExtensions
     private static ContainerDataSource DataSourceFrom<TDataSource>(string? key) where TDataSource : DbDataSource =>
         new(typeof(TDataSource).Name, provider =>
         {
-            if (key is not null && provider is IKeyedServiceProvider keyed && keyed.GetKeyedService(typeof(TDataSource), key) is TDataSource byKey)
+            if (key is not null && provider is IKeyedServiceProvider keyed
+                && keyed.GetKeyedService(typeof(TDataSource), key) is TDataSource byKey)
+            {
                 return byKey;
+            }
+
             return provider.GetService<TDataSource>() ?? throw new InvalidOperationException(
-                $"The Orseis database{(key is null ? "" : $" '{key}'")} uses the {typeof(TDataSource).Name} from the container, but none is registered" +
-                $"{(key is null ? "" : $" under the key '{key}' or without a key")}. Register it (for Npgsql: services.AddNpgsqlDataSource(...)), or give AddOrseis a DbProviderFactory and a connection string.");
+                $"The Orseis database{(key is null ? "" : $" '{key}'")} uses the {typeof(TDataSource).Name} from the container, " +
+                $"but none is registered{(key is null ? "" : $" under the key '{key}' or without a key")}. " +
+                "Register it (for Npgsql: services.AddNpgsqlDataSource(...)), " +
+                "or give AddOrseis a DbProviderFactory and a connection string.");
         });
 }

@@ -113,7 +113,9 @@ public sealed class ParameterBag
         }
     }
 
-    /// <summary>True when a call with these parameters needs a command of its own (outputs to read back, or not plain text), never a batch's.</summary>
+    /// <summary>
+    /// True when a call with these parameters needs a command of its own (outputs to read back, or not plain text), never a batch's.
+    /// </summary>
     internal bool NeedsOwnCommand => CommandType != CommandType.Text || _entries.Exists(e => e.Direction != ParameterDirection.Input);
 
     /// <summary>Adds these parameters to <paramref name="command"/>, sets its command type and returns the text to run.</summary>

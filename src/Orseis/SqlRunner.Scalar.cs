@@ -40,7 +40,9 @@ public abstract partial class SqlRunner
     /// </remarks>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s; or a sequence of such objects.</param>
-    /// <param name="timeout">The command timeout for this call (for each statement or batch of a sequence); null for the database's default.</param>
+    /// <param name="timeout">
+    /// The command timeout for this call (for each statement or batch of a sequence); null for the database's default.
+    /// </param>
     /// <returns>The rows affected, as the provider counts them.</returns>
     public int Execute(string sql, object? args = null, TimeSpan? timeout = null) => ArgumentSequence.Items(args) is { } items
         ? (items.Count == 0 ? 0 : Run(new CommandRequest(sql, null, timeout), (command, handlers, async, ct) => ExecuteManyBody(command, sql, items, handlers, async, ct)))
@@ -49,7 +51,9 @@ public abstract partial class SqlRunner
     /// <inheritdoc cref="Execute(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s; or a sequence of such objects.</param>
-    /// <param name="timeout">The command timeout for this call (for each statement or batch of a sequence); null for the database's default.</param>
+    /// <param name="timeout">
+    /// The command timeout for this call (for each statement or batch of a sequence); null for the database's default.
+    /// </param>
     /// <param name="cancellationToken">Cancels the call; a sequence stops before its next item or batch.</param>
     public Task<int> ExecuteAsync(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         ArgumentSequence.Items(args) is { } items
@@ -58,8 +62,17 @@ public abstract partial class SqlRunner
                 : RunAsync(new CommandRequest(sql, null, timeout), (command, handlers, async, ct) => ExecuteManyBody(command, sql, items, handlers, async, ct), async: true, cancellationToken).AsTask())
             : RunAsync(new CommandRequest(sql, args, timeout), static (command, _, async, ct) => ExecuteBody(command, async, ct), async: true, cancellationToken).AsTask();
 
-    /// <summary>Runs <paramref name="sql"/> once per item of an argument sequence on one connection, summing the rows affected (<see cref="Execution.ExecuteMany"/>).</summary>
-    private static ValueTask<int> ExecuteManyBody(DbCommand command, string sql, List<object> items, Mapping.TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken) =>
+    /// <summary>
+    /// Runs <paramref name="sql"/> once per item of an argument sequence on one connection, summing the rows affected
+    /// (<see cref="Execution.ExecuteMany"/>).
+    /// </summary>
+    private static ValueTask<int> ExecuteManyBody(
+        DbCommand command,
+        string sql,
+        List<object> items,
+        Mapping.TypeHandlerSet? handlers,
+        bool async,
+        CancellationToken cancellationToken) =>
         Execution.ExecuteMany.RunAsync(command, sql, items, handlers, async, cancellationToken);
 
     // A reader rather than ExecuteScalar (which the providers here implement with a reader too), so a value that

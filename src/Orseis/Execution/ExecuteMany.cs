@@ -14,7 +14,9 @@ internal static class ExecuteMany
     /// <summary>The key of <see cref="Exception.Data"/> under which a failure of an item carries the item's index.</summary>
     public const string ItemIndexKey = "Orseis.ItemIndex";
 
-    /// <summary>The key of <see cref="Exception.Data"/> under which a failed batch carries the index of its first item.</summary>
+    /// <summary>
+    /// The key of <see cref="Exception.Data"/> under which a failed batch carries the index of its first item.
+    /// </summary>
     public const string BatchStartKey = "Orseis.BatchStart";
 
     /// <summary>The key of <see cref="Exception.Data"/> under which a failed batch carries how many items it held.</summary>
@@ -29,7 +31,9 @@ internal static class ExecuteMany
     /// </summary>
     internal const int MaxParametersPerBatch = 2000;
 
-    /// <summary>Runs <paramref name="sql"/> once for each of <paramref name="items"/> on the connection of <paramref name="command"/>.</summary>
+    /// <summary>
+    /// Runs <paramref name="sql"/> once for each of <paramref name="items"/> on the connection of <paramref name="command"/>.
+    /// </summary>
     /// <param name="command">The call's command: its connection, transaction and timeout serve every item.</param>
     /// <param name="sql">The SQL as the caller wrote it.</param>
     /// <param name="items">The argument objects, one per run; not empty.</param>
@@ -37,7 +41,8 @@ internal static class ExecuteMany
     /// <param name="async">Whether to run asynchronously.</param>
     /// <param name="cancellationToken">Cancels the call; checked before each item or batch.</param>
     /// <returns>The rows affected in all.</returns>
-    public static ValueTask<int> RunAsync(DbCommand command, string sql, List<object> items, TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken) =>
+    public static ValueTask<int> RunAsync(
+        DbCommand command, string sql, List<object> items, TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken) =>
         items.Count > 1 && command.Connection is { CanCreateBatch: true } connection && Batchable(sql, items)
             ? BatchedAsync(connection, command, sql, items, handlers, async, cancellationToken)
             : OneByOneAsync(command, sql, items, handlers, async, cancellationToken);
@@ -61,7 +66,8 @@ internal static class ExecuteMany
         return true;
     }
 
-    private static async ValueTask<int> OneByOneAsync(DbCommand command, string sql, List<object> items, TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken)
+    private static async ValueTask<int> OneByOneAsync(
+        DbCommand command, string sql, List<object> items, TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken)
     {
         int total = 0;
         for (int index = 0; index < items.Count; index++)
@@ -86,7 +92,13 @@ internal static class ExecuteMany
     }
 
     private static async ValueTask<int> BatchedAsync(
-        DbConnection connection, DbCommand command, string sql, List<object> items, TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken)
+        DbConnection connection,
+        DbCommand command,
+        string sql,
+        List<object> items,
+        TypeHandlerSet? handlers,
+        bool async,
+        CancellationToken cancellationToken)
     {
         int total = 0;
         int start = 0;
@@ -170,7 +182,9 @@ internal static class ExecuteMany
         }
     }
 
-    /// <summary>Records in <paramref name="error"/> which item failed; false, so a filter that calls it lets the error pass untouched.</summary>
+    /// <summary>
+    /// Records in <paramref name="error"/> which item failed; false, so a filter that calls it lets the error pass untouched.
+    /// </summary>
     private static bool MarkItem(Exception error, int index)
     {
         if (error is not OperationCanceledException)
@@ -180,7 +194,8 @@ internal static class ExecuteMany
 
     /// <summary>
     /// Records which items the failed batch held and, where the provider names the batch command that failed
-    /// (<see cref="DbException.BatchCommand"/>: SqlClient, and Npgsql with <c>Include Failed Batched Command=true</c>), the failed item.
+    /// (<see cref="DbException.BatchCommand"/>: SqlClient, and Npgsql with <c>Include Failed Batched Command=true</c>), the
+    /// failed item.
     /// </summary>
     private static bool MarkBatch(Exception error, DbBatch batch, int start)
     {
