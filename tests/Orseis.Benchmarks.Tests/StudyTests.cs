@@ -74,14 +74,17 @@ public sealed class StudyTests
         if (Directory.Exists(artifacts))
             Directory.Delete(artifacts, recursive: true);
 
-        int exitCode = BenchmarkCommand.Run(["--filter", "*RatioStudy*", "--artifacts", artifacts], "sqlite", rounds: 2, maxN: 4, clock: null, verbose: false);
+        int exitCode = BenchmarkCommand.Run(
+            ["--filter", "*RatioStudy*", "--artifacts", artifacts], "sqlite", rounds: 2, maxN: 4, clock: null, verbose: false);
 
         Assert.Equal(0, exitCode);
         string results = Path.Combine(artifacts, "results");
         StudyResults merged = StudyResults.Read(Path.Combine(results, "study-sqlite.json"));
-        StudyResults[] rounds = [.. Enumerable.Range(1, 2).Select(r => StudyResults.Read(Path.Combine(results, StudyProcesses.RoundsFolder, $"round-0{r}", "results", "study-sqlite.json")))];
+        StudyResults[] rounds = [.. Enumerable.Range(1, 2).Select(r => StudyResults.Read(Path.Combine(RoundResults(results, r), "study-sqlite.json")))];
         Assert.Equal(2, merged.Rounds);
-        Assert.Equal(["ADO.NET 2", "ADO.NET 4", "Orseis 2", "Orseis 4"], merged.Points.Where(p => p.Variant == nameof(RatioStudy.OpenPerCall)).Select(p => $"{p.Library} {p.N}").Order(StringComparer.Ordinal));
+        Assert.Equal(
+            ["ADO.NET 2", "ADO.NET 4", "Orseis 2", "Orseis 4"],
+            merged.Points.Where(p => p.Variant == nameof(RatioStudy.OpenPerCall)).Select(p => $"{p.Library} {p.N}").Order(StringComparer.Ordinal));
 
         // Each round was measured by a process of its own, neither of them this one, and each point records them in order.
         int[] processes = [.. rounds.Select(r => Assert.Single(r.Points.SelectMany(p => p.Processes!).Distinct()))];
@@ -149,14 +152,20 @@ public sealed class StudyTests
     private static StudyResults Round(int process, StudyPoint point) =>
         new("sqlite", "Microsoft.Data.Sqlite", 1, "thread CPU time", DateTime.UtcNow.AddMinutes(process), 1, [point]);
 
+    /// <summary>The BenchmarkDotNet results folder of a round's process.</summary>
+    private static string RoundResults(string results, int round) =>
+        Path.Combine(results, StudyProcesses.RoundsFolder, $"round-{round:D2}", "results");
+
     /// <summary>The Variant/Reuse column of a case in a round's BenchmarkDotNet CSV report.</summary>
     private static double ReportedRatio(string results, int round, StudyPoint point)
     {
-        string[] lines = File.ReadAllLines(Path.Combine(results, StudyProcesses.RoundsFolder, $"round-0{round}", "results", "Orseis.Benchmarks.Study.RatioStudy-report.csv"));
+        string[] lines = File.ReadAllLines(Path.Combine(RoundResults(results, round), "Orseis.Benchmarks.Study.RatioStudy-report.csv"));
         string[] header = lines[0].Split(',');
         int Column(string name) => Array.IndexOf(header, name);
-        string[] row = Assert.Single(lines.Skip(1).Select(l => l.Split(',')), c =>
-            c[Column("Method")] == point.Variant && c[Column("Library")] == point.Library && c[Column("N")] == point.N.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        string n = point.N.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        string[] row = Assert.Single(
+            lines.Skip(1).Select(l => l.Split(',')),
+            c => c[Column("Method")] == point.Variant && c[Column("Library")] == point.Library && c[Column("N")] == n);
         Assert.Equal(round.ToString(System.Globalization.CultureInfo.InvariantCulture), row[Column("Round")]);
         return double.Parse(row[Column("Variant/Reuse")], System.Globalization.CultureInfo.InvariantCulture);
     }

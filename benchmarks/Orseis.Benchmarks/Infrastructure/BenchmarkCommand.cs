@@ -22,7 +22,8 @@ public static class BenchmarkCommand
     /// makes this process one round of the study; otherwise a <c>--filter</c> that selects the study runs it one round
     /// per process (<see cref="StudyProcesses"/>) and the other selected classes here.
     /// </summary>
-    public static int Run(string[] benchmarkArgs, string? provider, int? rounds, int? maxN, string? clock, bool verbose, int? studyRound = null)
+    public static int Run(
+        string[] benchmarkArgs, string? provider, int? rounds, int? maxN, string? clock, bool verbose, int? studyRound = null)
     {
         if (ProviderOption.Apply(provider) is { } exitCode)
             return exitCode;
@@ -46,8 +47,8 @@ public static class BenchmarkCommand
             failed += failedRounds;
             if (results is { Points.Count: > 0 })
             {
-                studySummary = Write(
-                    results, folder, $"{folder}/{StudyProcesses.RoundsFolder}/round-*/: each round's BenchmarkDotNet reports (results/) and log");
+                string roundFolders = $"{folder}/{StudyProcesses.RoundsFolder}/round-*/";
+                studySummary = Write(results, folder, $"{roundFolders}: each round's BenchmarkDotNet reports (results/) and log");
             }
 
             if (!StudyProcesses.SelectsOthers(benchmarkArgs))

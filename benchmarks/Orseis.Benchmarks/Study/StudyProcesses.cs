@@ -40,7 +40,9 @@ public static class StudyProcesses
     /// </summary>
     public static (StudyResults? Results, string Folder, int Failed) Run(string[] args, bool verbose)
     {
-        string artifacts = Values(args, "--artifacts").LastOrDefault() is { } path ? Path.GetFullPath(path) : DefaultConfig.Instance.ArtifactsPath;
+        string artifacts = Values(args, "--artifacts").LastOrDefault() is { } path
+            ? Path.GetFullPath(path)
+            : DefaultConfig.Instance.ArtifactsPath;
         string results = Path.Combine(artifacts, "results");
         string roundsFolder = Path.Combine(results, RoundsFolder);
         if (Directory.Exists(roundsFolder))
@@ -63,11 +65,13 @@ public static class StudyProcesses
             if (exitCode != 0 || !File.Exists(json))
             {
                 failed++;
-                Console.Error.WriteLine(Invariant($"Round {round}: process {process} exited with {exitCode}{(File.Exists(json) ? "" : ", no results")}; its log is in {folder}"));
+                string what = File.Exists(json) ? "" : ", no results";
+                Console.Error.WriteLine(Invariant($"Round {round}: process {process} exited with {exitCode}{what}; its log is in {folder}"));
             }
 
             TimeSpan left = wall.Elapsed / round * (rounds - round);
-            Console.WriteLine(Invariant($"Round {round}/{rounds} measured by process {process}; {wall.Elapsed.TotalMinutes:F1} min so far, about {left.TotalMinutes:F1} min to go"));
+            Console.WriteLine(Invariant(
+                $"Round {round}/{rounds} measured by process {process}; {wall.Elapsed.TotalMinutes:F1} min so far, about {left.TotalMinutes:F1} min to go"));
         }
 
         wall.Stop();

@@ -22,7 +22,8 @@ public static class StudyStatistics
             {
                 var rounds = g.OrderBy(x => (int)Param(x.Report, nameof(StudyParameters.Round))).ToList();
                 return new StudyPoint(
-                    g.Key.Item1, g.Key.Name, g.Key.Item3, [.. rounds.Select(x => x.Pair!.Value.ReuseNs)], [.. rounds.Select(x => x.Pair!.Value.VariantNs)], [.. rounds.Select(_ => process)]);
+                    g.Key.Item1, g.Key.Name, g.Key.Item3,
+                    [.. rounds.Select(x => x.Pair!.Value.ReuseNs)], [.. rounds.Select(x => x.Pair!.Value.VariantNs)], [.. rounds.Select(_ => process)]);
             });
         BenchProvider provider = BenchProviders.Current;
         int rounds = summary.BenchmarksCases.Select(c => (int)c.Parameters[nameof(StudyParameters.Round)]).Distinct().Count();
@@ -41,7 +42,11 @@ public static class StudyStatistics
             throw new ArgumentException("There are no study results to merge.", nameof(runs));
         StudyResults first = runs[0];
         if (runs.FirstOrDefault(r => r.Provider != first.Provider || r.Clock != first.Clock) is { } other)
-            throw new ArgumentException($"Study results of {first.Provider} ({first.Clock}) and {other.Provider} ({other.Clock}) cannot be merged.", nameof(runs));
+        {
+            throw new ArgumentException(
+                $"Study results of {first.Provider} ({first.Clock}) and {other.Provider} ({other.Clock}) cannot be merged.", nameof(runs));
+        }
+
         var points = runs.SelectMany(r => r.Points)
             .GroupBy(p => (p.Library, p.Variant, p.N))
             .Select(g => new StudyPoint(
@@ -51,7 +56,8 @@ public static class StudyStatistics
     }
 
     private static List<StudyPoint> Ordered(IEnumerable<StudyPoint> points) =>
-        [.. points.OrderBy(p => p.Library == StudyParameters.Orseis ? 0 : 1).ThenBy(p => p.Variant, StringComparer.Ordinal).ThenBy(p => p.N)];
+        [.. points.OrderBy(p => p.Library == StudyParameters.Orseis ? 0 : 1)
+            .ThenBy(p => p.Variant, StringComparer.Ordinal).ThenBy(p => p.N)];
 
     private static object Param(BenchmarkReport report, string name) =>
         report.BenchmarkCase.Parameters.Items.First(p => p.Name == name).Value;
