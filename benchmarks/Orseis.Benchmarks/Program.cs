@@ -2,6 +2,7 @@ using System.CommandLine;
 using Orseis.Benchmarks.Charts;
 using Orseis.Benchmarks.Costs;
 using Orseis.Benchmarks.Infrastructure;
+using Orseis.Benchmarks.Study;
 using Orseis.Benchmarks.Study.Analysis;
 
 // The benchmark program: BenchmarkDotNet's switcher with a provider option, and the study's own commands.
@@ -14,15 +15,16 @@ var rounds = new Option<int?>("--rounds") { Description = "study rounds (default
 var maxN = new Option<int?>("--max-n") { Description = "caps the study's N (for a quick look)" };
 var clock = new Option<string?>("--clock") { Description = "what the study times: cpu (the benchmark thread's CPU time; default on SQLite) or wall (default on servers)" };
 clock.AcceptOnlyFromAmong("cpu", "wall");
+var studyRound = new Option<int?>(StudyProcesses.RoundOption) { Description = "measure only this round of the study (a round's own process)", Hidden = true };
 var verbose = new Option<bool>("--verbose") { Description = "print BenchmarkDotNet's full console log (it always goes to its log file)" };
 var root = new RootCommand(
     "Orseis benchmarks. The study: --filter '*RatioStudy*'. Other arguments go to BenchmarkDotNet (--filter, --list flat, ...).")
 {
-    provider, rounds, maxN, clock, verbose,
+    provider, rounds, maxN, clock, verbose, studyRound,
 };
 root.TreatUnmatchedTokensAsErrors = false;
 root.SetAction(parse => BenchmarkCommand.Run(
-    [.. parse.UnmatchedTokens], parse.GetValue(provider), parse.GetValue(rounds), parse.GetValue(maxN), parse.GetValue(clock), parse.GetValue(verbose)));
+    [.. parse.UnmatchedTokens], parse.GetValue(provider), parse.GetValue(rounds), parse.GetValue(maxN), parse.GetValue(clock), parse.GetValue(verbose), parse.GetValue(studyRound)));
 
 var inputs = new Argument<string[]>("folders") { Description = "results folders holding study-*.json, each optionally label=folder", Arity = ArgumentArity.ZeroOrMore };
 var output = new Option<string>("--out") { Description = "where to write the charts", DefaultValueFactory = _ => "docs/results" };

@@ -63,6 +63,74 @@ public sealed class StudyTests
     }
 
     [Fact]
+    public void The_study_command_measures_each_round_in_its_own_process_and_merges_their_paired_timings()
+    {
+        // The real job (3 calls per mode, at least 8192 queries per call) at N = 2 and 4, two rounds: two processes of
+        // the benchmark program, each warming up as a run does, about 15 s each.
+        Environment.SetEnvironmentVariable(BenchProviders.EnvironmentVariable, "sqlite");
+        Environment.SetEnvironmentVariable(StudySizes.MaxNVariable, null);
+        Environment.SetEnvironmentVariable(StudySizes.RoundsVariable, null);
+        string artifacts = Path.Combine(Path.GetTempPath(), "orseis-bench-study-processes");
+        if (Directory.Exists(artifacts))
+            Directory.Delete(artifacts, recursive: true);
+
+        int exitCode = BenchmarkCommand.Run(
+            ["--filter", "*RatioStudy*", "--artifacts", artifacts], "sqlite", rounds: 2, maxN: 4, clock: null, verbose: false);
+
+        Assert.Equal(0, exitCode);
+        string results = Path.Combine(artifacts, "results");
+        StudyResults merged = StudyResults.Read(Path.Combine(results, "study-sqlite.json"));
+        StudyResults[] rounds = [.. Enumerable.Range(1, 2).Select(r => StudyResults.Read(Path.Combine(RoundResults(results, r), "study-sqlite.json")))];
+        Assert.Equal(2, merged.Rounds);
+        Assert.Equal(
+            ["ADO.NET 2", "ADO.NET 4", "Orseis 2", "Orseis 4"],
+            merged.Points.Where(p => p.Variant == nameof(RatioStudy.OpenPerCall)).Select(p => $"{p.Library} {p.N}").Order(StringComparer.Ordinal));
+
+        // Each round was measured by a process of its own, neither of them this one, and each point records them in order.
+        int[] processes = [.. rounds.Select(r => Assert.Single(r.Points.SelectMany(p => p.Processes!).Distinct()))];
+        Assert.Equal(2, processes.Distinct().Count());
+        Assert.DoesNotContain(Environment.ProcessId, processes);
+        Assert.All(merged.Points, p => Assert.Equal(processes, p.Processes));
+
+        foreach (StudyPoint point in merged.Points)
+        {
+            // The merged point holds every round's pair, and its statistics are those of the union of the rounds' timings.
+            StudyPoint[] parts = [.. rounds.Select(r => Assert.Single(r.Points, p => (p.Library, p.Variant, p.N) == (point.Library, point.Variant, point.N)))];
+            var union = new StudyPoint(point.Library, point.Variant, point.N, [.. parts.SelectMany(p => p.ReuseNs)], [.. parts.SelectMany(p => p.VariantNs)]);
+            Assert.Equal(union.Ratios, point.Ratios);
+            Assert.Equal(union.Ratio, point.Ratio);
+            Assert.Equal(union.ReuseUsPerQuery, point.ReuseUsPerQuery);
+            Assert.Equal(union.VariantUsPerQuery, point.VariantUsPerQuery);
+            // Each round's ratio is the one its process's BenchmarkDotNet report shows for the case (to its 2 decimals).
+            for (int r = 0; r < 2; r++)
+                Assert.Equal(ReportedRatio(results, r + 1, point), point.Ratios[r], 0.0051);
+        }
+
+        Assert.True(File.Exists(Path.Combine(results, "study-sqlite.md")));
+        Assert.True(File.Exists(Path.Combine(results, "ratio-sqlite.png")));
+    }
+
+    [Fact]
+    public void Merging_rounds_gives_the_statistics_of_all_their_pairs_together()
+    {
+        // Seven rounds from seven processes, the paired ratios 1..7 in a shuffled order: median 4; with 7 rounds the 95 %
+        // interval runs from the smallest to the largest ratio (P(X = 0) = 1/128 <= 2.5 % < P(X <= 1) = 8/128).
+        double[] ratios = [5, 2, 7, 1, 4, 6, 3];
+        StudyResults[] rounds = [.. ratios.Select((ratio, i) => Round(100 + i, new StudyPoint("Orseis", "OpenPerCall", 8, [800], [800 * ratio], [100 + i])))];
+
+        StudyResults merged = StudyStatistics.Merge(rounds, DateTime.UtcNow, 60);
+
+        StudyPoint point = Assert.Single(merged.Points);
+        Assert.Equal(7, merged.Rounds);
+        Assert.Equal(ratios, point.Ratios);
+        Assert.Equal(4, point.Ratio);
+        Assert.Equal((1.0, 7.0), point.Interval);
+        Assert.Equal(Enumerable.Range(100, 7), point.Processes);
+        Assert.Equal(0.1, point.ReuseUsPerQuery, 12);
+        Assert.Throws<ArgumentException>(() => StudyStatistics.Merge([rounds[0], rounds[1] with { Provider = "mysql" }], DateTime.UtcNow, 1));
+    }
+
+    [Fact]
     public void Sql_server_without_a_server_is_skipped_with_exit_code_0()
     {
         if (!string.IsNullOrEmpty(Environment.GetEnvironmentVariable(ProviderFactories.SqlServerVariable)))
@@ -79,6 +147,27 @@ public sealed class StudyTests
         {
             Environment.SetEnvironmentVariable(BenchProviders.EnvironmentVariable, before);
         }
+    }
+
+    private static StudyResults Round(int process, StudyPoint point) =>
+        new("sqlite", "Microsoft.Data.Sqlite", 1, "thread CPU time", DateTime.UtcNow.AddMinutes(process), 1, [point]);
+
+    /// <summary>The BenchmarkDotNet results folder of a round's process.</summary>
+    private static string RoundResults(string results, int round) =>
+        Path.Combine(results, StudyProcesses.RoundsFolder, $"round-{round:D2}", "results");
+
+    /// <summary>The Variant/Reuse column of a case in a round's BenchmarkDotNet CSV report.</summary>
+    private static double ReportedRatio(string results, int round, StudyPoint point)
+    {
+        string[] lines = File.ReadAllLines(Path.Combine(RoundResults(results, round), "Orseis.Benchmarks.Study.RatioStudy-report.csv"));
+        string[] header = lines[0].Split(',');
+        int Column(string name) => Array.IndexOf(header, name);
+        string n = point.N.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        string[] row = Assert.Single(
+            lines.Skip(1).Select(l => l.Split(',')),
+            c => c[Column("Method")] == point.Variant && c[Column("Library")] == point.Library && c[Column("N")] == n);
+        Assert.Equal(round.ToString(System.Globalization.CultureInfo.InvariantCulture), row[Column("Round")]);
+        return double.Parse(row[Column("Variant/Reuse")], System.Globalization.CultureInfo.InvariantCulture);
     }
 
     private static int Round(BenchmarkCase c) => (int)c.Parameters[nameof(StudyParameters.Round)];

@@ -20,10 +20,13 @@ namespace Orseis.Benchmarks.Study;
 /// (<see cref="StudySizes.Batches"/>), so small N are not timed at the clock's resolution.</item>
 /// <item>The clock (<see cref="UsesThreadCpuClock"/>): on SQLite the benchmark thread's CPU time, on a server wall
 /// time.</item>
-/// <item>In one process (BenchmarkDotNet's in-process toolchain), so the code every case runs is JIT-optimised by the
-/// same warm-up (<see cref="StudyWarmup"/>) instead of each process starting again in Tier-0 code.</item>
-/// <item>In rounds (<see cref="StudySizes.Rounds"/>): each round measures every N once, and for each N and library the
-/// two modes run back to back, alternating which goes first (<see cref="StudyOrderer"/>). Each round gives one paired
+/// <item>In the process that runs the cases (BenchmarkDotNet's in-process toolchain), so the code every case runs is
+/// JIT-optimised by the same warm-up (<see cref="StudyWarmup"/>) instead of each case's process starting again in
+/// Tier-0 code.</item>
+/// <item>In rounds (<see cref="StudySizes.Rounds"/>), each in a fresh process of its own (<see cref="StudyProcesses"/>),
+/// so each round also samples how fast that process's compiled code happens to be: each round measures every N once,
+/// and for each N and library the two modes run back to back, alternating which goes first
+/// (<see cref="StudyOrderer"/>). Each round gives one paired
 /// ratio per N, measured moments apart, so load from other processes that comes and goes mostly hits both halves of a
 /// pair alike; the study's ratio is the median of those paired ratios and its 95 % confidence interval comes from their
 /// order statistics (<see cref="Analysis.StudyPoint.Interval"/>), so a disturbed round moves neither much.</item>

@@ -40,6 +40,6 @@ public abstract class StudyParameters
     /// <summary>The N values (BenchmarkDotNet's source for <see cref="N"/>).</summary>
     public static IEnumerable<int> Sizes => StudySizes.All;
 
-    /// <summary>The round numbers.</summary>
-    public static IEnumerable<int> RoundNumbers => Enumerable.Range(1, StudySizes.Rounds);
+    /// <summary>The round numbers this process measures (<see cref="StudySizes.RoundNumbers"/>).</summary>
+    public static IEnumerable<int> RoundNumbers => StudySizes.RoundNumbers;
 }

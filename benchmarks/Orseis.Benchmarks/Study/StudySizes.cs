@@ -14,6 +14,12 @@ public static class StudySizes
     /// <summary>The environment variable that sets the number of rounds.</summary>
     public const string RoundsVariable = "ORSEIS_STUDY_ROUNDS";
 
+    /// <summary>
+    /// The environment variable a round's process is started with (<see cref="StudyProcesses"/>): the one round it
+    /// measures.
+    /// </summary>
+    public const string RoundVariable = "ORSEIS_STUDY_ROUND";
+
     /// <summary>The name of the reuse mode in results (the baseline every variant is paired with).</summary>
     public const string Reuse = "Reuse";
 
@@ -37,6 +43,10 @@ public static class StudySizes
     /// </summary>
     public static int Rounds =>
         int.TryParse(Environment.GetEnvironmentVariable(RoundsVariable), out int value) && value > 0 ? value : DefaultRounds(BenchProviders.Current);
+
+    /// <summary>The rounds this process measures: the one of <see cref="RoundVariable"/>, else 1..<see cref="Rounds"/>.</summary>
+    public static IEnumerable<int> RoundNumbers =>
+        int.TryParse(Environment.GetEnvironmentVariable(RoundVariable), out int round) && round > 0 ? [round] : Enumerable.Range(1, Rounds);
 
     /// <summary>The default number of rounds of a provider (sized so the study fits its time budget on 2 cores).</summary>
     public static int DefaultRounds(BenchProvider provider) => provider == BenchProvider.Sqlite ? 12 : 10;

@@ -42,7 +42,8 @@ public sealed record StudyResults(string Provider, string Package, int Rounds, s
 /// <param name="N">Sequential queries per call.</param>
 /// <param name="ReuseNs">Per round: the time of N queries with reuse, in nanoseconds.</param>
 /// <param name="VariantNs">Per round: the time of N queries with the variant, in nanoseconds.</param>
-public sealed record StudyPoint(string Library, string Variant, int N, IReadOnlyList<double> ReuseNs, IReadOnlyList<double> VariantNs)
+/// <param name="Processes">Per round: the id of the process that measured it (absent in results of older runs).</param>
+public sealed record StudyPoint(string Library, string Variant, int N, IReadOnlyList<double> ReuseNs, IReadOnlyList<double> VariantNs, IReadOnlyList<int>? Processes = null)
 {
     /// <summary>The paired ratio of each round: variant / reuse.</summary>
     [JsonIgnore]
