@@ -9,7 +9,7 @@ namespace Orseis.Execution;
 /// options and the pool's telemetry. All connection opens go through <see cref="OpenAsync"/>, so every open is timed
 /// in one place whatever the mode.
 /// </summary>
-internal sealed class PoolContext : IAsyncDisposable
+internal sealed partial class PoolContext : IAsyncDisposable
 {
     private readonly bool _ownsSource;
 
@@ -19,6 +19,7 @@ internal sealed class PoolContext : IAsyncDisposable
         _ownsSource = ownsSource;
         Options = options;
         Handlers = Mapping.TypeHandlerSet.From(options.TypeHandlers);
+        WhyNoEnlistment = AmbientTransactions.WhyNoEnlistment(providerType, source.ConnectionString);
         string system = ProviderInfo.SystemName(providerType);
         string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
         ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(system, source) : null;
@@ -35,13 +36,21 @@ internal sealed class PoolContext : IAsyncDisposable
 
     public PoolTelemetry Telemetry { get; }
 
+    /// <summary>Null when this provider's connections join an ambient TransactionScope as they open; otherwise why not.</summary>
+    public string? WhyNoEnlistment { get; }
+
     /// <summary>
     /// Opens a connection for <paramref name="owner"/> (named in held-too-long findings); give it back with
     /// <see cref="CloseAsync"/>. <paramref name="heldAcrossCalls"/>: a session's or a stream's connection, whose acquiring
     /// stack the held-too-long detector records (a one-shot call's is not recorded). A pooled connection that turns out to be broken while it is opened or reset (the
     /// server restarted since it was pooled) is replaced once; nothing has been sent then, so this is always safe.
     /// </summary>
-    public async ValueTask<DbConnection> OpenAsync(bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
+    public ValueTask<DbConnection> OpenAsync(bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken) =>
+        OrseisActivitySource.Tracing
+            ? OpenTracedAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken)
+            : OpenCoreAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken);
+
+    private async ValueTask<DbConnection> OpenCoreAsync(bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
     {
         // Where the caller acquires, taken before anything is awaited: after the open, an async continuation no longer
         // has the caller's frames on its stack.
