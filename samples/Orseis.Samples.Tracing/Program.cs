@@ -18,7 +18,7 @@ using (TracerProvider tracing = Sdk.CreateTracerProviderBuilder()
            .AddInMemoryExporter(spans)
            .Build())
 {
-    var options = new OrseisOptions();
+    var options = new OrseisOptions { PoolName = "shop" };
     options.Diagnostics.CaptureCommandText = true; // db.query.text: off by default, SQL text can carry literals
     await using var db = new Database(SqliteFactory.Instance, $"Data Source={file}", options);
     db.Execute("create table orders (id integer primary key, total real not null)");
