@@ -154,6 +154,20 @@ public abstract class TransactionScopeSuite : IDisposable
         Assert.Equal(2, Committed());
     }
 
+    /// <summary>A connection string that turns auto-enlistment off: OpenPerCall's connections would not join, so calls are refused.</summary>
+    protected void Enlistment_turned_off_in_the_connection_string_is_refused(string setting)
+    {
+        var db = new Database(Dialect.Factory, Dialect.ConnectionString + ";" + setting, new OrseisOptions());
+        _owned.Add(db);
+        using (new TransactionScope())
+        {
+            var refused = Assert.Throws<InvalidOperationException>(() => db.Execute(Insert, new { id = 1 }));
+            Assert.Contains($"the connection string turns enlistment off ({setting})", refused.Message, StringComparison.OrdinalIgnoreCase); // Npgsql writes False
+        }
+
+        Assert.Equal(0, Committed());
+    }
+
     public void Dispose()
     {
         try
@@ -187,6 +201,8 @@ public sealed class PostgresTransactionScopeTests() : TransactionScopeSuite(new 
         Assert.Equal(0, rows);
     });
 
+    [PostgresFact] public void Enlist_false_refused() => Enlistment_turned_off_in_the_connection_string_is_refused("Enlist=false");
+
     [PostgresFact] public Task ReuseConnection_refused() => ReuseConnection_is_refused_under_a_scope_and_nothing_is_written();
 
     [PostgresFact] public Task Sessions() => A_session_opened_before_the_scope_is_refused_and_one_opened_inside_joins_it();
@@ -218,6 +234,8 @@ public abstract class MariaDbTransactionScopeTests(MySqlProvider provider) : Tra
             Assert.Equal(1, rows);
         }
     });
+
+    [MySqlFact] public void AutoEnlist_false_refused() => Enlistment_turned_off_in_the_connection_string_is_refused("AutoEnlist=false");
 
     [MySqlFact] public Task ReuseConnection_refused() => ReuseConnection_is_refused_under_a_scope_and_nothing_is_written();
 
