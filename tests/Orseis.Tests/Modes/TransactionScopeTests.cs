@@ -91,6 +91,35 @@ public sealed class TransactionScopeTests
     }
 
     [Fact]
+    public void With_no_scope_the_check_is_one_read_that_allocates_nothing()
+    {
+        using var db = new SeededDatabase(RunnerKind.ReuseConnection);
+        Assert.Null(Transaction.Current);
+        _ = Transaction.Current;
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 1000; i++)
+            _ = Transaction.Current;
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+
+        // And a runner that saw a scope costs the same afterwards as before.
+        long first = Measure(db.Runner);
+        using (new TransactionScope(TransactionScopeOption.Suppress))
+            db.Runner.Scalar<long>("select 1");
+        using (new TransactionScope())
+            Assert.Throws<InvalidOperationException>(() => db.Runner.Scalar<long>("select 1"));
+        Assert.Equal(first, Measure(db.Runner));
+
+        static long Measure(SqlRunner runner)
+        {
+            runner.Scalar<long>("select 1");
+            long start = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 100; i++)
+                runner.Scalar<long>("select 1");
+            return GC.GetAllocatedBytesForCurrentThread() - start;
+        }
+    }
+
+    [Fact]
     public void A_session_opened_inside_a_scope_is_refused_too()
     {
         using var db = new SeededDatabase(RunnerKind.OpenPerCall);
