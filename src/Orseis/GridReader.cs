@@ -32,6 +32,9 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         _started = started;
     }
 
+    /// <summary>The call's span (see <see cref="Diagnostics.CallSpans"/>), ended when the reader is disposed; null when nobody traces.</summary>
+    internal System.Diagnostics.Activity? Span { get; init; }
+
     /// <summary>True once every result set has been read.</summary>
     public bool IsConsumed => !_hasResult;
 
@@ -173,7 +176,11 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     private Exception? Failed(Exception error, CancellationToken cancellationToken)
     {
         if (error is not (InvalidOperationException or MappingException))
+        {
             _failed = true;
+            Diagnostics.OrseisActivitySource.Failed(Span, error);
+        }
+
         return _runner.Translate(_connection, error, cancellationToken);
     }
 
@@ -206,7 +213,14 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
             _command.Parameters.Clear();
             _command.Dispose();
             _runner.Pool.Telemetry.CommandCompleted(_started, succeeded: !_failed);
-            await _runner.Source.ReleaseAsync(_connection, async).ConfigureAwait(false);
+            try
+            {
+                await _runner.Source.ReleaseAsync(_connection, async).ConfigureAwait(false);
+            }
+            finally
+            {
+                Diagnostics.OrseisActivitySource.Stop(Span);
+            }
         }
     }
 }

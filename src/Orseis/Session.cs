@@ -43,8 +43,23 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
     /// <summary>How many times this session replaced a connection that had broken (outside a transaction).</summary>
     public int Reopens => Kept.Reopens;
 
-    internal async ValueTask OpenAsync(bool async, CancellationToken cancellationToken) =>
-        await Kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
+    internal async ValueTask OpenAsync(bool async, CancellationToken cancellationToken)
+    {
+        System.Diagnostics.Activity? span = Diagnostics.OrseisActivitySource.Tracing ? Pool.Telemetry.Spans.StartSessionOpen() : null;
+        try
+        {
+            await Kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception error)
+        {
+            Diagnostics.OrseisActivitySource.Failed(span, error);
+            throw;
+        }
+        finally
+        {
+            Diagnostics.OrseisActivitySource.Stop(span);
+        }
+    }
 
     /// <summary>Starts a transaction that every call on this session joins until it is committed, rolled back or disposed.</summary>
     /// <param name="isolationLevel">The isolation level; <see cref="IsolationLevel.Unspecified"/> for the provider's default.</param>

@@ -1,6 +1,7 @@
 using System.ComponentModel;
 using System.Data;
 using System.Data.Common;
+using System.Diagnostics;
 using Orseis.Execution;
 
 namespace Orseis;
@@ -67,7 +68,20 @@ public abstract partial class SqlRunner
 
     private async ValueTask<GridReader> OpenGridAsync(CommandRequest request, bool async, CancellationToken cancellationToken)
     {
-        DbConnection connection = await Source.AcquireAsync(async, forStream: true, cancellationToken).ConfigureAwait(false);
+        // The grid's span lasts until the reader is disposed; it is the current activity only inside this method.
+        Activity? span = Diagnostics.OrseisActivitySource.Tracing ? Pool.Telemetry.Spans.StartCall(request.Sql, request.Args) : null;
+        DbConnection connection;
+        try
+        {
+            connection = await Source.AcquireAsync(async, forStream: true, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception error)
+        {
+            Diagnostics.OrseisActivitySource.Failed(span, error);
+            Diagnostics.OrseisActivitySource.Stop(span);
+            throw;
+        }
+
         DbCommand? command = null;
         try
         {
@@ -86,17 +100,26 @@ public abstract partial class SqlRunner
                 throw;
             }
 
-            return new GridReader(this, connection, command, reader, started, request.Args as ParameterBag);
+            return new GridReader(this, connection, command, reader, started, request.Args as ParameterBag) { Span = span };
         }
-        catch
+        catch (Exception error)
         {
-            if (command is not null)
+            Diagnostics.OrseisActivitySource.Failed(span, error);
+            try
             {
-                command.Parameters.Clear();
-                command.Dispose();
+                if (command is not null)
+                {
+                    command.Parameters.Clear();
+                    command.Dispose();
+                }
+
+                await Source.ReleaseAsync(connection, async).ConfigureAwait(false);
+            }
+            finally
+            {
+                Diagnostics.OrseisActivitySource.Stop(span);
             }
 
-            await Source.ReleaseAsync(connection, async).ConfigureAwait(false);
             throw;
         }
     }

@@ -20,7 +20,8 @@ public abstract partial class SqlRunner
     public IEnumerable<T> Stream<T>(string sql, object? args = null, TimeSpan? timeout = null)
     {
         Pool.Telemetry.EnterFlow();
-        return StreamIterator<T>(new CommandRequest(sql, args, timeout));
+        var request = new CommandRequest(sql, args, timeout);
+        return Diagnostics.OrseisActivitySource.Tracing ? TracedStream(request, StreamIterator<T>(request)) : StreamIterator<T>(request);
     }
 
     /// <summary>
@@ -35,7 +36,10 @@ public abstract partial class SqlRunner
     public IAsyncEnumerable<T> StreamAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
         Pool.Telemetry.EnterFlow();
-        return StreamAsyncIterator<T>(new CommandRequest(sql, args, timeout), cancellationToken);
+        var request = new CommandRequest(sql, args, timeout);
+        return Diagnostics.OrseisActivitySource.Tracing
+            ? TracedStreamAsync(request, StreamAsyncIterator<T>(request, cancellationToken), CancellationToken.None)
+            : StreamAsyncIterator<T>(request, cancellationToken);
     }
 
     private IEnumerable<T> StreamIterator<T>(CommandRequest request)

@@ -42,7 +42,9 @@ public abstract partial class SqlRunner
     {
         // Not async itself: flow state set here stays in the caller's execution context across calls.
         Pool.Telemetry.EnterFlow();
-        return RunCoreAsync(request, body, async, cancellationToken);
+        return Diagnostics.OrseisActivitySource.Tracing
+            ? RunTracedAsync(request, body, async, cancellationToken)
+            : RunCoreAsync(request, body, async, cancellationToken);
     }
 
     private async ValueTask<TResult> RunCoreAsync<TResult>(

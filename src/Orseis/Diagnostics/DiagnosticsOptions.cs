@@ -9,8 +9,8 @@ namespace Orseis.Diagnostics;
 public sealed class DiagnosticsOptions
 {
     /// <summary>
-    /// Include the command text in <c>Orseis</c> EventSource events. Off by default: SQL text can carry literals.
-    /// Parameter values are never recorded.
+    /// Include the command text in <c>Orseis</c> EventSource events and as <c>db.query.text</c> on the <c>Orseis</c>
+    /// ActivitySource's spans. Off by default: SQL text can carry literals. Parameter values are never recorded.
     /// </summary>
     public bool CaptureCommandText { get; set; }
 

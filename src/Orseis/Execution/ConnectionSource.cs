@@ -25,8 +25,16 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     public ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _closed) != 0, ownerType);
+        if (System.Transactions.Transaction.Current is { } ambient && NotInScope(ambient) is { } refused)
+            throw refused;
         return AcquireCoreAsync(async, forStream, cancellationToken);
     }
+
+    /// <summary>
+    /// Why a call under the ambient transaction <paramref name="ambient"/> must not run (its connection would not be in
+    /// the scope: see <see cref="AmbientTransactions"/>), or null when it may.
+    /// </summary>
+    protected abstract InvalidOperationException? NotInScope(System.Transactions.Transaction ambient);
 
     /// <inheritdoc cref="AcquireAsync"/>
     protected abstract ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken);

@@ -21,6 +21,12 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
 
     public DbTransaction? Transaction { get; set; }
 
+    /// <summary>
+    /// The ambient transaction the connection joined as it opened (a provider that enlists, opened inside a
+    /// <c>TransactionScope</c>); null otherwise.
+    /// </summary>
+    public System.Transactions.Transaction? Enlisted { get; private set; }
+
     /// <summary>How many times a broken connection was replaced by a new one.</summary>
     public int Reopens { get; private set; }
 
@@ -47,6 +53,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
 
         Connection = await pool.OpenAsync(async, owner, heldByDesign, heldAcrossCalls: !heldByDesign, cancellationToken)
             .ConfigureAwait(false);
+        Enlisted = pool.WhyNoEnlistment is null ? System.Transactions.Transaction.Current : null;
         return Connection;
     }
 

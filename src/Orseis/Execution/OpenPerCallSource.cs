@@ -14,6 +14,13 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
     protected override ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken) =>
         Pool.OpenAsync(async, forStream ? _streamOwner : _callOwner, heldByDesign: false, heldAcrossCalls: forStream, cancellationToken);
 
+    // A connection opened inside the scope joins it, when the provider enlists.
+    protected override InvalidOperationException? NotInScope(System.Transactions.Transaction ambient) =>
+        Pool.WhyNoEnlistment is { } why
+            ? AmbientTransactions.NotJoined(
+                $"'{poolName}' (OpenPerCall mode)", why, "Use a session's own transaction instead (db.OpenSession(), then session.BeginTransaction()).")
+            : null;
+
     public override ValueTask ReleaseAsync(DbConnection connection, bool async) => Pool.CloseAsync(connection, async);
 
     public override Exception? TranslateFailure(DbConnection connection, Exception error) =>

@@ -9,7 +9,7 @@ namespace Orseis.Execution;
 /// options and the pool's telemetry. All connection opens go through <see cref="OpenAsync"/>, so every open is timed
 /// in one place whatever the mode.
 /// </summary>
-internal sealed class PoolContext : IAsyncDisposable
+internal sealed partial class PoolContext : IAsyncDisposable
 {
     private readonly bool _ownsSource;
 
@@ -20,6 +20,7 @@ internal sealed class PoolContext : IAsyncDisposable
         Options = options;
         Handlers = Mapping.TypeHandlerSet.From(options.TypeHandlers);
         Traits = ProviderTraits.For(providerType);
+        WhyNoEnlistment = AmbientTransactions.WhyNoEnlistment(providerType, source.ConnectionString);
         string system = Traits.SystemName;
         string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
         ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(Traits, source) : null;
@@ -39,6 +40,9 @@ internal sealed class PoolContext : IAsyncDisposable
 
     public PoolTelemetry Telemetry { get; }
 
+    /// <summary>Null when this provider's connections join an ambient TransactionScope as they open; otherwise why not.</summary>
+    public string? WhyNoEnlistment { get; }
+
     /// <summary>
     /// Opens a connection for <paramref name="owner"/> (named in held-too-long findings); give it back with
     /// <see cref="CloseAsync"/>. <paramref name="heldAcrossCalls"/>: a session's or a stream's connection, whose acquiring
@@ -46,7 +50,13 @@ internal sealed class PoolContext : IAsyncDisposable
     /// it is opened or reset (the
     /// server restarted since it was pooled) is replaced once; nothing has been sent then, so this is always safe.
     /// </summary>
-    public async ValueTask<DbConnection> OpenAsync(
+    public ValueTask<DbConnection> OpenAsync(
+        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken) =>
+        OrseisActivitySource.Tracing
+            ? OpenTracedAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken)
+            : OpenCoreAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken);
+
+    private async ValueTask<DbConnection> OpenCoreAsync(
         bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
     {
         // Where the caller acquires, taken before anything is awaited: after the open, an async continuation no longer

@@ -19,8 +19,20 @@ internal sealed class SessionSource(PoolContext pool, string owner) : KeptSource
     /// <summary>Gives back the guard taken by <see cref="TryEnter"/> or <see cref="ConnectionSource.AcquireAsync"/>.</summary>
     public void Exit() => Volatile.Write(ref _busy, 0);
 
+    // The session's connection is in the scope only when it was opened inside it, on a provider that enlists.
+    protected override InvalidOperationException? NotInScope(System.Transactions.Transaction ambient) =>
+        ambient.Equals(Kept.Enlisted)
+            ? null
+            : AmbientTransactions.NotJoined(
+                owner, Pool.WhyNoEnlistment ?? "the session's connection was opened outside this scope and did not join it",
+                Pool.WhyNoEnlistment is null
+                    ? "Open the session inside the scope (db.OpenSession() after creating the scope), or use the session's own transaction (session.BeginTransaction())."
+                    : "Use the session's own transaction instead (session.BeginTransaction()).");
+
     protected override ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken)
     {
+        if (Kept.Enlisted is { } enlisted && System.Transactions.Transaction.Current is null && AmbientTransactions.IsActive(enlisted))
+            throw AmbientTransactions.StillJoined(owner);
         if (!TryEnter())
         {
             throw new SessionBusyException(

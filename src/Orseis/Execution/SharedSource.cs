@@ -59,6 +59,12 @@ internal sealed class SharedSource(PoolContext pool, string owner)
         }
     }
 
+    // The one connection is shared by every flow: joining one flow's scope would put every other flow's calls in it too.
+    protected override InvalidOperationException? NotInScope(System.Transactions.Transaction ambient) =>
+        AmbientTransactions.NotJoined(
+            owner, "ReuseConnection mode keeps one connection for every caller, opened outside this scope",
+            "Run the scope's work on a Database in OpenPerCall mode, or on a session opened inside the scope (db.OpenSession() after creating the scope).");
+
     protected override void Leave() => Release();
 
     protected override async ValueTask CloseCoreAsync(bool async)

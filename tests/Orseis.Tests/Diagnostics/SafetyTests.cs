@@ -53,6 +53,7 @@ public sealed class SafetyTests : DiagTest
         using var connection = new Microsoft.Data.Sqlite.SqliteConnection();
         try
         {
+            Assert.False(OrseisActivitySource.Tracing); // so no span is started: no Activity, no clock read
             Assert.Equal(0, Cycle(telemetry, connection)); // no clock read either; also JITs the path
             long before = GC.GetAllocatedBytesForCurrentThread();
             for (int i = 0; i < 1000; i++)
@@ -66,6 +67,9 @@ public sealed class SafetyTests : DiagTest
 
         static long Cycle(PoolTelemetry t, System.Data.Common.DbConnection c)
         {
+            // What every call, stream, grid reader and open asks before any tracing work.
+            if (OrseisActivitySource.Tracing)
+                throw new InvalidOperationException("An Orseis ActivitySource listener was left registered by another test.");
             t.EnterFlow();
             OpenStart open = t.OpenStarting(async: false);
             t.OpenCompleted(open, null);
@@ -74,6 +78,59 @@ public sealed class SafetyTests : DiagTest
             t.Released(c);
             t.ReuseWaitCompleted(t.ReuseWaitStarting());
             return open.Started;
+        }
+    }
+
+    [Fact]
+    public async Task Tracing_adds_nothing_to_whole_calls_while_nobody_listens_to_the_Orseis_source()
+    {
+        foreach (ExecutionMode mode in new[] { ExecutionMode.OpenPerCall, ExecutionMode.ReuseConnection })
+        {
+            using Database db = File.Open(mode);
+            long quiet = Measure(db);
+
+            // A tracer for other sources leaves the Orseis source unheard: not a byte more.
+            using (ActivityListener other = Listen("Orseis.Tests.Other"))
+            {
+                Assert.False(OrseisActivitySource.Tracing);
+                Assert.Equal(quiet, Measure(db));
+            }
+
+            // The measurement does see spans: listening to Orseis costs their allocations.
+            using (ActivityListener orseis = Listen(OrseisActivitySource.Name))
+            {
+                Assert.True(OrseisActivitySource.Tracing);
+                Assert.True(Measure(db) > quiet);
+            }
+
+            Assert.False(OrseisActivitySource.Tracing);
+            Assert.Equal(quiet, Measure(db));
+            await db.DisposeAsync();
+        }
+
+        static long Measure(Database db)
+        {
+            db.Scalar<long>("select 1");
+            db.Stream<long>("select 1").Sum();
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 100; i++)
+            {
+                db.Scalar<long>("select 1");
+                db.Stream<long>("select 1").Sum();
+            }
+
+            return GC.GetAllocatedBytesForCurrentThread() - before;
+        }
+
+        static ActivityListener Listen(string source)
+        {
+            var listener = new ActivityListener
+            {
+                ShouldListenTo = s => s.Name == source,
+                Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
+            };
+            ActivitySource.AddActivityListener(listener);
+            return listener;
         }
     }
 

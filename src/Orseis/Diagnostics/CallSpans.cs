@@ -1,0 +1,102 @@
+using System.Data;
+using System.Diagnostics;
+
+namespace Orseis.Diagnostics;
+
+/// <summary>
+/// The spans of one pool's calls, as the OpenTelemetry database client span conventions name them. A call's span is
+/// named <c>{db.operation.name} {target}</c>, the target being <c>db.namespace</c> when the connection string names a
+/// database, else <c>server.address:server.port</c>; a procedure's span is named after the procedure; with no known
+/// operation the span is named after its target, or <c>db.system.name</c>. Names are built once per pool, so a call
+/// allocates only its <see cref="Activity"/>. Every span carries <c>db.system.name</c>,
+/// <c>db.client.connection.pool.name</c> and, where the connection string gives them, <c>db.namespace</c>,
+/// <c>server.address</c> and <c>server.port</c> (given at creation, so samplers see them); <c>db.query.text</c> only
+/// with <see cref="DiagnosticsOptions.CaptureCommandText"/>. Opening a connection is a child span,
+/// <see cref="OpenName"/>: the pool wait of the call that opened it.
+/// </summary>
+internal sealed class CallSpans
+{
+    /// <summary>The child span around acquiring a connection (Open: pool wait, reset, physical connect).</summary>
+    public const string OpenName = "orseis.connection.open";
+
+    /// <summary>The span of <see cref="Database.OpenSession"/>.</summary>
+    public const string SessionOpenName = "orseis.session.open";
+
+    private readonly KeyValuePair<string, object?>[] _tags;
+    private readonly string[] _names;
+    private readonly string _fallbackName;
+    private readonly DiagnosticsOptions _options;
+
+    public CallSpans(string systemName, KeyValuePair<string, object?>[] tags, DiagnosticsOptions options)
+    {
+        _tags = tags;
+        _options = options;
+        string? target = Target(tags);
+        _fallbackName = target ?? systemName;
+        _names = [.. SqlOperation.Names.Select(operation => target is null ? operation : $"{operation} {target}")];
+    }
+
+    /// <summary>The attributes every span of this pool carries.</summary>
+    public IReadOnlyList<KeyValuePair<string, object?>> Tags => _tags;
+
+    /// <summary>Starts the span of a call running <paramref name="sql"/>; null when nobody samples it.</summary>
+    public Activity? StartCall(string sql, object? args)
+    {
+        string? procedure = args is ParameterBag { CommandType: CommandType.StoredProcedure } ? sql : null;
+        int operation = procedure is null ? SqlOperation.Find(sql) : -1;
+        string name = procedure ?? (operation >= 0 ? _names[operation] : _fallbackName);
+        Activity? span = Start(name);
+        if (span is { IsAllDataRequested: true })
+        {
+            if (operation >= 0)
+                span.SetTag("db.operation.name", SqlOperation.Names[operation]);
+            if (procedure is not null)
+                span.SetTag("db.stored_procedure.name", procedure);
+            if (_options.CaptureCommandText)
+                span.SetTag("db.query.text", sql);
+        }
+
+        return span;
+    }
+
+    /// <summary>Starts the span of acquiring a connection, a child of the call that needs it; null when nobody samples it.</summary>
+    public Activity? StartOpen() => Start(OpenName);
+
+    /// <summary>Starts the span of opening a session; null when nobody samples it.</summary>
+    public Activity? StartSessionOpen() => Start(SessionOpenName);
+
+    /// <summary>A client span with the pool's attributes; null when nobody samples it or a listener fails (tracing never breaks a call).</summary>
+    private Activity? Start(string name)
+    {
+        try
+        {
+            return OrseisActivitySource.Source.StartActivity(name, ActivityKind.Client, default(ActivityContext), _tags);
+        }
+#pragma warning disable CA1031 // tracing must not change what the query does
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+            return null;
+        }
+    }
+
+    private static string? Target(KeyValuePair<string, object?>[] tags)
+    {
+        object? database = null, address = null, port = null;
+        foreach (KeyValuePair<string, object?> tag in tags)
+        {
+            switch (tag.Key)
+            {
+                case "db.namespace": database = tag.Value; break;
+                case "server.address": address = tag.Value; break;
+                case "server.port": port = tag.Value; break;
+            }
+        }
+
+        if (database is string name)
+            return name;
+        if (address is string host)
+            return port is null ? host : FormattableString.Invariant($"{host}:{port}");
+        return null;
+    }
+}

@@ -1,0 +1,86 @@
+using System.Data.Common;
+using System.Transactions;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// What Orseis does under an ambient <see cref="TransactionScope"/>. A provider joins the scope only with a connection
+/// it opens inside it (auto-enlistment): OpenPerCall's connections do, on providers that enlist; a connection opened
+/// before the scope (ReuseConnection's shared one, a session's) does not. A call whose connection is not in the scope
+/// would run outside it, its changes kept even when the scope is not completed, so it throws instead, naming the mode and
+/// what to do. With no ambient transaction this costs one read of <see cref="Transaction.Current"/> per call.
+/// </summary>
+internal static class AmbientTransactions
+{
+    /// <summary>
+    /// Null when connections of the provider join an ambient transaction as they open: Npgsql and SqlClient
+    /// (<c>Enlist</c>), MySqlConnector and MySql.Data (<c>AutoEnlist</c>), each on unless the connection string turns
+    /// it off. Otherwise why not, for the message: Microsoft.Data.Sqlite never enlists, and no other provider is
+    /// assumed to.
+    /// </summary>
+    public static string? WhyNoEnlistment(Type providerType, string? connectionString)
+    {
+        string ns = providerType.Namespace ?? "";
+        string[]? keys = ns.StartsWith("Npgsql", StringComparison.Ordinal) || ns.StartsWith("Microsoft.Data.SqlClient", StringComparison.Ordinal) ||
+                         ns.StartsWith("System.Data.SqlClient", StringComparison.Ordinal)
+            ? ["Enlist"]
+            : ns.StartsWith("MySqlConnector", StringComparison.Ordinal) || ns.StartsWith("MySql.Data", StringComparison.Ordinal)
+                ? ["AutoEnlist", "Auto Enlist"]
+                : null;
+        if (keys is null)
+        {
+            return ns.StartsWith("Microsoft.Data.Sqlite", StringComparison.Ordinal)
+                ? "Microsoft.Data.Sqlite connections never join a TransactionScope"
+                : $"Orseis does not know whether {ns} connections join a TransactionScope";
+        }
+
+        var builder = new DbConnectionStringBuilder();
+        try
+        {
+            builder.ConnectionString = connectionString ?? "";
+        }
+        catch (ArgumentException)
+        {
+            return null;
+        }
+
+        foreach (string key in keys)
+        {
+            if (builder.TryGetValue(key, out object? value) && value?.ToString() is { } text &&
+                (text.Equals("false", StringComparison.OrdinalIgnoreCase) || text.Equals("no", StringComparison.OrdinalIgnoreCase)))
+            {
+                return $"the connection string turns enlistment off ({key}={text})";
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Whether <paramref name="transaction"/> is still running (neither committed nor rolled back).</summary>
+    public static bool IsActive(Transaction transaction)
+    {
+        try
+        {
+            return transaction.TransactionInformation.Status == TransactionStatus.Active;
+        }
+        catch (ObjectDisposedException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>A call under a scope its connection did not join.</summary>
+    public static InvalidOperationException NotJoined(string owner, string why, string whatToDo) =>
+        new($"A TransactionScope is active, but {why}, so this call on {owner} would run outside the scope and its changes would stay " +
+            $"even if the scope is not completed. Orseis refuses the call instead. {whatToDo} To run the call outside the scope on purpose, " +
+            "wrap it in a TransactionScope with TransactionScopeOption.Suppress.");
+
+    /// <summary>
+    /// A call on a session whose connection joined a scope that is still active, made outside that scope: it would
+    /// run inside the scope's transaction all the same.
+    /// </summary>
+    public static InvalidOperationException StillJoined(string owner) =>
+        new($"The connection of {owner} joined the TransactionScope the session was opened in, and that transaction is still active, " +
+            "but this call is made outside it (under TransactionScopeOption.Suppress, or from another flow): it would run inside the " +
+            "scope's transaction all the same, and be rolled back with it. Use the database, or another session, for work outside the scope.");
+}

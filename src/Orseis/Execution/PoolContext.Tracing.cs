@@ -1,0 +1,27 @@
+using System.Data.Common;
+using System.Diagnostics;
+using Orseis.Diagnostics;
+
+namespace Orseis.Execution;
+
+/// <summary>The pool wait as a span: a child of the call (or session) that opens a connection, while someone traces.</summary>
+internal sealed partial class PoolContext
+{
+    private async ValueTask<DbConnection> OpenTracedAsync(bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
+    {
+        Activity? span = Telemetry.Spans.StartOpen();
+        try
+        {
+            return await OpenCoreAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception error)
+        {
+            OrseisActivitySource.Failed(span, error);
+            throw;
+        }
+        finally
+        {
+            OrseisActivitySource.Stop(span);
+        }
+    }
+}

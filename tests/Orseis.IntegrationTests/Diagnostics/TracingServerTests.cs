@@ -1,0 +1,70 @@
+using System.Data.Common;
+using System.Diagnostics;
+using System.Globalization;
+using Orseis.IntegrationTests.Infrastructure;
+using OpenTelemetry;
+using OpenTelemetry.Trace;
+
+namespace Orseis.IntegrationTests.Diagnostics;
+
+/// <summary>
+/// Orseis' spans against real servers, exported through the OpenTelemetry SDK together with the provider's own
+/// (Npgsql, MySqlConnector): the server, port and database come from the connection string, the provider's spans nest
+/// under Orseis', and a server error is typed by its SQLSTATE.
+/// </summary>
+public sealed class TracingServerTests
+{
+    [PostgresFact]
+    public Task Postgres_spans_name_the_server_and_database() =>
+        Spans_name_the_server_and_database(new PostgresDialect(), "postgresql", "Npgsql", "Host", "42P01");
+
+    [MySqlFact]
+    public Task MariaDb_spans_name_the_server_and_database() =>
+        Spans_name_the_server_and_database(new MySqlDialect(), "mysql", "MySqlConnector", "Server", "42S02");
+
+    private static async Task Spans_name_the_server_and_database(Dialect dialect, string system, string providerSource, string hostKey, string missingTable)
+    {
+        var settings = new DbConnectionStringBuilder { ConnectionString = dialect.ConnectionString };
+        string host = (string)settings[hostKey];
+        int port = int.Parse((string)settings["Port"], CultureInfo.InvariantCulture);
+        string database = (string)settings["Database"];
+
+        var exported = new List<Activity>();
+        string pool = "traced-" + Guid.NewGuid().ToString("N")[..8];
+        using (TracerProvider provider = Sdk.CreateTracerProviderBuilder().AddSource("Orseis", providerSource).AddInMemoryExporter(exported).Build())
+        {
+            await using var db = new Database(dialect.Factory, dialect.ConnectionString, new OrseisOptions { PoolName = pool });
+            Assert.Equal(1, await db.ScalarAsync<int>("select 1"));
+            Assert.ThrowsAny<DbException>(() => db.Execute("select * from orseis_no_such_table"));
+            await using (Session session = await db.OpenSessionAsync())
+                Assert.Equal(2, session.Scalar<int>("select 2"));
+            Assert.True(provider.ForceFlush(10_000));
+        }
+
+        List<Activity> mine = [.. exported.Where(a => a.Source.Name == "Orseis" && Equals(a.GetTagItem("db.client.connection.pool.name"), pool))];
+        List<Activity> calls = [.. mine.Where(a => a.DisplayName.StartsWith("SELECT", StringComparison.Ordinal))];
+        Assert.Equal(3, calls.Count);
+        foreach (Activity span in mine)
+        {
+            Assert.Equal(ActivityKind.Client, span.Kind);
+            Assert.Equal(system, span.GetTagItem("db.system.name"));
+            Assert.Equal(host, span.GetTagItem("server.address"));
+            Assert.Equal(port, span.GetTagItem("server.port"));
+            Assert.Equal(database, span.GetTagItem("db.namespace"));
+        }
+
+        Assert.All(calls, call => Assert.Equal($"SELECT {database}", call.DisplayName));
+        Assert.Equal([ActivityStatusCode.Unset, ActivityStatusCode.Error, ActivityStatusCode.Unset], calls.Select(c => c.Status));
+        Assert.Equal(missingTable, calls[1].GetTagItem("error.type"));
+        Assert.Equal(missingTable, calls[1].GetTagItem("db.response.status_code"));
+
+        // The session's open, the pool waits, and the provider's own spans, each under the Orseis span that caused it.
+        Activity sessionOpen = Assert.Single(mine, a => a.DisplayName == "orseis.session.open");
+        List<Activity> opens = [.. mine.Where(a => a.DisplayName == "orseis.connection.open")];
+        Assert.Equal(3, opens.Count);
+        Assert.Equal([calls[0].SpanId, calls[1].SpanId, sessionOpen.SpanId], opens.Select(o => o.ParentSpanId));
+        List<Activity> providers = [.. exported.Where(a => a.Source.Name == providerSource)];
+        Assert.NotEmpty(providers);
+        Assert.All(calls, call => Assert.Contains(providers, p => p.ParentSpanId == call.SpanId));
+    }
+}
