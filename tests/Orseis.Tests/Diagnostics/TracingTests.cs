@@ -216,10 +216,10 @@ public sealed class TracingTests : DiagTest
     [Fact]
     public async Task Spans_carry_the_server_and_database_and_a_procedure_is_named_after_itself()
     {
-        const string cs = "Host=db.example.com;Port=5433;Database=shop;Username=alice;Password=hunter2";
+        const string ConnectionString = "Host=db.example.com;Port=5433;Database=shop;Username=alice;Password=hunter2";
         List<Activity> spans = await TraceAsync(() =>
         {
-            using var telemetry = new PoolTelemetry(Pool, "postgresql", 100, new DiagnosticsOptions(), connectionString: cs);
+            using var telemetry = new PoolTelemetry(Pool, "postgresql", 100, new DiagnosticsOptions(), connectionString: ConnectionString);
             OrseisActivitySource.Stop(telemetry.Spans.StartCall("select * from users", null));
             OrseisActivitySource.Stop(telemetry.Spans.StartCall("get_user", new ParameterBag { CommandType = CommandType.StoredProcedure }));
             OrseisActivitySource.Stop(telemetry.Spans.StartCall("with a as (select 1) select * from a", null));
