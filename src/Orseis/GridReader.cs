@@ -22,7 +22,8 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     private bool _failed;
     private int _disposed;
 
-    internal GridReader(SqlRunner runner, DbConnection connection, DbCommand command, DbDataReader reader, long started, ParameterBag? outputs)
+    internal GridReader(
+        SqlRunner runner, DbConnection connection, DbCommand command, DbDataReader reader, long started, ParameterBag? outputs)
     {
         _outputs = outputs;
         _runner = runner;
@@ -32,7 +33,9 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         _started = started;
     }
 
-    /// <summary>The call's span (see <see cref="Diagnostics.CallSpans"/>), ended when the reader is disposed; null when nobody traces.</summary>
+    /// <summary>
+    /// The call's span (see <see cref="Diagnostics.CallSpans"/>), ended when the reader is disposed; null when nobody traces.
+    /// </summary>
     internal System.Diagnostics.Activity? Span { get; init; }
 
     /// <summary>True once every result set has been read.</summary>
@@ -45,7 +48,8 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
 
     /// <inheritdoc cref="Read{T}"/>
     /// <param name="cancellationToken">Cancels the read.</param>
-    public Task<List<T>> ReadAsync<T>(CancellationToken cancellationToken = default) => ReadListAsync<T>(async: true, cancellationToken).AsTask();
+    public Task<List<T>> ReadAsync<T>(CancellationToken cancellationToken = default) =>
+        ReadListAsync<T>(async: true, cancellationToken).AsTask();
 
     /// <summary>Maps the only row of the current result set and moves to the next.</summary>
     /// <returns>The row.</returns>
@@ -129,8 +133,11 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
             if (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
             {
                 row = RowMapper<T>.Get(_reader, _command.CommandText, _runner.Handlers)(_reader);
-                if (limit is RowLimit.Single or RowLimit.SingleOrDefault && await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
+                if (limit is RowLimit.Single or RowLimit.SingleOrDefault &&
+                    await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
+                {
                     throw new InvalidOperationException($"Read{limit} expected at most one row, but the result set has more than one.");
+                }
             }
             else if (limit is RowLimit.Single or RowLimit.First)
             {

@@ -14,7 +14,8 @@ public abstract partial class SqlRunner
     /// <see cref="RunCoreAsync"/> inside the call's span. An async method of its own, so the span is the current activity
     /// only inside the call (the provider's own spans become its children) and never leaks into the caller's context.
     /// </summary>
-    private async ValueTask<TResult> RunTracedAsync<TResult>(CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
+    private async ValueTask<TResult> RunTracedAsync<TResult>(
+        CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
     {
         Activity? span = Pool.Telemetry.Spans.StartCall(request.Sql, request.Args);
         try
@@ -89,7 +90,8 @@ public abstract partial class SqlRunner
     }
 
     /// <inheritdoc cref="TracedStream"/>
-    private async IAsyncEnumerable<T> TracedStreamAsync<T>(CommandRequest request, IAsyncEnumerable<T> rows, [EnumeratorCancellation] CancellationToken cancellationToken = default)
+    private async IAsyncEnumerable<T> TracedStreamAsync<T>(
+        CommandRequest request, IAsyncEnumerable<T> rows, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         Activity? span = Pool.Telemetry.Spans.StartCall(request.Sql, request.Args);
         IAsyncEnumerator<T>? reading = null;

@@ -65,7 +65,9 @@ internal sealed class CallSpans
     /// <summary>Starts the span of opening a session; null when nobody samples it.</summary>
     public Activity? StartSessionOpen() => Start(SessionOpenName);
 
-    /// <summary>A client span with the pool's attributes; null when nobody samples it or a listener fails (tracing never breaks a call).</summary>
+    /// <summary>
+    /// A client span with the pool's attributes; null when nobody samples it or a listener fails (tracing never breaks a call).
+    /// </summary>
     private Activity? Start(string name)
     {
         try

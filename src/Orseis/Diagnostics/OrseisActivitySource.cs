@@ -15,7 +15,9 @@ internal static class OrseisActivitySource
 
     public static readonly ActivitySource Source = new(Name, typeof(OrseisActivitySource).Assembly.GetName().Version?.ToString(3));
 
-    /// <summary>Whether anyone listens to the source (an OpenTelemetry tracer with <c>AddSource("Orseis")</c>, an <see cref="ActivityListener"/>).</summary>
+    /// <summary>
+    /// Whether anyone listens to the source (an OpenTelemetry tracer with <c>AddSource("Orseis")</c>, an <see cref="ActivityListener"/>).
+    /// </summary>
     public static bool Tracing => Source.HasListeners();
 
     /// <summary>

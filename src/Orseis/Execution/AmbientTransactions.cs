@@ -21,7 +21,8 @@ internal static class AmbientTransactions
     public static string? WhyNoEnlistment(Type providerType, string? connectionString)
     {
         string ns = providerType.Namespace ?? "";
-        string[]? keys = ns.StartsWith("Npgsql", StringComparison.Ordinal) || ns.StartsWith("Microsoft.Data.SqlClient", StringComparison.Ordinal) ||
+        string[]? keys = ns.StartsWith("Npgsql", StringComparison.Ordinal) ||
+                         ns.StartsWith("Microsoft.Data.SqlClient", StringComparison.Ordinal) ||
                          ns.StartsWith("System.Data.SqlClient", StringComparison.Ordinal)
             ? ["Enlist"]
             : ns.StartsWith("MySqlConnector", StringComparison.Ordinal) || ns.StartsWith("MySql.Data", StringComparison.Ordinal)
@@ -71,8 +72,9 @@ internal static class AmbientTransactions
 
     /// <summary>A call under a scope its connection did not join.</summary>
     public static InvalidOperationException NotJoined(string owner, string why, string whatToDo) =>
-        new($"A TransactionScope is active, but {why}, so this call on {owner} would run outside the scope and its changes would stay " +
-            $"even if the scope is not completed. Orseis refuses the call instead. {whatToDo} To run the call outside the scope on purpose, " +
+        new($"A TransactionScope is active, but {why}, so this call on {owner} would run outside the scope " +
+            "and its changes would stay even if the scope is not completed. Orseis refuses the call instead. " +
+            $"{whatToDo} To run the call outside the scope on purpose, " +
             "wrap it in a TransactionScope with TransactionScopeOption.Suppress.");
 
     /// <summary>
@@ -82,5 +84,6 @@ internal static class AmbientTransactions
     public static InvalidOperationException StillJoined(string owner) =>
         new($"The connection of {owner} joined the TransactionScope the session was opened in, and that transaction is still active, " +
             "but this call is made outside it (under TransactionScopeOption.Suppress, or from another flow): it would run inside the " +
-            "scope's transaction all the same, and be rolled back with it. Use the database, or another session, for work outside the scope.");
+            "scope's transaction all the same, and be rolled back with it. " +
+            "Use the database, or another session, for work outside the scope.");
 }

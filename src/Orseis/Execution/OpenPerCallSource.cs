@@ -18,7 +18,9 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
     protected override InvalidOperationException? NotInScope(System.Transactions.Transaction ambient) =>
         Pool.WhyNoEnlistment is { } why
             ? AmbientTransactions.NotJoined(
-                $"'{poolName}' (OpenPerCall mode)", why, "Use a session's own transaction instead (db.OpenSession(), then session.BeginTransaction()).")
+                $"'{poolName}' (OpenPerCall mode)",
+                why,
+                "Use a session's own transaction instead (db.OpenSession(), then session.BeginTransaction()).")
             : null;
 
     public override ValueTask ReleaseAsync(DbConnection connection, bool async) => Pool.CloseAsync(connection, async);

@@ -7,7 +7,8 @@ namespace Orseis.Execution;
 /// <summary>The pool wait as a span: a child of the call (or session) that opens a connection, while someone traces.</summary>
 internal sealed partial class PoolContext
 {
-    private async ValueTask<DbConnection> OpenTracedAsync(bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
+    private async ValueTask<DbConnection> OpenTracedAsync(
+        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
     {
         Activity? span = Telemetry.Spans.StartOpen();
         try

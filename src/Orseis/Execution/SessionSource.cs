@@ -26,7 +26,8 @@ internal sealed class SessionSource(PoolContext pool, string owner) : KeptSource
             : AmbientTransactions.NotJoined(
                 owner, Pool.WhyNoEnlistment ?? "the session's connection was opened outside this scope and did not join it",
                 Pool.WhyNoEnlistment is null
-                    ? "Open the session inside the scope (db.OpenSession() after creating the scope), or use the session's own transaction (session.BeginTransaction())."
+                    ? "Open the session inside the scope (db.OpenSession() after creating the scope), " +
+                      "or use the session's own transaction (session.BeginTransaction())."
                     : "Use the session's own transaction instead (session.BeginTransaction()).");
 
     protected override ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken)

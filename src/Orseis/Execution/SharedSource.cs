@@ -63,7 +63,8 @@ internal sealed class SharedSource(PoolContext pool, string owner)
     protected override InvalidOperationException? NotInScope(System.Transactions.Transaction ambient) =>
         AmbientTransactions.NotJoined(
             owner, "ReuseConnection mode keeps one connection for every caller, opened outside this scope",
-            "Run the scope's work on a Database in OpenPerCall mode, or on a session opened inside the scope (db.OpenSession() after creating the scope).");
+            "Run the scope's work on a Database in OpenPerCall mode, " +
+            "or on a session opened inside the scope (db.OpenSession() after creating the scope).");
 
     protected override void Leave() => Release();
 

@@ -36,7 +36,6 @@ public sealed class LineLengthTests
         ["src/Orseis/Diagnostics/PoolTelemetry.Report.cs"] = 3,
         ["src/Orseis/Diagnostics/PoolTelemetry.cs"] = 11,
         ["src/Orseis/GridReader.MultiMap.cs"] = 5,
-        ["src/Orseis/GridReader.cs"] = 3,
         ["src/Orseis/OrseisOptions.cs"] = 5,
         ["src/Orseis/ParameterBag.cs"] = 5,
         ["src/Orseis/Session.cs"] = 12,
