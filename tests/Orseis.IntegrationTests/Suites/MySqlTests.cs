@@ -56,6 +56,8 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
     [MySqlFact] public Task Execute_many_timeout() => A_batch_that_outlives_its_timeout_is_a_command_timeout_in_every_mode();
 
     [MySqlFact] public Task Multi_mapping_and_type_handlers() => Joins_map_onto_several_types_and_type_handlers_convert_both_ways_in_every_mode();
+
+    [MySqlFact] public Task Several_result_sets() => Several_result_sets_of_one_command_are_read_in_order_in_every_mode();
 }
 
 /// <summary>The suite through MySqlConnector.</summary>
