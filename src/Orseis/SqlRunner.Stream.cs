@@ -179,6 +179,10 @@ public abstract partial class SqlRunner
     /// <summary>A read with failures translated; no allocation when the read completes at once.</summary>
     private ValueTask<bool> ReadStreamRowAsync(DbDataReader reader, DbConnection connection, bool async, CancellationToken cancellationToken, StreamWatch? watch = null)
     {
+        // The caller's cancel reaches the provider's token on the thread pool, a moment later, and a provider may hand out
+        // rows it already holds without looking at its token (Microsoft.Data.Sqlite does): so the caller's own token is
+        // checked before every row, and a cancelled stream stops at the next one whatever the provider does.
+        cancellationToken.ThrowIfCancellationRequested();
         ValueTask<bool> read;
         try
         {

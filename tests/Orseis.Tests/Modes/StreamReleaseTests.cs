@@ -43,6 +43,31 @@ public sealed class StreamReleaseTests
         Assert.Equal(0, await db.Runner.ScalarAsync<int>("select count(*) from sqlite_master where name = 'people'"));
     }
 
+    [Theory]
+    [InlineData(RunnerKind.OpenPerCall)]
+    [InlineData(RunnerKind.ReuseConnection)]
+    [InlineData(RunnerKind.Session)]
+    public async Task Cancelling_an_async_stream_between_rows_stops_it_at_the_next_row_and_frees_the_connection(RunnerKind kind)
+    {
+        using var db = new SeededDatabase(kind);
+        using var cts = new CancellationTokenSource();
+        var seen = new List<long>();
+        OperationCanceledException error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () =>
+        {
+            await foreach (Person p in db.Runner.StreamAsync<Person>("select id, name, age from people order by id", cancellationToken: cts.Token))
+            {
+                seen.Add(p.Id);
+                if (seen.Count == 2)
+                    await cts.CancelAsync();
+            }
+        });
+
+        Assert.Equal(cts.Token, error.CancellationToken);
+        Assert.Equal([1L, 2L], seen);
+        await db.Runner.ExecuteAsync("drop table people");
+        Assert.Equal(0, await db.Runner.ScalarAsync<int>("select count(*) from sqlite_master where name = 'people'"));
+    }
+
     public sealed class StrictAge
     {
         public long Id { get; set; }
