@@ -13,26 +13,18 @@ namespace Orseis.Execution;
 internal static class AmbientTransactions
 {
     /// <summary>
-    /// Null when connections of the provider join an ambient transaction as they open: Npgsql and SqlClient
-    /// (<c>Enlist</c>), MySqlConnector and MySql.Data (<c>AutoEnlist</c>), each on unless the connection string turns
-    /// it off. Otherwise why not, for the message: Microsoft.Data.Sqlite never enlists, and no other provider is
-    /// assumed to.
+    /// Null when connections of the provider join an ambient transaction as they open: those with
+    /// <see cref="ProviderTraits.EnlistKeys"/> (Npgsql and SqlClient <c>Enlist</c>, MySqlConnector and MySql.Data
+    /// <c>AutoEnlist</c>), each on unless the connection string turns it off. Otherwise why not, for the message:
+    /// Microsoft.Data.Sqlite never enlists, and no other provider is assumed to.
     /// </summary>
-    public static string? WhyNoEnlistment(Type providerType, string? connectionString)
+    public static string? WhyNoEnlistment(ProviderTraits traits, Type providerType, string? connectionString)
     {
-        string ns = providerType.Namespace ?? "";
-        string[]? keys = ns.StartsWith("Npgsql", StringComparison.Ordinal) ||
-                         ns.StartsWith("Microsoft.Data.SqlClient", StringComparison.Ordinal) ||
-                         ns.StartsWith("System.Data.SqlClient", StringComparison.Ordinal)
-            ? ["Enlist"]
-            : ns.StartsWith("MySqlConnector", StringComparison.Ordinal) || ns.StartsWith("MySql.Data", StringComparison.Ordinal)
-                ? ["AutoEnlist", "Auto Enlist"]
-                : null;
-        if (keys is null)
+        if (traits.EnlistKeys is not { } keys)
         {
-            return ns.StartsWith("Microsoft.Data.Sqlite", StringComparison.Ordinal)
+            return traits == ProviderTraits.MicrosoftSqlite
                 ? "Microsoft.Data.Sqlite connections never join a TransactionScope"
-                : $"Orseis does not know whether {ns} connections join a TransactionScope";
+                : $"Orseis does not know whether {providerType.Namespace} connections join a TransactionScope";
         }
 
         var builder = new DbConnectionStringBuilder();

@@ -20,7 +20,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
         Options = options;
         Handlers = Mapping.TypeHandlerSet.From(options.TypeHandlers);
         Traits = ProviderTraits.For(providerType);
-        WhyNoEnlistment = AmbientTransactions.WhyNoEnlistment(providerType, source.ConnectionString);
+        WhyNoEnlistment = AmbientTransactions.WhyNoEnlistment(Traits, providerType, source.ConnectionString);
         string system = Traits.SystemName;
         string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
         ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(Traits, source) : null;

@@ -42,6 +42,7 @@ internal sealed class ProviderTraits
     /// <summary>Npgsql: meter <c>Npgsql</c>; keys as <c>NpgsqlConnectionStringBuilder</c> names them.</summary>
     public static readonly ProviderTraits Npgsql = new("Npgsql", "postgresql", ["Maximum Pool Size", "Max Pool Size", "MaxPoolSize"], 100)
     {
+        EnlistKeys = ["Enlist"],
         KnowsDateAndTimeOnly = true,
         TypedGettersRefuseNull = true,
         PoolMeterName = "Npgsql",
@@ -52,6 +53,7 @@ internal sealed class ProviderTraits
     public static readonly ProviderTraits MicrosoftSqlClient = new(
         "Microsoft.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
+        EnlistKeys = ["Enlist"],
         KnowsDateAndTimeOnly = true,
         OpenTimeoutOf = static error => ProviderErrors.SqlClient(error, "Microsoft.Data.SqlClient"),
     };
@@ -59,6 +61,7 @@ internal sealed class ProviderTraits
     /// <summary>System.Data.SqlClient, which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
     public static readonly ProviderTraits SystemSqlClient = new("System.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
+        EnlistKeys = ["Enlist"],
         OpenTimeoutOf = static error => ProviderErrors.SqlClient(error, "System.Data.SqlClient"),
     };
 
@@ -66,6 +69,7 @@ internal sealed class ProviderTraits
     public static readonly ProviderTraits MySqlConnector = new(
         "MySqlConnector", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
     {
+        EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         KnowsDateAndTimeOnly = true,
         PoolMeterName = "MySqlConnector",
         OpenTimeoutOf = ProviderErrors.MySqlConnector,
@@ -75,6 +79,7 @@ internal sealed class ProviderTraits
     public static readonly ProviderTraits MySqlData = new(
         "MySql.Data", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
     {
+        EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         OpenTimeoutOf = ProviderErrors.MySqlData,
     };
 
@@ -126,6 +131,12 @@ internal sealed class ProviderTraits
 
     /// <summary>The name of the meter on which the provider publishes its pool's counts, if it has one.</summary>
     public string? PoolMeterName { get; private init; }
+
+    /// <summary>
+    /// The connection string keys that turn joining an ambient <c>TransactionScope</c> on or off (on by default where
+    /// there are any); null for a provider whose connections never join one, or that Orseis does not know.
+    /// </summary>
+    public IReadOnlyList<string>? EnlistKeys { get; private init; }
 
     private Func<Exception, OpenTimeout> OpenTimeoutOf { get; init; } = static _ => OpenTimeout.None;
 
