@@ -1,4 +1,6 @@
 using System.Data.Common;
+using System.Diagnostics;
+using Orseis.Diagnostics;
 using Orseis.Mapping;
 
 namespace Orseis.Execution;
@@ -42,10 +44,15 @@ internal static class ExecuteMany
     /// <param name="cancellationToken">Cancels the call; checked before each item or batch.</param>
     /// <returns>The rows affected in all.</returns>
     public static ValueTask<int> RunAsync(
-        DbCommand command, string sql, List<object> items, TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken) =>
-        items.Count > 1 && command.Connection is { CanCreateBatch: true } connection && Batchable(sql, items)
+        DbCommand command, string sql, List<object> items, TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken)
+    {
+        // The call's span covers every item: OpenTelemetry's db.operation.batch.size says how many (from 2 on).
+        if (items.Count > 1 && Activity.Current is { } span && span.Source == OrseisActivitySource.Source)
+            span.SetTag("db.operation.batch.size", items.Count);
+        return items.Count > 1 && command.Connection is { CanCreateBatch: true } connection && Batchable(sql, items)
             ? BatchedAsync(connection, command, sql, items, handlers, async, cancellationToken)
             : OneByOneAsync(command, sql, items, handlers, async, cancellationToken);
+    }
 
     /// <summary>
     /// False when a batch could run the items differently from one command each: SQL with a semicolon (several

@@ -52,6 +52,7 @@ public sealed class TracingTests : DiagTest
             Assert.Null(call.GetTagItem("db.query.text"));
             Assert.Null(call.GetTagItem("error.type"));
             Assert.Equal(default, call.ParentSpanId);
+            Assert.Equal(call.DisplayName == "INSERT" ? 2 : null, call.GetTagItem("db.operation.batch.size"));
         }
 
         // The pool wait: a child span wherever a connection is opened (every call in OpenPerCall; the shared connection's
