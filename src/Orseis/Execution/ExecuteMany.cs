@@ -47,7 +47,7 @@ internal static class ExecuteMany
         DbCommand command, string sql, List<object> items, TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken)
     {
         // The call's span covers every item: OpenTelemetry's db.operation.batch.size says how many (from 2 on).
-        if (items.Count > 1 && Activity.Current is { } span && span.Source == OrseisActivitySource.Source)
+        if (items.Count > 1 && OrseisActivitySource.Tracing && Activity.Current is { } span && span.Source == OrseisActivitySource.Source)
             span.SetTag("db.operation.batch.size", items.Count);
         return items.Count > 1 && command.Connection is { CanCreateBatch: true } connection && Batchable(sql, items)
             ? BatchedAsync(connection, command, sql, items, handlers, async, cancellationToken)
