@@ -9,7 +9,7 @@ var noHog = new Option<bool>("--no-hog") { Description = "skip the extra run of 
 var only = new Option<string[]?>("--only") { Description = "run only these scenarios (comma-separated names)", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))] };
 var suite = new Command("suite", "Run every scenario and print the confusion table with precision and recall") { runs, noHog, only };
 AtLeast(runs, 1, "");
-suite.SetAction((parse, _) => Guarded(() => SuiteRunner.RunAsync(parse.GetValue(runs), !parse.GetValue(noHog), parse.GetValue(only))));
+suite.SetAction((parse, _) => Guarded(() => SuiteRunner.RunAsync(parse.GetValue(runs), !parse.GetValue(noHog), parse.GetValue(only) is { Length: > 0 } names ? names : null)));
 
 var name = new Argument<string>("name") { Description = "the scenario" };
 var run = new Command("run", "Run one scenario in this process and print its result as one JSON line") { name };

@@ -19,6 +19,8 @@ internal static class SuiteRunner
         if (unknown.Length > 0)
             throw new ScenarioSetupException($"--only: no scenario named {string.Join(", ", unknown)}; the scenarios are {string.Join(", ", Catalog.All.Select(s => s.Name))}");
         List<Scenario> scenarios = [.. Catalog.All.Where(s => only is null || only.Contains(s.Name))];
+        if (scenarios.Count == 0)
+            throw new ScenarioSetupException("no scenario to run: a suite of none would report precision and recall over nothing");
         var results = new Dictionary<string, List<RunResult>>();
         var hogResults = new Dictionary<string, RunResult>();
         var watch = Stopwatch.StartNew();
