@@ -30,6 +30,13 @@ AtLeast(blocks, 1, "");
 AtLeast(calls, 1, "");
 overhead.SetAction((parse, _) => Guarded(() => OverheadCommand.RunAsync(parse.GetRequiredValue(provider), parse.GetValue(pairs), parse.GetValue(blocks), parse.GetValue(calls))));
 
+var repeats = new Option<int>("--repeats") { Description = "fresh processes per side and listener state", DefaultValueFactory = _ => 3 };
+var countedCalls = new Option<int>("--calls") { Description = "sequential calls counted per mode and process", DefaultValueFactory = _ => 2000 };
+var instructions = new Command("instructions", "Detectors=All against None in instructions per call, counted by valgrind's callgrind over the client process") { provider, repeats, countedCalls };
+AtLeast(repeats, 1, "");
+AtLeast(countedCalls, 1, "");
+instructions.SetAction((parse, _) => Guarded(() => InstructionsCommand.RunAsync(parse.GetRequiredValue(provider), parse.GetValue(repeats), parse.GetValue(countedCalls))));
+
 var childProvider = new Argument<string>("provider");
 var childDetectors = new Argument<string>("detectors");
 var childListening = new Argument<string>("listening");
@@ -42,7 +49,7 @@ var seconds = new Argument<double>("seconds") { Description = "how long to spin"
 var hog = new Command("hog", "Spin on every core (the suite's CPU hog)") { seconds };
 hog.SetAction(parse => CpuHog.Run(parse.GetValue(seconds)));
 
-var root = new RootCommand("Orseis detector scenarios: suite, run, sweep, overhead, hog") { suite, run, sweep, overhead, overheadChild, hog };
+var root = new RootCommand("Orseis detector scenarios: suite, run, sweep, overhead, instructions, hog") { suite, run, sweep, overhead, instructions, overheadChild, hog };
 return await root.Parse(args).InvokeAsync();
 
 static void AtLeast(Option<int> option, int least, string why) =>
