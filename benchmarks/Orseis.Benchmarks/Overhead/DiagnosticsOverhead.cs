@@ -1,7 +1,6 @@
 using System.Diagnostics.Metrics;
 using System.Diagnostics.Tracing;
 using BenchmarkDotNet.Attributes;
-using Orseis.Benchmarks.Costs;
 using Orseis.Benchmarks.Infrastructure;
 using Orseis.Diagnostics;
 
@@ -14,7 +13,7 @@ namespace Orseis.Benchmarks.Overhead;
 /// leak between cases. Issue 11's targets: All within 2 % of None (time and allocations), and within 5 % with the
 /// listeners attached.
 /// </summary>
-[Config(typeof(CostConfig))]
+[Config(typeof(OverheadConfig))]
 public class DiagnosticsOverhead : ProviderBenchmark
 {
     private BenchDatabase? _database;
