@@ -20,7 +20,7 @@ internal static class InstructionsCommand
 {
     private static readonly string[] Modes = ["session", "per-call"];
 
-    public static async Task<int> RunAsync(string provider, int repeats, int calls)
+    public static async Task<int> RunAsync(string provider, int repeats, int calls, string against)
     {
         if (!OnPath("valgrind") || !OnPath("callgrind_control"))
             throw new ScenarioSetupException("instructions needs valgrind and callgrind_control on PATH (Debian: apt-get install valgrind)");
@@ -34,13 +34,13 @@ internal static class InstructionsCommand
                 for (int r = 0; r < repeats; r++)
                 {
                     // Alternate which side starts first, so nothing that drifts over the run favours one side.
-                    string[] order = r % 2 == 0 ? ["None", "All"] : ["All", "None"];
+                    string[] order = r % 2 == 0 ? ["None", against] : [against, "None"];
                     foreach (string detectors in order)
                     {
                         Dictionary<string, (double Main, double Others)> perCall = await CountAsync(provider, detectors, listeners, calls, dumps);
                         foreach ((string mode, (double Main, double Others) value) in perCall)
                         {
-                            var key = (listeners, detectors, mode);
+                            var key = (listeners, detectors == "None" ? "None" : "All", mode);
                             if (!counts.ContainsKey(key))
                                 counts[key] = [];
                             counts[key].Add(value);
@@ -57,7 +57,7 @@ internal static class InstructionsCommand
             Directory.Delete(dumps, recursive: true);
         }
 
-        Console.WriteLine(Table(provider, counts, repeats, calls, watch.Elapsed));
+        Console.WriteLine(Table(provider, against, counts, repeats, calls, watch.Elapsed));
         return 0;
     }
 
@@ -149,10 +149,11 @@ internal static class InstructionsCommand
         (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Any(dir => File.Exists(Path.Combine(dir, program)));
 
     private static string Table(
-        string provider, Dictionary<(bool Listeners, string Detectors, string Mode), List<(double Main, double Others)>> counts, int repeats, int calls, TimeSpan elapsed)
+        string provider, string against, Dictionary<(bool Listeners, string Detectors, string Mode), List<(double Main, double Others)>> counts,
+        int repeats, int calls, TimeSpan elapsed)
     {
         var s = new StringBuilder();
-        s.AppendLine("| listeners | mode | calling thread, None | calling thread, All | All / None (widest over processes) | other threads, None / All |");
+        s.AppendLine($"| listeners | mode | calling thread, None | calling thread, {against} | {against} / None (widest over processes) | other threads, None / {against} |");
         s.AppendLine("|---|---|---:|---:|---:|---:|");
         foreach (bool listeners in new[] { false, true })
         {

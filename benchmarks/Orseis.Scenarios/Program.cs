@@ -32,10 +32,16 @@ overhead.SetAction((parse, _) => Guarded(() => OverheadCommand.RunAsync(parse.Ge
 
 var repeats = new Option<int>("--repeats") { Description = "fresh processes per side and listener state", DefaultValueFactory = _ => 3 };
 var countedCalls = new Option<int>("--calls") { Description = "sequential calls counted per mode and process", DefaultValueFactory = _ => 2000 };
-var instructions = new Command("instructions", "Detectors=All against None in instructions per call, counted by valgrind's callgrind over the client process") { provider, repeats, countedCalls };
+var against = new Option<string>("--detectors") { Description = "the detectors compared with None: All, or some of them (e.g. Churn,HeldTooLong)", DefaultValueFactory = _ => "All" };
+against.Validators.Add(r =>
+{
+    if (!Enum.TryParse(r.GetValueOrDefault<string>(), out Orseis.Diagnostics.FindingKind kind) || kind == Orseis.Diagnostics.FindingKind.None)
+        r.AddError($"--detectors: '{r.GetValueOrDefault<string>()}' is not a set of FindingKind names other than None");
+});
+var instructions = new Command("instructions", "Detectors=All (or --detectors) against None in instructions per call, counted by valgrind's callgrind over the client process") { provider, repeats, countedCalls, against };
 AtLeast(repeats, 1, "");
 AtLeast(countedCalls, 1, "");
-instructions.SetAction((parse, _) => Guarded(() => InstructionsCommand.RunAsync(parse.GetRequiredValue(provider), parse.GetValue(repeats), parse.GetValue(countedCalls))));
+instructions.SetAction((parse, _) => Guarded(() => InstructionsCommand.RunAsync(parse.GetRequiredValue(provider), parse.GetValue(repeats), parse.GetValue(countedCalls), parse.GetRequiredValue(against))));
 
 var childProvider = new Argument<string>("provider");
 var childDetectors = new Argument<string>("detectors");
