@@ -24,6 +24,9 @@ public sealed class TwinRecordingDataSource(string connectionString) : DbDataSou
     /// <summary>The async operations that suspend before completing: any of "OpenAsync", "DisposeAsync", "ExecuteNonQueryAsync".</summary>
     public HashSet<string> Yielding { get; } = [];
 
+    /// <summary>Called with the provider's token once an async command has run.</summary>
+    public Action<CancellationToken>? AfterExecuteAsync { get; set; }
+
     /// <summary>When set, opens (sync and async) throw this.</summary>
     public Func<Exception>? OpenFailure { get; set; }
 
@@ -98,7 +101,9 @@ public sealed class TwinRecordingDataSource(string connectionString) : DbDataSou
         {
             source.Calls.Enqueue("ExecuteNonQueryAsync");
             await source.YieldIfAsked("ExecuteNonQueryAsync").ConfigureAwait(false);
-            return base.ExecuteNonQuery();
+            int affected = base.ExecuteNonQuery();
+            source.AfterExecuteAsync?.Invoke(cancellationToken);
+            return affected;
         }
 
         protected override void Dispose(bool disposing)
