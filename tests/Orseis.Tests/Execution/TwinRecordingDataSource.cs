@@ -27,6 +27,9 @@ public sealed class TwinRecordingDataSource(string connectionString) : DbDataSou
     /// <summary>Called with the provider's token once an async command has run.</summary>
     public Action<CancellationToken>? AfterExecuteAsync { get; set; }
 
+    /// <summary>Called with the provider's token as an async open starts.</summary>
+    public Action<CancellationToken>? OnOpenAsync { get; set; }
+
     /// <summary>When set, opens (sync and async) throw this.</summary>
     public Func<Exception>? OpenFailure { get; set; }
 
@@ -64,6 +67,7 @@ public sealed class TwinRecordingDataSource(string connectionString) : DbDataSou
         public override async Task OpenAsync(CancellationToken cancellationToken)
         {
             source.Calls.Enqueue("OpenAsync");
+            source.OnOpenAsync?.Invoke(cancellationToken);
             await source.YieldIfAsked("OpenAsync").ConfigureAwait(false);
             if (source.OpenFailure is { } failure)
                 throw failure();
