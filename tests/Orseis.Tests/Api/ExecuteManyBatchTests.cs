@@ -136,6 +136,37 @@ public sealed class ExecuteManyBatchTests : IDisposable
         Assert.Equal(2, Assert.Single(_source.Batches).Commands);
     }
 
+    public sealed record Counted(int Value);
+
+    /// <summary>Counts how often a <see cref="Counted"/> is bound.</summary>
+    private sealed class CountingHandler : TypeHandler<Counted>
+    {
+        private int _calls;
+
+        public int Calls => Volatile.Read(ref _calls);
+
+        public override Counted Parse(object value) => new(Convert.ToInt32(value, System.Globalization.CultureInfo.InvariantCulture));
+
+        public override void SetValue(System.Data.Common.DbParameter parameter, Counted value)
+        {
+            Interlocked.Increment(ref _calls);
+            parameter.Value = value.Value;
+        }
+    }
+
+    [Fact]
+    public void Each_item_is_bound_once_even_the_one_that_starts_the_next_batch()
+    {
+        // Three parameters an item: the 667th no longer fits the first batch, so it is bound there and carried to the next.
+        var handler = new CountingHandler();
+        using Database db = new(_source, new OrseisOptions().AddTypeHandler(handler));
+        object[] items = [.. Enumerable.Range(1, 667).Select(i => new { id = i, name = "n", amount = new Counted(i) })];
+        Assert.Equal(667, db.Execute(Insert, items));
+        Assert.Equal([666, 1], _source.Batches.Select(b => b.Commands));
+        Assert.Equal(667, handler.Calls);
+        Assert.Equal(667, db.Scalar<int>("select amount from items where id = 667"));
+    }
+
     [Fact]
     public void Exactly_2000_parameters_fill_one_batch()
     {
