@@ -126,5 +126,131 @@ public sealed class ExecuteManyBatchTests : IDisposable
         Assert.Equal(3, db.Scalar<int>("select count(*) from items")); // items 0 and 1 ran, nothing after item 2
     }
 
+    [Fact]
+    public void A_single_item_runs_as_one_command_not_a_batch()
+    {
+        using Database db = Open(ExecutionMode.OpenPerCall);
+        Assert.Equal(1, db.Execute(Insert, Items(1, 1)));
+        Assert.Empty(_source.Batches);
+        Assert.Equal(2, db.Execute(Insert, Items(2, 2)));
+        Assert.Equal(2, Assert.Single(_source.Batches).Commands);
+    }
+
+    public sealed record Counted(int Value);
+
+    /// <summary>Counts how often a <see cref="Counted"/> is bound.</summary>
+    private sealed class CountingHandler : TypeHandler<Counted>
+    {
+        private int _calls;
+
+        public int Calls => Volatile.Read(ref _calls);
+
+        public override Counted Parse(object value) => new(Convert.ToInt32(value, System.Globalization.CultureInfo.InvariantCulture));
+
+        public override void SetValue(System.Data.Common.DbParameter parameter, Counted value)
+        {
+            Interlocked.Increment(ref _calls);
+            parameter.Value = value.Value;
+        }
+    }
+
+    [Fact]
+    public void Each_item_is_bound_once_even_the_one_that_starts_the_next_batch()
+    {
+        // Three parameters an item: the 667th no longer fits the first batch, so it is bound there and carried to the next.
+        var handler = new CountingHandler();
+        using Database db = new(_source, new OrseisOptions().AddTypeHandler(handler));
+        object[] items = [.. Enumerable.Range(1, 667).Select(i => new { id = i, name = "n", amount = new Counted(i) })];
+        Assert.Equal(667, db.Execute(Insert, items));
+        Assert.Equal([666, 1], _source.Batches.Select(b => b.Commands));
+        Assert.Equal(667, handler.Calls);
+        Assert.Equal(667, db.Scalar<int>("select amount from items where id = 667"));
+    }
+
+    [Fact]
+    public void Exactly_2000_parameters_fill_one_batch()
+    {
+        // Four parameters an item: 500 items bind 2000, the most a batch holds, so the 501st starts the next batch.
+        using Database db = Open(ExecutionMode.OpenPerCall);
+        object[] items = [.. Enumerable.Range(1, 501).Select(i => new { id = i, name = "n", amount = i, extra = 1 })];
+        Assert.Equal(501, db.Execute("insert into items (id, name, amount) values (@id, @name, @amount + @extra)", items));
+        Assert.Equal([(500, 2000), (1, 4)], _source.Batches.Select(b => (b.Commands, b.Parameters)));
+        Assert.Equal(502, db.Scalar<int>("select amount from items where id = 501"));
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Sync_calls_run_and_dispose_their_batches_sync_and_async_calls_async(bool async)
+    {
+        await using Database db = Open(ExecutionMode.OpenPerCall);
+        Assert.Equal(1500, async ? await db.ExecuteAsync(Insert, Items(1, 1500)) : db.Execute(Insert, Items(1, 1500)));
+        Assert.Equal([async, async, async], _source.Batches.Select(b => b.Async));
+        Assert.Equal(Enumerable.Repeat(async ? "DisposeAsync" : "Dispose", 3), _source.Disposals);
+
+        // A failed batch is disposed too.
+        _source.Disposals.Clear();
+        Assert.ThrowsAny<Exception>(() => db.Execute(Insert, Items(1, 2)));
+        Assert.Equal(["Dispose"], _source.Disposals);
+    }
+
+    [Theory]
+    [InlineData("ExecuteNonQueryAsync")]
+    [InlineData("DisposeAsync")]
+    public async Task Batches_that_suspend_resume_off_the_caller_s_context(string yielding)
+    {
+        await using Database db = Open(ExecutionMode.OpenPerCall);
+        _source.Yielding.Add(yielding);
+        var context = new CountingSynchronizationContext();
+        Assert.Equal(10, await context.Start(() => db.ExecuteAsync(Insert, Items(1, 10))));
+        Assert.Equal(0, context.Posts);
+    }
+
+    [Fact]
+    public async Task A_cancel_while_a_batch_runs_stops_the_call_before_the_next_batch()
+    {
+        await using Database db = Open(ExecutionMode.OpenPerCall);
+        using var cts = new CancellationTokenSource();
+        _source.AfterExecuteAsync = provider =>
+        {
+            cts.Cancel();
+            Assert.True(SpinWait.SpinUntil(() => provider.IsCancellationRequested, TimeSpan.FromSeconds(10)));
+        };
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => db.ExecuteAsync(Insert, Items(1, 1500), cancellationToken: cts.Token));
+        _source.AfterExecuteAsync = null;
+        Assert.Single(_source.Batches);
+        Assert.Equal(666, db.Scalar<int>("select count(*) from items"));
+    }
+
+    [Fact]
+    public async Task A_cancel_while_an_item_runs_stops_the_call_before_the_next_item()
+    {
+        var plain = new TwinRecordingDataSource(_file.ConnectionString); // no batches: one command per item
+        await using Database db = new(plain);
+        using var cts = new CancellationTokenSource();
+        plain.AfterExecuteAsync = provider =>
+        {
+            cts.Cancel();
+            Assert.True(SpinWait.SpinUntil(() => provider.IsCancellationRequested, TimeSpan.FromSeconds(10)));
+        };
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => db.ExecuteAsync(Insert, Items(1, 3), cancellationToken: cts.Token));
+        Assert.Equal(1, plain.Count("ExecuteNonQueryAsync"));
+        Assert.Equal(1, db.Scalar<int>("select count(*) from items"));
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Items_run_one_by_one_sync_or_async_as_the_call_is(bool async)
+    {
+        var plain = new TwinRecordingDataSource(_file.ConnectionString);
+        await using Database db = new(plain);
+        Assert.Equal(3, async ? await db.ExecuteAsync(Insert, Items(1, 3)) : db.Execute(Insert, Items(1, 3)));
+        Assert.Equal(async ? 0 : 3, plain.Count("ExecuteNonQuery"));
+        Assert.Equal(async ? 3 : 0, plain.Count("ExecuteNonQueryAsync"));
+    }
+
     private static Microsoft.Data.Sqlite.SqliteFactory SqliteFactoryInstance => Microsoft.Data.Sqlite.SqliteFactory.Instance;
 }

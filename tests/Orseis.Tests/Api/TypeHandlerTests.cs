@@ -161,6 +161,8 @@ public sealed class TypeHandlerTests
         Assert.Equal("args", write.ParamName);
         Assert.Contains("LeakyHandler", write.Message, StringComparison.Ordinal);
         Assert.Contains("'@id'", write.Message, StringComparison.Ordinal);
+        Assert.Contains("(a UserId): it threw FormatException (the inner exception).", write.Message, StringComparison.Ordinal);
+        Assert.IsType<FormatException>(write.InnerException);
         Assert.DoesNotContain("secret", write.Message, StringComparison.Ordinal);
     }
 

@@ -45,6 +45,20 @@ public sealed class MetricsTests : DiagTest
     }
 
     [Fact]
+    public async Task A_disposed_database_is_no_longer_observed()
+    {
+        using var metrics = new MetricCollector(Pool);
+        Database db = Open();
+        db.Execute("select 1");
+        Assert.Equal(0, Assert.Single(metrics.Of("orseis.sessions.active")).Value);
+
+        await db.DisposeAsync();
+        metrics.Measurements.Clear();
+        Assert.Empty(metrics.Of("orseis.sessions.active"));
+        Assert.Empty(metrics.Of("db.client.connection.count"));
+    }
+
+    [Fact]
     public void Pending_requests_counts_callers_inside_open()
     {
         using var metrics = new MetricCollector(Pool);

@@ -7,9 +7,10 @@ namespace Orseis.Tests.Execution;
 
 /// <summary>
 /// SQLite with the <see cref="DbBatch"/> API it lacks: each batch runs its commands one after another on the
-/// connection and is recorded (commands, parameters, timeout, transaction), so the unit tests can see how Orseis cuts a
-/// sequence into batches. A failing command is reported as providers with batches do, naming it in
-/// <see cref="DbException.BatchCommand"/>.
+/// connection and is recorded (commands, parameters, timeout, transaction, sync or async), so the unit tests can see how
+/// Orseis cuts a sequence into batches. A failing command is reported as providers with batches do, naming it in
+/// <see cref="DbException.BatchCommand"/>; a parameter still in another command's collection is refused, as SqlClient
+/// and Npgsql refuse it.
 /// </summary>
 public sealed class BatchingDataSource(string connectionString) : DbDataSource
 {
@@ -18,13 +19,47 @@ public sealed class BatchingDataSource(string connectionString) : DbDataSource
     /// <summary>Every batch executed, in order.</summary>
     public ConcurrentQueue<BatchRun> Batches { get; } = new();
 
-    public sealed record BatchRun(int Commands, int Parameters, int Timeout, DbTransaction? Transaction);
+    /// <summary>How each batch was disposed, in order: "Dispose" or "DisposeAsync".</summary>
+    public ConcurrentQueue<string> Disposals { get; } = new();
+
+    /// <summary>The async operations that really suspend before completing: "ExecuteNonQueryAsync", "DisposeAsync".</summary>
+    public HashSet<string> Yielding { get; } = [];
+
+    /// <summary>Called with the provider's token once an async batch has run (like SQLite, a batch does not stop for a cancel).</summary>
+    public Action<CancellationToken>? AfterExecuteAsync { get; set; }
+
+    public sealed record BatchRun(int Commands, int Parameters, int Timeout, DbTransaction? Transaction, bool Async = false);
+
+    private async Task YieldIfAsked(string call)
+    {
+        if (Yielding.Contains(call))
+            await Task.Delay(1, CancellationToken.None).ConfigureAwait(false);
+    }
 
     protected override DbConnection CreateDbConnection() => new Connection(this, connectionString);
 
     private sealed class Connection(BatchingDataSource source, string connectionString) : SqliteConnection(connectionString)
     {
+        private readonly List<WeakReference<SqliteCommand>> _commands = [];
+
         public override bool CanCreateBatch => true;
+
+        public override SqliteCommand CreateCommand()
+        {
+            SqliteCommand command = base.CreateCommand();
+            lock (_commands)
+                _commands.Add(new WeakReference<SqliteCommand>(command));
+            return command;
+        }
+
+        /// <summary>A command for running a batch's commands, not one of the caller's.</summary>
+        public SqliteCommand CreateOwnCommand() => base.CreateCommand();
+
+        public bool InACommand(object parameter)
+        {
+            lock (_commands)
+                return _commands.Exists(c => c.TryGetTarget(out SqliteCommand? command) && command.Parameters.Contains(parameter));
+        }
 
         public override void Open()
         {
@@ -49,13 +84,31 @@ public sealed class BatchingDataSource(string connectionString) : DbDataSource
 
         protected override DbTransaction? DbTransaction { get; set; }
 
-        public override int ExecuteNonQuery()
+        public override int ExecuteNonQuery() => Run(async: false);
+
+        public override async Task<int> ExecuteNonQueryAsync(CancellationToken cancellationToken = default)
         {
-            source.Batches.Enqueue(new BatchRun(_commands.Count, _commands.Sum(c => c.Parameters.Count), Timeout, Transaction));
+            await source.YieldIfAsked("ExecuteNonQueryAsync").ConfigureAwait(false);
+            int total = Run(async: true);
+            source.AfterExecuteAsync?.Invoke(cancellationToken);
+            return total;
+        }
+
+        public override void Dispose() => source.Disposals.Enqueue("Dispose");
+
+        public override async ValueTask DisposeAsync()
+        {
+            source.Disposals.Enqueue("DisposeAsync");
+            await source.YieldIfAsked("DisposeAsync").ConfigureAwait(false);
+        }
+
+        private int Run(bool async)
+        {
+            source.Batches.Enqueue(new BatchRun(_commands.Count, _commands.Sum(c => c.Parameters.Count), Timeout, Transaction, async));
             int total = 0;
             foreach (Command batchCommand in _commands)
             {
-                using var command = (SqliteCommand)Connection!.CreateCommand();
+                using SqliteCommand command = ((Connection)Connection!).CreateOwnCommand();
                 command.Transaction = (SqliteTransaction?)Transaction;
                 command.CommandTimeout = Timeout;
                 command.CommandText = batchCommand.CommandText;
@@ -76,12 +129,6 @@ public sealed class BatchingDataSource(string connectionString) : DbDataSource
             return total;
         }
 
-        public override Task<int> ExecuteNonQueryAsync(CancellationToken cancellationToken = default)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            return Task.FromResult(ExecuteNonQuery());
-        }
-
         protected override DbDataReader ExecuteDbDataReader(CommandBehavior behavior) => throw new NotSupportedException();
 
         protected override Task<DbDataReader> ExecuteDbDataReaderAsync(CommandBehavior behavior, CancellationToken cancellationToken) => throw new NotSupportedException();
@@ -100,12 +147,12 @@ public sealed class BatchingDataSource(string connectionString) : DbDataSource
         {
         }
 
-        protected override DbBatchCommand CreateDbBatchCommand() => new Command();
+        protected override DbBatchCommand CreateDbBatchCommand() => new Command((Connection)Connection!);
     }
 
-    private sealed class Command : DbBatchCommand
+    private sealed class Command(Connection connection) : DbBatchCommand
     {
-        private readonly Parameters _parameters = new();
+        private readonly Parameters _parameters = new(connection);
 
         public override string CommandText { get; set; } = "";
 
@@ -118,7 +165,13 @@ public sealed class BatchingDataSource(string connectionString) : DbDataSource
         protected override DbParameterCollection DbParameterCollection => _parameters;
     }
 
-    private sealed class Parameters : SqliteParameterCollection;
+    private sealed class Parameters(Connection connection) : SqliteParameterCollection
+    {
+        public override int Add(object value) =>
+            connection.InACommand(value)
+                ? throw new ArgumentException("The parameter is already contained by another parameter collection.", nameof(value))
+                : base.Add(value);
+    }
 
     private sealed class Commands : DbBatchCommandCollection
     {

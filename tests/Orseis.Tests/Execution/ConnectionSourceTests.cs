@@ -98,7 +98,10 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         var session = new SessionSource(_pool, "s");
         DbConnection connection = await session.AcquireAsync(true, forStream: true, CancellationToken.None);
         var busy = Assert.Throws<SessionBusyException>(() => session.AcquireAsync(true, forStream: false, CancellationToken.None));
-        Assert.StartsWith("This session is already running a command, or a Stream over its results is still being read", busy.Message, StringComparison.Ordinal);
+        Assert.Equal(
+            "This session is already running a command, or a Stream over its results is still being read, on its one connection. " +
+            "A session runs one command at a time: finish or dispose the stream first, use one session per concurrent flow, " +
+            "or make concurrent calls on the Database in OpenPerCall mode.", busy.Message);
         Assert.False(session.TryEnter());
 
         await session.ReleaseAsync(connection, true);
@@ -229,12 +232,20 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         {
             DbConnection stream = await shared.AcquireAsync(false, forStream: true, CancellationToken.None);
             var error = Assert.Throws<InvalidOperationException>(() => shared.AcquireAsync(false, forStream: false, CancellationToken.None).AsTask().GetAwaiter().GetResult());
-            Assert.StartsWith("This call would wait forever: a Stream over database 'd' is still open on this thread", error.Message, StringComparison.Ordinal);
+            Assert.Equal(
+                "This call would wait forever: a Stream over database 'd' is still open on this thread and holds its only connection. " +
+                "Read the stream to a list first (Query), finish it before the next call, or use OpenPerCall mode.", error.Message);
             Assert.Equal(0, shared.Waits);
 
             await shared.ReleaseAsync(stream, false);
-            DbConnection next = await shared.AcquireAsync(false, forStream: false, CancellationToken.None); // the stream's thread is forgotten
+            DbConnection next = await shared.AcquireAsync(false, forStream: false, CancellationToken.None);
             await shared.ReleaseAsync(next, false);
+
+            // The stream's thread is forgotten: a sync call on it that finds the connection taken by another flow's call waits.
+            DbConnection other = shared.AcquireAsync(true, forStream: false, CancellationToken.None).AsTask().GetAwaiter().GetResult();
+            Assert.Throws<TimeoutException>(() => shared.AcquireAsync(false, forStream: false, CancellationToken.None).AsTask().GetAwaiter().GetResult());
+            Assert.Equal(1, shared.Waits);
+            await shared.ReleaseAsync(other, false);
         });
         await shared.CloseAsync(true);
     }

@@ -51,7 +51,10 @@ public sealed class FailureAndSyncTests
         ConnectionBrokenException broken = ConnectionFailures.Translate(closed, new InvalidOperationException(), "Session 's1'", inTransaction: true)!;
         Assert.True(broken.InTransaction);
         Assert.True(broken.StatementMayHaveRun);
-        Assert.Contains("A transaction was open, so its work is lost (the server rolls it back)", broken.Message, StringComparison.Ordinal);
+        Assert.Equal(
+            "The connection of Session 's1' broke while a statement ran (the server or the network ended it). A transaction was open, " +
+            "so its work is lost (the server rolls it back): dispose the transaction; the next call after that opens a new connection.",
+            broken.Message);
     }
 
     [Fact]

@@ -70,7 +70,9 @@ public sealed class KeptConnectionTests : IAsyncDisposable
         Assert.True(error.InTransaction);
         Assert.False(error.StatementMayHaveRun);
         Assert.Null(error.InnerException);
-        Assert.StartsWith("The connection of Session 'k' is closed and a transaction was open on it", error.Message, StringComparison.Ordinal);
+        Assert.Equal(
+            "The connection of Session 'k' is closed and a transaction was open on it, so the transaction's work is lost. " +
+            "Dispose the transaction; the next call after that opens a new connection.", error.Message);
         Assert.Equal(0, _kept.Reopens);
         Assert.Same(connection, _kept.Connection);
     }

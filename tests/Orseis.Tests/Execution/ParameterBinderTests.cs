@@ -95,7 +95,9 @@ public sealed class ParameterBinderTests : IDisposable
     {
         var error = Assert.Throws<ArgumentException>(() => ParameterBinder.Bind(_sqlite, "select 1", new Empty()));
         Assert.Equal("args", error.ParamName);
-        Assert.StartsWith($"Arguments of type {typeof(Empty)} have no public properties or fields to send as parameters.", error.Message, StringComparison.Ordinal);
+        Assert.StartsWith(
+            $"Arguments of type {typeof(Empty)} have no public properties or fields to send as parameters. Pass an anonymous object, " +
+            "a class or record, a dictionary, or DbParameter instances.", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]

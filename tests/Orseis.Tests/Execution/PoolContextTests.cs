@@ -186,9 +186,11 @@ public sealed class PoolContextTests : IDisposable
         var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token));
         Assert.InRange(clock.Elapsed, CallWatch.Grace, TimeSpan.FromSeconds(10));
         Assert.Equal(cts.Token, error.CancellationToken);
-        Assert.StartsWith("Opening the connection was cancelled; the provider did not stop within a second", error.Message, StringComparison.Ordinal);
+        Assert.Equal(
+            "Opening the connection was cancelled; the provider did not stop within a second, so Orseis stopped waiting for it " +
+            "(the connection is closed once the provider lets go of it).", error.Message);
         Assert.IsType<CallAbandonedException>(error.InnerException);
-        Assert.Equal(0, pool.Telemetry.InUse);
+        Assert.Equal((0L, 0L, 0L), (pool.Telemetry.InUse, pool.Telemetry.Pending, pool.Telemetry.Opens)); // the open is over for the pool
 
         // The provider finishes opening later: that connection is disposed, never handed out or counted.
         SqliteConnection late = Assert.Single(source.Created);
@@ -210,6 +212,60 @@ public sealed class PoolContextTests : IDisposable
         Assert.Equal(cts.Token, error.CancellationToken);
         Assert.IsType<InvalidOperationException>(error.InnerException);
         Assert.Equal(0, pool.Telemetry.InUse);
+    }
+
+    [Fact]
+    public async Task An_open_for_an_already_cancelled_caller_is_abandoned_after_the_grace_off_the_caller_s_context()
+    {
+        var source = new StubbornOpenSource(_file.ConnectionString);
+        await using PoolContext pool = Pool(source);
+        var context = new CountingSynchronizationContext();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        try
+        {
+            Task<DbConnection> opening = context.Start(
+                () => pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, new CancellationToken(canceled: true)).AsTask());
+            var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => opening.WaitAsync(TimeSpan.FromSeconds(10)));
+            Assert.InRange(clock.Elapsed, CallWatch.Grace, TimeSpan.FromSeconds(10));
+            Assert.IsType<CallAbandonedException>(error.InnerException);
+            Assert.Equal(0, context.Posts);
+        }
+        finally
+        {
+            source.Release.TrySetResult();
+        }
+
+        SqliteConnection late = Assert.Single(source.Created);
+        Assert.True(SpinWait.SpinUntil(() => source.Disposed.Contains(late), TimeSpan.FromSeconds(10)));
+    }
+
+    [Fact]
+    public async Task A_watched_open_that_fails_with_no_cancel_throws_the_failure_as_it_is()
+    {
+        var source = new TwinRecordingDataSource(_file.ConnectionString) { OpenFailure = () => new InvalidOperationException("refused") };
+        await using PoolContext pool = Pool(source);
+        using var cts = new CancellationTokenSource();
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(async () => await pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token));
+        Assert.Equal("refused", error.Message);
+        Assert.Equal((0L, 0L, 0L), (pool.Telemetry.InUse, pool.Telemetry.Pending, pool.Telemetry.Opens));
+    }
+
+    [Fact]
+    public async Task A_provider_that_stops_on_its_own_token_reports_the_caller_s_cancellation()
+    {
+        var source = new TwinRecordingDataSource(_file.ConnectionString);
+        using var cts = new CancellationTokenSource();
+        source.OnOpenAsync = provider =>
+        {
+            cts.Cancel();
+            Assert.True(SpinWait.SpinUntil(() => provider.IsCancellationRequested, TimeSpan.FromSeconds(10)));
+            provider.ThrowIfCancellationRequested();
+        };
+        await using PoolContext pool = Pool(source);
+        var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token));
+        Assert.Equal(cts.Token, error.CancellationToken);
+        var providers = Assert.IsAssignableFrom<OperationCanceledException>(error.InnerException);
+        Assert.NotEqual(cts.Token, providers.CancellationToken);
     }
 
     [Fact]
@@ -311,7 +367,7 @@ public sealed class PoolContextTests : IDisposable
         {
             public override async Task OpenAsync(CancellationToken cancellationToken)
             {
-                await source.Release.Task;
+                await source.Release.Task.ConfigureAwait(false);
                 if (source.FailWith is { } failure)
                     throw failure;
                 Open();
