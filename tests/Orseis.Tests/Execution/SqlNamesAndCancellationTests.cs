@@ -28,6 +28,8 @@ public sealed class SqlNamesAndCancellationTests
     [InlineData("select id", "id")]
     [InlineData("select x@id", "id")]
     [InlineData("select @@id", "id")]
+    [InlineData("@@rowcount", "rowcount")] // a server variable at the very start
+    [InlineData("a:id", "id")]
     [InlineData("select a::id", "id")]
     [InlineData("select @id_x", "id")]
     [InlineData("select @id9", "id")]
