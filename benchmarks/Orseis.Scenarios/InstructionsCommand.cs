@@ -63,16 +63,14 @@ internal static class InstructionsCommand
 
     private static async Task<Dictionary<string, (double Main, double Others)>> CountAsync(string provider, string detectors, bool listeners, int calls, string dumps)
     {
+        ProcessStartInfo self = SuiteRunner.SelfStartInfo(redirectInput: true, "overhead-child", provider, detectors, listeners ? "listeners" : "quiet");
         var start = new ProcessStartInfo("valgrind")
         {
             RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false,
         };
-        foreach (string arg in (string[])["--tool=callgrind", $"--callgrind-out-file={dumps}/cg.%p", "--dump-instr=no", "--separate-threads=yes"])
+        foreach (string arg in (string[])["--tool=callgrind", $"--callgrind-out-file={dumps}/cg.%p", "--dump-instr=no", "--separate-threads=yes", self.FileName])
             start.ArgumentList.Add(arg);
-        start.ArgumentList.Add(Environment.ProcessPath!);
-        if (Path.GetFileNameWithoutExtension(Environment.ProcessPath!).Equals("dotnet", StringComparison.Ordinal))
-            start.ArgumentList.Add(typeof(InstructionsCommand).Assembly.Location);
-        foreach (string arg in (string[])["overhead-child", provider, detectors, listeners ? "listeners" : "quiet"])
+        foreach (string arg in self.ArgumentList)
             start.ArgumentList.Add(arg);
         // The JIT's write-xor-execute double mapping confuses valgrind's view of generated code. Tiered compilation
         // would leave some methods at tier 0 after the warm-up (valgrind slows the background compiler too), and which
@@ -161,13 +159,13 @@ internal static class InstructionsCommand
             {
                 List<double> none = [.. counts[(listeners, "None", mode)].Select(c => c.Main)];
                 List<double> all = [.. counts[(listeners, "All", mode)].Select(c => c.Main)];
-                double ratio = Median(all) / Median(none);
+                double ratio = OverheadCommand.Median(all) / OverheadCommand.Median(none);
                 double low = all.Min() / none.Max(), high = all.Max() / none.Min();
-                double othersNone = Median([.. counts[(listeners, "None", mode)].Select(c => c.Others)]);
-                double othersAll = Median([.. counts[(listeners, "All", mode)].Select(c => c.Others)]);
+                double othersNone = OverheadCommand.Median([.. counts[(listeners, "None", mode)].Select(c => c.Others)]);
+                double othersAll = OverheadCommand.Median([.. counts[(listeners, "All", mode)].Select(c => c.Others)]);
                 s.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                    $"| {(listeners ? "Meter + Event" : "none")} | {mode} | {Median(none):N0} ({none.Min():N0} .. {none.Max():N0}) | " +
-                    $"{Median(all):N0} ({all.Min():N0} .. {all.Max():N0}) | {ratio - 1:+0.00%;-0.00%} ({low - 1:+0.00%;-0.00%} .. {high - 1:+0.00%;-0.00%}) | " +
+                    $"| {(listeners ? "Meter + Event" : "none")} | {mode} | {OverheadCommand.Median(none):N0} ({none.Min():N0} .. {none.Max():N0}) | " +
+                    $"{OverheadCommand.Median(all):N0} ({all.Min():N0} .. {all.Max():N0}) | {ratio - 1:+0.00%;-0.00%} ({low - 1:+0.00%;-0.00%} .. {high - 1:+0.00%;-0.00%}) | " +
                     $"{othersNone:N0} / {othersAll:N0} |"));
             }
         }
@@ -176,11 +174,5 @@ internal static class InstructionsCommand
         s.AppendLine(string.Create(CultureInfo.InvariantCulture,
             $"{(provider == "sqlite" ? "In-memory SQLite" : "MariaDB through MySqlConnector")}: instructions per call counted by callgrind over a block of {calls} sequential calls after {OverheadChild.Warmup} warm-up calls per mode (tiered compilation off), {repeats} fresh process(es) per side and listener state; medians, with the range over processes. Other threads run on wall-clock timers that valgrind stretches about 50 times: their figure overstates their share. {elapsed.TotalMinutes:0.0} min."));
         return s.ToString();
-    }
-
-    private static double Median(List<double> values)
-    {
-        double[] sorted = [.. values.Order()];
-        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
     }
 }

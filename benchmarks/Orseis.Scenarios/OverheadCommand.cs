@@ -128,7 +128,7 @@ internal static class OverheadCommand
             string.Create(CultureInfo.InvariantCulture, $"{Estimate - 1:+0.0%;-0.0%} ({Low - 1:+0.0%;-0.0%} .. {High - 1:+0.0%;-0.0%})");
     }
 
-    private static double Median(IEnumerable<double> values)
+    internal static double Median(IEnumerable<double> values)
     {
         double[] sorted = [.. values.Order()];
         return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;

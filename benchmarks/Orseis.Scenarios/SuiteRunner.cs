@@ -89,7 +89,10 @@ internal static class SuiteRunner
 
     internal static Process StartSelf(params string[] args) => StartSelf(redirectInput: false, args);
 
-    internal static Process StartSelf(bool redirectInput, params string[] args)
+    internal static Process StartSelf(bool redirectInput, params string[] args) => Process.Start(SelfStartInfo(redirectInput, args))!;
+
+    /// <summary>How to start this program again with <paramref name="args"/>, its output redirected.</summary>
+    internal static ProcessStartInfo SelfStartInfo(bool redirectInput, params string[] args)
     {
         var start = new ProcessStartInfo(Environment.ProcessPath!)
         {
@@ -100,7 +103,7 @@ internal static class SuiteRunner
             start.ArgumentList.Add(typeof(SuiteRunner).Assembly.Location);
         foreach (string arg in args)
             start.ArgumentList.Add(arg);
-        return Process.Start(start)!;
+        return start;
     }
 
     private static string Table(List<Scenario> scenarios, Dictionary<string, List<RunResult>> results, Dictionary<string, RunResult> hogResults, int runs, bool hog, TimeSpan elapsed)

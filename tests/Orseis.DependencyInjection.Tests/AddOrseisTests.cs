@@ -1,3 +1,4 @@
+using Orseis.Tests.Infrastructure;
 using System.Data.Common;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Configuration;
@@ -10,14 +11,14 @@ namespace Orseis.DependencyInjection.Tests;
 /// <summary>AddOrseis and AddKeyedOrseis through a real ServiceCollection, configuration and logging, over SQLite.</summary>
 public sealed class AddOrseisTests : IDisposable
 {
-    private readonly TempSqlite _file = new();
+    private readonly SqliteFile _file = new();
 
     public void Dispose() => _file.Dispose();
 
     [Fact]
     public async Task The_database_is_a_singleton_configured_from_the_section_and_disposed_with_the_container()
     {
-        IConfiguration configuration = TempSqlite.Configuration(
+        IConfiguration configuration = TestConfiguration.From(
             ("Orseis:ConnectionString", _file.ConnectionString),
             ("Orseis:Mode", "reuseconnection"),
             ("Orseis:CommandTimeout", "00:00:07"),
@@ -52,7 +53,7 @@ public sealed class AddOrseisTests : IDisposable
     [Fact]
     public void The_callback_runs_after_the_configuration_and_named_options_reach_the_database()
     {
-        IConfiguration configuration = TempSqlite.Configuration(("ConnectionString", _file.ConnectionString), ("Mode", "ReuseConnection"), ("PoolName", "from-config"));
+        IConfiguration configuration = TestConfiguration.From(("ConnectionString", _file.ConnectionString), ("Mode", "ReuseConnection"), ("PoolName", "from-config"));
         var services = new ServiceCollection();
         services.AddOrseis(SqliteFactory.Instance, configuration, o => o.Mode = ExecutionMode.OpenPerCall);
         services.Configure<OrseisOptions>(o => o.PoolName = "from-configure");
@@ -66,7 +67,7 @@ public sealed class AddOrseisTests : IDisposable
     [Fact]
     public async Task Keyed_databases_each_get_their_own_options_and_mode()
     {
-        IConfiguration configuration = TempSqlite.Configuration(
+        IConfiguration configuration = TestConfiguration.From(
             ("Databases:Main:ConnectionString", _file.ConnectionString),
             ("Databases:Main:Mode", "ReuseConnection"),
             ("Databases:Reports:ConnectionString", _file.ConnectionString),
@@ -108,7 +109,7 @@ public sealed class AddOrseisTests : IDisposable
         var services = new ServiceCollection();
         services.AddSingleton(_ => new TrackedDataSource(_file.ConnectionString));
         services.AddKeyedSingleton("reports", (_, _) => new TrackedDataSource(_file.ConnectionString));
-        services.AddOrseis<TrackedDataSource>(TempSqlite.Configuration(("Mode", "ReuseConnection")));
+        services.AddOrseis<TrackedDataSource>(TestConfiguration.From(("Mode", "ReuseConnection")));
         services.AddKeyedOrseis<TrackedDataSource>("reports");
 
         TrackedDataSource unkeyed;
@@ -149,7 +150,7 @@ public sealed class AddOrseisTests : IDisposable
     [Fact]
     public void Findings_go_to_the_containers_logger_factory_unless_a_logger_was_set()
     {
-        IConfiguration configuration = TempSqlite.Configuration(
+        IConfiguration configuration = TestConfiguration.From(
             ("ConnectionString", _file.ConnectionString),
             ("Diagnostics:Detectors", "Churn"),
             ("Diagnostics:ChurnThreshold", "3"),

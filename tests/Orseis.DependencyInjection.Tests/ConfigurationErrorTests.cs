@@ -13,7 +13,7 @@ public sealed class ConfigurationErrorTests
 
     private static string ResolveError(params (string Key, string Value)[] pairs)
     {
-        IConfiguration configuration = TempSqlite.Configuration(pairs);
+        IConfiguration configuration = TestConfiguration.From(pairs);
         var services = new ServiceCollection();
         services.AddOrseis(SqliteFactory.Instance, configuration.GetSection("Orseis"));
         using ServiceProvider provider = services.BuildServiceProvider();
@@ -68,7 +68,7 @@ public sealed class ConfigurationErrorTests
     {
         var services = new ServiceCollection();
         services.AddSingleton(_ => new TrackedDataSource(Connection));
-        services.AddKeyedOrseis<TrackedDataSource>("reports", TempSqlite.Configuration(("Reports:ConnectionString", Connection)).GetSection("Reports"));
+        services.AddKeyedOrseis<TrackedDataSource>("reports", TestConfiguration.From(("Reports:ConnectionString", Connection)).GetSection("Reports"));
         using ServiceProvider provider = services.BuildServiceProvider();
         var error = Assert.Throws<InvalidOperationException>(() => provider.GetRequiredKeyedService<Database>("reports"));
         Assert.StartsWith("Reports:ConnectionString is set, but this Orseis database uses the TrackedDataSource from the container", error.Message, StringComparison.Ordinal);
@@ -77,7 +77,7 @@ public sealed class ConfigurationErrorTests
     [Fact]
     public void Detectors_read_from_an_array_or_a_list_and_the_start_up_validation_reports_bad_values_before_any_resolution()
     {
-        IConfiguration configuration = TempSqlite.Configuration(
+        IConfiguration configuration = TestConfiguration.From(
             ("Good:ConnectionString", Connection),
             ("Good:Diagnostics:Detectors:0", "Churn"),
             ("Good:Diagnostics:Detectors:1", "poolsize"),

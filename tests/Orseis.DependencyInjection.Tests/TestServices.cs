@@ -6,30 +6,11 @@ using Microsoft.Extensions.Logging;
 
 namespace Orseis.DependencyInjection.Tests;
 
-/// <summary>A SQLite file per test (so pooled connections share it) and configuration built from key/value pairs.</summary>
-public sealed class TempSqlite : IDisposable
+/// <summary>Configuration built from key/value pairs.</summary>
+public static class TestConfiguration
 {
-    public string Path { get; } = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"orseis-di-{Guid.NewGuid():N}.db");
-
-    public string ConnectionString => $"Data Source={Path};Pooling=True";
-
-    public static IConfiguration Configuration(params (string Key, string Value)[] pairs) =>
+    public static IConfiguration From(params (string Key, string Value)[] pairs) =>
         new ConfigurationBuilder().AddInMemoryCollection(pairs.Select(p => new KeyValuePair<string, string?>(p.Key, p.Value))).Build();
-
-    public void Dispose()
-    {
-        SqliteConnection.ClearAllPools();
-        foreach (string file in new[] { Path, Path + "-wal", Path + "-shm", Path + "-journal" })
-        {
-            try
-            {
-                File.Delete(file);
-            }
-            catch (IOException)
-            {
-            }
-        }
-    }
 }
 
 /// <summary>Keeps every log entry written through the container's logger factory.</summary>
