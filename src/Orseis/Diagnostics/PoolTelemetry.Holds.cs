@@ -16,21 +16,23 @@ internal sealed partial class PoolTelemetry
 
     /// <summary>
     /// A connection was opened and is now held by <paramref name="owner"/> until <see cref="Released"/>;
-    /// <paramref name="acquirer"/> is where (from <see cref="CaptureAcquirer"/>).
+    /// <paramref name="acquirer"/> is where (from <see cref="CaptureAcquirer"/>). <paramref name="openedAt"/> is what
+    /// <see cref="OpenCompleted"/> returned: the hold starts when the open completed, without reading the clock again.
     /// </summary>
-    public void Acquired(DbConnection connection, string owner, bool heldByDesign = false, StackTrace? acquirer = null)
+    public void Acquired(DbConnection connection, string owner, bool heldByDesign = false, StackTrace? acquirer = null, long openedAt = 0)
     {
         long inUse = Interlocked.Increment(ref _inUse);
         UpdateMax(ref _peakInUse, inUse);
         if (!Timed)
             return;
+        long now = openedAt != 0 ? openedAt : _time.GetTimestamp(); // 0 when a listener came between the open and now
         Guard(static (self, state) =>
         {
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
-            self._holders.Add(state.connection, state.owner, state.heldByDesign, state.acquirer);
+            self._holders.Add(state.connection, state.owner, state.heldByDesign, state.acquirer, state.now);
             if (self.Detecting(FindingKind.HeldTooLong))
-                self._heldTooLong.MaybeScan();
-        }, (connection, owner, heldByDesign, acquirer));
+                self._heldTooLong.MaybeScan(state.now);
+        }, (connection, owner, heldByDesign, acquirer, now));
     }
 
     /// <summary>A connection went back to the pool.</summary>
@@ -53,8 +55,8 @@ internal sealed partial class PoolTelemetry
             Guard(static (self, state) =>
             {
                 self._heldTooLong.OnReleased(state.holder, state.held);
-                self._heldTooLong.MaybeScan();
-            }, (holder, held));
+                self._heldTooLong.MaybeScan(state.now);
+            }, (holder, held, now));
         }
     }
 }

@@ -146,8 +146,11 @@ internal sealed partial class PoolTelemetry : IDisposable
             _starvation.OnCallWhileStarving(start.Async);
     }
 
-    /// <summary>An open completed: <paramref name="connection"/> is the opened connection, or null when <paramref name="error"/> failed it.</summary>
-    public void OpenCompleted(in OpenStart start, Exception? error, DbConnection? connection = null)
+    /// <summary>
+    /// An open completed: <paramref name="connection"/> is the opened connection, or null when <paramref name="error"/>
+    /// failed it. Returns when (a timestamp, for <see cref="Acquired"/>), or 0 when nothing is timed.
+    /// </summary>
+    public long OpenCompleted(in OpenStart start, Exception? error, DbConnection? connection = null)
     {
         long pending = Interlocked.Decrement(ref _pending);
         if (error is null)
@@ -158,8 +161,9 @@ internal sealed partial class PoolTelemetry : IDisposable
         }
 
         if (start.Started == 0)
-            return;
-        TimeSpan elapsed = _time.GetElapsedTime(start.Started);
+            return 0;
+        long now = _time.GetTimestamp();
+        TimeSpan elapsed = _time.GetElapsedTime(start.Started, now);
         if (OrseisMetrics.WaitTime.Enabled)
         {
             Guard(static (self, state) => OrseisMetrics.WaitTime.Record(
@@ -175,22 +179,27 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (error is not null && Detecting(FindingKind.Churn))
             _flow.Value?.Failed();
         if (error is null && _detectors != FindingKind.None)
-            Guard(static (self, state) => self.DetectOnOpenCompleted(state.start, state.elapsed, state.connection), (start, elapsed, connection));
+        {
+            Guard(static (self, state) => self.DetectOnOpenCompleted(state.start, state.elapsed, state.connection, state.now),
+                (start, elapsed, connection, now));
+        }
+
+        return now;
     }
 
-    private void DetectOnOpenCompleted(in OpenStart start, TimeSpan elapsed, DbConnection? connection)
+    private void DetectOnOpenCompleted(in OpenStart start, TimeSpan elapsed, DbConnection? connection, long now)
     {
         // The provider's meter counts physical connects (and times them); without one, a server-side connection id
         // never seen before says this open made a new connection.
-        long connects = start.PhysicalConnects >= 0 && ProviderPool?.PhysicalConnects is { } now
-            ? now - start.PhysicalConnects
+        long connects = start.PhysicalConnects >= 0 && ProviderPool?.PhysicalConnects is { } connectsNow
+            ? connectsNow - start.PhysicalConnects
             : connection is not null && _identities?.IsNew(connection) == true ? 1 : 0;
         double createMs = connects <= 0 ? 0 : ProviderPool is { } meter ? (meter.CreateSeconds - start.CreateSeconds) * 1000 : elapsed.TotalMilliseconds;
         var outcome = new OpenOutcome(elapsed, connects, createMs, start.Queued(MaxPoolSize));
         _saturation.OnOpenCompleted(start, outcome, Detecting(FindingKind.Saturation));
         long firstWave = Volatile.Read(ref _firstConnectDone);
         if (connects > 0 && firstWave == 0)
-            Interlocked.CompareExchange(ref _firstConnectDone, _time.GetTimestamp(), 0);
+            Interlocked.CompareExchange(ref _firstConnectDone, now, 0);
         if (Detecting(FindingKind.SlowOpen))
         {
             _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave: firstWave != 0 && start.Started > firstWave,
@@ -198,7 +207,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         }
 
         if (Detecting(FindingKind.Churn) && _flow.Value is { } flow)
-            _churn.OnOpenCompleted(flow, outcome, _time.GetTimestamp());
+            _churn.OnOpenCompleted(flow, outcome, now);
     }
 
     /// <summary>

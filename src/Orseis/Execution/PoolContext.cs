@@ -98,8 +98,8 @@ internal sealed partial class PoolContext : IAsyncDisposable
                 continue;
             }
 
-            Telemetry.OpenCompleted(started, null, connection);
-            Telemetry.Acquired(connection, owner, heldByDesign, acquirer);
+            long openedAt = Telemetry.OpenCompleted(started, null, connection);
+            Telemetry.Acquired(connection, owner, heldByDesign, acquirer, openedAt);
             return connection;
         }
     }

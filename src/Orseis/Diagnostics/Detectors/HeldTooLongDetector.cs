@@ -20,9 +20,11 @@ internal sealed class HeldTooLongDetector(FindingLog log, HolderTable holders)
     }
 
     /// <summary>Scans the holders if the last scan is a quarter threshold old (or <paramref name="force"/>).</summary>
-    public void MaybeScan(bool force = false)
+    public void MaybeScan(bool force = false) => MaybeScan(log.Time.GetTimestamp(), force);
+
+    /// <summary>As <see cref="MaybeScan(bool)"/>, at <paramref name="now"/>: a timestamp the caller has just read.</summary>
+    public void MaybeScan(long now, bool force = false)
     {
-        long now = log.Time.GetTimestamp();
         long next = Volatile.Read(ref _nextScan);
         if (!force && now < next)
             return;

@@ -26,9 +26,11 @@ internal sealed class HolderTable
             _stripes[i] = new Dictionary<DbConnection, Holder>(ReferenceEqualityComparer.Instance);
     }
 
-    public void Add(DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer)
+    /// <summary>Records a connection acquired at <paramref name="started"/> (a timestamp; 0: now).</summary>
+    public void Add(DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long started = 0)
     {
-        var holder = new Holder(_time.GetTimestamp(), owner, acquirer is null ? null : new Acquirer(acquirer), heldByDesign);
+        long start = started != 0 ? started : _time.GetTimestamp();
+        var holder = new Holder(start, owner, acquirer is null ? null : new Acquirer(acquirer), heldByDesign);
         Dictionary<DbConnection, Holder> stripe = Stripe(connection);
         lock (stripe)
             stripe[connection] = holder;

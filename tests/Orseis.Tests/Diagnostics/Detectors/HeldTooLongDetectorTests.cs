@@ -27,6 +27,36 @@ public sealed class HeldTooLongDetectorTests
     }
 
     [Fact]
+    public void A_hold_is_timed_from_when_its_open_completed_and_from_now_when_the_open_was_not_timed()
+    {
+        var fake = new Fake(o =>
+        {
+            o.Detectors = FindingKind.HeldTooLong;
+            o.HeldTooLongThreshold = TimeSpan.FromSeconds(30);
+        });
+        using var telemetry = new PoolTelemetry("pool", "sqlite", null, fake.Options);
+        using var connection = new Microsoft.Data.Sqlite.SqliteConnection();
+        OpenStart open = telemetry.OpenStarting(async: false);
+        fake.Time.Advance(TimeSpan.FromSeconds(1));
+        long openedAt = telemetry.OpenCompleted(open, null, connection);
+        Assert.Equal(fake.Now, openedAt);
+
+        // Whatever happens between the open and the acquire is part of the hold: 31 s, over the threshold.
+        fake.Time.Advance(TimeSpan.FromSeconds(31));
+        telemetry.Acquired(connection, "session on 'pool'", openedAt: openedAt);
+        telemetry.Released(connection);
+        PoolFinding finding = Assert.Single(telemetry.CreateReport(ExecutionMode.OpenPerCall).Findings, f => f.Kind == FindingKind.HeldTooLong);
+        Assert.Equal(31_000, finding.Figures["heldMs"], 0);
+
+        // An open that was not timed (0) starts the hold at the acquire: 29 s, under the threshold.
+        fake.Time.Advance(TimeSpan.FromMinutes(5));
+        telemetry.Acquired(connection, "session on 'pool'", openedAt: 0);
+        fake.Time.Advance(TimeSpan.FromSeconds(29));
+        telemetry.Released(connection);
+        Assert.Single(telemetry.CreateReport(ExecutionMode.OpenPerCall).Findings, f => f.Kind == FindingKind.HeldTooLong);
+    }
+
+    [Fact]
     public void Scans_between_checks_cost_nothing_and_a_connection_held_by_design_is_never_a_suspect()
     {
         var fake = new Fake(o => o.HeldTooLongThreshold = TimeSpan.FromSeconds(4));
