@@ -11,7 +11,7 @@ var provider = new Option<string?>("--provider")
 {
     Description = "sqlite (default), postgres (ORSEIS_POSTGRES), mysql (ORSEIS_MYSQL, MySqlConnector), mysql-data (ORSEIS_MYSQL, MySql.Data) or sqlserver (ORSEIS_SQLSERVER)",
 };
-var rounds = new Option<int?>("--rounds") { Description = "study rounds (default: 12 on SQLite, 10 on a server)" };
+var rounds = new Option<int?>("--rounds") { Description = "study rounds (default: 12)" };
 var maxN = new Option<int?>("--max-n") { Description = "caps the study's N (for a quick look)" };
 var clock = new Option<string?>("--clock") { Description = "what the study times: cpu (the benchmark thread's CPU time; default on SQLite) or wall (default on servers)" };
 clock.AcceptOnlyFromAmong("cpu", "wall");

@@ -2,6 +2,7 @@ using System.Collections.Immutable;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Order;
 using BenchmarkDotNet.Reports;
@@ -14,7 +15,8 @@ namespace Orseis.Benchmarks.Study;
 /// <summary>
 /// How the study is measured, the same way for every N.
 /// <list type="bullet">
-/// <item>One job for every N: <see cref="StudySizes.Iterations"/> timed calls per case, the fastest of which counts
+/// <item>One job for every N (two on a server, differing only in how many calls a case makes):
+/// <see cref="StudySizes.Iterations"/> timed calls per mode and case, the fastest of which counts
 /// (BenchmarkDotNet's monitoring strategy: no pilot, no overhead subtraction, no warm-up iteration), and each call runs
 /// its N queries often enough to make at least <see cref="StudySizes.MinQueries"/> queries
 /// (<see cref="StudySizes.Batches"/>), so small N are not timed at the clock's resolution.</item>
@@ -50,20 +52,34 @@ public sealed class StudyConfig : ManualConfig
             _ => BenchProviders.Current == BenchProvider.Sqlite,
         } && ThreadCpuClock.Instance.IsAvailable;
 
-    /// <summary>Builds the job, the columns and the orderer.</summary>
+    /// <summary>The job of a server's long calls, made once per mode (<see cref="StudySizes.Iterations"/>).</summary>
+    public const string LongJob = "StudyLong";
+
+    /// <summary>Builds the jobs, the columns and the orderer.</summary>
     public StudyConfig()
     {
-        Job job = Job.Default.WithId("Study")
-            .WithToolchain(InProcessEmitToolchain.Instance)
-            .WithStrategy(RunStrategy.Monitoring)
-            .WithWarmupCount(0)
-            .WithIterationCount(2 * StudySizes.Iterations);
-        AddJob(UsesThreadCpuClock ? job.WithClock(ThreadCpuClock.Instance) : job);
+        int[] counts = [.. StudySizes.All.Select(StudySizes.Iterations).Distinct()];
+        foreach (int count in counts)
+        {
+            Job job = Job.Default.WithId(count == 1 ? LongJob : "Study")
+                .WithToolchain(InProcessEmitToolchain.Instance)
+                .WithStrategy(RunStrategy.Monitoring)
+                .WithWarmupCount(0)
+                .WithIterationCount(2 * count);
+            AddJob(UsesThreadCpuClock ? job.WithClock(ThreadCpuClock.Instance) : job);
+        }
+
+        // Each N runs in the job with its number of calls only.
+        // Each N runs in the job with its number of calls only (by the job's name: a test's mutator may change the counts).
+        AddFilter(new SimpleFilter(c => c.Descriptor.Type != typeof(RatioStudy) ||
+            c.Job.ResolvedId.Contains(LongJob, StringComparison.Ordinal) == (StudySizes.Iterations(N(c)) == 1)));
         AddColumn(PairColumn.Reuse, PairColumn.Variant, PairColumn.Ratio);
         // A case times two modes in turn: statistics over all its calls would mix them.
         HideColumns(Column.Mean, Column.Error, Column.StdDev, Column.Median, Column.Min, Column.Max, Column.Allocated, Column.Gen0, Column.Gen1, Column.Gen2);
         Orderer = new StudyOrderer();
     }
+
+    private static int N(BenchmarkCase c) => c.Parameters.Items.First(p => p.Name == nameof(StudyParameters.N)).Value is int n ? n : 0;
 }
 
 /// <summary>Runs the study round by round, N by N, the libraries in alternating order.</summary>

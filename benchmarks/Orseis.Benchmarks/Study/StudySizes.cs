@@ -38,25 +38,35 @@ public static class StudySizes
     }
 
     /// <summary>
-    /// The rounds: <see cref="RoundsVariable"/>, else 12 on SQLite and 10 on a server. Each round measures every N once
+    /// The rounds: <see cref="RoundsVariable"/>, else 12 (<see cref="DefaultRounds"/>). Each round measures every N once
     /// per variant; the ratio's confidence interval comes from the spread between rounds (at least 6 are needed).
     /// </summary>
     public static int Rounds =>
-        int.TryParse(Environment.GetEnvironmentVariable(RoundsVariable), out int value) && value > 0 ? value : DefaultRounds(BenchProviders.Current);
+        int.TryParse(Environment.GetEnvironmentVariable(RoundsVariable), out int value) && value > 0 ? value : DefaultRounds;
 
     /// <summary>The rounds this process measures: the one of <see cref="RoundVariable"/>, else 1..<see cref="Rounds"/>.</summary>
     public static IEnumerable<int> RoundNumbers =>
         int.TryParse(Environment.GetEnvironmentVariable(RoundVariable), out int round) && round > 0 ? [round] : Enumerable.Range(1, Rounds);
 
-    /// <summary>The default number of rounds of a provider (sized so the study fits its time budget on 2 cores).</summary>
-    public static int DefaultRounds(BenchProvider provider) => provider == BenchProvider.Sqlite ? 12 : 10;
+    /// <summary>
+    /// The default number of rounds, on SQLite and on a server: 12, the fewest for which the interval drops the two most
+    /// extreme paired ratios at each end (k = 3), and what a server's study fits in its 30 minutes with the server and the
+    /// client pinned to one core (about 20 minutes on MariaDB).
+    /// </summary>
+    public const int DefaultRounds = 12;
+
+    /// <summary>The largest N whose calls are repeated on a server (<see cref="Iterations"/>): a call of 2^15 queries lasts 1–2 s.</summary>
+    public const int LongCallN = 32768;
 
     /// <summary>
-    /// Timed calls per mode in a case, of which the fastest counts: 3 on SQLite, 1 on a server (whose calls at large N
-    /// take seconds). Load from other processes only ever adds time, so the fastest of a few short calls is the least
-    /// disturbed one. A case makes twice as many calls, alternating the modes.
+    /// Timed calls per mode in a case of <paramref name="n"/> queries, of which the fastest counts: 3, except on a
+    /// server above <see cref="LongCallN"/>, where one call of each mode lasts 2–10 s and 1 is made. A disturbance (another
+    /// process, the server's own background work) only ever adds time: the fastest of three short calls is the least
+    /// disturbed one, and a call lasting seconds averages the disturbances within itself, as its tight interval shows.
+    /// Three calls at every N would take a server's study past its 30 minutes. A case makes twice as many calls,
+    /// alternating the modes.
     /// </summary>
-    public static int Iterations => BenchProviders.Current == BenchProvider.Sqlite ? 3 : 1;
+    public static int Iterations(int n) => BenchProviders.Current != BenchProvider.Sqlite && n > LongCallN ? 1 : 3;
 
     /// <summary>Odd rounds start a case with reuse, even rounds with the variant.</summary>
     public static bool VariantFirst(int round) => round % 2 == 0;
