@@ -14,16 +14,16 @@ namespace Orseis.Diagnostics.Detectors;
 internal sealed class HolderTable
 {
     private const int Stripes = 16;
-    private readonly Dictionary<DbConnection, Holder>[] _stripes;
+    private readonly Dictionary<HeldKey, Holder>[] _stripes;
     private readonly TimeProvider _time;
     private int _count;
 
     public HolderTable(TimeProvider time)
     {
         _time = time;
-        _stripes = new Dictionary<DbConnection, Holder>[Stripes];
+        _stripes = new Dictionary<HeldKey, Holder>[Stripes];
         for (int i = 0; i < Stripes; i++)
-            _stripes[i] = new Dictionary<DbConnection, Holder>(ReferenceEqualityComparer.Instance);
+            _stripes[i] = new Dictionary<HeldKey, Holder>();
     }
 
     /// <summary>Records a connection acquired at <paramref name="started"/> (a timestamp; 0: now).</summary>
@@ -31,9 +31,9 @@ internal sealed class HolderTable
     {
         long start = started != 0 ? started : _time.GetTimestamp();
         var holder = new Holder(start, owner, acquirer is null ? null : new Acquirer(acquirer), heldByDesign);
-        Dictionary<DbConnection, Holder> stripe = Stripe(connection);
+        Dictionary<HeldKey, Holder> stripe = Stripe(connection);
         lock (stripe)
-            stripe[connection] = holder;
+            stripe[new HeldKey(connection)] = holder;
         Interlocked.Increment(ref _count);
     }
 
@@ -45,10 +45,10 @@ internal sealed class HolderTable
             return false;
         }
 
-        Dictionary<DbConnection, Holder> stripe = Stripe(connection);
+        Dictionary<HeldKey, Holder> stripe = Stripe(connection);
         bool removed;
         lock (stripe)
-            removed = stripe.Remove(connection, out holder);
+            removed = stripe.Remove(new HeldKey(connection), out holder);
         if (removed)
             Interlocked.Decrement(ref _count);
         return removed;
@@ -58,11 +58,11 @@ internal sealed class HolderTable
     public List<(Holder Holder, TimeSpan Held)> TakeOverdue(TimeSpan threshold, long now)
     {
         var overdue = new List<(Holder, TimeSpan)>();
-        foreach (Dictionary<DbConnection, Holder> stripe in _stripes)
+        foreach (Dictionary<HeldKey, Holder> stripe in _stripes)
         {
             lock (stripe)
             {
-                foreach (DbConnection key in stripe.Keys)
+                foreach (HeldKey key in stripe.Keys)
                 {
                     ref Holder holder = ref CollectionsMarshal.GetValueRefOrNullRef(stripe, key);
                     TimeSpan held = _time.GetElapsedTime(holder.Started, now);
@@ -81,7 +81,7 @@ internal sealed class HolderTable
     public (TimeSpan? Held, string? Where) Longest()
     {
         Holder? oldest = null;
-        foreach (Dictionary<DbConnection, Holder> stripe in _stripes)
+        foreach (Dictionary<HeldKey, Holder> stripe in _stripes)
         {
             lock (stripe)
             {
@@ -96,8 +96,23 @@ internal sealed class HolderTable
         return oldest is { } h ? (_time.GetElapsedTime(h.Started), h.Stack) : (null, null);
     }
 
-    private Dictionary<DbConnection, Holder> Stripe(DbConnection connection) =>
+    private Dictionary<HeldKey, Holder> Stripe(DbConnection connection) =>
         _stripes[RuntimeHelpers.GetHashCode(connection) & (Stripes - 1)];
+
+    /// <summary>
+    /// A held connection as a dictionary key, by reference. A struct key gives the dictionary code of its own, where a
+    /// reference-type key runs the shared generic code, which looks up its comparer at run time on every call.
+    /// </summary>
+    internal readonly struct HeldKey(DbConnection connection) : IEquatable<HeldKey>
+    {
+        private readonly DbConnection _connection = connection;
+
+        public bool Equals(HeldKey other) => ReferenceEquals(_connection, other._connection);
+
+        public override bool Equals(object? obj) => obj is HeldKey other && Equals(other);
+
+        public override int GetHashCode() => RuntimeHelpers.GetHashCode(_connection);
+    }
 
     /// <summary>One held connection: when and by whom it was acquired, and where (sessions and streams only).</summary>
     internal struct Holder(long started, string owner, Acquirer? where, bool reported)
