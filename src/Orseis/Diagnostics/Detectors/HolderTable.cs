@@ -26,11 +26,10 @@ internal sealed class HolderTable
             _stripes[i] = new Dictionary<HeldKey, Holder>();
     }
 
-    /// <summary>Records a connection acquired at <paramref name="started"/> (a timestamp; 0: now).</summary>
-    public void Add(DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long started = 0)
+    /// <summary>Records a connection acquired at <paramref name="started"/> (a timestamp of the table's clock).</summary>
+    public void Add(DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long started)
     {
-        long start = started != 0 ? started : _time.GetTimestamp();
-        var holder = new Holder(start, owner, acquirer is null ? null : new Acquirer(acquirer), heldByDesign);
+        var holder = new Holder(started, owner, acquirer is null ? null : new Acquirer(acquirer), heldByDesign);
         Dictionary<HeldKey, Holder> stripe = Stripe(connection);
         lock (stripe)
             stripe[new HeldKey(connection)] = holder;
