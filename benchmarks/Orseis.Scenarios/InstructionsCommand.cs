@@ -20,7 +20,7 @@ internal static class InstructionsCommand
 {
     private static readonly string[] Modes = ["session", "per-call"];
 
-    public static async Task<int> RunAsync(string provider, int repeats, int calls, string against)
+    public static async Task<int> RunAsync(string provider, int repeats, int calls, string against, bool[] listenerStates)
     {
         if (!OnPath("valgrind") || !OnPath("callgrind_control"))
             throw new ScenarioSetupException("instructions needs valgrind and callgrind_control on PATH (Debian: apt-get install valgrind)");
@@ -29,7 +29,7 @@ internal static class InstructionsCommand
         var counts = new Dictionary<(bool Listeners, string Detectors, string Mode), List<(double Main, double Others)>>();
         try
         {
-            foreach (bool listeners in new[] { false, true })
+            foreach (bool listeners in listenerStates)
             {
                 for (int r = 0; r < repeats; r++)
                 {
@@ -57,7 +57,7 @@ internal static class InstructionsCommand
             Directory.Delete(dumps, recursive: true);
         }
 
-        Console.WriteLine(Table(provider, against, counts, repeats, calls, watch.Elapsed));
+        Console.WriteLine(Table(provider, against, counts, listenerStates, repeats, calls, watch.Elapsed));
         return 0;
     }
 
@@ -148,12 +148,12 @@ internal static class InstructionsCommand
 
     private static string Table(
         string provider, string against, Dictionary<(bool Listeners, string Detectors, string Mode), List<(double Main, double Others)>> counts,
-        int repeats, int calls, TimeSpan elapsed)
+        bool[] listenerStates, int repeats, int calls, TimeSpan elapsed)
     {
         var s = new StringBuilder();
         s.AppendLine($"| listeners | mode | calling thread, None | calling thread, {against} | {against} / None (widest over processes) | other threads, None / {against} |");
         s.AppendLine("|---|---|---:|---:|---:|---:|");
-        foreach (bool listeners in new[] { false, true })
+        foreach (bool listeners in listenerStates)
         {
             foreach (string mode in Modes)
             {

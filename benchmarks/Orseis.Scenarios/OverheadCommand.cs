@@ -22,32 +22,40 @@ internal static class OverheadCommand
 {
     private static readonly string[] Modes = ["session", "per-call"];
 
-    public static async Task<int> RunAsync(string provider, int pairs, int blocks, int calls)
+    /// <param name="provider"><c>mysql</c> or <c>sqlite</c>.</param>
+    /// <param name="pairs">Fresh process pairs per listener state.</param>
+    /// <param name="blocks">Block pairs per mode and process pair.</param>
+    /// <param name="calls">Sequential calls per block.</param>
+    /// <param name="against">The detectors compared with None (<c>All</c>, or some of them, to attribute the cost).</param>
+    /// <param name="listenerStates">Which listener states to run: without listeners, with them, or both.</param>
+    public static async Task<int> RunAsync(string provider, int pairs, int blocks, int calls, string against, bool[] listenerStates)
     {
         var watch = Stopwatch.StartNew();
         string loadBefore = LoadAverage();
         var results = new List<Row>();
-        foreach (bool listeners in new[] { false, true })
+        foreach (bool listeners in listenerStates)
         {
             var perPair = Modes.ToDictionary(m => m, _ => new List<PairResult>());
             for (int p = 0; p < pairs; p++)
             {
-                foreach ((string mode, PairResult result) in await RunPairAsync(provider, listeners, p, blocks, calls))
+                Dictionary<string, PairResult> pair = await RunPairAsync(provider, against, listeners, p, blocks, calls);
+                foreach ((string mode, PairResult result) in pair)
                     perPair[mode].Add(result);
-                Console.Error.WriteLine($"overhead: listeners={listeners} pair {p + 1}/{pairs} done");
+                string ratios = string.Join(", ", pair.Select(r => string.Create(CultureInfo.InvariantCulture, $"{r.Key} {r.Value.WallRatio:0.000}")));
+                Console.Error.WriteLine($"overhead: listeners={listeners} pair {p + 1}/{pairs} done: wall {against} / None {ratios}");
             }
 
             results.AddRange(Modes.Select(m => Row.From(listeners, m, perPair[m])));
         }
 
-        Console.WriteLine(Table(provider, results, pairs, blocks, calls, watch.Elapsed, loadBefore, LoadAverage()));
+        Console.WriteLine(Table(provider, against, results, pairs, blocks, calls, watch.Elapsed, loadBefore, LoadAverage()));
         return 0;
     }
 
-    private static async Task<Dictionary<string, PairResult>> RunPairAsync(string provider, bool listeners, int pair, int blocks, int calls)
+    private static async Task<Dictionary<string, PairResult>> RunPairAsync(string provider, string against, bool listeners, int pair, int blocks, int calls)
     {
         using var none = await Side.StartAsync(provider, "None", listeners);
-        using var all = await Side.StartAsync(provider, "All", listeners);
+        using var all = await Side.StartAsync(provider, against, listeners);
         var samples = Modes.ToDictionary(m => m, _ => new List<(Block None, Block All)>());
         for (int b = 0; b < blocks; b++)
         {
@@ -66,10 +74,10 @@ internal static class OverheadCommand
     private static string LoadAverage() =>
         File.Exists("/proc/loadavg") ? string.Join(' ', File.ReadAllText("/proc/loadavg").Split(' ').Take(3)) : "n/a";
 
-    private static string Table(string provider, List<Row> rows, int pairs, int blocks, int calls, TimeSpan elapsed, string loadBefore, string loadAfter)
+    private static string Table(string provider, string against, List<Row> rows, int pairs, int blocks, int calls, TimeSpan elapsed, string loadBefore, string loadAfter)
     {
         var s = new StringBuilder();
-        s.AppendLine("| listeners | mode | wall per call, None | All / None, wall (95 % CI) | CPU per call, None | All / None, CPU (95 % CI) | bytes per call, None / All |");
+        s.AppendLine($"| listeners | mode | wall per call, None | {against} / None, wall (95 % CI) | CPU per call, None | {against} / None, CPU (95 % CI) | bytes per call, None / {against} |");
         s.AppendLine("|---|---|---:|---:|---:|---:|---:|");
         foreach (Row r in rows)
         {

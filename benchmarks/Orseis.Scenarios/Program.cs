@@ -24,24 +24,32 @@ provider.AcceptOnlyFromAmong("mysql", "sqlite");
 var pairs = new Option<int>("--pairs") { Description = "fresh process pairs (None, All) per listener state", DefaultValueFactory = _ => 6 };
 var blocks = new Option<int>("--blocks") { Description = "block pairs per mode and process pair", DefaultValueFactory = _ => 40 };
 var calls = new Option<int>("--calls") { Description = "sequential calls per block", DefaultValueFactory = _ => 400 };
-var overhead = new Command("overhead", "Detectors=All against None on a sequential loop, in wall and client CPU time, with a 95 % interval") { provider, pairs, blocks, calls };
+Option<string> overheadAgainst = DetectorsOption();
+Option<string> listening = ListenersOption();
+var overhead = new Command("overhead", "Detectors=All (or --detectors) against None on a sequential loop, in wall and client CPU time, with a 95 % interval")
+{
+    provider, pairs, blocks, calls, overheadAgainst, listening,
+};
 AtLeast(pairs, 2, " (the interval is taken over pairs)");
 AtLeast(blocks, 1, "");
 AtLeast(calls, 1, "");
-overhead.SetAction((parse, _) => Guarded(() => OverheadCommand.RunAsync(parse.GetRequiredValue(provider), parse.GetValue(pairs), parse.GetValue(blocks), parse.GetValue(calls))));
+overhead.SetAction((parse, _) => Guarded(() => OverheadCommand.RunAsync(
+    parse.GetRequiredValue(provider), parse.GetValue(pairs), parse.GetValue(blocks), parse.GetValue(calls), parse.GetRequiredValue(overheadAgainst),
+    ListenerStates(parse.GetRequiredValue(listening)))));
 
 var repeats = new Option<int>("--repeats") { Description = "fresh processes per side and listener state", DefaultValueFactory = _ => 3 };
 var countedCalls = new Option<int>("--calls") { Description = "sequential calls counted per mode and process", DefaultValueFactory = _ => 2000 };
-var against = new Option<string>("--detectors") { Description = "the detectors compared with None: All, or some of them (e.g. Churn,HeldTooLong)", DefaultValueFactory = _ => "All" };
-against.Validators.Add(r =>
+Option<string> against = DetectorsOption();
+Option<string> countedListening = ListenersOption();
+var instructions = new Command("instructions", "Detectors=All (or --detectors) against None in instructions per call, counted by valgrind's callgrind over the client process")
 {
-    if (!Enum.TryParse(r.GetValueOrDefault<string>(), out Orseis.Diagnostics.FindingKind kind) || kind == Orseis.Diagnostics.FindingKind.None)
-        r.AddError($"--detectors: '{r.GetValueOrDefault<string>()}' is not a set of FindingKind names other than None");
-});
-var instructions = new Command("instructions", "Detectors=All (or --detectors) against None in instructions per call, counted by valgrind's callgrind over the client process") { provider, repeats, countedCalls, against };
+    provider, repeats, countedCalls, against, countedListening,
+};
 AtLeast(repeats, 1, "");
 AtLeast(countedCalls, 1, "");
-instructions.SetAction((parse, _) => Guarded(() => InstructionsCommand.RunAsync(parse.GetRequiredValue(provider), parse.GetValue(repeats), parse.GetValue(countedCalls), parse.GetRequiredValue(against))));
+instructions.SetAction((parse, _) => Guarded(() => InstructionsCommand.RunAsync(
+    parse.GetRequiredValue(provider), parse.GetValue(repeats), parse.GetValue(countedCalls), parse.GetRequiredValue(against),
+    ListenerStates(parse.GetRequiredValue(countedListening)))));
 
 var childProvider = new Argument<string>("provider");
 var childDetectors = new Argument<string>("detectors");
@@ -57,6 +65,31 @@ hog.SetAction(parse => CpuHog.Run(parse.GetValue(seconds)));
 
 var root = new RootCommand("Orseis detector scenarios: suite, run, sweep, overhead, instructions, hog") { suite, run, sweep, overhead, instructions, overheadChild, hog };
 return await root.Parse(args).InvokeAsync();
+
+// --detectors of 'overhead' and 'instructions': the side compared with None.
+static Option<string> DetectorsOption()
+{
+    var option = new Option<string>("--detectors")
+    {
+        Description = "the detectors compared with None: All, or some of them (e.g. Churn,HeldTooLong)", DefaultValueFactory = _ => "All",
+    };
+    option.Validators.Add(r =>
+    {
+        if (!Enum.TryParse(r.GetValueOrDefault<string>(), out Orseis.Diagnostics.FindingKind kind) || kind == Orseis.Diagnostics.FindingKind.None)
+            r.AddError($"--detectors: '{r.GetValueOrDefault<string>()}' is not a set of FindingKind names other than None");
+    });
+    return option;
+}
+
+// --listeners of 'overhead' and 'instructions': measure with nobody listening, with an in-process MeterListener and EventListener, or both.
+static Option<string> ListenersOption()
+{
+    var option = new Option<string>("--listeners") { Description = "run with nobody listening (none), with listeners attached, or both", DefaultValueFactory = _ => "both" };
+    option.AcceptOnlyFromAmong("both", "none", "attached");
+    return option;
+}
+
+static bool[] ListenerStates(string choice) => choice switch { "none" => [false], "attached" => [true], _ => [false, true] };
 
 static void AtLeast(Option<int> option, int least, string why) =>
     option.Validators.Add(r =>

@@ -26,13 +26,18 @@ internal sealed partial class PoolTelemetry
         if (!Timed)
             return;
         long now = openedAt != 0 ? openedAt : _time.GetTimestamp(); // 0 when a listener came between the open and now
-        Guard(static (self, state) =>
+        try
         {
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
-            self._holders.Add(state.connection, state.owner, state.heldByDesign, state.acquirer, state.now);
-            if (self.Detecting(FindingKind.HeldTooLong))
-                self._heldTooLong.MaybeScan(state.now);
-        }, (connection, owner, heldByDesign, acquirer, now));
+            _holders.Add(connection, owner, heldByDesign, acquirer, now);
+            if (Detecting(FindingKind.HeldTooLong))
+                _heldTooLong.MaybeScan(now);
+        }
+#pragma warning disable CA1031 // diagnostics must not change what the query does
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+        }
     }
 
     /// <summary>A connection went back to the pool.</summary>
@@ -52,11 +57,16 @@ internal sealed partial class PoolTelemetry
             _flow.Value?.Released(now);
         if (Detecting(FindingKind.HeldTooLong))
         {
-            Guard(static (self, state) =>
+            try
             {
-                self._heldTooLong.OnReleased(state.holder, state.held);
-                self._heldTooLong.MaybeScan(state.now);
-            }, (holder, held, now));
+                _heldTooLong.OnReleased(holder, held);
+                _heldTooLong.MaybeScan(now);
+            }
+#pragma warning disable CA1031 // diagnostics must not change what the query does
+            catch (Exception)
+#pragma warning restore CA1031
+            {
+            }
         }
     }
 }

@@ -56,7 +56,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         Tags = [new("db.client.connection.pool.name", poolName), new("db.system.name", systemName)];
         OperationTags = [.. Tags, .. Execution.ProviderInfo.ServerAttributes(systemName, connectionString)];
         _log = new FindingLog(poolName, Tags, options, _time);
-        _holders = new HolderTable(_time);
+        _holders = new HolderTable(_time, maxPoolSize);
         _churn = new ChurnDetector(_log);
         _identities = providerPool is null && options.Detectors != FindingKind.None ? PhysicalConnections.For(systemName) : null;
         _slowOpen = new SlowOpenDetector(_log, providerPool is not null ? ConnectCount.ProviderMeter : _identities is not null ? ConnectCount.ConnectionId : ConnectCount.None);
@@ -132,7 +132,18 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (_detectors != FindingKind.None)
-            Guard(static (self, start) => self.DetectOnOpenStart(start), start);
+        {
+            try
+            {
+                DetectOnOpenStart(start);
+            }
+#pragma warning disable CA1031 // diagnostics must not change what the query does
+            catch (Exception)
+#pragma warning restore CA1031
+            {
+            }
+        }
+
         return start;
     }
 
@@ -180,8 +191,16 @@ internal sealed partial class PoolTelemetry : IDisposable
             _flow.Value?.Failed();
         if (error is null && _detectors != FindingKind.None)
         {
-            Guard(static (self, state) => self.DetectOnOpenCompleted(state.start, state.elapsed, state.connection, state.now),
-                (start, elapsed, connection, now));
+            // Not through Guard: a generic step over a tuple of references runs shared code with run-time lookups, on every open.
+            try
+            {
+                DetectOnOpenCompleted(start, elapsed, connection, now);
+            }
+#pragma warning disable CA1031 // diagnostics must not change what the query does
+            catch (Exception)
+#pragma warning restore CA1031
+            {
+            }
         }
 
         return now;

@@ -106,27 +106,30 @@ internal sealed class ProviderPoolStats
                 InstrumentPublished = static (instrument, l) =>
                 {
                     // The instrument's kind rides along as the listener's state: worked out once, not per measurement.
-                    if (instrument.Meter.Name is "Npgsql" or "MySqlConnector" && Kind(instrument.Name) is not 0 and var kind)
-                        l.EnableMeasurementEvents(instrument, kind == 1 ? CountKind : CreateKind);
+                    if (instrument.Meter.Name is "Npgsql" or "MySqlConnector" && Kind(instrument) is { } kind)
+                        l.EnableMeasurementEvents(instrument, kind);
                 },
             };
-            listener.SetMeasurementEventCallback<int>(static (i, v, tags, kind) => OnMeasurement(i, kind, v, tags));
-            listener.SetMeasurementEventCallback<long>(static (i, v, tags, kind) => OnMeasurement(i, kind, v, tags));
-            listener.SetMeasurementEventCallback<double>(static (i, v, tags, kind) => OnMeasurement(i, kind, v, tags));
-            listener.SetMeasurementEventCallback<float>(static (i, v, tags, kind) => OnMeasurement(i, kind, v, tags));
+            listener.SetMeasurementEventCallback<int>(static (_, v, tags, kind) => OnMeasurement(kind, v, tags));
+            listener.SetMeasurementEventCallback<long>(static (_, v, tags, kind) => OnMeasurement(kind, v, tags));
+            listener.SetMeasurementEventCallback<double>(static (_, v, tags, kind) => OnMeasurement(kind, v, tags));
+            listener.SetMeasurementEventCallback<float>(static (_, v, tags, kind) => OnMeasurement(kind, v, tags));
             listener.Start();
             Volatile.Write(ref _listener, listener);
         }
     }
 
-    private static readonly object CountKind = 1, CreateKind = 2;
+    // What a measurement is, worked out once per instrument and carried as the listener's state: a connection count by
+    // state (Npgsql observes absolute counts; MySqlConnector's synchronous up-down counter reports each change, +1/-1),
+    // or a physical connection's create time (a histogram, one measurement per connect).
+    private static readonly object AbsoluteCountKind = new(), CountChangeKind = new(), CreateKind = new();
 
-    // 1: connection count by state (observable); 2: physical connection create time (histogram).
-    private static int Kind(string instrument) => instrument switch
+    private static object? Kind(Instrument instrument) => instrument.Name switch
     {
-        "db.client.connection.count" or "db.client.connections.usage" => 1,
-        "db.client.connection.create_time" or "db.client.connection.npgsql.create_time" or "db.client.connections.create_time" => 2,
-        _ => 0,
+        "db.client.connection.count" or "db.client.connections.usage" => instrument.IsObservable ? AbsoluteCountKind : CountChangeKind,
+        "db.client.connection.create_time" or "db.client.connection.npgsql.create_time" => CreateKind,
+        "db.client.connections.create_time" => CreateKind,
+        _ => null,
     };
 
     private static void Count(ref long field, bool absolute, long value)
@@ -146,46 +149,63 @@ internal sealed class ProviderPoolStats
         while (Interlocked.CompareExchange(ref field, next, seen) != seen);
     }
 
-    private static void OnMeasurement(Instrument instrument, object? kind, double value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    // MySqlConnector records four counts per pooled open and close. Its tag keys and state values are string literals,
+    // interned process-wide, so the usual path compares references only (by value when that finds nothing), and the
+    // pool is found again without hashing its name (a connection string).
+    private static void OnMeasurement(object? kind, double value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
     {
+        (string? pool, object? state) = Tags(tags, byValue: false);
+        if (pool is null || (state is null && !ReferenceEquals(kind, CreateKind)))
+            (pool, state) = Tags(tags, byValue: true);
+        if (pool is null || Matching(pool) is not { } stats)
+            return;
+        if (ReferenceEquals(kind, CreateKind))
+        {
+            Interlocked.Increment(ref stats._creates);
+            lock (stats)
+                stats._createSeconds += value;
+            return;
+        }
+
+        bool absolute = ReferenceEquals(kind, AbsoluteCountKind);
+        if (ReferenceEquals(state, "used") || state is "used")
+            Count(ref stats._used, absolute, (long)value);
+        else if (ReferenceEquals(state, "idle") || state is "idle")
+            Count(ref stats._idle, absolute, (long)value);
+    }
+
+    private static (string? Pool, object? State) Tags(ReadOnlySpan<KeyValuePair<string, object?>> tags, bool byValue)
+    {
+        const string PoolKey = "pool.name", SemanticPoolKey = "db.client.connection.pool.name";
+        const string StateKey = "state", SemanticStateKey = "db.client.connection.state";
         string? pool = null;
-        string? state = null;
+        object? state = null;
         foreach (KeyValuePair<string, object?> tag in tags)
         {
-            if (tag.Key is "db.client.connection.pool.name" or "pool.name")
+            string key = tag.Key;
+            if (Is(key, PoolKey, SemanticPoolKey, byValue))
                 pool = tag.Value as string;
-            else if (tag.Key is "db.client.connection.state" or "state")
-                state = tag.Value as string;
+            else if (Is(key, StateKey, SemanticStateKey, byValue))
+                state = tag.Value;
         }
 
-        if (pool is null)
-            return;
+        return (pool, state);
+    }
 
-        // A provider tags every measurement of a pool with the same string instance: the last pool matched is found
-        // again without hashing its name (a connection string) several times per open.
+    private static bool Is(string key, string name, string semanticName, bool byValue) =>
+        ReferenceEquals(key, name) || ReferenceEquals(key, semanticName) || (byValue && (key == name || key == semanticName));
+
+    // A provider tags every measurement of a pool with the same string instance: the last pool matched is found again
+    // by reference.
+    private static ProviderPoolStats? Matching(string pool)
+    {
         ProviderPoolStats? stats = Volatile.Read(ref _lastMatched);
-        if (stats is null || !ReferenceEquals(stats._matchedName, pool))
-        {
-            if (!ByPoolName.TryGetValue(pool, out stats))
-                return;
-            stats._matchedName = pool;
-            Volatile.Write(ref _lastMatched, stats);
-        }
-
-        switch (ReferenceEquals(kind, CountKind) ? 1 : ReferenceEquals(kind, CreateKind) ? 2 : 0)
-        {
-            // Npgsql observes absolute counts; MySqlConnector's synchronous UpDownCounter reports each change (+1/-1).
-            case 1 when state == "idle":
-                Count(ref stats._idle, instrument.IsObservable, (long)value);
-                break;
-            case 1 when state == "used":
-                Count(ref stats._used, instrument.IsObservable, (long)value);
-                break;
-            case 2:
-                Interlocked.Increment(ref stats._creates);
-                lock (stats)
-                    stats._createSeconds += value;
-                break;
-        }
+        if (stats is not null && ReferenceEquals(stats._matchedName, pool))
+            return stats;
+        if (!ByPoolName.TryGetValue(pool, out stats))
+            return null;
+        stats._matchedName = pool;
+        Volatile.Write(ref _lastMatched, stats);
+        return stats;
     }
 }

@@ -1,55 +1,97 @@
 using System.Data.Common;
 using System.Diagnostics;
+using System.Numerics;
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 
 namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// The connections held right now, with when and by whom they were acquired: what held-too-long checks and what a pool
-/// timeout's snapshot names. Kept in lock-striped dictionaries of structs, so an acquire and its release allocate
-/// nothing once the table has grown to the pool's size. The acquiring stack is kept only for connections the caller
-/// holds across calls (sessions and streams), captured cheaply (no file or line lookup) and formatted only if reported.
+/// timeout's snapshot names. An acquire and its release take no lock and allocate nothing: each connection sits in a
+/// slot of a fixed array near the one its identity hashes to (claimed with one compare-and-swap, found again by reference
+/// within the furthest any connection ever sat from its home), and only when that neighbourhood is full does it go to a
+/// locked dictionary beside it. Scans read a slot's start time before and after its other fields and skip a slot that
+/// changed meanwhile. The acquiring stack is kept only for connections the caller holds across calls (sessions and
+/// streams), captured cheaply (no file or line lookup) and formatted only if reported.
 /// </summary>
 internal sealed class HolderTable
 {
-    private const int Stripes = 16;
-    private readonly Dictionary<HeldKey, Holder>[] _stripes;
-    private readonly TimeProvider _time;
-    private int _count;
+    /// <summary>The furthest from its home slot a connection may sit; beyond it, the overflow dictionary.</summary>
+    internal const int MaxProbe = 16;
 
-    public HolderTable(TimeProvider time)
+    private readonly Slot[] _slots;
+    private readonly int _mask;
+    private readonly TimeProvider _time;
+    private readonly Lock _overflowLock = new();
+    private readonly Dictionary<HeldKey, Holder> _overflow = [];
+    private int _furthest = -1; // -1 until the first connection is added: a table never used costs its releases nothing
+    private int _overflowCount;
+
+    /// <param name="time">The clock holds are timed by.</param>
+    /// <param name="expectedHolders">How many connections may be held at once (Max Pool Size), when known: the table has
+    /// at least twice that many slots.</param>
+    public HolderTable(TimeProvider time, int? expectedHolders = null)
     {
         _time = time;
-        _stripes = new Dictionary<HeldKey, Holder>[Stripes];
-        for (int i = 0; i < Stripes; i++)
-            _stripes[i] = new Dictionary<HeldKey, Holder>();
+        int size = (int)BitOperations.RoundUpToPowerOf2((uint)Math.Clamp(2 * (expectedHolders ?? 32), 64, 1 << 16));
+        _slots = new Slot[size];
+        _mask = size - 1;
     }
 
     /// <summary>Records a connection acquired at <paramref name="started"/> (a timestamp of the table's clock).</summary>
     public void Add(DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long started)
     {
-        var holder = new Holder(started, owner, acquirer is null ? null : new Acquirer(acquirer), heldByDesign);
-        Dictionary<HeldKey, Holder> stripe = Stripe(connection);
-        lock (stripe)
-            stripe[new HeldKey(connection)] = holder;
-        Interlocked.Increment(ref _count);
+        Acquirer? where = acquirer is null ? null : new Acquirer(acquirer);
+        int home = Home(connection);
+        for (int probe = 0; probe < MaxProbe; probe++)
+        {
+            ref Slot slot = ref _slots[(home + probe) & _mask];
+            if (Volatile.Read(ref slot.Connection) is not null)
+                continue;
+            if (Interlocked.CompareExchange(ref slot.Connection, connection, null) is not null)
+                continue;
+            slot.Owner = owner;
+            slot.Where = where;
+            slot.ReportedStarted = heldByDesign ? started : 0; // held by design: timed, never a leak suspect
+            Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
+            UpdateFurthest(probe);
+            return;
+        }
+
+        lock (_overflowLock)
+            _overflow[new HeldKey(connection)] = new Holder(started, owner, where, heldByDesign);
+        Interlocked.Increment(ref _overflowCount);
     }
 
     public bool TryRemove(DbConnection connection, out Holder holder)
     {
-        if (Volatile.Read(ref _count) == 0)
+        int home = Home(connection);
+        int furthest = Volatile.Read(ref _furthest);
+        for (int probe = 0; probe <= furthest; probe++)
+        {
+            ref Slot slot = ref _slots[(home + probe) & _mask];
+            if (!ReferenceEquals(Volatile.Read(ref slot.Connection), connection))
+                continue;
+            long started = slot.Started;
+            holder = new Holder(started, slot.Owner!, slot.Where, Volatile.Read(ref slot.ReportedStarted) == started);
+            Volatile.Write(ref slot.Started, 0);
+            slot.Owner = null;
+            slot.Where = null;
+            Volatile.Write(ref slot.Connection, null);
+            return true;
+        }
+
+        if (Volatile.Read(ref _overflowCount) == 0)
         {
             holder = default;
             return false;
         }
 
-        Dictionary<HeldKey, Holder> stripe = Stripe(connection);
         bool removed;
-        lock (stripe)
-            removed = stripe.Remove(new HeldKey(connection), out holder);
+        lock (_overflowLock)
+            removed = _overflow.Remove(new HeldKey(connection), out holder);
         if (removed)
-            Interlocked.Decrement(ref _count);
+            Interlocked.Decrement(ref _overflowCount);
         return removed;
     }
 
@@ -57,19 +99,34 @@ internal sealed class HolderTable
     public List<(Holder Holder, TimeSpan Held)> TakeOverdue(TimeSpan threshold, long now)
     {
         var overdue = new List<(Holder, TimeSpan)>();
-        foreach (Dictionary<HeldKey, Holder> stripe in _stripes)
+        for (int i = 0; i < _slots.Length; i++)
         {
-            lock (stripe)
+            ref Slot slot = ref _slots[i];
+            if (Read(ref slot) is not { } holder || holder.Reported)
+                continue;
+            TimeSpan held = _time.GetElapsedTime(holder.Started, now);
+            if (held <= threshold)
+                continue;
+            // Marks this hold, not the slot: if the connection was released and the slot taken since, the new hold
+            // has another start and stays unreported. Of two scans at once, the one whose swap lands reports it.
+            long seen = Volatile.Read(ref slot.ReportedStarted);
+            if (seen == holder.Started || Interlocked.CompareExchange(ref slot.ReportedStarted, holder.Started, seen) != seen)
+                continue;
+            if (Volatile.Read(ref slot.Started) == holder.Started)
+                overdue.Add((holder with { Reported = true }, held));
+        }
+
+        lock (_overflowLock)
+        {
+            foreach (HeldKey key in _overflow.Keys)
             {
-                foreach (HeldKey key in stripe.Keys)
-                {
-                    ref Holder holder = ref CollectionsMarshal.GetValueRefOrNullRef(stripe, key);
-                    TimeSpan held = _time.GetElapsedTime(holder.Started, now);
-                    if (holder.Reported || held <= threshold)
-                        continue;
-                    holder.Reported = true;
-                    overdue.Add((holder, held));
-                }
+                Holder holder = _overflow[key];
+                TimeSpan held = _time.GetElapsedTime(holder.Started, now);
+                if (holder.Reported || held <= threshold)
+                    continue;
+                holder.Reported = true;
+                _overflow[key] = holder;
+                overdue.Add((holder, held));
             }
         }
 
@@ -80,28 +137,61 @@ internal sealed class HolderTable
     public (TimeSpan? Held, string? Where) Longest()
     {
         Holder? oldest = null;
-        foreach (Dictionary<HeldKey, Holder> stripe in _stripes)
+        for (int i = 0; i < _slots.Length; i++)
         {
-            lock (stripe)
+            if (Read(ref _slots[i]) is { } holder && (oldest is not { } o || holder.Started < o.Started))
+                oldest = holder;
+        }
+
+        lock (_overflowLock)
+        {
+            foreach (Holder holder in _overflow.Values)
             {
-                foreach (Holder holder in stripe.Values)
-                {
-                    if (oldest is not { } o || holder.Started < o.Started)
-                        oldest = holder;
-                }
+                if (oldest is not { } o || holder.Started < o.Started)
+                    oldest = holder;
             }
         }
 
         return oldest is { } h ? (_time.GetElapsedTime(h.Started), h.Stack) : (null, null);
     }
 
-    private Dictionary<HeldKey, Holder> Stripe(DbConnection connection) =>
-        _stripes[RuntimeHelpers.GetHashCode(connection) & (Stripes - 1)];
+    /// <summary>A slot's holder, or null when it is empty or changed while being read.</summary>
+    private static Holder? Read(ref Slot slot)
+    {
+        long started = Volatile.Read(ref slot.Started);
+        if (started == 0)
+            return null;
+        string? owner = slot.Owner;
+        Acquirer? where = slot.Where;
+        bool reported = Volatile.Read(ref slot.ReportedStarted) == started;
+        return owner is not null && Volatile.Read(ref slot.Started) == started ? new Holder(started, owner, where, reported) : null;
+    }
 
-    /// <summary>
-    /// A held connection as a dictionary key, by reference. A struct key gives the dictionary code of its own, where a
-    /// reference-type key runs the shared generic code, which looks up its comparer at run time on every call.
-    /// </summary>
+    private int Home(DbConnection connection) => (int)((uint)RuntimeHelpers.GetHashCode(connection) * 2654435769u >> 8) & _mask;
+
+    private void UpdateFurthest(int probe)
+    {
+        int furthest = Volatile.Read(ref _furthest);
+        while (probe > furthest)
+        {
+            int seen = Interlocked.CompareExchange(ref _furthest, probe, furthest);
+            if (seen == furthest)
+                return;
+            furthest = seen;
+        }
+    }
+
+    /// <summary>One place for a held connection. <see cref="Started"/> is 0 while the slot is free or being filled.</summary>
+    private struct Slot
+    {
+        public DbConnection? Connection;
+        public long Started;
+        public long ReportedStarted; // == Started once this hold was reported (or from the start, for one held by design)
+        public string? Owner;
+        public Acquirer? Where;
+    }
+
+    /// <summary>A held connection as a key of the overflow dictionary, by reference.</summary>
     internal readonly struct HeldKey(DbConnection connection) : IEquatable<HeldKey>
     {
         private readonly DbConnection _connection = connection;
@@ -114,16 +204,10 @@ internal sealed class HolderTable
     }
 
     /// <summary>One held connection: when and by whom it was acquired, and where (sessions and streams only).</summary>
-    internal struct Holder(long started, string owner, Acquirer? where, bool reported)
+    internal record struct Holder(long Started, string Owner, Acquirer? Where, bool Reported)
     {
-        public long Started { get; } = started;
-
-        public string Owner { get; } = owner;
-
         /// <summary>Where the connection was acquired, formatted on first use (most holders are never reported).</summary>
-        public readonly string? Stack => where?.Formatted;
-
-        public bool Reported { get; set; } = reported;
+        public readonly string? Stack => Where?.Formatted;
     }
 
     /// <summary>An acquiring stack, formatted once, on first use.</summary>
