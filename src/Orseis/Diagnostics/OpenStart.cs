@@ -3,9 +3,11 @@ namespace Orseis.Diagnostics;
 /// <summary>
 /// What was true when a caller entered Open, taken at one instant so the detectors compare like with like: the clock,
 /// the demand on the pool (connections held plus callers inside Open, this one included) and the provider's count of
-/// physical connections. <see cref="Started"/> is 0 when nothing is timed.
+/// physical connections. <see cref="Started"/> is 0 when nothing is timed. <see cref="Flow"/> is the caller's logical flow
+/// while the churn detector is on, read once here for the open, its hold and its release.
 /// </summary>
-internal readonly record struct OpenStart(long Started, int InUse, int Demand, long PhysicalConnects, double CreateSeconds, bool Async)
+internal readonly record struct OpenStart(
+    long Started, int InUse, int Demand, long PhysicalConnects, double CreateSeconds, bool Async, Detectors.FlowState? Flow = null)
 {
     /// <summary>Whether this caller had to queue: more callers wanted a connection than Max Pool Size allows.</summary>
     public bool Queued(int? maxPoolSize) => maxPoolSize is { } max && Demand > max;

@@ -18,8 +18,11 @@ internal sealed partial class PoolTelemetry
     /// A connection was opened and is now held by <paramref name="owner"/> until <see cref="Released"/>;
     /// <paramref name="acquirer"/> is where (from <see cref="CaptureAcquirer"/>). <paramref name="openedAt"/> is what
     /// <see cref="OpenCompleted"/> returned: the hold starts when the open completed, without reading the clock again.
+    /// <paramref name="flow"/> is the open's <see cref="OpenStart.Flow"/>, told of the release.
     /// </summary>
-    public void Acquired(DbConnection connection, string owner, bool heldByDesign = false, StackTrace? acquirer = null, long openedAt = 0)
+    public void Acquired(
+        DbConnection connection, string owner, bool heldByDesign = false, StackTrace? acquirer = null, long openedAt = 0,
+        FlowState? flow = null)
     {
         long inUse = Interlocked.Increment(ref _inUse);
         UpdateMax(ref _peakInUse, inUse);
@@ -29,7 +32,7 @@ internal sealed partial class PoolTelemetry
         try
         {
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
-            _holders.Add(connection, owner, heldByDesign, acquirer, now);
+            _holders.Add(connection, owner, heldByDesign, acquirer, now, flow);
             if (Detecting(FindingKind.HeldTooLong))
                 _heldTooLong.MaybeScan(now);
         }
@@ -53,8 +56,7 @@ internal sealed partial class PoolTelemetry
             Guard(static (self, held) => OrseisMetrics.UseTime.Record(held.TotalSeconds, self.Tags), held);
         if (EventsOn)
             Guard(static (self, state) => OrseisEventSource.Log.Released(self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
-        if (Detecting(FindingKind.Churn))
-            _flow.Value?.Released(now);
+        holder.Flow?.Released(now); // the flow that opened it, wherever it is released
         if (Detecting(FindingKind.HeldTooLong))
         {
             try

@@ -128,7 +128,9 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (!Timed)
             return default;
         long now = _time.GetTimestamp();
-        var start = new OpenStart(now, (int)inUse, (int)demand, ProviderPool?.PhysicalConnects ?? -1, ProviderPool?.CreateSeconds ?? 0, async);
+        var start = new OpenStart(
+            now, (int)inUse, (int)demand, ProviderPool?.PhysicalConnects ?? -1, ProviderPool?.CreateSeconds ?? 0, async,
+            Detecting(FindingKind.Churn) ? _flow.Value : null);
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (_detectors != FindingKind.None)
@@ -151,7 +153,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     {
         Interlocked.Add(ref _demandSum, start.Demand);
         Interlocked.Increment(ref _demandSamples);
-        if (Detecting(FindingKind.Churn) && _flow.Value is { } flow)
+        if (start.Flow is { } flow)
             _churn.OnOpenStarting(flow, start.Started);
         if (_starvation is { WantsCallSite: true } && Thread.CurrentThread.IsThreadPoolThread)
             _starvation.OnCallWhileStarving(start.Async);
@@ -187,8 +189,8 @@ internal sealed partial class PoolTelemetry : IDisposable
                 self.PoolName, state.elapsed.TotalMilliseconds, state.error is null, (int)self.InUse, (int)state.pending), (elapsed, error, pending));
         }
 
-        if (error is not null && Detecting(FindingKind.Churn))
-            _flow.Value?.Failed();
+        if (error is not null)
+            start.Flow?.Failed();
         if (error is null && _detectors != FindingKind.None)
         {
             // Not through Guard: a generic step over a tuple of references runs shared code with run-time lookups, on every open.
@@ -225,7 +227,7 @@ internal sealed partial class PoolTelemetry : IDisposable
                 start.Async ? ThreadPoolProbe.RecentDelay : TimeSpan.Zero); // only an async open waits for the thread pool
         }
 
-        if (Detecting(FindingKind.Churn) && _flow.Value is { } flow)
+        if (start.Flow is { } flow)
             _churn.OnOpenCompleted(flow, outcome, now);
     }
 

@@ -168,9 +168,13 @@ internal sealed class ProviderPoolStats
         }
 
         bool absolute = ReferenceEquals(kind, AbsoluteCountKind);
-        if (ReferenceEquals(state, "used") || state is "used")
+        if (ReferenceEquals(state, "used"))
             Count(ref stats._used, absolute, (long)value);
-        else if (ReferenceEquals(state, "idle") || state is "idle")
+        else if (ReferenceEquals(state, "idle"))
+            Count(ref stats._idle, absolute, (long)value);
+        else if (state is "used")
+            Count(ref stats._used, absolute, (long)value);
+        else if (state is "idle")
             Count(ref stats._idle, absolute, (long)value);
     }
 

@@ -99,7 +99,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
             }
 
             long openedAt = Telemetry.OpenCompleted(started, null, connection);
-            Telemetry.Acquired(connection, owner, heldByDesign, acquirer, openedAt);
+            Telemetry.Acquired(connection, owner, heldByDesign, acquirer, openedAt, started.Flow);
             return connection;
         }
     }

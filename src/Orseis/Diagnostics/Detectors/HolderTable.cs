@@ -38,8 +38,10 @@ internal sealed class HolderTable
         _mask = size - 1;
     }
 
-    /// <summary>Records a connection acquired at <paramref name="started"/> (a timestamp of the table's clock).</summary>
-    public void Add(DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long started)
+    /// <summary>
+    /// Records a connection acquired at <paramref name="started"/> (a timestamp of the table's clock) by <paramref name="flow"/>.
+    /// </summary>
+    public void Add(DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long started, FlowState? flow = null)
     {
         Acquirer? where = acquirer is null ? null : new Acquirer(acquirer);
         int home = Home(connection);
@@ -52,6 +54,7 @@ internal sealed class HolderTable
                 continue;
             slot.Owner = owner;
             slot.Where = where;
+            slot.Flow = flow;
             slot.ReportedStarted = heldByDesign ? started : 0; // held by design: timed, never a leak suspect
             Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
             UpdateFurthest(probe);
@@ -59,7 +62,7 @@ internal sealed class HolderTable
         }
 
         lock (_overflowLock)
-            _overflow[new HeldKey(connection)] = new Holder(started, owner, where, heldByDesign);
+            _overflow[new HeldKey(connection)] = new Holder(started, owner, where, heldByDesign, flow);
         Interlocked.Increment(ref _overflowCount);
     }
 
@@ -73,10 +76,11 @@ internal sealed class HolderTable
             if (!ReferenceEquals(Volatile.Read(ref slot.Connection), connection))
                 continue;
             long started = slot.Started;
-            holder = new Holder(started, slot.Owner!, slot.Where, Volatile.Read(ref slot.ReportedStarted) == started);
+            holder = new Holder(started, slot.Owner!, slot.Where, Volatile.Read(ref slot.ReportedStarted) == started, slot.Flow);
             Volatile.Write(ref slot.Started, 0);
             slot.Owner = null;
             slot.Where = null;
+            slot.Flow = null;
             Volatile.Write(ref slot.Connection, null);
             return true;
         }
@@ -189,6 +193,7 @@ internal sealed class HolderTable
         public long ReportedStarted; // == Started once this hold was reported (or from the start, for one held by design)
         public string? Owner;
         public Acquirer? Where;
+        public FlowState? Flow;
     }
 
     /// <summary>A held connection as a key of the overflow dictionary, by reference.</summary>
@@ -204,7 +209,7 @@ internal sealed class HolderTable
     }
 
     /// <summary>One held connection: when and by whom it was acquired, and where (sessions and streams only).</summary>
-    internal record struct Holder(long Started, string Owner, Acquirer? Where, bool Reported)
+    internal record struct Holder(long Started, string Owner, Acquirer? Where, bool Reported, FlowState? Flow = null)
     {
         /// <summary>Where the connection was acquired, formatted on first use (most holders are never reported).</summary>
         public readonly string? Stack => Where?.Formatted;
