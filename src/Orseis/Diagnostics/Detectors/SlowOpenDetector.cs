@@ -22,21 +22,15 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
     private static readonly TimeSpan Sustained = TimeSpan.FromSeconds(1);
     private readonly Lock _lock = new();
     private readonly double[] _recent = new double[Recent];
-    private int _recentCount;
+    private int _recentNext; // wraps after 2^32 opens: read as unsigned
+    private int _recentFull;
     private int _slowInRow;
     private long _slowSince;
     private double _usualMs;
-    private int _usualSamples;
+    private int _usualSeen;
 
     /// <summary>The moving average of warm (pool-hit) opens, in milliseconds; 0 until one was seen.</summary>
-    public double UsualMs
-    {
-        get
-        {
-            lock (_lock)
-                return _usualMs;
-        }
-    }
+    public double UsualMs => Volatile.Read(ref _usualMs);
 
     /// <summary>
     /// Judges one completed open. <paramref name="afterFirstWave"/>: it began after the pool's first physical connect
@@ -59,26 +53,24 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
             return;
         }
 
-        double usual, median;
+        Remember(ms);
+        if (ms <= floorMs)
+        {
+            // The usual case, every warm open: no lock. A fast open ends any run of slow ones.
+            Learn(ms);
+            Volatile.Write(ref _slowInRow, 0);
+            return;
+        }
+
+        double usual = Volatile.Read(ref _usualMs), median;
         bool sustained;
+        if (usual > 0 && ms <= log.Options.SlowOpenFactor * usual)
+            return;
         lock (_lock)
         {
-            _recent[_recentCount++ % Recent] = ms;
-            usual = _usualMs;
-            if (ms <= floorMs)
-            {
-                _usualMs = _usualSamples == 0 ? ms : (Weight * ms) + ((1 - Weight) * _usualMs);
-                _usualSamples++;
-                _slowInRow = 0;
-                _slowSince = 0;
-                return;
-            }
-
-            if (usual > 0 && ms <= log.Options.SlowOpenFactor * usual)
-                return;
             if (_slowInRow++ == 0)
                 _slowSince = start.Started;
-            median = _recentCount >= Recent ? Median(_recent) : 0;
+            median = Volatile.Read(ref _recentFull) != 0 ? Median(_recent) : 0;
             sustained = _slowInRow >= Recent && log.Time.GetElapsedTime(_slowSince) >= Sustained;
         }
 
@@ -119,6 +111,30 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
             (usual > 0 ? string.Create(c, $"against a usual {usual:0.###} ms. ") : "and no fast open was seen yet. ") + cause,
             new Dictionary<string, double> { ["openMs"] = ms, ["medianMs"] = median, ["usualMs"] = usual },
             null, rateLimited: true);
+    }
+
+    /// <summary>Keeps <paramref name="ms"/> among the last <see cref="Recent"/> open times (racing opens may mix slots).</summary>
+    private void Remember(double ms)
+    {
+        uint next = (uint)Interlocked.Increment(ref _recentNext) - 1;
+        Volatile.Write(ref _recent[next % Recent], ms);
+        if (next >= Recent - 1 && Volatile.Read(ref _recentFull) == 0)
+            Volatile.Write(ref _recentFull, 1);
+    }
+
+    /// <summary>Moves the usual (warm) open time towards <paramref name="ms"/>: the first sets it.</summary>
+    private void Learn(double ms)
+    {
+        bool first = Volatile.Read(ref _usualSeen) == 0 && Interlocked.Exchange(ref _usualSeen, 1) == 0;
+        double seen = Volatile.Read(ref _usualMs);
+        while (true)
+        {
+            double next = first ? ms : (Weight * ms) + ((1 - Weight) * seen);
+            double was = Interlocked.CompareExchange(ref _usualMs, next, seen);
+            if (was.Equals(seen))
+                return;
+            seen = was;
+        }
     }
 
     private static double Median(double[] values)
