@@ -67,4 +67,27 @@ public sealed class ChurnDetectorTests
         Assert.Equal(-1, finding.Figures["meanOpenMs"]);
         Assert.Contains("no warm open cost was measured", finding.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void A_connection_released_from_another_flow_is_given_back_to_the_flow_that_opened_it()
+    {
+        var fake = new Fake(o => o.Detectors = FindingKind.Churn);
+        using var telemetry = new PoolTelemetry("pool", "sqlite", null, fake.Options);
+        using var connection = new Microsoft.Data.Sqlite.SqliteConnection();
+        telemetry.EnterFlow();
+        OpenStart start = telemetry.OpenStarting(async: false);
+        FlowState flow = Assert.IsType<FlowState>(start.Flow);
+        fake.Time.Advance(Fake.Ms(1));
+        telemetry.Acquired(connection, "a stream", openedAt: telemetry.OpenCompleted(start, null, connection), flow: start.Flow);
+        Assert.Equal(1, flow.Active);
+
+        // Released where no flow of its own is set (a stream disposed by code that did not open it).
+        fake.Time.Advance(Fake.Ms(5));
+        var other = new Thread(() => telemetry.Released(connection)); // UnsafeStart: the caller's flow state does not come along
+        other.UnsafeStart();
+        other.Join();
+
+        Assert.Equal(0, flow.Active);
+        Assert.Equal(fake.Now, flow.LastRelease);
+    }
 }
