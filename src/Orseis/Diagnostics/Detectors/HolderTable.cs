@@ -68,8 +68,8 @@ internal sealed class HolderTable
 
     public bool TryRemove(DbConnection connection, out Holder holder)
     {
-        int home = Home(connection);
         int furthest = Volatile.Read(ref _furthest);
+        int home = furthest < 0 ? 0 : Home(connection); // never used (nothing timed): no identity hash per release
         for (int probe = 0; probe <= furthest; probe++)
         {
             ref Slot slot = ref _slots[(home + probe) & _mask];
