@@ -25,7 +25,7 @@ internal sealed partial class PoolTelemetry
         FlowState? flow = null)
     {
         long inUse = Interlocked.Increment(ref _inUse);
-        UpdateMax(ref _peakInUse, inUse);
+        Peaks.Raise(ref _peakInUse, inUse);
         if (!Timed)
             return;
         long now = openedAt != 0 ? openedAt : _time.GetTimestamp(); // 0 when a listener came between the open and now

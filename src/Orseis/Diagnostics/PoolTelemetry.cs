@@ -123,8 +123,8 @@ internal sealed partial class PoolTelemetry : IDisposable
         long pending = Interlocked.Increment(ref _pending);
         long inUse = Interlocked.Read(ref _inUse);
         long demand = inUse + pending;
-        UpdateMax(ref _peakPending, pending);
-        UpdateMax(ref _peakDemand, demand);
+        Peaks.Raise(ref _peakPending, pending);
+        Peaks.Raise(ref _peakDemand, demand);
         if (!Timed)
             return default;
         long now = _time.GetTimestamp();
@@ -327,18 +327,6 @@ internal sealed partial class PoolTelemetry : IDisposable
         catch (Exception)
 #pragma warning restore CA1031
         {
-        }
-    }
-
-    private static void UpdateMax(ref long peak, long value)
-    {
-        long current = Volatile.Read(ref peak);
-        while (value > current)
-        {
-            long seen = Interlocked.CompareExchange(ref peak, value, current);
-            if (seen == current)
-                return;
-            current = seen;
         }
     }
 }

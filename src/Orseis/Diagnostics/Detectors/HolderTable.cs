@@ -24,7 +24,7 @@ internal sealed class HolderTable
     private readonly TimeProvider _time;
     private readonly Lock _overflowLock = new();
     private readonly Dictionary<HeldKey, Holder> _overflow = [];
-    private int _furthest = -1; // -1 until the first connection is added: a table never used costs its releases nothing
+    private long _furthest = -1; // -1 until the first connection is added: a table never used costs its releases nothing
     private int _overflowCount;
 
     /// <param name="time">The clock holds are timed by.</param>
@@ -57,7 +57,7 @@ internal sealed class HolderTable
             slot.Flow = flow;
             slot.ReportedStarted = heldByDesign ? started : 0; // held by design: timed, never a leak suspect
             Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
-            UpdateFurthest(probe);
+            Peaks.Raise(ref _furthest, probe);
             return;
         }
 
@@ -68,7 +68,7 @@ internal sealed class HolderTable
 
     public bool TryRemove(DbConnection connection, out Holder holder)
     {
-        int furthest = Volatile.Read(ref _furthest);
+        long furthest = Volatile.Read(ref _furthest);
         int home = furthest < 0 ? 0 : Home(connection); // never used (nothing timed): no identity hash per release
         for (int probe = 0; probe <= furthest; probe++)
         {
@@ -172,18 +172,6 @@ internal sealed class HolderTable
     }
 
     private int Home(DbConnection connection) => (int)((uint)RuntimeHelpers.GetHashCode(connection) * 2654435769u >> 8) & _mask;
-
-    private void UpdateFurthest(int probe)
-    {
-        int furthest = Volatile.Read(ref _furthest);
-        while (probe > furthest)
-        {
-            int seen = Interlocked.CompareExchange(ref _furthest, probe, furthest);
-            if (seen == furthest)
-                return;
-            furthest = seen;
-        }
-    }
 
     /// <summary>One place for a held connection. <see cref="Started"/> is 0 while the slot is free or being filled.</summary>
     private struct Slot
