@@ -55,7 +55,9 @@ internal sealed class HolderTable
             slot.Owner = owner;
             slot.Where = where;
             slot.Flow = flow;
-            slot.ReportedStarted = heldByDesign ? started : 0; // held by design: timed, never a leak suspect
+            // Reported when it equals Started: from the start for one held by design (timed, never a leak suspect); for the
+            // others ~Started until a scan or the release claims the report, so a stale scan's swap never lands on a later hold.
+            slot.ReportedStarted = heldByDesign ? started : ~started;
             Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
             Peaks.Raise(ref _furthest, probe);
             return;
@@ -75,9 +77,13 @@ internal sealed class HolderTable
             ref Slot slot = ref _slots[(home + probe) & _mask];
             if (!ReferenceEquals(Volatile.Read(ref slot.Connection), connection))
                 continue;
-            long started = slot.Started;
-            holder = new Holder(started, slot.Owner!, slot.Where, Volatile.Read(ref slot.ReportedStarted) == started, slot.Flow);
-            Volatile.Write(ref slot.Started, 0);
+            // Claimed by this release: of two releases of one connection at once only one frees the slot, so the other
+            // can never clear a hold that a new acquire has put there meanwhile.
+            long started = Volatile.Read(ref slot.Started);
+            if (started == 0 || Interlocked.CompareExchange(ref slot.Started, 0, started) != started)
+                continue;
+            bool reported = Interlocked.Exchange(ref slot.ReportedStarted, started) == started; // a scan's report or this one
+            holder = new Holder(started, slot.Owner!, slot.Where, reported, slot.Flow);
             slot.Owner = null;
             slot.Where = null;
             slot.Flow = null;
@@ -111,12 +117,9 @@ internal sealed class HolderTable
             TimeSpan held = _time.GetElapsedTime(holder.Started, now);
             if (held <= threshold)
                 continue;
-            // Marks this hold, not the slot: if the connection was released and the slot taken since, the new hold
-            // has another start and stays unreported. Of two scans at once, the one whose swap lands reports it.
-            long seen = Volatile.Read(ref slot.ReportedStarted);
-            if (seen == holder.Started || Interlocked.CompareExchange(ref slot.ReportedStarted, holder.Started, seen) != seen)
-                continue;
-            if (Volatile.Read(ref slot.Started) == holder.Started)
+            // Claims this hold's report, not the slot's: the swap lands only while the hold is unreported (~Started), so of
+            // two scans, or a scan and the release, exactly one reports it, and a stale scan never marks a later hold.
+            if (Interlocked.CompareExchange(ref slot.ReportedStarted, holder.Started, ~holder.Started) == ~holder.Started)
                 overdue.Add((holder with { Reported = true }, held));
         }
 
@@ -165,8 +168,8 @@ internal sealed class HolderTable
         long started = Volatile.Read(ref slot.Started);
         if (started == 0)
             return null;
-        string? owner = slot.Owner;
-        Acquirer? where = slot.Where;
+        string? owner = Volatile.Read(ref slot.Owner);
+        Acquirer? where = Volatile.Read(ref slot.Where);
         bool reported = Volatile.Read(ref slot.ReportedStarted) == started;
         return owner is not null && Volatile.Read(ref slot.Started) == started ? new Holder(started, owner, where, reported) : null;
     }

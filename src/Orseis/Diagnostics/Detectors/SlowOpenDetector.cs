@@ -68,10 +68,12 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
             return;
         lock (_lock)
         {
-            if (_slowInRow++ == 0)
+            // Atomic, as a warm open resets it without the lock: a reset is never lost to an increment.
+            int inRow = Interlocked.Increment(ref _slowInRow);
+            if (inRow == 1)
                 _slowSince = start.Started;
             median = Volatile.Read(ref _recentFull) != 0 ? Median(_recent) : 0;
-            sustained = _slowInRow >= Recent && log.Time.GetElapsedTime(_slowSince) >= Sustained;
+            sustained = inRow >= Recent && log.Time.GetElapsedTime(_slowSince) >= Sustained;
         }
 
         if (sustained)
@@ -129,7 +131,7 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
         double seen = Volatile.Read(ref _usualMs);
         while (true)
         {
-            double next = first ? ms : (Weight * ms) + ((1 - Weight) * seen);
+            double next = first || seen == 0 ? ms : (Weight * ms) + ((1 - Weight) * seen); // 0: the first not yet in
             double was = Interlocked.CompareExchange(ref _usualMs, next, seen);
             if (was.Equals(seen))
                 return;
@@ -139,7 +141,9 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
 
     private static double Median(double[] values)
     {
-        double[] sorted = [.. values];
+        double[] sorted = new double[values.Length];
+        for (int i = 0; i < values.Length; i++)
+            sorted[i] = Volatile.Read(ref values[i]); // written without the lock: whole doubles, also on 32-bit
         Array.Sort(sorted);
         return sorted[sorted.Length / 2];
     }

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using Microsoft.Data.Sqlite;
 using Orseis.Diagnostics.Detectors;
 
@@ -70,46 +71,57 @@ public sealed class HolderTableTests
     }
 
     [Fact]
-    public void Holders_added_and_removed_from_many_threads_while_scans_run_are_each_found_once_and_the_table_ends_empty()
+    public void Holders_added_and_removed_from_many_threads_while_scans_run_are_each_reported_exactly_once()
     {
         var fake = new Fake();
         var table = new HolderTable(fake.Time, expectedHolders: 8);
-        const int Threads = 8, Rounds = 6 * 3_000;
-        int mismatches = 0;
+        const int Threads = 6, Rounds = 6 * 2_000;
+        long now = fake.Now + 1; // every hold below started long before: overdue at once
+        var scanned = new ConcurrentDictionary<long, int>();
+        var released = new ConcurrentDictionary<long, bool>();
+        int mismatches = 0, scans = 0;
+        using var firstScan = new ManualResetEventSlim();
         using var stop = new CancellationTokenSource();
-        var scanner = Task.Run(() =>
+
+        // Two scanners on threads of their own, so they run beside the workers even on a machine with few cores.
+        Thread[] scanners = [.. Enumerable.Range(0, 2).Select(i => new Thread(() =>
         {
-            int scans = 0;
             while (!stop.IsCancellationRequested)
             {
-                foreach ((HolderTable.Holder holder, _) in table.TakeOverdue(TimeSpan.Zero, fake.Now + 1))
+                foreach ((HolderTable.Holder holder, _) in table.TakeOverdue(TimeSpan.Zero, now))
                 {
-                    if (holder.Owner is null || holder.Started == 0)
+                    if (holder.Owner is null)
                         Interlocked.Increment(ref mismatches);
+                    scanned.AddOrUpdate(holder.Started, 1, (_, n) => n + 1);
                 }
 
                 _ = table.Longest();
-                scans++;
+                Interlocked.Increment(ref scans);
+                firstScan.Set();
             }
+        }))];
+        foreach (Thread scanner in scanners)
+            scanner.Start();
+        Assert.True(firstScan.Wait(TimeSpan.FromSeconds(30)));
 
-            return scans;
-        });
         Parallel.For(0, Threads, new ParallelOptions { MaxDegreeOfParallelism = Threads }, t =>
         {
             // Several connections per thread, so neighbourhoods fill and some go to the overflow dictionary.
             var mine = Enumerable.Range(0, 6).Select(_ => new SqliteConnection()).ToArray();
+            var startedOf = new long[mine.Length];
+            string owner = $"thread {t}";
             for (int r = 0; r < Rounds; r++)
             {
-                SqliteConnection c = mine[r % mine.Length];
-                long started = 1_000_000L * (t + 1) + r + 1;
-                string owner = $"thread {t}";
-                table.Add(c, owner, heldByDesign: false, acquirer: null, started);
-                if (r % mine.Length != mine.Length - 1)
+                int k = r % mine.Length;
+                startedOf[k] = (1_000_000L * (t + 1)) + r + 1;
+                table.Add(mine[k], owner, heldByDesign: false, acquirer: null, startedOf[k]);
+                if (k != mine.Length - 1)
                     continue;
-                for (int k = 0; k < mine.Length; k++)
+                for (int j = 0; j < mine.Length; j++)
                 {
-                    if (!table.TryRemove(mine[k], out HolderTable.Holder holder) || holder.Owner != owner || holder.Started / 1_000_000L != t + 1)
+                    if (!table.TryRemove(mine[j], out HolderTable.Holder holder) || holder.Owner != owner || holder.Started != startedOf[j])
                         Interlocked.Increment(ref mismatches);
+                    released[holder.Started] = holder.Reported;
                 }
             }
 
@@ -117,9 +129,18 @@ public sealed class HolderTableTests
                 c.Dispose();
         });
         stop.Cancel();
-        Assert.True(scanner.Result > 0);
+        foreach (Thread scanner in scanners)
+            scanner.Join();
+
         Assert.Equal(0, mismatches);
+        Assert.Equal(Threads * Rounds, released.Count);
+        Assert.True(scans > 1);
+        Assert.True(scanned.Count > 0, "no scan ever saw a hold");
+
+        // A scan reported a hold exactly when its release was told it had been reported, and no hold twice.
+        Assert.DoesNotContain(scanned, s => s.Value != 1);
+        Assert.DoesNotContain(released, r => r.Value != scanned.ContainsKey(r.Key));
         Assert.Null(table.Longest().Held);
-        Assert.Empty(table.TakeOverdue(TimeSpan.Zero, fake.Now));
+        Assert.Empty(table.TakeOverdue(TimeSpan.Zero, now));
     }
 }
