@@ -96,6 +96,18 @@ public sealed class ChartCommandTests : IDisposable
         Assert.Contains("inside the first's interval at 0", StudyComparison.Table(first, far), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void A_rerun_just_outside_the_first_runs_interval_prints_figures_that_show_it()
+    {
+        double[] ones = [1, 1, 1, 1, 1, 1];
+        var first = Run("sqlite", new StudyPoint("Orseis", "OpenPerCall", 4, ones, [4.102, 4.106, 4.108, 4.11, 4.112, 4.114]));
+        var rerun = Run("sqlite", new StudyPoint("Orseis", "OpenPerCall", 4, ones, [4.116, 4.117, 4.118, 4.118, 4.119, 4.12]));
+
+        // To two decimals both would read 4.11 and the "no" would look wrong.
+        string table = StudyComparison.Table(first, rerun);
+        Assert.Contains("| 4.109 [4.102–4.114] | 4.118 [4.116–4.120] | **no** |", table, StringComparison.Ordinal);
+    }
+
     private static StudyResults Run(string provider, params StudyPoint[] points) =>
         new(provider, "Test 1.0", points[0].ReuseNs.Count, "wall time", new DateTime(2026, 11, 23, 0, 0, 0, DateTimeKind.Utc), 60, points);
 

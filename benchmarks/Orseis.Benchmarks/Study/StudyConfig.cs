@@ -69,7 +69,6 @@ public sealed class StudyConfig : ManualConfig
             AddJob(UsesThreadCpuClock ? job.WithClock(ThreadCpuClock.Instance) : job);
         }
 
-        // Each N runs in the job with its number of calls only.
         // Each N runs in the job with its number of calls only (by the job's name: a test's mutator may change the counts).
         AddFilter(new SimpleFilter(c => c.Descriptor.Type != typeof(RatioStudy) ||
             c.Job.ResolvedId.Contains(LongJob, StringComparison.Ordinal) == (StudySizes.Iterations(N(c)) == 1)));

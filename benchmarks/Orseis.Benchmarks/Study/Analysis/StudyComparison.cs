@@ -46,7 +46,7 @@ public static class StudyComparison
             both += qInP && pInQ ? 1 : 0;
             overlap += p.Interval.Low <= q.Interval.High && q.Interval.Low <= p.Interval.High ? 1 : 0;
             text.AppendLine(Invariant(
-                $"| {p.Library} | {p.N} | {p.Ratio:F2} [{p.Interval.Low:F2}–{p.Interval.High:F2}] | {q.Ratio:F2} [{q.Interval.Low:F2}–{q.Interval.High:F2}] | {(qInP ? "yes" : "**no**")} | {(pInQ ? "yes" : "**no**")} |"));
+                $"| {p.Library} | {p.N} | {p.Ratio:F3} [{p.Interval.Low:F3}–{p.Interval.High:F3}] | {q.Ratio:F3} [{q.Interval.Low:F3}–{q.Interval.High:F3}] | {(qInP ? "yes" : "**no**")} | {(pInQ ? "yes" : "**no**")} |"));
         }
 
         text.AppendLine();
