@@ -36,9 +36,7 @@ internal sealed partial class PoolTelemetry
             if (Detecting(FindingKind.HeldTooLong))
                 _heldTooLong.MaybeScan(now);
         }
-#pragma warning disable CA1031 // diagnostics must not change what the query does
         catch (Exception)
-#pragma warning restore CA1031
         {
         }
     }
@@ -64,9 +62,7 @@ internal sealed partial class PoolTelemetry
                 _heldTooLong.OnReleased(holder, held);
                 _heldTooLong.MaybeScan(now);
             }
-#pragma warning disable CA1031 // diagnostics must not change what the query does
             catch (Exception)
-#pragma warning restore CA1031
             {
             }
         }

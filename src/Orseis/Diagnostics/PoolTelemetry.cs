@@ -10,6 +10,8 @@ namespace Orseis.Diagnostics;
 /// when a listener is enabled or <see cref="DiagnosticsOptions.Detectors"/> asks for them. Time is read through the
 /// options' <see cref="TimeProvider"/>. Nothing here may throw into a query: each listener-facing step is guarded.
 /// </summary>
+[System.Diagnostics.CodeAnalysis.SuppressMessage(
+    "Design", "CA1031:Do not catch general exception types", Justification = "Diagnostics must not change what the query does.")]
 internal sealed partial class PoolTelemetry : IDisposable
 {
     private readonly DiagnosticsOptions _options;
@@ -139,9 +141,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             {
                 DetectOnOpenStart(start);
             }
-#pragma warning disable CA1031 // diagnostics must not change what the query does
             catch (Exception)
-#pragma warning restore CA1031
             {
             }
         }
@@ -198,9 +198,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             {
                 DetectOnOpenCompleted(start, elapsed, connection, now);
             }
-#pragma warning disable CA1031 // diagnostics must not change what the query does
             catch (Exception)
-#pragma warning restore CA1031
             {
             }
         }
@@ -323,9 +321,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         {
             step(this, state);
         }
-#pragma warning disable CA1031 // diagnostics must not change what the query does
         catch (Exception)
-#pragma warning restore CA1031
         {
         }
     }

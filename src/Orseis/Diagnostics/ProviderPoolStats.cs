@@ -127,8 +127,8 @@ internal sealed class ProviderPoolStats
     private static object? Kind(Instrument instrument) => instrument.Name switch
     {
         "db.client.connection.count" or "db.client.connections.usage" => instrument.IsObservable ? AbsoluteCountKind : CountChangeKind,
-        "db.client.connection.create_time" or "db.client.connection.npgsql.create_time" => CreateKind,
-        "db.client.connections.create_time" => CreateKind,
+        "db.client.connection.create_time" or "db.client.connection.npgsql.create_time" or "db.client.connections.create_time"
+            => CreateKind,
         _ => null,
     };
 

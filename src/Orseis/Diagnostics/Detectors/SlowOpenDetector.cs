@@ -27,7 +27,6 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
     private int _slowInRow;
     private long _slowSince;
     private double _usualMs;
-    private int _usualSeen;
 
     /// <summary>The moving average of warm (pool-hit) opens, in milliseconds; 0 until one was seen.</summary>
     public double UsualMs => Volatile.Read(ref _usualMs);
@@ -124,14 +123,13 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
             Volatile.Write(ref _recentFull, 1);
     }
 
-    /// <summary>Moves the usual (warm) open time towards <paramref name="ms"/>: the first sets it.</summary>
+    /// <summary>Moves the usual (warm) open time towards <paramref name="ms"/>: the first (usual still 0) sets it.</summary>
     private void Learn(double ms)
     {
-        bool first = Volatile.Read(ref _usualSeen) == 0 && Interlocked.Exchange(ref _usualSeen, 1) == 0;
         double seen = Volatile.Read(ref _usualMs);
         while (true)
         {
-            double next = first || seen == 0 ? ms : (Weight * ms) + ((1 - Weight) * seen); // 0: the first not yet in
+            double next = seen == 0 ? ms : (Weight * ms) + ((1 - Weight) * seen);
             double was = Interlocked.CompareExchange(ref _usualMs, next, seen);
             if (was.Equals(seen))
                 return;
