@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 #
-# Run a command on one CPU core together with a local database server, for timing
-# studies on a small machine.
+# Run a command on one CPU core together with a local database server (or, with
+# --apart, on the other cores), for timing studies on a small machine.
 #
-# Usage: scripts/pin-with-server.sh SERVER_PID [--core C] -- COMMAND [ARGS...]
+# Usage: scripts/pin-with-server.sh SERVER_PID [--core C] [--apart] -- COMMAND [ARGS...]
 #
 #   SERVER_PID  the server's process id: MARIADB_PID in the state file of
 #               scripts/mariadb-start.sh; for PostgreSQL the first line of
 #               postmaster.pid in PG_DATADIR (scripts/pg-start.sh's state file)
-#   --core C    the core to share (default: the last one)
+#   --core C    the server's core (default: the last one)
+#   --apart     the server alone on core C, COMMAND on every other core
 #
 # Every thread of the server and of COMMAND (and of the processes either starts)
 # runs on core C; while COMMAND runs, every other process is moved off core C
@@ -20,16 +21,26 @@
 # sets the spread of a round trip. On one core the hand-over is a context switch:
 # a sequential `select 1` loop through MySqlConnector measured 87.5-91.8 us per
 # call over 5 processes pinned, 65-224 us unpinned, on the same idle machine.
+#
+# With --apart the server runs on core C and COMMAND (with the processes it
+# starts) on the others, nothing else is moved, and at the end the server may
+# use every core again. Every round trip then crosses cores, the same way in
+# every process: for what a client-side cost adds to a round trip (the detector
+# overhead), where one shared core would hand the client's own background
+# threads the core the query needs, and unpinned the scheduler places client
+# and server on one core in some processes and apart in others.
 
 set -uo pipefail
 
 if [[ $# -lt 3 ]]; then
-    sed -n '4,11p' "$0" >&2
+    sed -n '6,12p' "$0" >&2
     exit 2
 fi
 server=$1; shift
 core=$(( $(nproc) - 1 ))
 if [[ $1 == --core ]]; then core=$2; shift 2; fi
+apart=false
+if [[ $1 == --apart ]]; then apart=true; shift; fi
 if [[ $1 != -- ]]; then
     echo "pin-with-server.sh: expected -- before the command, got '$1'" >&2
     exit 2
@@ -48,6 +59,18 @@ others=$(seq 0 $(( $(nproc) - 1 )) | grep -vx "$core" | paste -sd, -)
 if [[ -z $others ]]; then
     echo "pin-with-server.sh: one core only; nothing to move off it" >&2
     others=$core
+fi
+
+if $apart; then
+    if [[ $others == "$core" ]]; then
+        echo "pin-with-server.sh: --apart needs two cores" >&2
+        exit 2
+    fi
+    taskset -a -p -c "$core" "$server" >/dev/null
+    taskset -c "$others" "$@"
+    code=$?
+    taskset -a -p -c "$all" "$server" >/dev/null 2>&1
+    exit $code
 fi
 
 taskset -a -p -c "$core" "$server" >/dev/null

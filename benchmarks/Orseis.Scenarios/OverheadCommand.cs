@@ -91,7 +91,7 @@ internal static class OverheadCommand
         return s.ToString();
     }
 
-    private readonly record struct Block(long WallNs, long CpuNs, long Bytes);
+    internal readonly record struct Block(long WallNs, long CpuNs, long Bytes);
 
     /// <summary>One pair's result for one mode: the median block ratios, and the None side's per-call figures.</summary>
     private readonly record struct PairResult(double WallRatio, double CpuRatio, double NoneWallUs, double NoneCpuUs, double NoneBytes, double AllBytes)
@@ -143,11 +143,13 @@ internal static class OverheadCommand
     }
 
     /// <summary>A child process serving blocks over its stdin/stdout.</summary>
-    private sealed class Side : IDisposable
+    internal sealed class Side : IDisposable
     {
         private readonly Process _process;
 
         private Side(Process process) => _process = process;
+
+        public int ProcessId => _process.Id;
 
         public static async Task<Side> StartAsync(string provider, string detectors, bool listeners)
         {

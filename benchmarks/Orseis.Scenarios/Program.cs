@@ -37,6 +37,18 @@ overhead.SetAction((parse, _) => Guarded(() => OverheadCommand.RunAsync(
     parse.GetRequiredValue(provider), parse.GetValue(pairs), parse.GetValue(blocks), parse.GetValue(calls), parse.GetRequiredValue(overheadAgainst),
     ListenerStates(parse.GetRequiredValue(listening)))));
 
+var idleAgainst = DetectorsOption();
+var idleRepeats = new Option<int>("--repeats") { Description = "fresh processes per side", DefaultValueFactory = _ => 3 };
+var idleSeconds = new Option<int>("--seconds") { Description = "how long each process is watched", DefaultValueFactory = _ => 20 };
+AtLeast(idleRepeats, 1, "");
+AtLeast(idleSeconds, 1, "");
+var idle = new Command("idle", "Detectors=All (or --detectors) against None in a process making no calls: CPU and context switches per second")
+{
+    provider, idleAgainst, idleRepeats, idleSeconds,
+};
+idle.SetAction((parse, _) => Guarded(() => IdleCommand.RunAsync(
+    parse.GetRequiredValue(provider), parse.GetRequiredValue(idleAgainst), parse.GetValue(idleRepeats), parse.GetValue(idleSeconds))));
+
 var repeats = new Option<int>("--repeats") { Description = "fresh processes per side and listener state", DefaultValueFactory = _ => 3 };
 var countedCalls = new Option<int>("--calls") { Description = "sequential calls counted per mode and process", DefaultValueFactory = _ => 2000 };
 Option<string> against = DetectorsOption();
@@ -63,7 +75,7 @@ var seconds = new Argument<double>("seconds") { Description = "how long to spin"
 var hog = new Command("hog", "Spin on every core (the suite's CPU hog)") { seconds };
 hog.SetAction(parse => CpuHog.Run(parse.GetValue(seconds)));
 
-var root = new RootCommand("Orseis detector scenarios: suite, run, sweep, overhead, instructions, hog") { suite, run, sweep, overhead, instructions, overheadChild, hog };
+var root = new RootCommand("Orseis detector scenarios: suite, run, sweep, overhead, idle, instructions, hog") { suite, run, sweep, overhead, idle, instructions, overheadChild, hog };
 return await root.Parse(args).InvokeAsync();
 
 // --detectors of 'overhead' and 'instructions': the side compared with None.

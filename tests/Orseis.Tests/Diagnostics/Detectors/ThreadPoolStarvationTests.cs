@@ -24,6 +24,34 @@ public sealed class ThreadPoolStarvationTests
     }
 
     [Fact]
+    public void A_prompt_pool_is_probed_once_a_second_and_a_slow_one_at_every_tick()
+    {
+        var fake = new Fake();
+        var probe = new ThreadPoolProbe.ProbeState(fake.Time);
+        int queued = 0;
+        Assert.Null(probe.Tick(_ => queued++));
+        fake.Time.Advance(Fake.Ms(1));
+        probe.Ran(); // prompt
+        for (int tick = 1; tick < 10; tick++)
+        {
+            fake.Time.Advance(Fake.Ms(100) - (tick == 1 ? Fake.Ms(1) : TimeSpan.Zero));
+            Assert.Null(probe.Tick(_ => queued++));
+        }
+
+        Assert.Equal(1, queued); // 900 ms after the first: nothing more queued
+        fake.Time.Advance(Fake.Ms(100));
+        Assert.Null(probe.Tick(_ => queued++));
+        Assert.Equal(2, queued); // a second after the first
+
+        fake.Time.Advance(Fake.Ms(100));
+        Assert.Equal(Fake.Ms(100), probe.Tick(_ => queued++)); // still out: its wait, nothing queued
+        probe.Ran(); // waited 100 ms: not prompt
+        fake.Time.Advance(Fake.Ms(100));
+        Assert.Null(probe.Tick(_ => queued++));
+        Assert.Equal(3, queued); // the next tick probes again
+    }
+
+    [Fact]
     public void A_probe_waiting_past_the_threshold_is_starvation_named_at_the_next_Orseis_call()
     {
         var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
