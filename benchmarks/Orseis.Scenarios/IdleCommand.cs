@@ -40,7 +40,7 @@ internal static class IdleCommand
             }
 
             rows.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                $"| {detectors} | {OverheadCommand.Median(cpu):0.00} ms ({cpu.Min():0.00}-{cpu.Max():0.00}) | {OverheadCommand.Median(switches):0} ({switches.Min():0}-{switches.Max():0}) |"));
+                $"| {detectors} | {PairStatistics.Median(cpu):0.00} ms ({cpu.Min():0.00}-{cpu.Max():0.00}) | {PairStatistics.Median(switches):0} ({switches.Min():0}-{switches.Max():0}) |"));
         }
 
         Console.WriteLine(rows.ToString());

@@ -159,13 +159,13 @@ internal static class InstructionsCommand
             {
                 List<double> none = [.. counts[(listeners, "None", mode)].Select(c => c.Main)];
                 List<double> all = [.. counts[(listeners, "All", mode)].Select(c => c.Main)];
-                double ratio = OverheadCommand.Median(all) / OverheadCommand.Median(none);
+                double ratio = PairStatistics.Median(all) / PairStatistics.Median(none);
                 double low = all.Min() / none.Max(), high = all.Max() / none.Min();
-                double othersNone = OverheadCommand.Median([.. counts[(listeners, "None", mode)].Select(c => c.Others)]);
-                double othersAll = OverheadCommand.Median([.. counts[(listeners, "All", mode)].Select(c => c.Others)]);
+                double othersNone = PairStatistics.Median([.. counts[(listeners, "None", mode)].Select(c => c.Others)]);
+                double othersAll = PairStatistics.Median([.. counts[(listeners, "All", mode)].Select(c => c.Others)]);
                 s.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                    $"| {(listeners ? "Meter + Event" : "none")} | {mode} | {OverheadCommand.Median(none):N0} ({none.Min():N0} .. {none.Max():N0}) | " +
-                    $"{OverheadCommand.Median(all):N0} ({all.Min():N0} .. {all.Max():N0}) | {ratio - 1:+0.00%;-0.00%} ({low - 1:+0.00%;-0.00%} .. {high - 1:+0.00%;-0.00%}) | " +
+                    $"| {(listeners ? "Meter + Event" : "none")} | {mode} | {PairStatistics.Median(none):N0} ({none.Min():N0} .. {none.Max():N0}) | " +
+                    $"{PairStatistics.Median(all):N0} ({all.Min():N0} .. {all.Max():N0}) | {ratio - 1:+0.00%;-0.00%} ({low - 1:+0.00%;-0.00%} .. {high - 1:+0.00%;-0.00%}) | " +
                     $"{othersNone:N0} / {othersAll:N0} |"));
             }
         }

@@ -18,7 +18,8 @@ internal static class OverheadChild
 
     /// <summary>
     /// Serves blocks until stdin closes: reads <c>MODE CALLS</c> (mode <c>session</c> or <c>per-call</c>), runs the calls,
-    /// prints <c>wallNs cpuNs bytes</c> for the block (wall time, the calling thread's CPU time, bytes it allocated).
+    /// prints <c>wallNs cpuNs bytes userNs</c> for the block (wall time, the calling thread's CPU time, bytes it allocated,
+    /// its user-mode CPU time).
     /// </summary>
     public static int Run(string provider, string detectors, bool listeners)
     {
@@ -47,13 +48,15 @@ internal static class OverheadChild
             int calls = int.Parse(parts[1], CultureInfo.InvariantCulture);
             long bytes = GC.GetAllocatedBytesForCurrentThread();
             long cpu = ThreadCpu.Nanoseconds();
+            long user = ThreadCpu.UserNanoseconds();
             long start = Stopwatch.GetTimestamp();
             for (int i = 0; i < calls; i++)
                 GC.KeepAlive(perCall ? db.Scalar<long>("select 1") : session.Scalar<long>("select 1"));
             long wall = (long)Stopwatch.GetElapsedTime(start).TotalNanoseconds;
             cpu = ThreadCpu.Nanoseconds() - cpu;
+            user = ThreadCpu.UserNanoseconds() - user;
             bytes = GC.GetAllocatedBytesForCurrentThread() - bytes;
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{wall} {cpu} {bytes}"));
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{wall} {cpu} {bytes} {user}"));
         }
 
         return 0;

@@ -11,7 +11,8 @@ namespace Orseis.Scenarios;
 /// <list type="bullet">
 /// <item>Each configuration runs in its own process (<see cref="OverheadChild"/>), warmed up first; the two processes of
 /// a pair (None, All) run blocks of calls in turn, never at the same time, alternating which goes first, so load that
-/// comes and goes hits both sides of each block pair alike. A pair's ratio is the median of its block ratios.</item>
+/// comes and goes hits both sides of each block pair alike. A pair's ratio is the median of its block ratios. The two
+/// sides also take turns being the process started first (use an even number of pairs).</item>
 /// <item>A process has its own code layout, JIT decisions and cache luck, which can move identical code by several
 /// percent: so the experiment is repeated on several fresh pairs, and the answer is the geometric mean of the pairs'
 /// ratios with a 95 % t-interval over pairs (the pairs are independent; the blocks within a pair are not, and are
@@ -54,8 +55,14 @@ internal static class OverheadCommand
 
     private static async Task<Dictionary<string, PairResult>> RunPairAsync(string provider, string against, bool listeners, int pair, int blocks, int calls)
     {
-        using var none = await Side.StartAsync(provider, "None", listeners);
-        using var all = await Side.StartAsync(provider, against, listeners);
+        // The process started second of a pair ran open-per-call calls slower, whatever it was: PoolSize (no work per call)
+        // against None read +11.4 % (+4.8 .. +18.3) over 24 pairs with None always started first. So the sides take
+        // turns starting first, and the bias cancels over an even number of pairs.
+        bool noneStartsFirst = pair % 2 == 0;
+        using Side startedFirst = await Side.StartAsync(provider, noneStartsFirst ? "None" : against, listeners);
+        using Side startedSecond = await Side.StartAsync(provider, noneStartsFirst ? against : "None", listeners);
+        Side none = noneStartsFirst ? startedFirst : startedSecond;
+        Side all = noneStartsFirst ? startedSecond : startedFirst;
         var samples = Modes.ToDictionary(m => m, _ => new List<(Block None, Block All)>());
         for (int b = 0; b < blocks; b++)
         {
@@ -77,69 +84,51 @@ internal static class OverheadCommand
     private static string Table(string provider, string against, List<Row> rows, int pairs, int blocks, int calls, TimeSpan elapsed, string loadBefore, string loadAfter)
     {
         var s = new StringBuilder();
-        s.AppendLine($"| listeners | mode | wall per call, None | {against} / None, wall (95 % CI) | CPU per call, None | {against} / None, CPU (95 % CI) | bytes per call, None / {against} |");
-        s.AppendLine("|---|---|---:|---:|---:|---:|---:|");
+        s.AppendLine($"| listeners | mode | wall per call, None | {against} / None, wall (95 % CI) | CPU per call, None | {against} / None, CPU (95 % CI) " +
+            $"| user-mode CPU per call, None | {against} - None, user-mode CPU per call (95 % CI) | that, per None's wall | bytes per call, None / {against} |");
+        s.AppendLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         foreach (Row r in rows)
         {
             s.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                $"| {(r.Listeners ? "Meter + Event" : "none")} | {r.Mode} | {r.NoneWallUs:0.0} µs | {r.Wall} | {r.NoneCpuUs:0.00} µs | {r.Cpu} | {r.NoneBytes:0} / {r.AllBytes:0} B |"));
+                $"| {(r.Listeners ? "Meter + Event" : "none")} | {r.Mode} | {r.NoneWallUs:0.0} µs | {r.Wall.AsPercent()} | {r.NoneCpuUs:0.00} µs | {r.Cpu.AsPercent()} | ") +
+                string.Create(CultureInfo.InvariantCulture,
+                $"{r.NoneUserUs:0.00} µs | {r.UserDelta.AsMicroseconds()} | {r.UserDelta.Per(r.NoneWallUs).AsShare()} | {r.NoneBytes:0} / {r.AllBytes:0} B |"));
         }
 
         s.AppendLine();
         s.AppendLine(string.Create(CultureInfo.InvariantCulture,
-            $"{(provider == "sqlite" ? "In-memory SQLite" : "MariaDB through MySqlConnector")}: {pairs} process pairs per listener state, {blocks} block pairs of {calls} calls per mode and pair; the ratio is the geometric mean of the pairs' median block ratios, the interval a t-interval over pairs. {elapsed.TotalMinutes:0.0} min; load average {loadBefore} before, {loadAfter} after."));
+            $"{(provider == "sqlite" ? "In-memory SQLite" : "MariaDB through MySqlConnector")}: {pairs} process pairs per listener state, {blocks} block pairs of {calls} calls per mode and pair; the ratio is the geometric mean of the pairs' median block ratios, the user-mode difference the mean of the pairs' median block differences, each interval a t-interval over pairs. {elapsed.TotalMinutes:0.0} min; load average {loadBefore} before, {loadAfter} after."));
         return s.ToString();
     }
 
-    internal readonly record struct Block(long WallNs, long CpuNs, long Bytes);
+    internal readonly record struct Block(long WallNs, long CpuNs, long Bytes, long UserNs);
 
-    /// <summary>One pair's result for one mode: the median block ratios, and the None side's per-call figures.</summary>
-    private readonly record struct PairResult(double WallRatio, double CpuRatio, double NoneWallUs, double NoneCpuUs, double NoneBytes, double AllBytes)
+    /// <summary>One pair's result for one mode: the median block ratios and user-mode difference per call, and the None
+    /// side's per-call figures.</summary>
+    private readonly record struct PairResult(
+        double WallRatio, double CpuRatio, double UserDeltaUs, double NoneWallUs, double NoneCpuUs, double NoneUserUs, double NoneBytes, double AllBytes)
     {
         public static PairResult From(List<(Block None, Block All)> blocks, int calls) =>
-            new(Median(blocks.Select(b => (double)b.All.WallNs / b.None.WallNs)),
-                Median(blocks.Select(b => (double)b.All.CpuNs / b.None.CpuNs)),
-                Median(blocks.Select(b => b.None.WallNs / 1000.0 / calls)),
-                Median(blocks.Select(b => b.None.CpuNs / 1000.0 / calls)),
-                Median(blocks.Select(b => (double)b.None.Bytes / calls)),
-                Median(blocks.Select(b => (double)b.All.Bytes / calls)));
+            new(PairStatistics.Median(blocks.Select(b => (double)b.All.WallNs / b.None.WallNs)),
+                PairStatistics.Median(blocks.Select(b => (double)b.All.CpuNs / b.None.CpuNs)),
+                PairStatistics.Median(blocks.Select(b => (b.All.UserNs - b.None.UserNs) / 1000.0 / calls)),
+                PairStatistics.Median(blocks.Select(b => b.None.WallNs / 1000.0 / calls)),
+                PairStatistics.Median(blocks.Select(b => b.None.CpuNs / 1000.0 / calls)),
+                PairStatistics.Median(blocks.Select(b => b.None.UserNs / 1000.0 / calls)),
+                PairStatistics.Median(blocks.Select(b => (double)b.None.Bytes / calls)),
+                PairStatistics.Median(blocks.Select(b => (double)b.All.Bytes / calls)));
     }
 
-    private sealed record Row(bool Listeners, string Mode, double NoneWallUs, double NoneCpuUs, double NoneBytes, double AllBytes, Interval Wall, Interval Cpu)
+    private sealed record Row(
+        bool Listeners, string Mode, double NoneWallUs, double NoneCpuUs, double NoneUserUs, double NoneBytes, double AllBytes,
+        PairStatistics.Interval Wall, PairStatistics.Interval Cpu, PairStatistics.Interval UserDelta)
     {
         public static Row From(bool listeners, string mode, List<PairResult> pairs) =>
-            new(listeners, mode, Median(pairs.Select(p => p.NoneWallUs)), Median(pairs.Select(p => p.NoneCpuUs)),
-                Median(pairs.Select(p => p.NoneBytes)), Median(pairs.Select(p => p.AllBytes)),
-                Interval.Of(pairs.Select(p => p.WallRatio)), Interval.Of(pairs.Select(p => p.CpuRatio)));
-    }
-
-    /// <summary>A ratio's geometric mean over independent pairs and its 95 % t-interval (computed on the logs).</summary>
-    internal readonly record struct Interval(double Estimate, double Low, double High)
-    {
-        // Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom.
-        private static readonly double[] StudentT =
-        [
-            12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-            2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-        ];
-
-        public static Interval Of(IEnumerable<double> ratios)
-        {
-            double[] logs = [.. ratios.Select(r => Math.Log(r))];
-            double mean = logs.Average();
-            double sd = Math.Sqrt(logs.Sum(l => (l - mean) * (l - mean)) / (logs.Length - 1));
-            double half = StudentT[Math.Min(logs.Length - 1, StudentT.Length) - 1] * sd / Math.Sqrt(logs.Length);
-            return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half));
-        }
-
-        public override string ToString() =>
-            string.Create(CultureInfo.InvariantCulture, $"{Estimate - 1:+0.0%;-0.0%} ({Low - 1:+0.0%;-0.0%} .. {High - 1:+0.0%;-0.0%})");
-    }
-
-    internal static double Median(IEnumerable<double> values)
-    {
-        double[] sorted = [.. values.Order()];
-        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
+            new(listeners, mode, PairStatistics.Median(pairs.Select(p => p.NoneWallUs)), PairStatistics.Median(pairs.Select(p => p.NoneCpuUs)),
+                PairStatistics.Median(pairs.Select(p => p.NoneUserUs)),
+                PairStatistics.Median(pairs.Select(p => p.NoneBytes)), PairStatistics.Median(pairs.Select(p => p.AllBytes)),
+                PairStatistics.Ratio(pairs.Select(p => p.WallRatio)), PairStatistics.Ratio(pairs.Select(p => p.CpuRatio)),
+                PairStatistics.Difference(pairs.Select(p => p.UserDeltaUs)));
     }
 
     /// <summary>A child process serving blocks over its stdin/stdout.</summary>
@@ -166,7 +155,7 @@ internal static class OverheadCommand
             await _process.StandardInput.FlushAsync();
             string[] parts = (await _process.StandardOutput.ReadLineAsync())!.Split(' ');
             return new Block(long.Parse(parts[0], CultureInfo.InvariantCulture), long.Parse(parts[1], CultureInfo.InvariantCulture),
-                long.Parse(parts[2], CultureInfo.InvariantCulture));
+                long.Parse(parts[2], CultureInfo.InvariantCulture), long.Parse(parts[3], CultureInfo.InvariantCulture));
         }
 
         public void Dispose()

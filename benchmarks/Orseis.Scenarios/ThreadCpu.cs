@@ -2,7 +2,11 @@ using System.Runtime.InteropServices;
 
 namespace Orseis.Scenarios;
 
-/// <summary>The calling thread's CPU time (Linux <c>CLOCK_THREAD_CPUTIME_ID</c>).</summary>
+/// <summary>
+/// The calling thread's CPU time (Linux <c>CLOCK_THREAD_CPUTIME_ID</c>), and the user-mode part of it
+/// (<c>getrusage(RUSAGE_THREAD)</c>): the kernel's part of a round trip (sockets, sleeping and waking) moves with where
+/// the scheduler puts the threads; the user-mode part is the code's own.
+/// </summary>
 internal static class ThreadCpu
 {
     [StructLayout(LayoutKind.Sequential)]
@@ -11,6 +15,22 @@ internal static class ThreadCpu
         public long Seconds;
         public long Nanoseconds;
     }
+
+    [StructLayout(LayoutKind.Sequential)]
+    private struct Usage
+    {
+        public long UserSeconds;
+        public long UserMicroseconds;
+        public long SystemSeconds;
+        public long SystemMicroseconds;
+        [MarshalAs(UnmanagedType.ByValArray, SizeConst = 14)]
+        public long[] Rest;
+    }
+
+    [DllImport("libc", EntryPoint = "getrusage")]
+#pragma warning disable SYSLIB1054, CA5392 // as below
+    private static extern int GetRUsage(int who, out Usage usage);
+#pragma warning restore SYSLIB1054, CA5392
 
     [DllImport("libc", EntryPoint = "clock_gettime")]
 #pragma warning disable SYSLIB1054, CA5392 // a benchmark helper: one libc call, no marshalling to generate
@@ -22,5 +42,12 @@ internal static class ThreadCpu
     {
         _ = ClockGetTime(3, out TimeSpec t);
         return (t.Seconds * 1_000_000_000) + t.Nanoseconds;
+    }
+
+    /// <summary>User-mode CPU time of the calling thread, in nanoseconds (microsecond resolution).</summary>
+    public static long UserNanoseconds()
+    {
+        _ = GetRUsage(1, out Usage u); // RUSAGE_THREAD
+        return ((u.UserSeconds * 1_000_000) + u.UserMicroseconds) * 1000;
     }
 }
