@@ -128,7 +128,7 @@ internal static class OverheadCommand
                 PairStatistics.Median(pairs.Select(p => p.NoneUserUs)),
                 PairStatistics.Median(pairs.Select(p => p.NoneBytes)), PairStatistics.Median(pairs.Select(p => p.AllBytes)),
                 PairStatistics.Ratio(pairs.Select(p => p.WallRatio)), PairStatistics.Ratio(pairs.Select(p => p.CpuRatio)),
-                PairStatistics.Difference(pairs.Select(p => p.UserDeltaUs)));
+                PairStatistics.Mean(pairs.Select(p => p.UserDeltaUs)));
     }
 
     /// <summary>A child process serving blocks over its stdin/stdout.</summary>

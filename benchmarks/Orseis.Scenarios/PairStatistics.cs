@@ -3,7 +3,7 @@ using System.Globalization;
 namespace Orseis.Scenarios;
 
 /// <summary>
-/// Estimates over independent process pairs with 95 % t-intervals: a ratio's geometric mean (computed on the logs) and
+/// Estimates over independent process pairs with 95 % t-intervals: a ratio's geometric mean (the mean of the logs) and
 /// a difference's mean. The pairs are independent; blocks within a pair are not, and are never counted as samples.
 /// </summary>
 internal static class PairStatistics
@@ -18,12 +18,12 @@ internal static class PairStatistics
     /// <summary>The geometric mean of <paramref name="ratios"/> and its interval.</summary>
     public static Interval Ratio(IEnumerable<double> ratios)
     {
-        Interval logs = Difference(ratios.Select(r => Math.Log(r)));
+        Interval logs = Mean(ratios.Select(r => Math.Log(r)));
         return new(Math.Exp(logs.Estimate), Math.Exp(logs.Low), Math.Exp(logs.High));
     }
 
     /// <summary>The mean of <paramref name="values"/> and its interval.</summary>
-    public static Interval Difference(IEnumerable<double> values)
+    public static Interval Mean(IEnumerable<double> values)
     {
         double[] v = [.. values];
         double mean = v.Average();
@@ -49,10 +49,10 @@ internal static class PairStatistics
 
         /// <summary>A share: <c>+0.8% (+0.7% .. +0.9%)</c>.</summary>
         public string AsShare() =>
-            string.Create(CultureInfo.InvariantCulture, $"{Estimate:+0.0%;-0.0%} ({Low:+0.0%;-0.0%} .. {High:+0.0%;-0.0%})");
+            string.Create(CultureInfo.InvariantCulture, $"{Estimate:+0.0%;-0.0%;0.0%} ({Low:+0.0%;-0.0%;0.0%} .. {High:+0.0%;-0.0%;0.0%})");
 
         /// <summary>A difference in microseconds: <c>+0.85 µs (+0.70 .. +1.00)</c>.</summary>
         public string AsMicroseconds() =>
-            string.Create(CultureInfo.InvariantCulture, $"{Estimate:+0.00;-0.00} µs ({Low:+0.00;-0.00} .. {High:+0.00;-0.00})");
+            string.Create(CultureInfo.InvariantCulture, $"{Estimate:+0.00;-0.00;0.00} µs ({Low:+0.00;-0.00;0.00} .. {High:+0.00;-0.00;0.00})");
     }
 }

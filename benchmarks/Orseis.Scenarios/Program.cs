@@ -78,7 +78,7 @@ hog.SetAction(parse => CpuHog.Run(parse.GetValue(seconds)));
 var root = new RootCommand("Orseis detector scenarios: suite, run, sweep, overhead, idle, instructions, hog") { suite, run, sweep, overhead, idle, instructions, overheadChild, hog };
 return await root.Parse(args).InvokeAsync();
 
-// --detectors of 'overhead' and 'instructions': the side compared with None.
+// --detectors of 'overhead', 'idle' and 'instructions': the side compared with None.
 static Option<string> DetectorsOption()
 {
     var option = new Option<string>("--detectors")

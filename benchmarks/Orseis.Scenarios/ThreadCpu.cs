@@ -23,8 +23,15 @@ internal static class ThreadCpu
         public long UserMicroseconds;
         public long SystemSeconds;
         public long SystemMicroseconds;
-        [MarshalAs(UnmanagedType.ByValArray, SizeConst = 14)]
-        public long[] Rest;
+        public UsageRest Rest;
+    }
+
+    // The 14 longs of struct rusage after its two timevals, inline: a managed array here would make the struct
+    // non-blittable, and each call would allocate one, counted in the block's bytes.
+    [System.Runtime.CompilerServices.InlineArray(14)]
+    private struct UsageRest
+    {
+        private long _first;
     }
 
     [DllImport("libc", EntryPoint = "getrusage")]
