@@ -13,7 +13,7 @@ namespace Orseis;
 public sealed partial class GridReader : IDisposable, IAsyncDisposable
 {
     private readonly SqlRunner _runner;
-    private readonly DbConnection _connection;
+    private readonly Lease _lease;
     private readonly DbCommand _command;
     private readonly DbDataReader _reader;
     private readonly long _started;
@@ -23,11 +23,11 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     private int _disposed;
 
     internal GridReader(
-        SqlRunner runner, DbConnection connection, DbCommand command, DbDataReader reader, long started, ParameterBag? outputs)
+        SqlRunner runner, Lease lease, DbCommand command, DbDataReader reader, long started, ParameterBag? outputs)
     {
         _outputs = outputs;
         _runner = runner;
-        _connection = connection;
+        _lease = lease;
         _command = command;
         _reader = reader;
         _started = started;
@@ -188,7 +188,7 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
             Diagnostics.OrseisActivitySource.Failed(Span, error);
         }
 
-        return _runner.Translate(_connection, error, cancellationToken);
+        return _runner.Translate(_lease.Connection, error, cancellationToken);
     }
 
     private void ThrowIfDone()
@@ -222,7 +222,7 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
             _runner.Pool.Telemetry.CommandCompleted(_started, succeeded: !_failed);
             try
             {
-                await _runner.Source.ReleaseAsync(_connection, async).ConfigureAwait(false);
+                await _runner.Source.ReleaseAsync(_lease, async).ConfigureAwait(false);
             }
             finally
             {

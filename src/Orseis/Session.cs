@@ -78,7 +78,8 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
     {
         if (Transaction is not null)
             throw new InvalidOperationException("A transaction is already open on this session; commit, roll back or dispose it before starting another.");
-        DbConnection connection = await _source.AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
+        Lease lease = await _source.AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
+        DbConnection connection = lease.Connection;
         try
         {
             DbTransaction transaction = async
@@ -90,7 +91,7 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         }
         finally
         {
-            await _source.ReleaseAsync(connection, async).ConfigureAwait(false);
+            await _source.ReleaseAsync(lease, async).ConfigureAwait(false);
         }
     }
 
@@ -136,14 +137,14 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
 
     private async ValueTask EndTransactionWhileBusyAsync(SessionTransaction transaction, TransactionEnd end, bool async, CancellationToken cancellationToken)
     {
-        DbConnection? connection = Kept.Connection;
+        Lease? kept = Kept.Current;
         bool commit = end == TransactionEnd.Commit;
-        if (connection is not { State: ConnectionState.Open })
+        if (kept is not { Connection: { State: ConnectionState.Open } connection } lease)
         {
             // The connection died under the transaction: the server rolled its work back when the connection ended.
             Detach(transaction);
-            if (connection is not null)
-                Kept.Discard(connection, command: null, pending: null);
+            if (kept is { } broken)
+                Kept.Discard(broken, command: null, pending: null);
             if (commit)
             {
                 throw new ConnectionBrokenException(
@@ -191,7 +192,7 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         // committed, and let the next call open a new one.
         bool brokeDuring = connection.State != ConnectionState.Open;
         Detach(transaction);
-        Kept.Discard(connection, command: null, pending);
+        Kept.Discard(lease, command: null, pending);
         if (!commit)
             return;
 

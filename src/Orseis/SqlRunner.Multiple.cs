@@ -70,10 +70,10 @@ public abstract partial class SqlRunner
     {
         // The grid's span lasts until the reader is disposed; it is the current activity only inside this method.
         Activity? span = Diagnostics.OrseisActivitySource.Tracing ? Pool.Telemetry.Spans.StartCall(request.Sql, request.Args) : null;
-        DbConnection connection;
+        Lease lease;
         try
         {
-            connection = await Source.AcquireAsync(async, forStream: true, cancellationToken).ConfigureAwait(false);
+            lease = await Source.AcquireAsync(async, forStream: true, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception error)
         {
@@ -82,6 +82,7 @@ public abstract partial class SqlRunner
             throw;
         }
 
+        DbConnection connection = lease.Connection;
         DbCommand? command = null;
         try
         {
@@ -100,7 +101,7 @@ public abstract partial class SqlRunner
                 throw;
             }
 
-            return new GridReader(this, connection, command, reader, started, request.Args as ParameterBag) { Span = span };
+            return new GridReader(this, lease, command, reader, started, request.Args as ParameterBag) { Span = span };
         }
         catch (Exception error)
         {
@@ -113,7 +114,7 @@ public abstract partial class SqlRunner
                     command.Dispose();
                 }
 
-                await Source.ReleaseAsync(connection, async).ConfigureAwait(false);
+                await Source.ReleaseAsync(lease, async).ConfigureAwait(false);
             }
             finally
             {

@@ -44,8 +44,9 @@ public abstract partial class SqlRunner
 
     private IEnumerable<T> StreamIterator<T>(CommandRequest request)
     {
-        ValueTask<DbConnection> acquiring = Source.AcquireAsync(async: false, forStream: true, CancellationToken.None);
-        DbConnection connection = SyncPath.Done(acquiring);
+        ValueTask<Lease> acquiring = Source.AcquireAsync(async: false, forStream: true, CancellationToken.None);
+        Lease lease = SyncPath.Done(acquiring);
+        DbConnection connection = lease.Connection;
         try
         {
             using DbCommand command = CreateCommand(connection, request);
@@ -90,13 +91,14 @@ public abstract partial class SqlRunner
         }
         finally
         {
-            SyncPath.Done(Source.ReleaseAsync(connection, async: false));
+            SyncPath.Done(Source.ReleaseAsync(lease, async: false));
         }
     }
 
     private async IAsyncEnumerable<T> StreamAsyncIterator<T>(CommandRequest request, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        DbConnection connection = await Source.AcquireAsync(async: true, forStream: true, cancellationToken).ConfigureAwait(false);
+        Lease lease = await Source.AcquireAsync(async: true, forStream: true, cancellationToken).ConfigureAwait(false);
+        DbConnection connection = lease.Connection;
         // Cancellation only: a command timeout bounds each statement's wait in the provider, not how long the caller
         // takes to read the rows, so no deadline covers the whole stream.
         StreamWatch? watch = StreamWatch.Start(timeout: null, cancellationToken);
@@ -146,13 +148,13 @@ public abstract partial class SqlRunner
         {
             if (watch?.Abandoned is { } pending)
             {
-                Source.Abandon(connection, command!, pending);
+                Source.Abandon(lease, command!, pending);
             }
             else
             {
                 if (command is not null)
                     await command.DisposeAsync().ConfigureAwait(false);
-                await Source.ReleaseAsync(connection, async: true).ConfigureAwait(false);
+                await Source.ReleaseAsync(lease, async: true).ConfigureAwait(false);
             }
 
             watch?.Dispose();

@@ -50,7 +50,8 @@ public abstract partial class SqlRunner
     private async ValueTask<TResult> RunCoreAsync<TResult>(
         CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
     {
-        DbConnection connection = await Source.AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
+        Lease lease = await Source.AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
+        DbConnection connection = lease.Connection;
         DbCommand? command = null;
         bool failed = true;
         bool abandonedCall = false;
@@ -80,7 +81,7 @@ public abstract partial class SqlRunner
                 DbCommand inUse = command;
                 command = null;
                 abandonedCall = true;
-                Source.Abandon(connection, inUse, abandoned.Pending);
+                Source.Abandon(lease, inUse, abandoned.Pending);
                 throw abandoned.Reported;
             }
             catch (Exception error)
@@ -102,7 +103,7 @@ public abstract partial class SqlRunner
             }
 
             if (!abandonedCall)
-                await Source.ReleaseAsync(connection, async).ConfigureAwait(false);
+                await Source.ReleaseAsync(lease, async).ConfigureAwait(false);
         }
     }
 

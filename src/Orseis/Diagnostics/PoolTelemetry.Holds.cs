@@ -18,34 +18,38 @@ internal sealed partial class PoolTelemetry
     /// A connection was opened and is now held by <paramref name="owner"/> until <see cref="Released"/>;
     /// <paramref name="acquirer"/> is where (from <see cref="CaptureAcquirer"/>). <paramref name="openedAt"/> is what
     /// <see cref="OpenCompleted"/> returned: the hold starts when the open completed, without reading the clock again.
-    /// <paramref name="flow"/> is the open's <see cref="OpenStart.Flow"/>, told of the release.
+    /// <paramref name="flow"/> is the open's <see cref="OpenStart.Flow"/>, told of the release. Returns the hold to give
+    /// back to <see cref="Released"/> (<see cref="HolderTable.NoHold"/> when nothing is timed).
     /// </summary>
-    public void Acquired(
+    public int Acquired(
         DbConnection connection, string owner, bool heldByDesign = false, StackTrace? acquirer = null, long openedAt = 0,
         FlowState? flow = null)
     {
         long inUse = Interlocked.Increment(ref _inUse);
         Peaks.Raise(ref _peakInUse, inUse);
         if (!Timed)
-            return;
+            return HolderTable.NoHold;
         long now = openedAt != 0 ? openedAt : _time.GetTimestamp(); // 0 when a listener came between the open and now
+        int hold = HolderTable.NoHold;
         try
         {
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
-            _holders.Add(connection, owner, heldByDesign, acquirer, now, flow);
+            hold = _holders.Add(connection, owner, heldByDesign, acquirer, now, flow);
             if (Detecting(FindingKind.HeldTooLong))
                 _heldTooLong.MaybeScan(now);
         }
         catch (Exception)
         {
         }
+
+        return hold;
     }
 
-    /// <summary>A connection went back to the pool.</summary>
-    public void Released(DbConnection connection)
+    /// <summary>A connection went back to the pool; <paramref name="hold"/> is what <see cref="Acquired"/> returned for it.</summary>
+    public void Released(DbConnection connection, int hold)
     {
         long inUse = Interlocked.Decrement(ref _inUse);
-        if (!_holders.TryRemove(connection, out HolderTable.Holder holder))
+        if (hold == HolderTable.NoHold || !_holders.TryRemove(connection, hold, out HolderTable.Holder holder))
             return;
         long now = _time.GetTimestamp();
         TimeSpan held = _time.GetElapsedTime(holder.Started, now);

@@ -8,29 +8,36 @@ namespace Orseis.Diagnostics;
 /// What a provider's own meter says about one pool, read in-process with a <see cref="MeterListener"/>: Npgsql's meter
 /// <c>Npgsql</c> and MySqlConnector's <c>MySqlConnector</c> publish used/idle counts and a histogram of physical
 /// connection creations (<c>create_time</c>) tagged with their pool name. Started only when detectors are on, because
-/// listening turns the provider's instruments on.
+/// listening turns the provider's instruments on. A count reported change by change (MySqlConnector's) is listened to
+/// only once a pool asks for it (<see cref="DiagnosticsOptions.ProviderPoolCounts"/>): from then on every pool of that
+/// provider in the process pays for it on each open and close, and only the pools that asked show it.
 /// </summary>
 internal sealed class ProviderPoolStats
 {
     private static readonly ConcurrentDictionary<string, ProviderPoolStats> ByPoolName = new(StringComparer.Ordinal);
     private static readonly Lock StartLock = new();
+    private static readonly Lock ChangeLock = new();
+    private static readonly List<Instrument> ChangeCounters = [];
     private static MeterListener? _listener;
     private static ProviderPoolStats? _lastMatched;
+    private static bool _countingChanges;
     private long _idle = -1;
     private long _used = -1;
     private long _creates;
     private double _createSeconds;
 
     private volatile string? _matchedName;
+    private volatile bool _wantsChanges;
 
     private ProviderPoolStats(string providerPoolName) => ProviderPoolName = providerPoolName;
 
     public string ProviderPoolName { get; }
 
-    /// <summary>Idle connections in the provider's pool, if the provider reported any.</summary>
+    /// <summary>Idle connections in the provider's pool, if the provider reported any (and, for counts reported change by
+    /// change, the pool asked for them).</summary>
     public long? Idle => Interlocked.Read(ref _idle) is >= 0 and var v ? v : null;
 
-    /// <summary>Connections the provider counts as in use (by anyone sharing its pool), if reported.</summary>
+    /// <summary>Connections the provider counts as in use (by anyone sharing its pool), if reported (as <see cref="Idle"/>).</summary>
     public long? Used => Interlocked.Read(ref _used) is >= 0 and var v ? v : null;
 
     /// <summary>Physical connections the provider created (pool misses), if reported.</summary>
@@ -39,15 +46,32 @@ internal sealed class ProviderPoolStats
     public double CreateSeconds => Volatile.Read(ref _createSeconds);
 
     /// <summary>Starts listening (once per process) and returns the stats for <paramref name="source"/>'s pool, or null when the provider
-    /// publishes none.</summary>
-    public static ProviderPoolStats? For(Execution.ProviderTraits traits, DbDataSource source)
+    /// publishes none. <paramref name="countChanges"/>: also listen to counts reported change by change, for this pool.</summary>
+    public static ProviderPoolStats? For(Execution.ProviderTraits traits, DbDataSource source, bool countChanges = false)
     {
         if (traits.PoolMeterName is null)
             return null;
         string name = PoolTag(traits.SystemName, source);
         ProviderPoolStats stats = ByPoolName.GetOrAdd(name, static n => new ProviderPoolStats(n));
+        if (countChanges)
+            stats._wantsChanges = true;
         EnsureListening();
+        if (countChanges)
+            CountChanges();
         return stats;
+    }
+
+    // Turns on, once, the counts reported change by change that were published but left off.
+    private static void CountChanges()
+    {
+        lock (ChangeLock)
+        {
+            if (_countingChanges)
+                return;
+            _countingChanges = true;
+            foreach (Instrument instrument in ChangeCounters)
+                _listener!.EnableMeasurementEvents(instrument, CountChangeKind);
+        }
     }
 
     /// <summary>
@@ -86,7 +110,9 @@ internal sealed class ProviderPoolStats
         "postgresql" => "Npgsql publishes pool data on its meter 'Npgsql': " +
                         "idle/used connections and physical connection creations are read in-process.",
         "mysql" => "MySqlConnector publishes pool data on its meter 'MySqlConnector': " +
-                   "idle/used connections and physical connection creations are read in-process.",
+                   "physical connection creations are read in-process, " +
+                   "idle/used connections too with DiagnosticsOptions.ProviderPoolCounts " +
+                   "(it reports them change by change, which costs every open).",
         "microsoft.sql_server" => "SqlClient publishes pool data only as EventCounters (Microsoft.Data.SqlClient.EventSource); " +
                                   "Orseis reports what it measures itself.",
         "sqlite" => "Microsoft.Data.Sqlite publishes no pool data and has no Max Pool Size; Orseis reports what it measures itself.",
@@ -106,8 +132,19 @@ internal sealed class ProviderPoolStats
                 InstrumentPublished = static (instrument, l) =>
                 {
                     // The instrument's kind rides along as the listener's state: worked out once, not per measurement.
-                    if (instrument.Meter.Name is "Npgsql" or "MySqlConnector" && Kind(instrument) is { } kind)
-                        l.EnableMeasurementEvents(instrument, kind);
+                    if (instrument.Meter.Name is not ("Npgsql" or "MySqlConnector") || Kind(instrument) is not { } kind)
+                        return;
+                    if (ReferenceEquals(kind, CountChangeKind))
+                    {
+                        lock (ChangeLock)
+                        {
+                            ChangeCounters.Add(instrument);
+                            if (!_countingChanges)
+                                return;
+                        }
+                    }
+
+                    l.EnableMeasurementEvents(instrument, kind);
                 },
             };
             listener.SetMeasurementEventCallback<int>(static (_, v, tags, kind) => OnMeasurement(kind, v, tags));
@@ -168,6 +205,8 @@ internal sealed class ProviderPoolStats
         }
 
         bool absolute = ReferenceEquals(kind, AbsoluteCountKind);
+        if (!absolute && !stats._wantsChanges)
+            return;
         if (ReferenceEquals(state, "used"))
             Count(ref stats._used, absolute, (long)value);
         else if (ReferenceEquals(state, "idle"))

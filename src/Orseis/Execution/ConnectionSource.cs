@@ -22,7 +22,7 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
 
     /// <summary>An open connection for one call, or for one stream (<paramref name="forStream"/>) until it ends.</summary>
     /// <exception cref="ObjectDisposedException">The runner was disposed.</exception>
-    public ValueTask<DbConnection> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    public ValueTask<Lease> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _closed) != 0, ownerType);
         if (System.Transactions.Transaction.Current is { } ambient && NotInScope(ambient) is { } refused)
@@ -37,10 +37,10 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     protected abstract InvalidOperationException? NotInScope(System.Transactions.Transaction ambient);
 
     /// <inheritdoc cref="AcquireAsync"/>
-    protected abstract ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken);
+    protected abstract ValueTask<Lease> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken);
 
     /// <summary>Gives back what <see cref="AcquireAsync"/> returned.</summary>
-    public abstract ValueTask ReleaseAsync(DbConnection connection, bool async);
+    public abstract ValueTask ReleaseAsync(Lease lease, bool async);
 
     /// <summary>
     /// The command for one buffered call on <paramref name="connection"/>, with no text, parameters or transaction yet.
@@ -58,11 +58,11 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     public abstract Exception? TranslateFailure(DbConnection connection, Exception error);
 
     /// <summary>
-    /// Takes back <paramref name="connection"/> and <paramref name="command"/> from a call abandoned while the provider
+    /// Takes back <paramref name="lease"/>'s connection and <paramref name="command"/> from a call abandoned while the provider
     /// still uses them (see <see cref="CallWatch"/>): releases what the call held now, and closes the connection once
     /// <paramref name="pending"/> completes, never using it again.
     /// </summary>
-    public abstract void Abandon(DbConnection connection, DbCommand command, Task pending);
+    public abstract void Abandon(Lease lease, DbCommand command, Task pending);
 
     /// <summary>Closes whatever the source keeps open; later calls throw <see cref="ObjectDisposedException"/>. Only the first call does
     /// anything.</summary>

@@ -16,8 +16,12 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
 {
     private DbCommand? _command;
     private int _defaultTimeout;
+    private Lease? _lease;
 
-    public DbConnection? Connection { get; private set; }
+    /// <summary>The kept connection and its hold, while open.</summary>
+    public Lease? Current => _lease;
+
+    public DbConnection? Connection => _lease?.Connection;
 
     public DbTransaction? Transaction { get; set; }
 
@@ -30,11 +34,11 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
     /// <summary>How many times a broken connection was replaced by a new one.</summary>
     public int Reopens { get; private set; }
 
-    public async ValueTask<DbConnection> EnsureOpenAsync(bool async, CancellationToken cancellationToken)
+    public async ValueTask<Lease> EnsureOpenAsync(bool async, CancellationToken cancellationToken)
     {
-        DbConnection? connection = Connection;
-        if (connection is { State: ConnectionState.Open })
-            return connection;
+        Lease? kept = _lease;
+        if (kept is { Connection.State: ConnectionState.Open } open)
+            return open;
         if (Transaction is not null)
         {
             throw new ConnectionBrokenException(
@@ -43,18 +47,19 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
                 inTransaction: true, statementMayHaveRun: false, innerException: null);
         }
 
-        if (connection is not null)
+        if (kept is { } broken)
         {
-            Connection = null;
+            _lease = null;
             DisposeCommand();
-            await pool.CloseAsync(connection, async).ConfigureAwait(false);
+            await pool.CloseAsync(broken, async).ConfigureAwait(false);
             Reopens++;
         }
 
-        Connection = await pool.OpenAsync(async, owner, heldByDesign, heldAcrossCalls: !heldByDesign, cancellationToken)
+        Lease lease = await pool.OpenAsync(async, owner, heldByDesign, heldAcrossCalls: !heldByDesign, cancellationToken)
             .ConfigureAwait(false);
+        _lease = lease;
         Enlisted = pool.WhyNoEnlistment is null ? System.Transactions.Transaction.Current : null;
-        return Connection;
+        return lease;
     }
 
     /// <summary>Replaces a failure that left the connection closed with a <see cref="ConnectionBrokenException"/>.</summary>
@@ -62,20 +67,20 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
         ConnectionFailures.Translate(connection, error, owner, inTransaction: Transaction is not null);
 
     /// <summary>
-    /// Gives up <paramref name="connection"/> (this kept connection) while the provider may still use it: it is closed
+    /// Gives up <paramref name="lease"/> (this kept connection's) while the provider may still use it: it is closed
     /// once <paramref name="pending"/> completes (at once when null) and never used by this holder again; the next call opens a new
     /// one. A transaction open on it is lost (closing rolls it back), so later calls fail until it is disposed.
     /// </summary>
-    public void Discard(DbConnection connection, DbCommand? command, Task? pending)
+    public void Discard(Lease lease, DbCommand? command, Task? pending)
     {
-        if (ReferenceEquals(Connection, connection))
+        if (ReferenceEquals(Connection, lease.Connection))
         {
-            Connection = null;
+            _lease = null;
             DisposeCommand();
             Reopens++;
         }
 
-        pool.CloseWhenDone(connection, command, pending ?? Task.CompletedTask);
+        pool.CloseWhenDone(lease, command, pending ?? Task.CompletedTask);
     }
 
     public async ValueTask CloseAsync(bool async)
@@ -98,11 +103,11 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
             }
         }
 
-        DbConnection? connection = Connection;
-        Connection = null;
+        Lease? lease = _lease;
+        _lease = null;
         DisposeCommand();
-        if (connection is not null)
-            await pool.CloseAsync(connection, async).ConfigureAwait(false);
+        if (lease is { } open)
+            await pool.CloseAsync(open, async).ConfigureAwait(false);
     }
 
     /// <summary>

@@ -15,7 +15,7 @@ internal abstract class KeptSource(PoolContext pool, Type ownerType, KeptConnect
     /// <summary>Ends a call's hold on the kept connection (the session's guard, the shared connection's gate).</summary>
     protected abstract void Leave();
 
-    public override ValueTask ReleaseAsync(DbConnection connection, bool async)
+    public override ValueTask ReleaseAsync(Lease lease, bool async)
     {
         Leave();
         return default;
@@ -27,9 +27,9 @@ internal abstract class KeptSource(PoolContext pool, Type ownerType, KeptConnect
 
     public override Exception? TranslateFailure(DbConnection connection, Exception error) => Kept.Translate(connection, error);
 
-    public override void Abandon(DbConnection connection, DbCommand command, Task pending)
+    public override void Abandon(Lease lease, DbCommand command, Task pending)
     {
-        Kept.Discard(connection, command, pending);
+        Kept.Discard(lease, command, pending);
         Leave();
     }
 }

@@ -11,7 +11,7 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
     private readonly string _streamOwner = $"a stream on '{poolName}' (OpenPerCall mode)";
 
     // A stream holds its connection across the caller's own code, like a session: the held-too-long detector watches it.
-    protected override ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken) =>
+    protected override ValueTask<Lease> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken) =>
         Pool.OpenAsync(async, forStream ? _streamOwner : _callOwner, heldByDesign: false, heldAcrossCalls: forStream, cancellationToken);
 
     // A connection opened inside the scope joins it, when the provider enlists.
@@ -23,11 +23,11 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
                 "Use a session's own transaction instead (db.OpenSession(), then session.BeginTransaction()).")
             : null;
 
-    public override ValueTask ReleaseAsync(DbConnection connection, bool async) => Pool.CloseAsync(connection, async);
+    public override ValueTask ReleaseAsync(Lease lease, bool async) => Pool.CloseAsync(lease, async);
 
     public override Exception? TranslateFailure(DbConnection connection, Exception error) =>
         ConnectionFailures.Translate(connection, error, _callOwner, inTransaction: false);
 
-    public override void Abandon(DbConnection connection, DbCommand command, Task pending) =>
-        Pool.CloseWhenDone(connection, command, pending);
+    public override void Abandon(Lease lease, DbCommand command, Task pending) =>
+        Pool.CloseWhenDone(lease, command, pending);
 }

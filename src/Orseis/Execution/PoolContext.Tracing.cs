@@ -1,4 +1,3 @@
-using System.Data.Common;
 using System.Diagnostics;
 using Orseis.Diagnostics;
 
@@ -7,7 +6,7 @@ namespace Orseis.Execution;
 /// <summary>The pool wait as a span: a child of the call (or session) that opens a connection, while someone traces.</summary>
 internal sealed partial class PoolContext
 {
-    private async ValueTask<DbConnection> OpenTracedAsync(
+    private async ValueTask<Lease> OpenTracedAsync(
         bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
     {
         Activity? span = Telemetry.Spans.StartOpen();

@@ -1,6 +1,7 @@
 using System.Data.Common;
 using System.Diagnostics;
 using Orseis.Diagnostics;
+using Orseis.Diagnostics.Detectors;
 
 namespace Orseis.Execution;
 
@@ -23,7 +24,9 @@ internal sealed partial class PoolContext : IAsyncDisposable
         WhyNoEnlistment = AmbientTransactions.WhyNoEnlistment(Traits, providerType, source.ConnectionString);
         string system = Traits.SystemName;
         string name = options.PoolName ?? ProviderInfo.DefaultPoolName(system, source.ConnectionString);
-        ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None ? ProviderPoolStats.For(Traits, source) : null;
+        ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None
+            ? ProviderPoolStats.For(Traits, source, options.Diagnostics.ProviderPoolCounts)
+            : null;
         Telemetry = new PoolTelemetry(
             name, system, Traits.MaxPoolSize(source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString);
     }
@@ -50,13 +53,13 @@ internal sealed partial class PoolContext : IAsyncDisposable
     /// it is opened or reset (the
     /// server restarted since it was pooled) is replaced once; nothing has been sent then, so this is always safe.
     /// </summary>
-    public ValueTask<DbConnection> OpenAsync(
+    public ValueTask<Lease> OpenAsync(
         bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken) =>
         OrseisActivitySource.Tracing
             ? OpenTracedAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken)
             : OpenCoreAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken);
 
-    private async ValueTask<DbConnection> OpenCoreAsync(
+    private async ValueTask<Lease> OpenCoreAsync(
         bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
     {
         // Where the caller acquires, taken before anything is awaited: after the open, an async continuation no longer
@@ -79,7 +82,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
             {
                 // The provider still opens it (a reset or connect that ignores the token): it is closed when the provider is done.
                 Telemetry.OpenCompleted(started, abandoned.Reported);
-                CloseWhenDone(connection, command: null, abandoned.Pending, opened: false);
+                CloseWhenDone(new Lease(connection, HolderTable.NoHold), command: null, abandoned.Pending, opened: false);
                 throw abandoned.Reported;
             }
             catch (Exception error)
@@ -99,8 +102,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
             }
 
             long openedAt = Telemetry.OpenCompleted(started, null, connection);
-            Telemetry.Acquired(connection, owner, heldByDesign, acquirer, openedAt, started.Flow);
-            return connection;
+            return new Lease(connection, Telemetry.Acquired(connection, owner, heldByDesign, acquirer, openedAt, started.Flow));
         }
     }
 
@@ -128,9 +130,10 @@ internal sealed partial class PoolContext : IAsyncDisposable
     }
 
     /// <summary>Gives a connection from <see cref="OpenAsync"/> back to the pool.</summary>
-    public ValueTask CloseAsync(DbConnection connection, bool async)
+    public ValueTask CloseAsync(Lease lease, bool async)
     {
-        Telemetry.Released(connection);
+        DbConnection connection = lease.Connection;
+        Telemetry.Released(connection, lease.Hold);
         if (async)
             return connection.DisposeAsync();
         connection.Dispose();
@@ -168,19 +171,19 @@ internal sealed partial class PoolContext : IAsyncDisposable
     /// source's pool from being pooled again: static <c>ClearPool(connection)</c> does not reach MySqlConnector's data
     /// source pools, and would close every idle connection too.
     /// </summary>
-    public void CloseWhenDone(DbConnection connection, DbCommand? command, Task pending, bool opened = true) =>
+    public void CloseWhenDone(Lease lease, DbCommand? command, Task pending, bool opened = true) =>
         pending.ContinueWith(
             static (task, state) =>
             {
                 _ = task.Exception; // observed: the caller was already told why the call ended
-                var (self, connection, command, opened) = ((PoolContext, DbConnection, DbCommand?, bool))state!;
+                var (self, lease, command, opened) = ((PoolContext, Lease, DbCommand?, bool))state!;
                 try
                 {
                     command?.Dispose();
                     if (opened)
-                        SyncPath.Done(self.CloseAsync(connection, async: false));
+                        SyncPath.Done(self.CloseAsync(lease, async: false));
                     else
-                        connection.Dispose();
+                        lease.Connection.Dispose();
                 }
 #pragma warning disable CA1031 // nobody waits for this: a provider that fails to close must not crash the process
                 catch (Exception)
@@ -188,7 +191,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
                 {
                 }
             },
-            (this, connection, command, opened), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
+            (this, lease, command, opened), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
 
     public ValueTask DisposeAsync()
     {

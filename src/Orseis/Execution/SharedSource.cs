@@ -1,5 +1,3 @@
-using System.Data.Common;
-
 namespace Orseis.Execution;
 
 /// <summary>
@@ -18,7 +16,7 @@ internal sealed class SharedSource(PoolContext pool, string owner)
 
     public long Waits => Interlocked.Read(ref _waits);
 
-    protected override async ValueTask<DbConnection> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    protected override async ValueTask<Lease> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken)
     {
         if (!_gate.Wait(0, CancellationToken.None))
         {
@@ -47,10 +45,10 @@ internal sealed class SharedSource(PoolContext pool, string owner)
 
         try
         {
-            DbConnection connection = await Kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
+            Lease lease = await Kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);
             if (forStream && !async)
                 Volatile.Write(ref _streamThread, Environment.CurrentManagedThreadId);
-            return connection;
+            return lease;
         }
         catch
         {

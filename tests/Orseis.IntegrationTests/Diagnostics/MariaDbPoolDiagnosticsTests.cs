@@ -97,11 +97,29 @@ public sealed class MySqlConnectorPoolTests
         new MySqlDialect().ConnectionString + $";Application Name=orseis-{Guid.NewGuid():N};" + settings;
 
     [MySqlFact]
-    public void MySqlConnector_meter_tells_physical_connects_from_pool_hits_and_idle_from_used()
+    public void MySqlConnector_meter_tells_physical_connects_from_pool_hits_and_by_default_no_idle_or_used_count()
     {
         using var db = new Database(MySqlConnector.MySqlConnectorFactory.Instance, Private("Maximum Pool Size=5"), new OrseisOptions
         {
             Diagnostics = { Detectors = FindingKind.All },
+        });
+        for (int i = 0; i < 10; i++)
+            Assert.Equal(i, db.Scalar<int>("select @i", new { i }));
+
+        PoolReport report = db.GetPoolReport();
+        Assert.Equal(1, report.ProviderPhysicalConnects);
+        Assert.Null(report.ProviderIdle);
+        Assert.Null(report.ProviderUsed);
+        Assert.Contains("physical connects 1", report.ToString(), StringComparison.Ordinal);
+        Assert.Contains("DiagnosticsOptions.ProviderPoolCounts", report.ToString(), StringComparison.Ordinal);
+    }
+
+    [MySqlFact]
+    public void MySqlConnector_meter_tells_idle_from_used_when_asked()
+    {
+        using var db = new Database(MySqlConnector.MySqlConnectorFactory.Instance, Private("Maximum Pool Size=5"), new OrseisOptions
+        {
+            Diagnostics = { Detectors = FindingKind.All, ProviderPoolCounts = true },
         });
         for (int i = 0; i < 10; i++)
             Assert.Equal(i, db.Scalar<int>("select @i", new { i }));
@@ -130,7 +148,7 @@ public sealed class MySqlConnectorPoolTests
         await using var db = new Database(source, new OrseisOptions
         {
             Mode = ExecutionMode.ReuseConnection,
-            Diagnostics = { Detectors = FindingKind.All },
+            Diagnostics = { Detectors = FindingKind.All, ProviderPoolCounts = true },
         });
 
         Assert.Equal(42, await db.ScalarAsync<int>("select @x", new { x = 42 }));

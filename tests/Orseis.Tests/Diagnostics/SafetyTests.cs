@@ -74,9 +74,9 @@ public sealed class SafetyTests : DiagTest
             t.EnterFlow();
             OpenStart open = t.OpenStarting(async: false);
             t.OpenCompleted(open, null);
-            t.Acquired(c, "test");
+            int hold = t.Acquired(c, "test");
             t.CommandCompleted(t.CommandStarting("select 1"), succeeded: true);
-            t.Released(c);
+            t.Released(c, hold);
             t.ReuseWaitCompleted(t.ReuseWaitStarting());
             return open.Started;
         }

@@ -35,13 +35,13 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     {
         var source = new OpenPerCallSource(_pool, "a call on 'p'");
         Assert.Null(source.Transaction);
-        DbConnection first = await source.AcquireAsync(true, forStream: false, CancellationToken.None);
-        DbConnection second = await source.AcquireAsync(false, forStream: false, CancellationToken.None);
-        Assert.NotSame(first, second);
+        Lease first = await source.AcquireAsync(true, forStream: false, CancellationToken.None);
+        Lease second = await source.AcquireAsync(false, forStream: false, CancellationToken.None);
+        Assert.NotEqual(first, second);
         Assert.Equal(2, _pool.Telemetry.InUse);
 
-        DbCommand command = source.RentCommand(first);
-        Assert.Same(first, command.Connection);
+        DbCommand command = source.RentCommand(first.Connection);
+        Assert.Same(first.Connection, command.Connection);
         bool disposed = false;
         command.Disposed += (_, _) => disposed = true;
         source.ReturnCommand(command, failed: false);
@@ -49,11 +49,11 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
 
         await source.ReleaseAsync(first, true);
         await source.ReleaseAsync(second, false);
-        Assert.Equal(ConnectionState.Closed, first.State);
+        Assert.Equal(ConnectionState.Closed, first.Connection.State);
         Assert.Equal(0, _pool.Telemetry.InUse);
 
-        first.Dispose();
-        ConnectionBrokenException broken = Assert.IsType<ConnectionBrokenException>(source.TranslateFailure(first, new IOException()));
+        first.Connection.Dispose();
+        ConnectionBrokenException broken = Assert.IsType<ConnectionBrokenException>(source.TranslateFailure(first.Connection, new IOException()));
         Assert.False(broken.InTransaction);
         Assert.Contains("a call on 'p'", broken.Message, StringComparison.Ordinal);
     }
@@ -62,12 +62,12 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     public async Task Open_per_call_closes_an_abandoned_connection_once_the_provider_is_done()
     {
         var source = new OpenPerCallSource(_pool, "p");
-        DbConnection connection = await source.AcquireAsync(false, forStream: false, CancellationToken.None);
+        Lease connection = await source.AcquireAsync(false, forStream: false, CancellationToken.None);
         var pending = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        source.Abandon(connection, connection.CreateCommand(), pending.Task);
-        Assert.Equal(ConnectionState.Open, connection.State);
+        source.Abandon(connection, connection.Connection.CreateCommand(), pending.Task);
+        Assert.Equal(ConnectionState.Open, connection.Connection.State);
         pending.SetResult();
-        Assert.True(SpinWait.SpinUntil(() => connection.State == ConnectionState.Closed && _pool.Telemetry.InUse == 0, TimeSpan.FromSeconds(10)));
+        Assert.True(SpinWait.SpinUntil(() => connection.Connection.State == ConnectionState.Closed && _pool.Telemetry.InUse == 0, TimeSpan.FromSeconds(10)));
     }
 
     [Fact]
@@ -96,7 +96,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     public async Task A_session_runs_one_call_at_a_time_and_refuses_a_second_instead_of_waiting()
     {
         var session = new SessionSource(_pool, "s");
-        DbConnection connection = await session.AcquireAsync(true, forStream: true, CancellationToken.None);
+        Lease connection = await session.AcquireAsync(true, forStream: true, CancellationToken.None);
         var busy = Assert.Throws<SessionBusyException>(() => session.AcquireAsync(true, forStream: false, CancellationToken.None));
         Assert.Equal(
             "This session is already running a command, or a Stream over its results is still being read, on its one connection. " +
@@ -108,8 +108,8 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         Assert.True(session.TryEnter());
         Assert.Throws<SessionBusyException>(() => session.AcquireAsync(false, forStream: false, CancellationToken.None));
         session.Exit();
-        Assert.Same(connection, await session.AcquireAsync(false, forStream: false, CancellationToken.None));
-        Assert.Same(connection, session.Kept.Connection);
+        Assert.Equal(connection, await session.AcquireAsync(false, forStream: false, CancellationToken.None));
+        Assert.Same(connection.Connection, session.Kept.Connection);
         await session.ReleaseAsync(connection, false);
         await session.CloseAsync(true);
     }
@@ -118,19 +118,19 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     public async Task A_session_joins_its_transaction_and_reuses_its_command()
     {
         var session = new SessionSource(_pool, "s");
-        DbConnection connection = await session.AcquireAsync(false, forStream: false, CancellationToken.None);
+        Lease connection = await session.AcquireAsync(false, forStream: false, CancellationToken.None);
         Assert.Null(session.Transaction);
-        session.Kept.Transaction = connection.BeginTransaction();
+        session.Kept.Transaction = connection.Connection.BeginTransaction();
         Assert.Same(session.Kept.Transaction, session.Transaction);
 
-        DbCommand command = session.RentCommand(connection);
+        DbCommand command = session.RentCommand(connection.Connection);
         session.ReturnCommand(command, failed: false);
-        Assert.Same(command, session.RentCommand(connection));
+        Assert.Same(command, session.RentCommand(connection.Connection));
         session.ReturnCommand(command, failed: true);
-        Assert.NotSame(command, session.RentCommand(connection));
+        Assert.NotSame(command, session.RentCommand(connection.Connection));
 
-        connection.Close();
-        Assert.True(Assert.IsType<ConnectionBrokenException>(session.TranslateFailure(connection, new IOException())).InTransaction);
+        connection.Connection.Close();
+        Assert.True(Assert.IsType<ConnectionBrokenException>(session.TranslateFailure(connection.Connection, new IOException())).InTransaction);
         session.Kept.Transaction = null;
         await session.ReleaseAsync(connection, false);
         await session.CloseAsync(false);
@@ -152,13 +152,13 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     public async Task A_session_s_abandoned_call_frees_it_and_its_next_call_opens_a_new_connection()
     {
         var session = new SessionSource(_pool, "s");
-        DbConnection connection = await session.AcquireAsync(false, forStream: false, CancellationToken.None);
-        session.Abandon(connection, session.RentCommand(connection), Task.CompletedTask);
+        Lease connection = await session.AcquireAsync(false, forStream: false, CancellationToken.None);
+        session.Abandon(connection, session.RentCommand(connection.Connection), Task.CompletedTask);
         Assert.True(session.TryEnter());
         session.Exit();
-        DbConnection next = await session.AcquireAsync(false, forStream: false, CancellationToken.None);
-        Assert.NotSame(connection, next);
-        Assert.True(SpinWait.SpinUntil(() => connection.State == ConnectionState.Closed, TimeSpan.FromSeconds(10)));
+        Lease next = await session.AcquireAsync(false, forStream: false, CancellationToken.None);
+        Assert.NotEqual(connection, next);
+        Assert.True(SpinWait.SpinUntil(() => connection.Connection.State == ConnectionState.Closed, TimeSpan.FromSeconds(10)));
         await session.ReleaseAsync(next, false);
         await session.CloseAsync(false);
     }
@@ -167,20 +167,20 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     public async Task A_shared_connection_is_the_same_for_every_call_and_a_waiting_call_gets_it_when_released()
     {
         var shared = new SharedSource(_pool, "d");
-        DbConnection first = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
+        Lease first = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
         Assert.Equal(0, shared.Waits);
-        Task<DbConnection> waiting = Task.Run(async () => await shared.AcquireAsync(true, forStream: false, CancellationToken.None));
+        Task<Lease> waiting = Task.Run(async () => await shared.AcquireAsync(true, forStream: false, CancellationToken.None));
         Assert.True(SpinWait.SpinUntil(() => shared.Waits == 1, TimeSpan.FromSeconds(10)));
         Assert.False(waiting.IsCompleted);
 
         await shared.ReleaseAsync(first, true);
-        Assert.Same(first, await waiting);
+        Assert.Equal(first, await waiting);
         Assert.Equal(1, shared.Waits);
         Assert.Equal(1, _pool.Telemetry.InUse);
 
-        DbCommand command = shared.RentCommand(first);
+        DbCommand command = shared.RentCommand(first.Connection);
         shared.ReturnCommand(command, failed: false);
-        Assert.Same(command, shared.RentCommand(first));
+        Assert.Same(command, shared.RentCommand(first.Connection));
         shared.ReturnCommand(command, failed: false);
         await shared.ReleaseAsync(first, false);
         await shared.CloseAsync(false);
@@ -192,7 +192,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     public async Task A_shared_connection_held_too_long_fails_the_waiting_call_with_the_setting_to_change(bool async)
     {
         var shared = new SharedSource(_pool, "database 'd'");
-        DbConnection held = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
+        Lease held = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
         var error = await Task.Run(() => Assert.ThrowsAsync<TimeoutException>(async () => await shared.AcquireAsync(async, forStream: false, CancellationToken.None)));
         Assert.Equal(
             "Waited 0.2 s (OrseisOptions.ReuseWaitTimeout) for the connection of database 'd', which another call or an unfinished stream still holds. " +
@@ -200,7 +200,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
             error.Message);
         Assert.Equal(1, shared.Waits);
         await shared.ReleaseAsync(held, true);
-        Assert.Same(held, await shared.AcquireAsync(async, forStream: false, CancellationToken.None)); // the failed wait took nothing
+        Assert.Equal(held, await shared.AcquireAsync(async, forStream: false, CancellationToken.None)); // the failed wait took nothing
         await shared.CloseAsync(true);
     }
 
@@ -208,18 +208,18 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     public async Task A_shared_connection_wait_can_be_cancelled()
     {
         var shared = new SharedSource(_pool, "d");
-        DbConnection held = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
+        Lease held = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
         using var cts = new CancellationTokenSource();
 
         // Cancelled as soon as the call is counted as waiting, not by a timer: on a loaded machine a 50 ms timer can
         // fire after the 200 ms wait limit, and the test would then see the timeout instead of the cancellation.
-        Task<DbConnection> waiting = shared.AcquireAsync(true, forStream: false, cts.Token).AsTask();
+        Task<Lease> waiting = shared.AcquireAsync(true, forStream: false, cts.Token).AsTask();
         SpinWait.SpinUntil(() => shared.Waits == 1 || waiting.IsCompleted);
         await cts.CancelAsync();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => waiting);
         Assert.Equal(1, shared.Waits);
         await shared.ReleaseAsync(held, true);
-        Assert.Same(held, await shared.AcquireAsync(true, forStream: false, CancellationToken.None)); // the cancelled wait took nothing
+        Assert.Equal(held, await shared.AcquireAsync(true, forStream: false, CancellationToken.None)); // the cancelled wait took nothing
         await shared.ReleaseAsync(held, true);
         await shared.CloseAsync(true);
     }
@@ -230,7 +230,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         var shared = new SharedSource(_pool, "database 'd'");
         await Task.Run(async () =>
         {
-            DbConnection stream = await shared.AcquireAsync(false, forStream: true, CancellationToken.None);
+            Lease stream = await shared.AcquireAsync(false, forStream: true, CancellationToken.None);
             var error = Assert.Throws<InvalidOperationException>(() => shared.AcquireAsync(false, forStream: false, CancellationToken.None).AsTask().GetAwaiter().GetResult());
             Assert.Equal(
                 "This call would wait forever: a Stream over database 'd' is still open on this thread and holds its only connection. " +
@@ -238,11 +238,11 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
             Assert.Equal(0, shared.Waits);
 
             await shared.ReleaseAsync(stream, false);
-            DbConnection next = await shared.AcquireAsync(false, forStream: false, CancellationToken.None);
+            Lease next = await shared.AcquireAsync(false, forStream: false, CancellationToken.None);
             await shared.ReleaseAsync(next, false);
 
             // The stream's thread is forgotten: a sync call on it that finds the connection taken by another flow's call waits.
-            DbConnection other = shared.AcquireAsync(true, forStream: false, CancellationToken.None).AsTask().GetAwaiter().GetResult();
+            Lease other = shared.AcquireAsync(true, forStream: false, CancellationToken.None).AsTask().GetAwaiter().GetResult();
             Assert.Throws<TimeoutException>(() => shared.AcquireAsync(false, forStream: false, CancellationToken.None).AsTask().GetAwaiter().GetResult());
             Assert.Equal(1, shared.Waits);
             await shared.ReleaseAsync(other, false);
@@ -256,12 +256,12 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         var shared = new SharedSource(_pool, "d");
         await Task.Run(async () =>
         {
-            DbConnection asyncStream = await shared.AcquireAsync(true, forStream: true, CancellationToken.None);
+            Lease asyncStream = await shared.AcquireAsync(true, forStream: true, CancellationToken.None);
             // Not a sync stream: a sync call on this thread waits (and times out) rather than failing at once.
             await Assert.ThrowsAsync<TimeoutException>(async () => await shared.AcquireAsync(false, forStream: false, CancellationToken.None));
             await shared.ReleaseAsync(asyncStream, true);
 
-            DbConnection syncCall = await shared.AcquireAsync(false, forStream: false, CancellationToken.None);
+            Lease syncCall = await shared.AcquireAsync(false, forStream: false, CancellationToken.None);
             await Assert.ThrowsAsync<TimeoutException>(async () => await shared.AcquireAsync(false, forStream: false, CancellationToken.None));
             await shared.ReleaseAsync(syncCall, false);
         });
@@ -275,7 +275,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         _source.Failure = () => new InvalidOperationException("refused");
         await Assert.ThrowsAsync<InvalidOperationException>(async () => await shared.AcquireAsync(true, forStream: false, CancellationToken.None));
         _source.Failure = null;
-        DbConnection connection = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
+        Lease connection = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
         Assert.Equal(0, shared.Waits);
         await shared.ReleaseAsync(connection, true);
         await shared.CloseAsync(true);
@@ -285,18 +285,18 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     public async Task A_shared_connection_s_abandoned_call_frees_the_gate_and_the_next_call_opens_a_new_connection()
     {
         var shared = new SharedSource(_pool, "d");
-        DbConnection connection = await shared.AcquireAsync(false, forStream: false, CancellationToken.None);
+        Lease connection = await shared.AcquireAsync(false, forStream: false, CancellationToken.None);
         var pending = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        shared.Abandon(connection, shared.RentCommand(connection), pending.Task);
-        DbConnection next = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
-        Assert.NotSame(connection, next);
+        shared.Abandon(connection, shared.RentCommand(connection.Connection), pending.Task);
+        Lease next = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
+        Assert.NotEqual(connection, next);
         Assert.Equal(0, shared.Waits);
-        Assert.Equal(ConnectionState.Open, connection.State);
+        Assert.Equal(ConnectionState.Open, connection.Connection.State);
         pending.SetResult();
-        Assert.True(SpinWait.SpinUntil(() => connection.State == ConnectionState.Closed, TimeSpan.FromSeconds(10)));
+        Assert.True(SpinWait.SpinUntil(() => connection.Connection.State == ConnectionState.Closed, TimeSpan.FromSeconds(10)));
 
-        next.Close();
-        Assert.False(Assert.IsType<ConnectionBrokenException>(shared.TranslateFailure(next, new IOException())).InTransaction);
+        next.Connection.Close();
+        Assert.False(Assert.IsType<ConnectionBrokenException>(shared.TranslateFailure(next.Connection, new IOException())).InTransaction);
         await shared.ReleaseAsync(next, true);
         await shared.CloseAsync(true);
     }

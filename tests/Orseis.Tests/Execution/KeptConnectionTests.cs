@@ -35,10 +35,10 @@ public sealed class KeptConnectionTests : IAsyncDisposable
     public async Task The_connection_is_opened_once_and_kept(bool async)
     {
         Assert.Null(_kept.Connection);
-        DbConnection first = await _kept.EnsureOpenAsync(async, CancellationToken.None);
-        Assert.Same(first, _kept.Connection);
-        Assert.Equal(ConnectionState.Open, first.State);
-        Assert.Same(first, await _kept.EnsureOpenAsync(async, CancellationToken.None));
+        Lease first = await _kept.EnsureOpenAsync(async, CancellationToken.None);
+        Assert.Same(first.Connection, _kept.Connection);
+        Assert.Equal(ConnectionState.Open, first.Connection.State);
+        Assert.Equal(first, await _kept.EnsureOpenAsync(async, CancellationToken.None));
         Assert.Equal(0, _kept.Reopens);
         Assert.Equal(1, _pool.Telemetry.Opens);
     }
@@ -46,25 +46,25 @@ public sealed class KeptConnectionTests : IAsyncDisposable
     [Fact]
     public async Task A_closed_connection_is_replaced_and_counted_when_no_transaction_was_open()
     {
-        DbConnection first = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        DbCommand command = _kept.RentCommand(first);
+        Lease first = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        DbCommand command = _kept.RentCommand(first.Connection);
         _kept.ReturnCommand(command, failed: false);
-        first.Close();
+        first.Connection.Close();
 
-        DbConnection second = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        Assert.NotSame(first, second);
-        Assert.Equal(ConnectionState.Open, second.State);
+        Lease second = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        Assert.NotEqual(first, second);
+        Assert.Equal(ConnectionState.Open, second.Connection.State);
         Assert.Equal(1, _kept.Reopens);
         Assert.Equal(1, _pool.Telemetry.InUse); // the old one was given back
-        Assert.NotSame(command, _kept.RentCommand(second)); // the old connection's command went with it
+        Assert.NotSame(command, _kept.RentCommand(second.Connection)); // the old connection's command went with it
     }
 
     [Fact]
     public async Task A_closed_connection_with_a_transaction_open_on_it_is_reported_broken_not_replaced()
     {
-        DbConnection connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        _kept.Transaction = connection.BeginTransaction();
-        connection.Close();
+        Lease connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        _kept.Transaction = connection.Connection.BeginTransaction();
+        connection.Connection.Close();
 
         var error = await Assert.ThrowsAsync<ConnectionBrokenException>(async () => await _kept.EnsureOpenAsync(true, CancellationToken.None));
         Assert.True(error.InTransaction);
@@ -74,61 +74,61 @@ public sealed class KeptConnectionTests : IAsyncDisposable
             "The connection of Session 'k' is closed and a transaction was open on it, so the transaction's work is lost. " +
             "Dispose the transaction; the next call after that opens a new connection.", error.Message);
         Assert.Equal(0, _kept.Reopens);
-        Assert.Same(connection, _kept.Connection);
+        Assert.Same(connection.Connection, _kept.Connection);
     }
 
     [Fact]
     public async Task Translate_says_whether_a_transaction_was_open()
     {
-        DbConnection connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        Assert.Null(_kept.Translate(connection, new IOException()));
-        connection.Close();
-        Assert.False(Assert.IsType<ConnectionBrokenException>(_kept.Translate(connection, new IOException())).InTransaction);
+        Lease connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        Assert.Null(_kept.Translate(connection.Connection, new IOException()));
+        connection.Connection.Close();
+        Assert.False(Assert.IsType<ConnectionBrokenException>(_kept.Translate(connection.Connection, new IOException())).InTransaction);
         await using var other = new SqliteConnection("Data Source=:memory:");
         other.Open();
         _kept.Transaction = other.BeginTransaction();
-        Assert.True(Assert.IsType<ConnectionBrokenException>(_kept.Translate(connection, new IOException())).InTransaction);
+        Assert.True(Assert.IsType<ConnectionBrokenException>(_kept.Translate(connection.Connection, new IOException())).InTransaction);
         _kept.Transaction = null;
     }
 
     [Fact]
     public async Task A_command_returned_after_a_success_is_handed_out_again_with_its_timeout_reset()
     {
-        DbConnection connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        DbCommand first = _kept.RentCommand(connection);
-        Assert.Same(connection, first.Connection);
+        Lease connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        DbCommand first = _kept.RentCommand(connection.Connection);
+        Assert.Same(connection.Connection, first.Connection);
         int defaultTimeout = first.CommandTimeout;
         first.CommandTimeout = defaultTimeout + 17;
         _kept.ReturnCommand(first, failed: false);
 
-        DbCommand again = _kept.RentCommand(connection);
+        DbCommand again = _kept.RentCommand(connection.Connection);
         Assert.Same(first, again);
         Assert.Equal(defaultTimeout, again.CommandTimeout);
 
         // Rented: not handed out twice.
-        DbCommand meanwhile = _kept.RentCommand(connection);
+        DbCommand meanwhile = _kept.RentCommand(connection.Connection);
         Assert.NotSame(again, meanwhile);
         _kept.ReturnCommand(again, failed: false);
         _kept.ReturnCommand(meanwhile, failed: false); // one is kept already: this one is disposed
-        Assert.Same(again, _kept.RentCommand(connection));
+        Assert.Same(again, _kept.RentCommand(connection.Connection));
     }
 
     [Fact]
     public async Task A_command_whose_call_failed_is_disposed_not_handed_out_again()
     {
-        DbConnection connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        DbCommand failed = _kept.RentCommand(connection);
+        Lease connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        DbCommand failed = _kept.RentCommand(connection.Connection);
         bool disposed = false;
         failed.Disposed += (_, _) => disposed = true;
         _kept.ReturnCommand(failed, failed: true);
         Assert.True(disposed);
-        Assert.NotSame(failed, _kept.RentCommand(connection));
+        Assert.NotSame(failed, _kept.RentCommand(connection.Connection));
     }
 
     [Fact]
     public async Task A_command_of_another_connection_is_never_kept_or_handed_out()
     {
-        DbConnection connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        Lease connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
         await using var stranger = new SqliteConnection(_file.ConnectionString);
         DbCommand foreign = stranger.CreateCommand();
         bool disposed = false;
@@ -137,7 +137,7 @@ public sealed class KeptConnectionTests : IAsyncDisposable
         Assert.True(disposed);
 
         // A kept command whose connection is no longer the one asked for is disposed and replaced.
-        DbCommand kept = _kept.RentCommand(connection);
+        DbCommand kept = _kept.RentCommand(connection.Connection);
         _kept.ReturnCommand(kept, failed: false);
         bool keptDisposed = false;
         kept.Disposed += (_, _) => keptDisposed = true;
@@ -150,8 +150,8 @@ public sealed class KeptConnectionTests : IAsyncDisposable
     [Fact]
     public async Task A_command_returned_with_no_connection_kept_is_disposed()
     {
-        DbConnection connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        DbCommand command = _kept.RentCommand(connection);
+        Lease connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        DbCommand command = _kept.RentCommand(connection.Connection);
         _kept.Discard(connection, null, null);
         bool disposed = false;
         command.Disposed += (_, _) => disposed = true;
@@ -162,31 +162,31 @@ public sealed class KeptConnectionTests : IAsyncDisposable
     [Fact]
     public async Task A_discarded_connection_is_closed_once_the_provider_is_done_and_the_next_call_opens_another()
     {
-        DbConnection connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        DbCommand command = _kept.RentCommand(connection);
+        Lease connection = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        DbCommand command = _kept.RentCommand(connection.Connection);
         var pending = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         _kept.Discard(connection, command, pending.Task);
         Assert.Null(_kept.Connection);
         Assert.Equal(1, _kept.Reopens);
         await Task.Delay(50);
-        Assert.Equal(ConnectionState.Open, connection.State);
+        Assert.Equal(ConnectionState.Open, connection.Connection.State);
 
         pending.SetResult();
-        Assert.True(SpinWait.SpinUntil(() => connection.State == ConnectionState.Closed, TimeSpan.FromSeconds(10)));
-        DbConnection next = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        Assert.NotSame(connection, next);
+        Assert.True(SpinWait.SpinUntil(() => connection.Connection.State == ConnectionState.Closed, TimeSpan.FromSeconds(10)));
+        Lease next = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        Assert.NotEqual(connection, next);
         Assert.Equal(1, _kept.Reopens);
     }
 
     [Fact]
     public async Task Discarding_a_connection_that_is_no_longer_the_kept_one_leaves_the_kept_one_alone()
     {
-        DbConnection kept = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        DbConnection other = await _pool.OpenAsync(false, "other", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
+        Lease kept = await _kept.EnsureOpenAsync(false, CancellationToken.None);
+        Lease other = await _pool.OpenAsync(false, "other", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
         _kept.Discard(other, null, null);
-        Assert.Same(kept, _kept.Connection);
+        Assert.Same(kept.Connection, _kept.Connection);
         Assert.Equal(0, _kept.Reopens);
-        Assert.True(SpinWait.SpinUntil(() => other.State == ConnectionState.Closed, TimeSpan.FromSeconds(10)));
+        Assert.True(SpinWait.SpinUntil(() => other.Connection.State == ConnectionState.Closed, TimeSpan.FromSeconds(10)));
     }
 
     [Theory]
@@ -194,16 +194,16 @@ public sealed class KeptConnectionTests : IAsyncDisposable
     [InlineData(true)]
     public async Task Closing_rolls_back_an_open_transaction_and_gives_the_connection_back(bool async)
     {
-        DbConnection connection = await _kept.EnsureOpenAsync(async, CancellationToken.None);
-        using (DbCommand create = connection.CreateCommand())
+        Lease connection = await _kept.EnsureOpenAsync(async, CancellationToken.None);
+        using (DbCommand create = connection.Connection.CreateCommand())
         {
             create.CommandText = "create table t (x integer)";
             create.ExecuteNonQuery();
         }
 
-        DbTransaction transaction = connection.BeginTransaction();
+        DbTransaction transaction = connection.Connection.BeginTransaction();
         _kept.Transaction = transaction;
-        using (DbCommand insert = connection.CreateCommand())
+        using (DbCommand insert = connection.Connection.CreateCommand())
         {
             insert.Transaction = transaction;
             insert.CommandText = "insert into t values (1)";
@@ -213,7 +213,7 @@ public sealed class KeptConnectionTests : IAsyncDisposable
         await _kept.CloseAsync(async);
         Assert.Null(_kept.Transaction);
         Assert.Null(_kept.Connection);
-        Assert.Equal(ConnectionState.Closed, connection.State);
+        Assert.Equal(ConnectionState.Closed, connection.Connection.State);
         Assert.Equal(0, _pool.Telemetry.InUse);
         Assert.Null(transaction.Connection); // disposed: rolled back
 

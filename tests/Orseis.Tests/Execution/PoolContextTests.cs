@@ -28,13 +28,13 @@ public sealed class PoolContextTests : IDisposable
     public async Task An_open_gives_an_open_connection_counted_in_use_until_closed(bool async)
     {
         await using PoolContext pool = Pool(Source());
-        DbConnection connection = await pool.OpenAsync(async, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
-        Assert.Equal(ConnectionState.Open, connection.State);
+        Lease connection = await pool.OpenAsync(async, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
+        Assert.Equal(ConnectionState.Open, connection.Connection.State);
         Assert.Equal(1, pool.Telemetry.InUse);
         Assert.Equal(1, pool.Telemetry.Opens);
 
         await pool.CloseAsync(connection, async);
-        Assert.Equal(ConnectionState.Closed, connection.State);
+        Assert.Equal(ConnectionState.Closed, connection.Connection.State);
         Assert.Equal(0, pool.Telemetry.InUse);
     }
 
@@ -43,8 +43,8 @@ public sealed class PoolContextTests : IDisposable
     {
         await using PoolContext pool = Pool(Source());
         using var cts = new CancellationTokenSource();
-        DbConnection connection = await pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token);
-        Assert.Equal(ConnectionState.Open, connection.State);
+        Lease connection = await pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token);
+        Assert.Equal(ConnectionState.Open, connection.Connection.State);
         await pool.CloseAsync(connection, true);
     }
 
@@ -79,8 +79,8 @@ public sealed class PoolContextTests : IDisposable
             return new IOException("reset by peer");
         };
         await using PoolContext pool = Pool(source);
-        DbConnection connection = await pool.OpenAsync(async, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
-        Assert.Equal(ConnectionState.Open, connection.State);
+        Lease connection = await pool.OpenAsync(async, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
+        Assert.Equal(ConnectionState.Open, connection.Connection.State);
         Assert.Equal(1, failures);
         Assert.Equal(1, pool.Telemetry.InUse);
         await pool.CloseAsync(connection, async);
@@ -144,19 +144,19 @@ public sealed class PoolContextTests : IDisposable
     public async Task A_deferred_close_closes_the_connection_and_disposes_the_command_once_the_operation_ends()
     {
         await using PoolContext pool = Pool(Source());
-        DbConnection connection = await pool.OpenAsync(false, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
-        DbCommand command = connection.CreateCommand();
+        Lease connection = await pool.OpenAsync(false, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
+        DbCommand command = connection.Connection.CreateCommand();
         bool commandDisposed = false;
         command.Disposed += (_, _) => commandDisposed = true;
         var pending = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         pool.CloseWhenDone(connection, command, pending.Task);
         await Task.Delay(50);
-        Assert.Equal(ConnectionState.Open, connection.State);
+        Assert.Equal(ConnectionState.Open, connection.Connection.State);
         Assert.False(commandDisposed);
         Assert.Equal(1, pool.Telemetry.InUse); // the provider still has it: counted in use, which is the truth
 
         pending.SetException(new InvalidOperationException("the abandoned call failed in the end")); // observed, not rethrown
-        Assert.True(SpinWait.SpinUntil(() => connection.State == ConnectionState.Closed && pool.Telemetry.InUse == 0, TimeSpan.FromSeconds(10)));
+        Assert.True(SpinWait.SpinUntil(() => connection.Connection.State == ConnectionState.Closed && pool.Telemetry.InUse == 0, TimeSpan.FromSeconds(10)));
         Assert.True(commandDisposed);
     }
 
@@ -164,12 +164,12 @@ public sealed class PoolContextTests : IDisposable
     public async Task A_deferred_close_of_a_connection_never_opened_disposes_it_without_releasing_it()
     {
         await using PoolContext pool = Pool(Source());
-        DbConnection opened = await pool.OpenAsync(false, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
+        Lease opened = await pool.OpenAsync(false, "test", heldByDesign: false, heldAcrossCalls: false, CancellationToken.None);
         DbConnection unopened = pool.DataSource.CreateConnection();
         unopened.Open();
         var disposed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         unopened.Disposed += (_, _) => disposed.TrySetResult();
-        pool.CloseWhenDone(unopened, command: null, Task.CompletedTask, opened: false);
+        pool.CloseWhenDone(new Lease(unopened, Orseis.Diagnostics.Detectors.HolderTable.NoHold), command: null, Task.CompletedTask, opened: false);
         await disposed.Task.WaitAsync(TimeSpan.FromSeconds(10));
         Assert.Equal(ConnectionState.Closed, unopened.State);
         Assert.Equal(1, pool.Telemetry.InUse); // only the connection opened through the pool is counted
@@ -205,7 +205,7 @@ public sealed class PoolContextTests : IDisposable
         var source = new StubbornOpenSource(_file.ConnectionString) { FailWith = new InvalidOperationException("connect aborted") };
         await using PoolContext pool = Pool(source);
         using var cts = new CancellationTokenSource();
-        Task<DbConnection> opening = pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token).AsTask();
+        Task<Lease> opening = pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, cts.Token).AsTask();
         cts.Cancel();
         source.Release.SetResult();
         var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await opening);
@@ -223,7 +223,7 @@ public sealed class PoolContextTests : IDisposable
         var clock = System.Diagnostics.Stopwatch.StartNew();
         try
         {
-            Task<DbConnection> opening = context.Start(
+            Task<Lease> opening = context.Start(
                 () => pool.OpenAsync(true, "test", heldByDesign: false, heldAcrossCalls: false, new CancellationToken(canceled: true)).AsTask());
             var error = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => opening.WaitAsync(TimeSpan.FromSeconds(10)));
             Assert.InRange(clock.Elapsed, CallWatchTests.EarliestAbandon, TimeSpan.FromSeconds(10));

@@ -58,19 +58,19 @@ public sealed class SyncAsyncTwinTests : IAsyncDisposable
     public async Task A_discarded_connection_goes_with_its_commands_and_is_closed_sync_once_the_provider_is_done()
     {
         var kept = new KeptConnection(_pool, "session 'k'");
-        DbConnection connection = await kept.EnsureOpenAsync(true, CancellationToken.None);
-        DbCommand previous = kept.RentCommand(connection);
+        Lease connection = await kept.EnsureOpenAsync(true, CancellationToken.None);
+        DbCommand previous = kept.RentCommand(connection.Connection);
         kept.ReturnCommand(previous, failed: false); // kept for the next call
-        DbCommand running = kept.RentCommand(connection);
+        DbCommand running = kept.RentCommand(connection.Connection);
         Assert.Same(previous, running);
         kept.ReturnCommand(running, failed: false);
-        DbCommand stuck = connection.CreateCommand(); // a call's command the provider still uses
+        DbCommand stuck = connection.Connection.CreateCommand(); // a call's command the provider still uses
         var pending = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
 
         kept.Discard(connection, stuck, pending.Task);
         Assert.True(_source.DisposedCommands.ContainsKey(previous)); // the kept command at once
         Assert.False(_source.DisposedCommands.ContainsKey(stuck));
-        Assert.Equal(ConnectionState.Open, connection.State);
+        Assert.Equal(ConnectionState.Open, connection.Connection.State);
         Assert.Equal(1, _pool.Telemetry.InUse);
 
         pending.SetResult();
@@ -84,10 +84,10 @@ public sealed class SyncAsyncTwinTests : IAsyncDisposable
     public async Task Replacing_a_broken_kept_connection_disposes_its_command()
     {
         var kept = new KeptConnection(_pool, "session 'k'");
-        DbConnection first = await kept.EnsureOpenAsync(false, CancellationToken.None);
-        DbCommand command = kept.RentCommand(first);
+        Lease first = await kept.EnsureOpenAsync(false, CancellationToken.None);
+        DbCommand command = kept.RentCommand(first.Connection);
         kept.ReturnCommand(command, failed: false);
-        first.Close();
+        first.Connection.Close();
 
         await kept.EnsureOpenAsync(false, CancellationToken.None);
         Assert.True(_source.DisposedCommands.ContainsKey(command));
@@ -101,8 +101,8 @@ public sealed class SyncAsyncTwinTests : IAsyncDisposable
     public async Task Closing_a_kept_connection_disposes_its_command_and_closes_sync_or_async(bool async)
     {
         var kept = new KeptConnection(_pool, "session 'k'");
-        DbConnection connection = await kept.EnsureOpenAsync(async, CancellationToken.None);
-        DbCommand command = kept.RentCommand(connection);
+        Lease connection = await kept.EnsureOpenAsync(async, CancellationToken.None);
+        DbCommand command = kept.RentCommand(connection.Connection);
         kept.ReturnCommand(command, failed: false);
 
         await kept.CloseAsync(async);
@@ -117,8 +117,8 @@ public sealed class SyncAsyncTwinTests : IAsyncDisposable
     public async Task Closing_with_a_transaction_open_disposes_it_first_sync_or_async(bool async)
     {
         var kept = new KeptConnection(_pool, "session 'k'");
-        DbConnection connection = await kept.EnsureOpenAsync(async, CancellationToken.None);
-        kept.Transaction = new RecordingTransaction(connection, _source.Calls, yields: false);
+        Lease connection = await kept.EnsureOpenAsync(async, CancellationToken.None);
+        kept.Transaction = new RecordingTransaction(connection.Connection, _source.Calls, yields: false);
 
         await kept.CloseAsync(async);
         Assert.Equal(async ? ["OpenAsync", "Transaction.DisposeAsync", "DisposeAsync"] : ["Open", "Transaction.Dispose", "Dispose"], _source.Calls);
@@ -129,9 +129,9 @@ public sealed class SyncAsyncTwinTests : IAsyncDisposable
     public async Task A_transaction_whose_connection_already_closed_is_left_to_it()
     {
         var kept = new KeptConnection(_pool, "session 'k'");
-        DbConnection connection = await kept.EnsureOpenAsync(false, CancellationToken.None);
-        kept.Transaction = new RecordingTransaction(connection, _source.Calls, yields: false);
-        connection.Close();
+        Lease connection = await kept.EnsureOpenAsync(false, CancellationToken.None);
+        kept.Transaction = new RecordingTransaction(connection.Connection, _source.Calls, yields: false);
+        connection.Connection.Close();
 
         await kept.CloseAsync(false);
         Assert.Equal(["Open", "Dispose"], _source.Calls);
@@ -141,8 +141,8 @@ public sealed class SyncAsyncTwinTests : IAsyncDisposable
     public async Task Disposing_the_transaction_while_closing_resumes_off_the_caller_s_context()
     {
         var kept = new KeptConnection(_pool, "session 'k'");
-        DbConnection connection = await kept.EnsureOpenAsync(true, CancellationToken.None);
-        kept.Transaction = new RecordingTransaction(connection, _source.Calls, yields: true);
+        Lease connection = await kept.EnsureOpenAsync(true, CancellationToken.None);
+        kept.Transaction = new RecordingTransaction(connection.Connection, _source.Calls, yields: true);
         var context = new CountingSynchronizationContext();
 
         await context.Start(() => kept.CloseAsync(async: true).AsTask());

@@ -1,31 +1,35 @@
 using System.Data.Common;
 using System.Diagnostics;
 using System.Numerics;
-using System.Runtime.CompilerServices;
 
 namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// The connections held right now, with when and by whom they were acquired: what held-too-long checks and what a pool
-/// timeout's snapshot names. An acquire and its release take no lock and allocate nothing: each connection sits in a
-/// slot of a fixed array near the one its identity hashes to (claimed with one compare-and-swap, found again by reference
-/// within the furthest any connection ever sat from its home), and only when that neighbourhood is full does it go to a
-/// locked dictionary beside it. Scans read a slot's start time before and after its other fields and skip a slot that
-/// changed meanwhile. The acquiring stack is kept only for connections the caller holds across calls (sessions and
-/// streams), captured cheaply (no file or line lookup) and formatted only if reported.
+/// timeout's snapshot names. An acquire and its release take no lock and allocate nothing: an acquire claims a free slot
+/// of a fixed array (one compare-and-swap, searched from a place that depends on the acquiring thread, so threads rarely
+/// meet) and returns the slot's number, its <i>hold</i>, which the caller keeps with the connection and gives back on
+/// release; only when the slots near that place are full does a hold go to a locked dictionary beside it, numbered
+/// there. Nothing hashes the connection's identity: that would write a hash code into the connection's object header,
+/// and the <c>lock (this)</c> in <c>Component.Dispose</c> would then have to inflate a sync block for every connection
+/// disposed. Scans read a slot's start time before and after its other fields and skip a slot that changed meanwhile.
+/// The acquiring stack is kept only for connections the caller holds across calls (sessions and streams), captured
+/// cheaply (no file or line lookup) and formatted only if reported.
 /// </summary>
 internal sealed class HolderTable
 {
-    /// <summary>The furthest from its home slot a connection may sit; beyond it, the overflow dictionary.</summary>
+    /// <summary>How many slots an acquire tries before it puts the hold in the overflow dictionary.</summary>
     internal const int MaxProbe = 16;
+
+    /// <summary>The hold of a connection the table does not track.</summary>
+    public const int NoHold = -1;
 
     private readonly Slot[] _slots;
     private readonly int _mask;
     private readonly TimeProvider _time;
     private readonly Lock _overflowLock = new();
-    private readonly Dictionary<HeldKey, Holder> _overflow = [];
-    private long _furthest = -1; // -1 until the first connection is added: a table never used costs its releases nothing
-    private int _overflowCount;
+    private readonly Dictionary<int, (DbConnection Connection, Holder Holder)> _overflow = [];
+    private int _nextOverflowKey;
 
     /// <param name="time">The clock holds are timed by.</param>
     /// <param name="expectedHolders">How many connections may be held at once (Max Pool Size), when known: the table has
@@ -39,15 +43,20 @@ internal sealed class HolderTable
     }
 
     /// <summary>
-    /// Records a connection acquired at <paramref name="started"/> (a timestamp of the table's clock) by <paramref name="flow"/>.
+    /// Records a connection acquired at <paramref name="started"/> (a timestamp of the table's clock) by <paramref name="flow"/>;
+    /// returns its hold, for <see cref="TryRemove"/>.
     /// </summary>
-    public void Add(DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long started, FlowState? flow = null)
+    public int Add(DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long started, FlowState? flow = null)
     {
         Acquirer? where = acquirer is null ? null : new Acquirer(acquirer);
-        int home = Home(connection);
+        // Reported when it equals Started: from the start for one held by design (timed, never a leak suspect); for the
+        // others ~Started until a scan or the release claims the report, so a stale scan's swap never lands on a later hold.
+        long reportedStarted = heldByDesign ? started : ~started;
+        int first = (int)((uint)Environment.CurrentManagedThreadId * 2654435769u >> 8) & _mask;
         for (int probe = 0; probe < MaxProbe; probe++)
         {
-            ref Slot slot = ref _slots[(home + probe) & _mask];
+            int index = (first + probe) & _mask;
+            ref Slot slot = ref _slots[index];
             if (Volatile.Read(ref slot.Connection) is not null)
                 continue;
             if (Interlocked.CompareExchange(ref slot.Connection, connection, null) is not null)
@@ -55,54 +64,63 @@ internal sealed class HolderTable
             slot.Owner = owner;
             slot.Where = where;
             slot.Flow = flow;
-            // Reported when it equals Started: from the start for one held by design (timed, never a leak suspect); for the
-            // others ~Started until a scan or the release claims the report, so a stale scan's swap never lands on a later hold.
-            slot.ReportedStarted = heldByDesign ? started : ~started;
+            slot.ReportedStarted = reportedStarted;
             Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
-            Peaks.Raise(ref _furthest, probe);
-            return;
+            return index;
         }
 
         lock (_overflowLock)
-            _overflow[new HeldKey(connection)] = new Holder(started, owner, where, heldByDesign, flow);
-        Interlocked.Increment(ref _overflowCount);
+        {
+            // Overflow holds are numbered from -2 down (NoHold is -1); a number comes back only after 2^31 overflow holds.
+            int key;
+            do
+                key = -2 - (_nextOverflowKey++ & int.MaxValue);
+            while (_overflow.ContainsKey(key));
+            _overflow[key] = (connection, new Holder(started, owner, where, heldByDesign, flow));
+            return key;
+        }
     }
 
-    public bool TryRemove(DbConnection connection, out Holder holder)
+    /// <summary>
+    /// Takes back the hold <paramref name="hold"/> (from <see cref="Add"/>) of <paramref name="connection"/>: false when
+    /// it is not that connection's (never added, already removed).
+    /// </summary>
+    public bool TryRemove(DbConnection connection, int hold, out Holder holder)
     {
-        long furthest = Volatile.Read(ref _furthest);
-        int home = furthest < 0 ? 0 : Home(connection); // never used (nothing timed): no identity hash per release
-        for (int probe = 0; probe <= furthest; probe++)
+        if (hold >= 0 && hold < _slots.Length)
         {
-            ref Slot slot = ref _slots[(home + probe) & _mask];
-            if (!ReferenceEquals(Volatile.Read(ref slot.Connection), connection))
-                continue;
+            ref Slot slot = ref _slots[hold];
             // Claimed by this release: of two releases of one connection at once only one frees the slot, so the other
             // can never clear a hold that a new acquire has put there meanwhile.
             long started = Volatile.Read(ref slot.Started);
-            if (started == 0 || Interlocked.CompareExchange(ref slot.Started, 0, started) != started)
-                continue;
-            bool reported = Interlocked.Exchange(ref slot.ReportedStarted, started) == started; // a scan's report or this one
-            holder = new Holder(started, slot.Owner!, slot.Where, reported, slot.Flow);
-            slot.Owner = null;
-            slot.Where = null;
-            slot.Flow = null;
-            Volatile.Write(ref slot.Connection, null);
-            return true;
+            if (ReferenceEquals(Volatile.Read(ref slot.Connection), connection) && started != 0 &&
+                Interlocked.CompareExchange(ref slot.Started, 0, started) == started)
+            {
+                bool reported = Interlocked.Exchange(ref slot.ReportedStarted, started) == started; // a scan's report or this one
+                holder = new Holder(started, slot.Owner!, slot.Where, reported, slot.Flow);
+                slot.Owner = null;
+                slot.Where = null;
+                slot.Flow = null;
+                Volatile.Write(ref slot.Connection, null);
+                return true;
+            }
         }
-
-        if (Volatile.Read(ref _overflowCount) == 0)
+        else if (hold < NoHold)
         {
-            holder = default;
-            return false;
+            lock (_overflowLock)
+            {
+                if (_overflow.TryGetValue(hold, out (DbConnection Connection, Holder Holder) entry) &&
+                    ReferenceEquals(entry.Connection, connection))
+                {
+                    _overflow.Remove(hold);
+                    holder = entry.Holder;
+                    return true;
+                }
+            }
         }
 
-        bool removed;
-        lock (_overflowLock)
-            removed = _overflow.Remove(new HeldKey(connection), out holder);
-        if (removed)
-            Interlocked.Decrement(ref _overflowCount);
-        return removed;
+        holder = default;
+        return false;
     }
 
     /// <summary>Holders out longer than <paramref name="threshold"/> and not yet reported, now marked reported.</summary>
@@ -125,15 +143,14 @@ internal sealed class HolderTable
 
         lock (_overflowLock)
         {
-            foreach (HeldKey key in _overflow.Keys)
+            foreach ((int key, (DbConnection connection, Holder holder)) in _overflow)
             {
-                Holder holder = _overflow[key];
                 TimeSpan held = _time.GetElapsedTime(holder.Started, now);
                 if (holder.Reported || held <= threshold)
                     continue;
-                holder.Reported = true;
-                _overflow[key] = holder;
-                overdue.Add((holder, held));
+                Holder reported = holder with { Reported = true };
+                _overflow[key] = (connection, reported); // overwriting a value does not end the enumeration
+                overdue.Add((reported, held));
             }
         }
 
@@ -152,7 +169,7 @@ internal sealed class HolderTable
 
         lock (_overflowLock)
         {
-            foreach (Holder holder in _overflow.Values)
+            foreach ((_, Holder holder) in _overflow.Values)
             {
                 if (oldest is not { } o || holder.Started < o.Started)
                     oldest = holder;
@@ -174,8 +191,6 @@ internal sealed class HolderTable
         return owner is not null && Volatile.Read(ref slot.Started) == started ? new Holder(started, owner, where, reported) : null;
     }
 
-    private int Home(DbConnection connection) => (int)((uint)RuntimeHelpers.GetHashCode(connection) * 2654435769u >> 8) & _mask;
-
     /// <summary>One place for a held connection. <see cref="Started"/> is 0 while the slot is free or being filled.</summary>
     private struct Slot
     {
@@ -185,18 +200,6 @@ internal sealed class HolderTable
         public string? Owner;
         public Acquirer? Where;
         public FlowState? Flow;
-    }
-
-    /// <summary>A held connection as a key of the overflow dictionary, by reference.</summary>
-    internal readonly struct HeldKey(DbConnection connection) : IEquatable<HeldKey>
-    {
-        private readonly DbConnection _connection = connection;
-
-        public bool Equals(HeldKey other) => ReferenceEquals(_connection, other._connection);
-
-        public override bool Equals(object? obj) => obj is HeldKey other && Equals(other);
-
-        public override int GetHashCode() => RuntimeHelpers.GetHashCode(_connection);
     }
 
     /// <summary>One held connection: when and by whom it was acquired, and where (sessions and streams only).</summary>

@@ -43,16 +43,16 @@ public sealed class HeldTooLongDetectorTests
 
         // Whatever happens between the open and the acquire is part of the hold: 31 s, over the threshold.
         fake.Time.Advance(TimeSpan.FromSeconds(31));
-        telemetry.Acquired(connection, "session on 'pool'", openedAt: openedAt);
-        telemetry.Released(connection);
+        int hold = telemetry.Acquired(connection, "session on 'pool'", openedAt: openedAt);
+        telemetry.Released(connection, hold);
         PoolFinding finding = Assert.Single(telemetry.CreateReport(ExecutionMode.OpenPerCall).Findings, f => f.Kind == FindingKind.HeldTooLong);
         Assert.Equal(31_000, finding.Figures["heldMs"], 0);
 
         // An open that was not timed (0) starts the hold at the acquire: 29 s, under the threshold.
         fake.Time.Advance(TimeSpan.FromMinutes(5));
-        telemetry.Acquired(connection, "session on 'pool'", openedAt: 0);
+        hold = telemetry.Acquired(connection, "session on 'pool'", openedAt: 0);
         fake.Time.Advance(TimeSpan.FromSeconds(29));
-        telemetry.Released(connection);
+        telemetry.Released(connection, hold);
         Assert.Single(telemetry.CreateReport(ExecutionMode.OpenPerCall).Findings, f => f.Kind == FindingKind.HeldTooLong);
     }
 

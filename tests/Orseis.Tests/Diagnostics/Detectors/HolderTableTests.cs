@@ -13,24 +13,28 @@ public sealed class HolderTableTests
         var table = new HolderTable(fake.Time, expectedHolders: 1); // 64 slots: most of the 500 go to the overflow dictionary
         var connections = Enumerable.Range(0, 500).Select(_ => new SqliteConnection()).ToArray();
         var starts = new long[connections.Length];
+        var holds = new int[connections.Length];
         for (int i = 0; i < connections.Length; i++)
         {
             starts[i] = fake.Now;
-            table.Add(connections[i], $"owner {i}", heldByDesign: false, acquirer: null, starts[i]);
+            holds[i] = table.Add(connections[i], $"owner {i}", heldByDesign: false, acquirer: null, starts[i]);
             fake.Time.Advance(TimeSpan.FromMilliseconds(1));
         }
 
+        Assert.Equal(500, holds.Distinct().Count());
+        Assert.Contains(holds, h => h < HolderTable.NoHold); // some in the overflow dictionary
         Assert.Equal(TimeSpan.FromMilliseconds(500), table.Longest().Held);
         Assert.Equal(500, table.TakeOverdue(TimeSpan.Zero, fake.Now).Count);
         Assert.Empty(table.TakeOverdue(TimeSpan.Zero, fake.Now));
 
         for (int i = connections.Length - 1; i >= 0; i--)
         {
-            Assert.True(table.TryRemove(connections[i], out HolderTable.Holder holder));
+            Assert.False(table.TryRemove(connections[(i + 1) % connections.Length], holds[i], out _)); // another connection's hold
+            Assert.True(table.TryRemove(connections[i], holds[i], out HolderTable.Holder holder));
             Assert.Equal($"owner {i}", holder.Owner);
             Assert.Equal(starts[i], holder.Started);
             Assert.True(holder.Reported);
-            Assert.False(table.TryRemove(connections[i], out _));
+            Assert.False(table.TryRemove(connections[i], holds[i], out _));
         }
 
         Assert.Null(table.Longest().Held);
@@ -46,14 +50,14 @@ public sealed class HolderTableTests
         using var connection = new SqliteConnection();
         for (int hold = 0; hold < 3; hold++)
         {
-            table.Add(connection, "session", heldByDesign: false, acquirer: null, fake.Now);
+            int held0 = table.Add(connection, "session", heldByDesign: false, acquirer: null, fake.Now);
             fake.Time.Advance(TimeSpan.FromSeconds(10));
             Assert.Empty(table.TakeOverdue(TimeSpan.FromSeconds(30), fake.Now));
             fake.Time.Advance(TimeSpan.FromSeconds(30));
             (HolderTable.Holder holder, TimeSpan held) = Assert.Single(table.TakeOverdue(TimeSpan.FromSeconds(30), fake.Now));
             Assert.Equal(TimeSpan.FromSeconds(40), held);
             Assert.True(holder.Reported);
-            Assert.True(table.TryRemove(connection, out HolderTable.Holder removed));
+            Assert.True(table.TryRemove(connection, held0, out HolderTable.Holder removed));
             Assert.True(removed.Reported);
         }
     }
@@ -109,17 +113,18 @@ public sealed class HolderTableTests
             // Several connections per thread, so neighbourhoods fill and some go to the overflow dictionary.
             var mine = Enumerable.Range(0, 6).Select(_ => new SqliteConnection()).ToArray();
             var startedOf = new long[mine.Length];
+            var holdOf = new int[mine.Length];
             string owner = $"thread {t}";
             for (int r = 0; r < Rounds; r++)
             {
                 int k = r % mine.Length;
                 startedOf[k] = (1_000_000L * (t + 1)) + r + 1;
-                table.Add(mine[k], owner, heldByDesign: false, acquirer: null, startedOf[k]);
+                holdOf[k] = table.Add(mine[k], owner, heldByDesign: false, acquirer: null, startedOf[k]);
                 if (k != mine.Length - 1)
                     continue;
                 for (int j = 0; j < mine.Length; j++)
                 {
-                    if (!table.TryRemove(mine[j], out HolderTable.Holder holder) || holder.Owner != owner || holder.Started != startedOf[j])
+                    if (!table.TryRemove(mine[j], holdOf[j], out HolderTable.Holder holder) || holder.Owner != owner || holder.Started != startedOf[j])
                         Interlocked.Increment(ref mismatches);
                     released[holder.Started] = holder.Reported;
                 }

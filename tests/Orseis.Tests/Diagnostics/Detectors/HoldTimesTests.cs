@@ -1,0 +1,25 @@
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Tests.Diagnostics.Detectors;
+
+public sealed class HoldTimesTests
+{
+    [Fact]
+    public void A_hold_lands_in_the_bucket_of_eight_per_doubling_that_log2_gives()
+    {
+        var random = new Random(11);
+        IEnumerable<double> microseconds = [
+            0, 0.5, 1, 1.0000001, 1.09, 1.0905, 2, 3, 1000, 1 << 20, 268_435_455, 268_435_456, 1e12,
+            .. Enumerable.Range(0, 28 * 8).Select(k => Math.Pow(2, k / 8.0) * 1.0001), // just past each boundary
+            .. Enumerable.Range(1, 28 * 8).Select(k => Math.Pow(2, k / 8.0) * 0.9999), // just before each
+            .. Enumerable.Range(0, 10_000).Select(_ => Math.Pow(2, random.NextDouble() * 30)),
+        ];
+        foreach (double us in microseconds)
+        {
+            TimeSpan held = TimeSpan.FromMicroseconds(us); // whole ticks of 100 ns
+            int expected = Math.Min(28 * 8 - 1, (int)(8 * Math.Log2(Math.Max(held.TotalMicroseconds, 1))));
+            int bucket = HoldTimes.Bucket(held);
+            Assert.True(expected == bucket, $"{held.TotalMicroseconds} µs: bucket {bucket}, log2 gives {expected}");
+        }
+    }
+}
