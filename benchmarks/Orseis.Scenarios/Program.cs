@@ -22,20 +22,21 @@ sweep.SetAction((parse, _) => Guarded(() => PoolSweep.RunAsync(parse.GetValue(qu
 var provider = new Option<string>("--provider") { Description = "mysql (MariaDB through MySqlConnector, ORSEIS_MYSQL) or sqlite (in memory)", DefaultValueFactory = _ => "mysql" };
 provider.AcceptOnlyFromAmong("mysql", "sqlite");
 var pairs = new Option<int>("--pairs") { Description = "fresh process pairs (None, All) per listener state", DefaultValueFactory = _ => 6 };
-var blocks = new Option<int>("--blocks") { Description = "block pairs per mode and process pair", DefaultValueFactory = _ => 40 };
-var calls = new Option<int>("--calls") { Description = "sequential calls per block", DefaultValueFactory = _ => 400 };
-Option<string> overheadAgainst = DetectorsOption();
+var blocks = new Option<int>("--blocks") { Description = "block pairs per mode and process pair", DefaultValueFactory = _ => 320 };
+var calls = new Option<int>("--calls") { Description = "sequential calls per block", DefaultValueFactory = _ => 50 };
+Option<string> overheadAgainst = DetectorsOption(allowNone: true);
 Option<string> listening = ListenersOption();
+var blockCsv = new Option<string?>("--csv") { Description = "write every block pair to this CSV file" };
 var overhead = new Command("overhead", "Detectors=All (or --detectors) against None on a sequential loop, in wall and client CPU time, with a 95 % interval")
 {
-    provider, pairs, blocks, calls, overheadAgainst, listening,
+    provider, pairs, blocks, calls, overheadAgainst, listening, blockCsv,
 };
 AtLeast(pairs, 2, " (the interval is taken over pairs)");
 AtLeast(blocks, 1, "");
 AtLeast(calls, 1, "");
 overhead.SetAction((parse, _) => Guarded(() => OverheadCommand.RunAsync(
     parse.GetRequiredValue(provider), parse.GetValue(pairs), parse.GetValue(blocks), parse.GetValue(calls), parse.GetRequiredValue(overheadAgainst),
-    ListenerStates(parse.GetRequiredValue(listening)))));
+    ListenerStates(parse.GetRequiredValue(listening)), parse.GetValue(blockCsv))));
 
 var idleAgainst = DetectorsOption();
 var idleRepeats = new Option<int>("--repeats") { Description = "fresh processes per side", DefaultValueFactory = _ => 3 };
@@ -79,16 +80,18 @@ var root = new RootCommand("Orseis detector scenarios: suite, run, sweep, overhe
 return await root.Parse(args).InvokeAsync();
 
 // --detectors of 'overhead', 'idle' and 'instructions': the side compared with None.
-static Option<string> DetectorsOption()
+// 'overhead' also takes None: None against None is an A/A run, the method's own noise.
+static Option<string> DetectorsOption(bool allowNone = false)
 {
     var option = new Option<string>("--detectors")
     {
-        Description = "the detectors compared with None: All, or some of them (e.g. Churn,HeldTooLong)", DefaultValueFactory = _ => "All",
+        Description = "the detectors compared with None: All, or some of them (e.g. Churn,HeldTooLong)" + (allowNone ? "; None for an A/A run" : ""),
+        DefaultValueFactory = _ => "All",
     };
     option.Validators.Add(r =>
     {
-        if (!Enum.TryParse(r.GetValueOrDefault<string>(), out Orseis.Diagnostics.FindingKind kind) || kind == Orseis.Diagnostics.FindingKind.None)
-            r.AddError($"--detectors: '{r.GetValueOrDefault<string>()}' is not a set of FindingKind names other than None");
+        if (!Enum.TryParse(r.GetValueOrDefault<string>(), out Orseis.Diagnostics.FindingKind kind) || (kind == Orseis.Diagnostics.FindingKind.None && !allowNone))
+            r.AddError($"--detectors: '{r.GetValueOrDefault<string>()}' is not a set of FindingKind names{(allowNone ? "" : " other than None")}");
     });
     return option;
 }

@@ -27,7 +27,7 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
     private static readonly string[] DiagnosticsKeys =
     [
         "Detectors", "CaptureCommandText", "ChurnThreshold", "ChurnGap", "SlowOpenFactor", "SlowOpenFloor", "QueueWaitFloor",
-        "HeldTooLongThreshold", "ThreadPoolDelayThreshold", "FindingInterval", "FindingsKept",
+        "HeldTooLongThreshold", "ThreadPoolDelayThreshold", "FindingInterval", "FindingsKept", "ProviderPoolCounts",
     ];
 
     public void Configure(OrseisOptions options) => Configure(Options.DefaultName, options);
@@ -93,11 +93,9 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
         if (Detectors(section) is { } detectors)
             d.Detectors = detectors;
         if (Value(section, "CaptureCommandText") is { } capture)
-        {
-            d.CaptureCommandText = bool.TryParse(capture, out bool on)
-                ? on
-                : throw Invalid(section, "CaptureCommandText", capture, ["true", "false"]);
-        }
+            d.CaptureCommandText = Boolean(section, "CaptureCommandText", capture);
+        if (Value(section, "ProviderPoolCounts") is { } counts)
+            d.ProviderPoolCounts = Boolean(section, "ProviderPoolCounts", counts);
 
         if (Value(section, "ChurnThreshold") is { } churnThreshold)
             d.ChurnThreshold = Integer(section, "ChurnThreshold", churnThreshold);
@@ -168,6 +166,9 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
         Enum.GetNames<T>().FirstOrDefault(n => string.Equals(n, value, StringComparison.OrdinalIgnoreCase)) is { } known
             ? Enum.Parse<T>(known)
             : throw Invalid(section, key, value, Enum.GetNames<T>());
+
+    private static bool Boolean(IConfiguration section, string key, string value) =>
+        bool.TryParse(value, out bool on) ? on : throw Invalid(section, key, value, ["true", "false"]);
 
     private static int Integer(IConfiguration section, string key, string value) =>
         int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out int number)

@@ -23,7 +23,8 @@ public sealed class AddOrseisTests : IDisposable
             ("Orseis:Mode", "reuseconnection"),
             ("Orseis:CommandTimeout", "00:00:07"),
             ("Orseis:ReuseWaitTimeout", "Infinite"),
-            ("Orseis:PoolName", "app-db"));
+            ("Orseis:PoolName", "app-db"),
+            ("Orseis:Diagnostics:ProviderPoolCounts", "true"));
         var services = new ServiceCollection();
         services.AddOrseis(SqliteFactory.Instance, configuration.GetSection("Orseis"));
 
@@ -40,6 +41,7 @@ public sealed class AddOrseisTests : IDisposable
             OrseisOptions options = provider.GetRequiredService<IOptionsMonitor<OrseisOptions>>().Get(Options.DefaultName);
             Assert.Equal(TimeSpan.FromSeconds(7), options.CommandTimeout);
             Assert.Equal(Timeout.InfiniteTimeSpan, options.ReuseWaitTimeout);
+            Assert.True(options.Diagnostics.ProviderPoolCounts);
 
             await db.ExecuteAsync("create table t (id integer primary key)");
             Assert.Equal(2, await db.ExecuteAsync("insert into t (id) values (@id)", new[] { new { id = 1 }, new { id = 2 } }));

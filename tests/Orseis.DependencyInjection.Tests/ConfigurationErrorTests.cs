@@ -33,6 +33,7 @@ public sealed class ConfigurationErrorTests
     [InlineData("Orseis:Diagnostics:ChurnGap", "soon", "Orseis:Diagnostics:ChurnGap has the value 'soon'; use a time span such as 00:00:30 (hh:mm:ss).")]
     [InlineData("Orseis:Diagnostics:ChurnThreshold", "many", "Orseis:Diagnostics:ChurnThreshold has the value 'many'; use a whole number.")]
     [InlineData("Orseis:Diagnostics:CaptureCommandText", "yes", "Orseis:Diagnostics:CaptureCommandText has the value 'yes'; use true or false.")]
+    [InlineData("Orseis:Diagnostics:ProviderPoolCounts", "on", "Orseis:Diagnostics:ProviderPoolCounts has the value 'on'; use true or false.")]
     [InlineData("Orseis:Diagnostics:SlowOpenFactor", "x", "Orseis:Diagnostics:SlowOpenFactor has the value 'x'; use a number such as 10 or 2.5.")]
     public void An_unreadable_value_names_its_key_and_what_it_takes(string key, string value, string expected) =>
         Assert.Equal(expected, ResolveError(("Orseis:ConnectionString", Connection), (key, value)));
