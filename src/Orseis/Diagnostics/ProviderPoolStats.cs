@@ -61,17 +61,21 @@ internal sealed class ProviderPoolStats
         return stats;
     }
 
-    // Turns on, once, the counts reported change by change that were published but left off.
+    // Turns on, once, the counts reported change by change that were published but left off. Enabled outside the lock:
+    // the runtime publishes an instrument to InstrumentPublished under a lock of its own, which enabling takes too.
     private static void CountChanges()
     {
+        Instrument[] published;
         lock (ChangeLock)
         {
             if (_countingChanges)
                 return;
-            _countingChanges = true;
-            foreach (Instrument instrument in ChangeCounters)
-                _listener!.EnableMeasurementEvents(instrument, CountChangeKind);
+            _countingChanges = true; // instruments published from now on enable themselves
+            published = [.. ChangeCounters];
         }
+
+        foreach (Instrument instrument in published)
+            _listener!.EnableMeasurementEvents(instrument, CountChangeKind);
     }
 
     /// <summary>

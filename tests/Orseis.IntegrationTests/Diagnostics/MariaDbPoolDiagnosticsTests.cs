@@ -115,6 +115,26 @@ public sealed class MySqlConnectorPoolTests
     }
 
     [MySqlFact]
+    public void Only_the_pools_that_ask_show_MySqlConnector_s_idle_and_used_counts()
+    {
+        var quiet = new OrseisOptions { Diagnostics = { Detectors = FindingKind.All } };
+        var counting = new OrseisOptions { Diagnostics = { Detectors = FindingKind.All, ProviderPoolCounts = true } };
+        using var withoutCounts = new Database(MySqlConnector.MySqlConnectorFactory.Instance, Private(), quiet);
+        using var withCounts = new Database(MySqlConnector.MySqlConnectorFactory.Instance, Private(), counting);
+        for (int i = 0; i < 3; i++)
+        {
+            Assert.Equal(i, withoutCounts.Scalar<int>("select @i", new { i }));
+            Assert.Equal(i, withCounts.Scalar<int>("select @i", new { i }));
+        }
+
+        // The counter is turned on for the process once a pool asks; a pool that did not ask still shows none.
+        Assert.Null(withoutCounts.GetPoolReport().ProviderIdle);
+        Assert.Equal(1, withoutCounts.GetPoolReport().ProviderPhysicalConnects);
+        Assert.Equal(1, withCounts.GetPoolReport().ProviderIdle);
+        Assert.Equal(0, withCounts.GetPoolReport().ProviderUsed);
+    }
+
+    [MySqlFact]
     public void MySqlConnector_meter_tells_idle_from_used_when_asked()
     {
         using var db = new Database(MySqlConnector.MySqlConnectorFactory.Instance, Private("Maximum Pool Size=5"), new OrseisOptions

@@ -71,10 +71,10 @@ internal sealed class HolderTable
 
         lock (_overflowLock)
         {
-            // Overflow holds are numbered from -2 down (NoHold is -1); a number comes back only after 2^31 overflow holds.
+            // Overflow holds are numbered from -2 down (NoHold is -1); a number comes back only after 2^30 overflow holds.
             int key;
             do
-                key = -2 - (_nextOverflowKey++ & int.MaxValue);
+                key = -2 - (_nextOverflowKey++ & 0x3FFF_FFFF);
             while (_overflow.ContainsKey(key));
             _overflow[key] = (connection, new Holder(started, owner, where, heldByDesign, flow));
             return key;
