@@ -24,8 +24,9 @@ public sealed class DiagnosticsOptions
     /// With detectors on, also count the provider's idle and used connections where the provider reports every change
     /// as it happens (MySqlConnector's <c>db.client.connections.usage</c>): listening to it adds about 0.4 µs to every
     /// open and close of every MySqlConnector pool in the process, a third of what <see cref="FindingKind.All"/> costs
-    /// per open. Off by default: its meter gives the same counts to OpenTelemetry directly. Counts a provider gives
-    /// only when asked (Npgsql's) and physical connects are read whatever this says.
+    /// per open. Off by default: its meter gives the same counts to OpenTelemetry directly. The counts are changes, so
+    /// a pool counts them only when the first database over it sets this. Counts a provider gives only when asked
+    /// (Npgsql's) and physical connects are read whatever this says.
     /// </summary>
     public bool ProviderPoolCounts { get; set; }
 

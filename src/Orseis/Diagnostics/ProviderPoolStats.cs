@@ -27,7 +27,7 @@ internal sealed class ProviderPoolStats
     private double _createSeconds;
 
     private volatile string? _matchedName;
-    private volatile bool _wantsChanges;
+    private bool _wantsChanges;
 
     private ProviderPoolStats(string providerPoolName) => ProviderPoolName = providerPoolName;
 
@@ -52,17 +52,19 @@ internal sealed class ProviderPoolStats
         if (traits.PoolMeterName is null)
             return null;
         string name = PoolTag(traits.SystemName, source);
-        ProviderPoolStats stats = ByPoolName.GetOrAdd(name, static n => new ProviderPoolStats(n));
-        if (countChanges)
-            stats._wantsChanges = true;
+        // Counts reported change by change are right only from the pool's first connection on: a pool counts them only when
+        // the first Database over it asked, never from the middle of its life.
+        ProviderPoolStats stats = ByPoolName.GetOrAdd(
+            name, static (n, wants) => new ProviderPoolStats(n) { _wantsChanges = wants }, countChanges);
         EnsureListening();
         if (countChanges)
             CountChanges();
         return stats;
     }
 
-    // Turns on, once, the counts reported change by change that were published but left off. Enabled outside the lock:
-    // the runtime publishes an instrument to InstrumentPublished under a lock of its own, which enabling takes too.
+    // Turns on, once, the counts reported change by change that were published but left off. Each instrument is enabled
+    // once, here or by InstrumentPublished once the flag is set; outside the lock, so ChangeLock is never held while the
+    // runtime's metrics code runs.
     private static void CountChanges()
     {
         Instrument[] published;

@@ -1,5 +1,6 @@
 using System.Data;
 using System.Data.Common;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Execution;
 
@@ -16,12 +17,12 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
 {
     private DbCommand? _command;
     private int _defaultTimeout;
-    private Lease? _lease;
+    private StrongBox<Lease>? _lease; // one reference: a close racing a call reads a whole lease or none
 
     /// <summary>The kept connection and its hold, while open.</summary>
-    public Lease? Current => _lease;
+    public Lease? Current => _lease?.Value;
 
-    public DbConnection? Connection => _lease?.Connection;
+    public DbConnection? Connection => _lease?.Value.Connection;
 
     public DbTransaction? Transaction { get; set; }
 
@@ -36,7 +37,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
 
     public async ValueTask<Lease> EnsureOpenAsync(bool async, CancellationToken cancellationToken)
     {
-        Lease? kept = _lease;
+        Lease? kept = Current;
         if (kept is { Connection.State: ConnectionState.Open } open)
             return open;
         if (Transaction is not null)
@@ -57,7 +58,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
 
         Lease lease = await pool.OpenAsync(async, owner, heldByDesign, heldAcrossCalls: !heldByDesign, cancellationToken)
             .ConfigureAwait(false);
-        _lease = lease;
+        _lease = new StrongBox<Lease>(lease);
         Enlisted = pool.WhyNoEnlistment is null ? System.Transactions.Transaction.Current : null;
         return lease;
     }
@@ -103,7 +104,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
             }
         }
 
-        Lease? lease = _lease;
+        Lease? lease = Current;
         _lease = null;
         DisposeCommand();
         if (lease is { } open)

@@ -37,7 +37,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         Assert.Null(source.Transaction);
         Lease first = await source.AcquireAsync(true, forStream: false, CancellationToken.None);
         Lease second = await source.AcquireAsync(false, forStream: false, CancellationToken.None);
-        Assert.NotEqual(first, second);
+        Assert.NotSame(first.Connection, second.Connection);
         Assert.Equal(2, _pool.Telemetry.InUse);
 
         DbCommand command = source.RentCommand(first.Connection);
@@ -157,7 +157,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         Assert.True(session.TryEnter());
         session.Exit();
         Lease next = await session.AcquireAsync(false, forStream: false, CancellationToken.None);
-        Assert.NotEqual(connection, next);
+        Assert.NotSame(connection.Connection, next.Connection);
         Assert.True(SpinWait.SpinUntil(() => connection.Connection.State == ConnectionState.Closed, TimeSpan.FromSeconds(10)));
         await session.ReleaseAsync(next, false);
         await session.CloseAsync(false);
@@ -289,7 +289,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         var pending = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         shared.Abandon(connection, shared.RentCommand(connection.Connection), pending.Task);
         Lease next = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
-        Assert.NotEqual(connection, next);
+        Assert.NotSame(connection.Connection, next.Connection);
         Assert.Equal(0, shared.Waits);
         Assert.Equal(ConnectionState.Open, connection.Connection.State);
         pending.SetResult();

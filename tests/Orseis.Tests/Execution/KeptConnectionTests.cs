@@ -52,7 +52,7 @@ public sealed class KeptConnectionTests : IAsyncDisposable
         first.Connection.Close();
 
         Lease second = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        Assert.NotEqual(first, second);
+        Assert.NotSame(first.Connection, second.Connection);
         Assert.Equal(ConnectionState.Open, second.Connection.State);
         Assert.Equal(1, _kept.Reopens);
         Assert.Equal(1, _pool.Telemetry.InUse); // the old one was given back
@@ -174,7 +174,7 @@ public sealed class KeptConnectionTests : IAsyncDisposable
         pending.SetResult();
         Assert.True(SpinWait.SpinUntil(() => connection.Connection.State == ConnectionState.Closed, TimeSpan.FromSeconds(10)));
         Lease next = await _kept.EnsureOpenAsync(false, CancellationToken.None);
-        Assert.NotEqual(connection, next);
+        Assert.NotSame(connection.Connection, next.Connection);
         Assert.Equal(1, _kept.Reopens);
     }
 

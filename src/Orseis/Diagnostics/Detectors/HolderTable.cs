@@ -9,8 +9,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// timeout's snapshot names. An acquire and its release take no lock and allocate nothing: an acquire claims a free slot
 /// of a fixed array (one compare-and-swap, searched from a place that depends on the acquiring thread, so threads rarely
 /// meet) and returns the slot's number, its <i>hold</i>, which the caller keeps with the connection and gives back on
-/// release; only when the slots near that place are full does a hold go to a locked dictionary beside it, numbered
-/// there. Nothing hashes the connection's identity: that would write a hash code into the connection's object header,
+/// release; only when every slot is taken does a hold go to a locked dictionary beside it, numbered there. The array has
+/// twice as many slots as Max Pool Size, so that happens only when the pool size is unknown or connections are held
+/// outside the pool's limit. Nothing hashes the connection's identity: that would write a hash code into the connection's object header,
 /// and the <c>lock (this)</c> in <c>Component.Dispose</c> would then have to inflate a sync block for every connection
 /// disposed. Scans read a slot's start time before and after its other fields and skip a slot that changed meanwhile.
 /// The acquiring stack is kept only for connections the caller holds across calls (sessions and streams), captured
@@ -18,9 +19,6 @@ namespace Orseis.Diagnostics.Detectors;
 /// </summary>
 internal sealed class HolderTable
 {
-    /// <summary>How many slots an acquire tries before it puts the hold in the overflow dictionary.</summary>
-    internal const int MaxProbe = 16;
-
     /// <summary>The hold of a connection the table does not track.</summary>
     public const int NoHold = -1;
 
@@ -53,7 +51,7 @@ internal sealed class HolderTable
         // others ~Started until a scan or the release claims the report, so a stale scan's swap never lands on a later hold.
         long reportedStarted = heldByDesign ? started : ~started;
         int first = (int)((uint)Environment.CurrentManagedThreadId * 2654435769u >> 8) & _mask;
-        for (int probe = 0; probe < MaxProbe; probe++)
+        for (int probe = 0; probe < _slots.Length; probe++)
         {
             int index = (first + probe) & _mask;
             ref Slot slot = ref _slots[index];

@@ -43,6 +43,38 @@ public sealed class HolderTableTests
     }
 
     [Fact]
+    public void Holds_fill_every_slot_before_any_goes_to_the_overflow_dictionary_whatever_thread_takes_them()
+    {
+        var fake = new Fake();
+        var table = new HolderTable(fake.Time, expectedHolders: 100); // 256 slots
+        var connections = Enumerable.Range(0, 300).Select(_ => new SqliteConnection()).ToArray();
+        var holds = new int[connections.Length];
+
+        // 4 threads take 64 holds each at once: every one finds a slot.
+        Thread[] threads = [.. Enumerable.Range(0, 4).Select(t => new Thread(() =>
+        {
+            for (int i = t * 64; i < (t + 1) * 64; i++)
+                holds[i] = table.Add(connections[i], "worker", heldByDesign: false, acquirer: null, fake.Now);
+        }))];
+        foreach (Thread thread in threads)
+            thread.Start();
+        foreach (Thread thread in threads)
+            thread.Join();
+        Assert.DoesNotContain(holds.Take(256), h => h < 0);
+        Assert.Equal(256, holds.Take(256).Distinct().Count());
+
+        // The table is full: the next ones go to the overflow dictionary, and every hold comes back.
+        for (int i = 256; i < connections.Length; i++)
+            holds[i] = table.Add(connections[i], "worker", heldByDesign: false, acquirer: null, fake.Now);
+        Assert.All(holds.Skip(256), h => Assert.True(h < HolderTable.NoHold));
+        for (int i = 0; i < connections.Length; i++)
+            Assert.True(table.TryRemove(connections[i], holds[i], out _));
+        Assert.Null(table.Longest().Held);
+        foreach (SqliteConnection c in connections)
+            c.Dispose();
+    }
+
+    [Fact]
     public void A_connection_held_again_after_its_hold_was_reported_is_reported_again_when_overdue()
     {
         var fake = new Fake();
