@@ -49,7 +49,7 @@ internal sealed partial class PoolTelemetry
     public void Released(DbConnection connection, int hold)
     {
         long inUse = Interlocked.Decrement(ref _inUse);
-        if (hold == HolderTable.NoHold || !_holders.TryRemove(connection, hold, out HolderTable.Holder holder))
+        if (!_holders.TryRemove(connection, hold, out HolderTable.Holder holder))
             return;
         long now = _time.GetTimestamp();
         TimeSpan held = _time.GetElapsedTime(holder.Started, now);

@@ -57,7 +57,7 @@ internal sealed class ProviderPoolStats
         ProviderPoolStats stats = ByPoolName.GetOrAdd(
             name, static (n, wants) => new ProviderPoolStats(n) { _wantsChanges = wants }, countChanges);
         EnsureListening();
-        if (countChanges)
+        if (stats._wantsChanges) // a later Database asking for a pool already counted without is ignored: it turns nothing on
             CountChanges();
         return stats;
     }

@@ -11,11 +11,11 @@ namespace Orseis.Diagnostics.Detectors;
 /// meet) and returns the slot's number, its <i>hold</i>, which the caller keeps with the connection and gives back on
 /// release; only when every slot is taken does a hold go to a locked dictionary beside it, numbered there. The array has
 /// twice as many slots as Max Pool Size, so that happens only when the pool size is unknown or connections are held
-/// outside the pool's limit. Nothing hashes the connection's identity: that would write a hash code into the connection's object header,
-/// and the <c>lock (this)</c> in <c>Component.Dispose</c> would then have to inflate a sync block for every connection
-/// disposed. Scans read a slot's start time before and after its other fields and skip a slot that changed meanwhile.
-/// The acquiring stack is kept only for connections the caller holds across calls (sessions and streams), captured
-/// cheaply (no file or line lookup) and formatted only if reported.
+/// outside the pool's limit. Nothing hashes the connection's identity: that would write a hash code into the
+/// connection's object header, and the <c>lock (this)</c> in <c>Component.Dispose</c> would then have to inflate a sync
+/// block for every connection disposed. Scans read a slot's start time before and after its other fields and skip a
+/// slot that changed meanwhile. The acquiring stack is kept only for connections the caller holds across calls
+/// (sessions and streams), captured cheaply (no file or line lookup) and formatted only if reported.
 /// </summary>
 internal sealed class HolderTable
 {
