@@ -45,7 +45,8 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _firstConnectDone;
 
     public PoolTelemetry(
-        string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null, string? connectionString = null)
+        string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null, string? connectionString = null,
+        string? blockingAsyncProvider = null)
     {
         PoolName = poolName;
         SystemName = systemName;
@@ -68,7 +69,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         _poolSize = new PoolSizeAdvisor(_log, maxPoolSize);
         if (Detecting(FindingKind.ThreadPoolStarvation))
         {
-            _starvation = new ThreadPoolStarvationDetector(_log);
+            _starvation = new ThreadPoolStarvationDetector(_log, blockingAsyncProvider);
             ThreadPoolProbe.Subscribe(_starvation);
         }
 
@@ -221,8 +222,9 @@ internal sealed partial class PoolTelemetry : IDisposable
             Interlocked.CompareExchange(ref _firstConnectDone, now, 0);
         if (Detecting(FindingKind.SlowOpen))
         {
+            // Sync opens too: MySql.Data's synchronous Open blocks on tasks that need a pool thread to finish a connect.
             _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave: firstWave != 0 && start.Started > firstWave,
-                start.Async ? ThreadPoolProbe.RecentDelay : TimeSpan.Zero); // only an async open waits for the thread pool
+                ThreadPoolProbe.RecentDelay);
         }
 
         if (start.Flow is { } flow)

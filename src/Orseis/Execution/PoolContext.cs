@@ -28,7 +28,8 @@ internal sealed partial class PoolContext : IAsyncDisposable
             ? ProviderPoolStats.For(Traits, source, options.Diagnostics.ProviderPoolCounts)
             : null;
         Telemetry = new PoolTelemetry(
-            name, system, Traits.MaxPoolSize(source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString);
+            name, system, Traits.MaxPoolSize(source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString,
+            Traits.AsyncRunsSynchronously ? Traits.RootNamespace : null);
     }
 
     public DbDataSource DataSource { get; }

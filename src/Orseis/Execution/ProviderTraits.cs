@@ -81,6 +81,7 @@ internal sealed class ProviderTraits
     {
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         OpenTimeoutOf = ProviderErrors.MySqlData,
+        AsyncRunsSynchronously = true,
     };
 
     /// <summary>A provider Orseis does not know: nothing is assumed; open failures are read as <see cref="PoolTimeouts"/> can.</summary>
@@ -125,6 +126,12 @@ internal sealed class ProviderTraits
     /// lookup, while a bare <c>Id</c> is looked up under each of <c>@</c>, <c>$</c> and <c>:</c>, a string built for each.
     /// </summary>
     public bool PrefixedParameterNames { get; private init; }
+
+    /// <summary>
+    /// The provider's async methods do their I/O synchronously on the calling thread (MySql.Data, as its own
+    /// documentation and MySqlConnector's comparison say): an async call through it holds a pool thread like a sync one.
+    /// </summary>
+    public bool AsyncRunsSynchronously { get; private init; }
 
     /// <summary>Typed getters throw on NULL instead of returning a default (checked by the tests for SQLite and Npgsql).</summary>
     public bool TypedGettersRefuseNull { get; private init; }

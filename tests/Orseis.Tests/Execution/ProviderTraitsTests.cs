@@ -65,7 +65,7 @@ public sealed class ProviderTraitsTests
     }
 
     [Fact]
-    public void Only_sqlite_takes_prefixed_names_and_only_npgsql_and_mysqlconnector_publish_a_pool_meter()
+    public void Only_sqlite_takes_prefixed_names_only_npgsql_and_mysqlconnector_publish_a_pool_meter_and_only_mysql_data_blocks_in_async()
     {
         ProviderTraits[] all =
         [
@@ -74,6 +74,7 @@ public sealed class ProviderTraitsTests
         ];
         Assert.Same(ProviderTraits.MicrosoftSqlite, Assert.Single(all, t => t.PrefixedParameterNames));
         Assert.Equal(new[] { "Npgsql", "MySqlConnector" }, all.Select(t => t.PoolMeterName).OfType<string>());
+        Assert.Same(ProviderTraits.MySqlData, Assert.Single(all, t => t.AsyncRunsSynchronously));
         using var command = new SqliteCommandOfMine();
         Assert.True(ProviderTraits.Of(command).PrefixedParameterNames);
     }

@@ -10,7 +10,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// the usual, at least five of them over at least a second with no fast open between) are a <b>slow server or
 /// network</b>. A stall (a GC pause, a descheduled process) slows every open in flight at once, for less than that, and
 /// is neither, nor are the pool's first connects (the process's one-time costs)
-/// nor async opens while the thread pool starves. The usual open time is learned from warm opens only, so cold
+/// nor opens while the thread pool starves (async opens wait for it, and some providers' synchronous opens do too:
+/// MySql.Data connects through tasks it blocks on). The usual open time is learned from warm opens only, so cold
 /// connects never become the baseline.
 /// </summary>
 internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
@@ -35,13 +36,14 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
     /// Judges one completed open. <paramref name="afterFirstWave"/>: it began after the pool's first physical connect
     /// completed (the first wave pays the process's one-time costs, JIT and TLS set-up, and is never judged);
     /// <paramref name="threadPoolDelay"/>: how late the thread pool ran work meanwhile (an async open waits that long for
-    /// its continuations: past the starvation threshold, the thread pool is to blame, not the database).
+    /// its continuations, and so does a synchronous open of a provider that blocks on tasks inside it: past the starvation
+    /// threshold, the thread pool is to blame, not the database).
     /// </summary>
     public void OnOpenCompleted(in OpenStart start, in OpenOutcome outcome, long? idleAtEnd, bool afterFirstWave, TimeSpan threadPoolDelay)
     {
         if (outcome.Queued)
             return;
-        if (start.Async && threadPoolDelay >= log.Options.ThreadPoolDelayThreshold)
+        if (threadPoolDelay >= log.Options.ThreadPoolDelayThreshold)
             return;
         double ms = outcome.Elapsed.TotalMilliseconds;
         double floorMs = log.Options.SlowOpenFloor.TotalMilliseconds;

@@ -9,9 +9,11 @@ namespace Orseis.Diagnostics.Detectors;
 /// starvation). Sees any blocking, Orseis's or not.
 /// While the pool starves, the next Orseis call made on a pool thread names its call site (the stack is read only then):
 /// a synchronous call there is blocking I/O on a pool thread; an async one blocked on with <c>.Result</c> or
-/// <c>.Wait()</c> is sync-over-async. Reported once per episode (the probe running again ends it).
+/// <c>.Wait()</c> is sync-over-async, unless the provider's async methods block anyway
+/// (<paramref name="blockingAsyncProvider"/>, e.g. MySql.Data), which the finding then says. Reported once per episode
+/// (the probe running again ends it).
 /// </summary>
-internal sealed class ThreadPoolStarvationDetector(FindingLog log)
+internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? blockingAsyncProvider = null)
 {
     private int _starving; // 0 no, 1 starving and not yet reported, 2 reported
     private double _delayMs;
@@ -48,11 +50,7 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log)
         ThreadPool.GetMinThreads(out int minThreads, out _);
         CultureInfo c = CultureInfo.InvariantCulture;
         double delayMs = Volatile.Read(ref _delayMs);
-        string blame = site is null
-            ? "Look for blocking on pool threads: synchronous I/O, .Result / .Wait() / GetAwaiter().GetResult() on tasks, Thread.Sleep, locks held across I/O."
-            : sync
-                ? $"Orseis was called synchronously on a pool thread from {site} while it starved: blocking I/O there holds a pool thread per call; use the async API (QueryAsync, ExecuteAsync)."
-                : $"Orseis was called asynchronously on a pool thread from {site} while it starved: if that caller blocks on the task (.Result, .Wait(), GetAwaiter().GetResult()), that is sync-over-async; await it instead.";
+        string blame = Blame(site, sync);
         log.Report(FindingKind.ThreadPoolStarvation,
             string.Create(c, $"The thread pool is starved: a probe work item waited {delayMs:0.#} ms to run ") +
             string.Create(c, $"({ThreadPool.ThreadCount} thread(s), min {minThreads}, {ThreadPool.PendingWorkItemCount} work item(s) queued). ") +
@@ -63,7 +61,35 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log)
                 ["threads"] = ThreadPool.ThreadCount,
                 ["queuedWorkItems"] = ThreadPool.PendingWorkItemCount,
                 ["syncCall"] = site is null ? -1 : sync ? 1 : 0,
+                ["providerAsyncBlocks"] = blockingAsyncProvider is null ? 0 : 1,
             },
             site, rateLimited: true);
+    }
+
+    /// <summary>What the finding says to look at: the call site Orseis saw while the pool starved, and how it blocks.</summary>
+    private string Blame(string? site, bool sync)
+    {
+        if (site is null)
+        {
+            return "Look for blocking on pool threads: synchronous I/O, .Result / .Wait() / GetAwaiter().GetResult() on tasks, " +
+                   "Thread.Sleep, locks held across I/O.";
+        }
+
+        if (sync)
+        {
+            return $"Orseis was called synchronously on a pool thread from {site} while it starved: " +
+                   "blocking I/O there holds a pool thread per call; use the async API (QueryAsync, ExecuteAsync).";
+        }
+
+        if (blockingAsyncProvider is not null)
+        {
+            return $"Orseis was called asynchronously on a pool thread from {site} while it starved, " +
+                   $"but {blockingAsyncProvider} runs its async methods synchronously: every call holds a pool thread " +
+                   "for its whole round trip, as a synchronous call would. Use a provider with asynchronous I/O " +
+                   "(MySqlConnector for MySQL and MariaDB), or raise ThreadPool.SetMinThreads to the calls you run at once.";
+        }
+
+        return $"Orseis was called asynchronously on a pool thread from {site} while it starved: " +
+               "if that caller blocks on the task (.Result, .Wait(), GetAwaiter().GetResult()), that is sync-over-async; await it instead.";
     }
 }

@@ -27,7 +27,13 @@ public sealed class SlowOpenDetectorTests
         slow.OnOpenCompleted(fake.Start(), cold, 0, afterFirstWave: false, TimeSpan.Zero); // the process's first connects
         slow.OnOpenCompleted(fake.Start(demand: 20), new OpenOutcome(Fake.Ms(900), 0, 0, Queued: true), 0, true, TimeSpan.Zero);
         slow.OnOpenCompleted(fake.Start(), cold, 0, afterFirstWave: true, threadPoolDelay: Fake.Ms(600)); // the thread pool starved
+        // A synchronous open too: MySql.Data's blocks on tasks that wait for a pool thread (the cold-start study's cold bursts).
+        slow.OnOpenCompleted(fake.Start(async: false), cold, 0, afterFirstWave: true, threadPoolDelay: Fake.Ms(600));
         Assert.Empty(fake.Findings(FindingKind.SlowOpen));
+
+        // The same sync open with the thread pool prompt is a cold pool.
+        slow.OnOpenCompleted(fake.Start(async: false), cold, 0, afterFirstWave: true, threadPoolDelay: Fake.Ms(5));
+        Assert.Single(fake.Findings(FindingKind.SlowOpen));
     }
 
     [Fact]

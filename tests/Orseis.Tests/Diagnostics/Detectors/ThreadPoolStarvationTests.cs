@@ -88,4 +88,19 @@ public sealed class ThreadPoolStarvationTests
         Assert.Null(finding.Location);
         Assert.Contains("Look for blocking on pool threads", finding.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void An_async_call_through_a_provider_whose_async_methods_block_is_named_as_blocking_not_sync_over_async()
+    {
+        var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
+        var detector = new ThreadPoolStarvationDetector(fake.Log, blockingAsyncProvider: "MySql.Data");
+        detector.OnProbe(Fake.Ms(600), stillWaiting: true, runtimeSaysStarved: true);
+        detector.OnCallWhileStarving(async: true);
+
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.ThreadPoolStarvation));
+        Assert.Contains("MySql.Data runs its async methods synchronously", finding.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("sync-over-async", finding.Message, StringComparison.Ordinal);
+        Assert.Equal(0, finding.Figures["syncCall"]);
+        Assert.Equal(1, finding.Figures["providerAsyncBlocks"]);
+    }
 }
