@@ -7,7 +7,7 @@
 #    integration tests, unless ORSEIS_POSTGRES / ORSEIS_MYSQL already name
 #    servers (each script installs its Debian package first when missing and
 #    run as root), and installs nftables for the fault tests, which start and
-#    stop a MariaDB of their own;
+#    stop a MariaDB of their own, and hey for the cold-start study's test;
 # 2. runs `dotnet test Orseis.sln -c Release "$@"` from the repo root with
 #    ORSEIS_POSTGRES (an Npgsql connection string) and ORSEIS_MYSQL (a MySQL
 #    connection string) exported;
@@ -118,20 +118,27 @@ start_server PostgreSQL ORSEIS_POSTGRES pg-start.sh "$STATE_FILE"
 [[ -n "${ORSEIS_MYSQL:-}" ]] || MARIADB_STATE_FILE=$(mktemp "${TMPDIR:-/tmp}/orseis-mariadb-test.XXXXXXXX")
 start_server MariaDB ORSEIS_MYSQL mariadb-start.sh "$MARIADB_STATE_FILE"
 
-# The fault tests (tests/Orseis.IntegrationTests/Faults) start a MariaDB of their own and make it stop answering by
-# dropping its packets on the loopback interface with nftables: install it (as root, from Debian) when missing.
-if ! command -v nft >/dev/null 2>&1 && [[ ! -x /usr/sbin/nft ]]; then
+# Tools from Debian the tests run for real: nftables for the fault tests (tests/Orseis.IntegrationTests/Faults start a
+# MariaDB of their own and make it stop answering by dropping its packets on loopback), and hey, the HTTP load
+# generator of the cold-start study (tests/Orseis.EndToEndTests/ColdStartStudyTests). Installed as root when missing.
+need_tool() {
+    local command=$1 package=$2 why=$3
+    if command -v "$command" >/dev/null 2>&1 || [[ -x /usr/sbin/$command ]]; then
+        return 0
+    fi
     if [[ $EUID -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
-        log "installing Debian's nftables for the fault tests"
+        log "installing Debian's $package for $why"
         # shellcheck source=scripts/apt-install.sh
         . "$SCRIPTS/apt-install.sh"
-        apt_install_quietly nftables || log "WARNING: could not install nftables"
+        apt_install_quietly "$package" || log "WARNING: could not install $package"
     fi
-    if [[ "${CI:-}" == "true" ]] && ! command -v nft >/dev/null 2>&1 && [[ ! -x /usr/sbin/nft ]]; then
-        log "ERROR: nftables (nft) is missing and CI requires the fault tests to run"
+    if [[ "${CI:-}" == "true" ]] && ! command -v "$command" >/dev/null 2>&1 && [[ ! -x /usr/sbin/$command ]]; then
+        log "ERROR: $package ($command) is missing and CI requires $why to run"
         exit 1
     fi
-fi
+}
+need_tool nft nftables "the fault tests"
+need_tool hey hey "the cold-start study's test"
 
 # ---------------------------------------------------------------------------
 # Run the tests. `|| rc=$?` keeps set -e from aborting on test failures so

@@ -76,7 +76,54 @@ var seconds = new Argument<double>("seconds") { Description = "how long to spin"
 var hog = new Command("hog", "Spin on every core (the suite's CPU hog)") { seconds };
 hog.SetAction(parse => CpuHog.Run(parse.GetValue(seconds)));
 
-var root = new RootCommand("Orseis detector scenarios: suite, run, sweep, overhead, idle, instructions, hog") { suite, run, sweep, overhead, idle, instructions, overheadChild, hog };
+var coldRequests = new Option<int>("--requests") { Description = "requests per burst", DefaultValueFactory = _ => 130 };
+var coldConcurrency = new Option<int>("--concurrency") { Description = "requests in flight at once", DefaultValueFactory = _ => 130 };
+var coldSleep = new Option<double>("--sleep") { Description = "seconds each request holds its connection (select sleep)", DefaultValueFactory = _ => 5 };
+var coldMaxPool = new Option<int>("--max-pool") { Description = "Maximum Pool Size of the app's pool", DefaultValueFactory = _ => 100 };
+var coldRuns = new Option<int>("--runs") { Description = "runs of the whole matrix, each configuration in a fresh app process", DefaultValueFactory = _ => 1 };
+var coldConfigs = new Option<string[]>("--configs")
+{
+    Description = "app configurations, provider:calls[:minThreads], comma-separated",
+    CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))],
+    DefaultValueFactory = _ => Orseis.Scenarios.ColdStart.ColdStartCommand.DefaultConfigs,
+};
+var coldOut = new Option<string?>("--out") { Description = "also write the result table (markdown) to this file" };
+var coldApp = new Option<string?>("--app") { Description = "a built Orseis.Samples.SlowApp.dll to run (default: build samples/Orseis.Samples.SlowApp)" };
+var coldStart = new Command("coldstart", "Fire a burst of requests with hey at a freshly started web app (cold) and again (warm), per provider and call style")
+{
+    coldRequests, coldConcurrency, coldSleep, coldMaxPool, coldRuns, coldConfigs, coldOut, coldApp,
+};
+AtLeast(coldRequests, 1, "");
+AtLeast(coldConcurrency, 1, "");
+AtLeast(coldMaxPool, 1, "");
+AtLeast(coldRuns, 1, "");
+coldSleep.Validators.Add(r =>
+{
+    if (r.GetValueOrDefault<double>() is < 0 or > 60)
+        r.AddError("--sleep must be between 0 and 60 seconds");
+});
+coldStart.SetAction((parse, _) => Guarded(async () =>
+{
+    Orseis.Scenarios.ColdStart.SlowAppConfig[] configs;
+    try
+    {
+        configs = [.. parse.GetRequiredValue(coldConfigs).Select(Orseis.Scenarios.ColdStart.SlowAppConfig.Parse)];
+    }
+    catch (ArgumentException error)
+    {
+        await Console.Error.WriteLineAsync(error.Message);
+        return 2;
+    }
+
+    return await Orseis.Scenarios.ColdStart.ColdStartCommand.RunAsync(
+        configs, parse.GetValue(coldRequests), parse.GetValue(coldConcurrency), parse.GetValue(coldSleep), parse.GetValue(coldMaxPool),
+        parse.GetValue(coldRuns), parse.GetValue(coldOut), parse.GetValue(coldApp));
+}));
+
+var root = new RootCommand("Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, hog")
+{
+    suite, run, sweep, overhead, idle, instructions, overheadChild, coldStart, hog,
+};
 return await root.Parse(args).InvokeAsync();
 
 // --detectors of 'overhead', 'idle' and 'instructions': the side compared with None.

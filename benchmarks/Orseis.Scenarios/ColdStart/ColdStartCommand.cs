@@ -1,0 +1,132 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+
+namespace Orseis.Scenarios.ColdStart;
+
+/// <summary>
+/// The cold-start study (seed: "cold-pool-slowapp"): a burst of concurrent requests, each holding a pooled MariaDB
+/// connection for a server-side sleep, fired by <c>hey</c> at a web app just started (cold: empty pool, thread pool at
+/// its minimum) and again right after (warm), for each provider, sync and async calls, and a raised SetMinThreads.
+/// Prints, per configuration and burst, the response times hey measured and what Orseis' detectors said.
+/// </summary>
+internal static class ColdStartCommand
+{
+    public static readonly string[] DefaultConfigs =
+        ["mysqlconnector:async", "mysqlconnector:sync", "mysql-data:async", "mysql-data:sync", "mysql-data:sync:1024"];
+
+    private sealed record Burst(SlowAppConfig Config, string Name, int Run, HeyBurst Hey, SlowAppReport After, Dictionary<string, long> NewFindings, List<SlowAppFinding> Examples);
+
+    public static async Task<int> RunAsync(
+        IReadOnlyList<SlowAppConfig> configs, int requests, int concurrency, double sleep, int maxPool, int runs, string? output, string? app)
+    {
+        string dll = app ?? BuildApp();
+        if (!File.Exists(dll))
+            throw new ScenarioSetupException($"--app: {dll} does not exist.");
+        var url = $"slow/{sleep.ToString(CultureInfo.InvariantCulture)}/db";
+        TimeSpan limit = TimeSpan.FromMinutes(5);
+        var bursts = new List<Burst>();
+        var clock = Stopwatch.StartNew();
+        for (int run = 1; run <= runs; run++)
+        {
+            foreach (SlowAppConfig config in configs)
+            {
+                await using SlowAppProcess process = await SlowAppProcess.StartAsync(dll, config, maxPool);
+                foreach (string name in new[] { "cold", "warm" })
+                {
+                    SlowAppReport before = await process.ReportAsync();
+                    DateTimeOffset started = DateTimeOffset.UtcNow;
+                    HeyBurst hey = await HeyBurst.FireAsync(new Uri(process.Root, url), requests, concurrency, limit);
+                    await Task.Delay(TimeSpan.FromMilliseconds(500)); // the detectors' last findings of the burst
+                    SlowAppReport after = await process.ReportAsync();
+                    var fresh = after.FindingCounts.Where(f => f.Value > before.FindingCounts.GetValueOrDefault(f.Key))
+                        .ToDictionary(f => f.Key, f => f.Value - before.FindingCounts.GetValueOrDefault(f.Key));
+                    var burst = new Burst(config, name, run, hey, after, fresh, [.. after.Findings.Where(f => f.Timestamp >= started)]);
+                    bursts.Add(burst);
+                    Console.Error.WriteLine(Invariant(
+                        $"run {run}, {config}, {name}: {hey.Ok}/{hey.Sent} ok, p50 {hey.Percentile(50):0.00} s, slowest {hey.Percentile(100):0.00} s, ") +
+                        Invariant($"{after.ThreadPoolThreads} pool threads, findings: {Findings(fresh)} ({clock.Elapsed.TotalMinutes:0.0} min)"));
+                }
+            }
+        }
+
+        string text = Report(bursts, requests, concurrency, sleep, maxPool, runs, clock.Elapsed);
+        Console.Write(text);
+        if (output is not null)
+            await File.WriteAllTextAsync(output, text);
+        return 0;
+    }
+
+    private static string Report(List<Burst> bursts, int requests, int concurrency, double sleep, int maxPool, int runs, TimeSpan took)
+    {
+        var text = new StringBuilder();
+        text.AppendLine(Invariant($"{requests} requests, {concurrency} at a time, each `select sleep({sleep})` on a pooled connection (Max Pool Size {maxPool}); {runs} run(s), {took.TotalMinutes:0.0} min."));
+        text.AppendLine("Times in seconds as hey measured them; over runs, the median and [range]. Findings: Orseis' detectors during the burst, in how many runs.");
+        text.AppendLine();
+        text.AppendLine("| app | burst | answered 200 | p50 | p90 | slowest | pool threads after | failures | Orseis findings |");
+        text.AppendLine("|---|---|---:|---:|---:|---:|---:|---|---|");
+        foreach (var group in bursts.GroupBy(b => (b.Config, b.Name)))
+        {
+            Burst[] all = [.. group];
+            string failures = string.Join("; ", all.SelectMany(b => b.After.Errors.Keys).Distinct().Select(e => e.Length > 60 ? e[..60] + "..." : e));
+            var kinds = all.SelectMany(b => b.NewFindings.Keys).Distinct().Order()
+                .Select(k => Invariant($"{k} {all.Count(b => b.NewFindings.ContainsKey(k))}/{all.Length}"));
+            string findings = string.Join(", ", kinds);
+            text.Append(Invariant($"| {group.Key.Config} | {group.Key.Name} | {all.Sum(b => b.Hey.Ok)}/{all.Sum(b => b.Hey.Sent)} "));
+            text.Append(Invariant($"| {Spread(all, b => b.Hey.Percentile(50))} | {Spread(all, b => b.Hey.Percentile(90))} | {Spread(all, b => b.Hey.Percentile(100))} "));
+            text.AppendLine(Invariant(
+                $"| {Spread(all, b => b.After.ThreadPoolThreads, "0")} | {(failures.Length == 0 ? "none" : failures)} | {(findings.Length == 0 ? "none" : findings)} |"));
+        }
+
+        text.AppendLine();
+        text.AppendLine("What the detectors said (the first finding of each kind, first run), and the report's pool-size advice after each burst:");
+        text.AppendLine();
+        foreach (var group in bursts.Where(b => b.Run == 1).GroupBy(b => (b.Config, b.Name)))
+        {
+            if (group.First().After.PoolSizeAdvice is { } advice)
+                text.AppendLine(Invariant($"- {group.Key.Config}, {group.Key.Name}: report: {advice}"));
+            foreach (SlowAppFinding finding in group.SelectMany(b => b.Examples).GroupBy(f => f.Kind).Select(g => g.First()))
+                text.AppendLine(Invariant($"- {group.Key.Config}, {group.Key.Name}: **{finding.Kind}**: {finding.Message}"));
+        }
+
+        return text.ToString();
+    }
+
+    private static string Spread(Burst[] bursts, Func<Burst, double> value, string format = "0.00")
+    {
+        double[] values = [.. bursts.Select(value).Order()];
+        double median = values.Length % 2 == 1 ? values[values.Length / 2] : (values[(values.Length / 2) - 1] + values[values.Length / 2]) / 2;
+        string m = median.ToString(format, CultureInfo.InvariantCulture);
+        return values.Length == 1 ? m : $"{m} [{values[0].ToString(format, CultureInfo.InvariantCulture)}–{values[^1].ToString(format, CultureInfo.InvariantCulture)}]";
+    }
+
+    private static string Findings(Dictionary<string, long> findings) =>
+        findings.Count == 0 ? "none" : string.Join(", ", findings.Select(f => $"{f.Key} x{f.Value}"));
+
+    /// <summary>Builds samples/Orseis.Samples.SlowApp (Release) and returns its dll.</summary>
+    private static string BuildApp()
+    {
+        string root = RepositoryRoot();
+        string project = Path.Combine(root, "samples", "Orseis.Samples.SlowApp");
+        var start = new ProcessStartInfo("dotnet", ["build", "-c", "Release", "--nologo", "-v", "q", project]) { RedirectStandardOutput = true, RedirectStandardError = true };
+        using Process build = Process.Start(start)!;
+        Task<string> output = build.StandardOutput.ReadToEndAsync();
+        _ = build.StandardError.ReadToEndAsync();
+        if (!build.WaitForExit(TimeSpan.FromMinutes(5)) || build.ExitCode != 0)
+            throw new ScenarioSetupException($"Building {project} failed: {output.Result}");
+        return Path.Combine(project, "bin", "Release", "net10.0", "Orseis.Samples.SlowApp.dll");
+    }
+
+    private static string RepositoryRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "Orseis.sln")))
+                return dir.FullName;
+        }
+
+        throw new ScenarioSetupException("The cold-start study runs from the repository (Orseis.sln not found above the program).");
+    }
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

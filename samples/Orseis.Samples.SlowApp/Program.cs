@@ -1,0 +1,75 @@
+// SlowApp: a web app whose one endpoint holds a pooled MariaDB connection for a few seconds, to watch what a burst of
+// requests does to a cold pool and a cold thread pool (docs/cold-start.md). Settings come from the environment:
+//
+//   ORSEIS_MYSQL            the server (scripts/mariadb-start.sh prints one)
+//   SLOWAPP_PROVIDER        mysqlconnector (default) or mysql-data
+//   SLOWAPP_CALLS           async (default) or sync: which Orseis calls the endpoint makes
+//   SLOWAPP_MIN_THREADS     ThreadPool.SetMinThreads for worker threads (default: the runtime's, one per core)
+//   SLOWAPP_MAX_POOL        Maximum Pool Size (default 100, both providers' default)
+//   ASPNETCORE_URLS         where to listen (e.g. http://127.0.0.1:5080)
+//
+//   hey -n 130 -c 130 -t 0 http://127.0.0.1:5080/slow/5/db
+//   curl http://127.0.0.1:5080/report
+using System.Data.Common;
+using Orseis;
+using Orseis.Diagnostics;
+using Orseis.Samples.SlowApp;
+
+SlowAppSettings settings;
+try
+{
+    settings = SlowAppSettings.FromEnvironment();
+}
+catch (ArgumentException error)
+{
+    Console.Error.WriteLine(error.Message);
+    return 2;
+}
+
+if (settings.MinThreads is { } minThreads)
+{
+    ThreadPool.GetMinThreads(out _, out int io);
+    ThreadPool.SetMinThreads(minThreads, io);
+}
+
+DbProviderFactory factory = settings.Provider == "mysql-data" ? MySql.Data.MySqlClient.MySqlClientFactory.Instance : MySqlConnector.MySqlConnectorFactory.Instance;
+string connectionString = settings.ConnectionString.TrimEnd(';') + $";Maximum Pool Size={settings.MaxPool}";
+if (settings.Provider == "mysql-data")
+    connectionString = Orseis.Testing.MySqlDataOnMariaDb.ConnectionString(connectionString, connectionReset: true);
+await using var db = new Database(factory, connectionString, new OrseisOptions
+{
+    PoolName = "slowapp",
+    CommandTimeout = TimeSpan.FromMinutes(5),
+    Diagnostics = { Detectors = FindingKind.All },
+});
+
+WebApplicationBuilder builder = WebApplication.CreateBuilder(args);
+builder.Logging.ClearProviders();
+WebApplication app = builder.Build();
+var started = DateTimeOffset.UtcNow;
+
+// Answers without touching the database: the study waits for it before the burst.
+app.MapGet("/health", () => "ok");
+
+var errors = new SlowAppErrors();
+app.MapGet("/slow/{seconds:double}/db", async (double seconds) =>
+{
+    try
+    {
+        double slept = settings.Sync
+            ? db.Scalar<double>("select sleep(@seconds) + @seconds", new { seconds })
+            : await db.ScalarAsync<double>("select sleep(@seconds) + @seconds", new { seconds });
+        return Results.Text($"slept {slept:0.###} s");
+    }
+    catch (Exception error) when (error is DbException or OrseisException)
+    {
+        // The error's type and message only (Orseis and the providers put no parameter values in them).
+        return Results.Text(errors.Add(error), statusCode: StatusCodes.Status503ServiceUnavailable);
+    }
+});
+
+// What Orseis saw: the pool report, its findings, and the thread pool's size now.
+app.MapGet("/report", () => Results.Json(SlowAppReport.From(db.GetPoolReport(), settings, started, errors)));
+
+app.Run();
+return 0;
