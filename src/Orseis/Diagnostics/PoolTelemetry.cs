@@ -222,9 +222,11 @@ internal sealed partial class PoolTelemetry : IDisposable
             Interlocked.CompareExchange(ref _firstConnectDone, now, 0);
         if (Detecting(FindingKind.SlowOpen))
         {
-            // Sync opens too: MySql.Data's synchronous Open blocks on tasks that need a pool thread to finish a connect.
-            _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave: firstWave != 0 && start.Started > firstWave,
-                ThreadPoolProbe.RecentDelay);
+            // How late the thread pool ran work during this open, read only for an open slow enough to judge. Sync opens
+            // too: MySql.Data's synchronous Open blocks on tasks that need a pool thread to finish a connect.
+            TimeSpan threadPoolDelay = elapsed > _options.SlowOpenFloor ? ThreadPoolProbe.DelayWithin(elapsed) : TimeSpan.Zero;
+            bool afterFirstWave = firstWave != 0 && start.Started > firstWave;
+            _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave, threadPoolDelay);
         }
 
         if (start.Flow is { } flow)

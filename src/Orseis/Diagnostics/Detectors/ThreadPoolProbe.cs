@@ -29,11 +29,11 @@ internal static class ThreadPoolProbe
     private static RuntimeThreadInjections? _runtime;
 
     /// <summary>
-    /// How late the thread pool runs work now: the longer of the wait of the probe still queued and that of the last one if
-    /// it ran within the last second; zero when no probe runs. Lets other detectors blame starvation, not the database, for a slow async
-    /// open.
+    /// How late the thread pool ran work within the last <paramref name="window"/>: the longest wait of a probe that ran in
+    /// it, or of the probe still waiting; zero when no probe runs. Lets other detectors blame starvation, not the database,
+    /// for a slow open that overlapped it (the window is the open's duration), even if the pool recovered before it ended.
     /// </summary>
-    public static TimeSpan RecentDelay => _thread is null ? TimeSpan.Zero : State.RecentDelay(TimeSpan.FromSeconds(1));
+    public static TimeSpan DelayWithin(TimeSpan window) => _thread is null ? TimeSpan.Zero : State.DelayWithin(window);
 
     public static void Subscribe(ThreadPoolStarvationDetector detector)
     {
@@ -86,20 +86,31 @@ internal static class ThreadPoolProbe
         private long _queuedAt;
         private long _lastQueuedAt;
         private long _lastDelayTicks;
-        private long _lastRanAt;
+        private const int Kept = 256;
+        private readonly long[] _ranAt = new long[Kept];
+        private readonly long[] _delays = new long[Kept];
+        private int _next;
 
         /// <summary>How long the last probe waited before it ran.</summary>
         public TimeSpan LastDelay => TimeSpan.FromTicks(Volatile.Read(ref _lastDelayTicks));
 
-        /// <summary>The longer of the wait of the probe out now and that of the last one, if it ran within
-        /// <paramref name="recent"/>.</summary>
-        public TimeSpan RecentDelay(TimeSpan recent)
+        /// <summary>
+        /// The longest wait of the probes that ran within the last <paramref name="window"/> (the last <see cref="Kept"/> are
+        /// kept: 25 s of probes at every tick) and of the probe out now.
+        /// </summary>
+        public TimeSpan DelayWithin(TimeSpan window)
         {
+            long since = time.GetTimestamp() - (long)(window.TotalSeconds * time.TimestampFrequency);
             long queuedAt = Volatile.Read(ref _queuedAt);
-            TimeSpan waiting = queuedAt != 0 ? time.GetElapsedTime(queuedAt) : TimeSpan.Zero;
-            long ranAt = Volatile.Read(ref _lastRanAt);
-            TimeSpan last = ranAt != 0 && time.GetElapsedTime(ranAt) <= recent ? LastDelay : TimeSpan.Zero;
-            return waiting > last ? waiting : last;
+            long longest = queuedAt != 0 ? time.GetElapsedTime(queuedAt).Ticks : 0;
+            for (int i = 0; i < Kept; i++)
+            {
+                // A slot may be read half rewritten by the probe thread: at worst one probe is misjudged, by one tick.
+                if (Volatile.Read(ref _ranAt[i]) >= since && Volatile.Read(ref _delays[i]) is var delay && delay > longest)
+                    longest = delay;
+            }
+
+            return TimeSpan.FromTicks(longest);
         }
 
         /// <summary>
@@ -126,8 +137,12 @@ internal static class ThreadPoolProbe
             if (queuedAt == 0)
                 return;
             long now = time.GetTimestamp();
-            Volatile.Write(ref _lastDelayTicks, time.GetElapsedTime(queuedAt, now).Ticks);
-            Volatile.Write(ref _lastRanAt, now);
+            long delay = time.GetElapsedTime(queuedAt, now).Ticks;
+            Volatile.Write(ref _lastDelayTicks, delay);
+            int slot = _next; // one probe is out at a time: no two Ran() race
+            _next = (slot + 1) % Kept;
+            Volatile.Write(ref _delays[slot], delay);
+            Volatile.Write(ref _ranAt[slot], now);
         }
     }
 }

@@ -15,12 +15,24 @@ public sealed class ThreadPoolStarvationTests
         fake.Time.Advance(Fake.Ms(100));
         Assert.Equal(Fake.Ms(100), probe.Tick(_ => queued++));
         fake.Time.Advance(Fake.Ms(650));
-        Assert.Equal(Fake.Ms(750), probe.RecentDelay(TimeSpan.FromSeconds(1)));
+        Assert.Equal(Fake.Ms(750), probe.DelayWithin(Fake.Ms(750))); // the probe still out
         probe.Ran();
         Assert.Equal(1, queued);
         Assert.Equal(Fake.Ms(750), probe.LastDelay);
-        fake.Time.Advance(TimeSpan.FromSeconds(2));
-        Assert.Equal(TimeSpan.Zero, probe.RecentDelay(TimeSpan.FromSeconds(1)));
+
+        // The pool recovers: prompt probes follow, but an open that began before the slow one still overlapped it.
+        for (int i = 0; i < 20; i++)
+        {
+            fake.Time.Advance(TimeSpan.FromSeconds(1));
+            Assert.Null(probe.Tick(_ => queued++));
+            fake.Time.Advance(Fake.Ms(1));
+            probe.Ran();
+        }
+
+        Assert.Equal(Fake.Ms(750), probe.DelayWithin(TimeSpan.FromSeconds(21))); // an open that began before the slow probe ran
+        Assert.Equal(Fake.Ms(1), probe.DelayWithin(TimeSpan.FromSeconds(19))); // one that began after: prompt probes only
+        fake.Time.Advance(TimeSpan.FromSeconds(5));
+        Assert.Equal(TimeSpan.Zero, probe.DelayWithin(TimeSpan.FromSeconds(1))); // no probe ran within the last second
     }
 
     [Fact]
