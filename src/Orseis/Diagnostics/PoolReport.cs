@@ -87,7 +87,9 @@ public sealed class PoolReport
 
     /// <summary>
     /// A Max Pool Size for the measured load: <see cref="MeanInUse"/> with 20 % headroom, plus one; when callers queued,
-    /// at least the demand they showed. The <see cref="FindingKind.PoolSize"/> finding quotes the same number.
+    /// at least the demand they showed. The <see cref="FindingKind.PoolSize"/> finding quotes the same number. Null before a
+    /// connection was released, and when the thread pool starved while the load ran (its throughput then measured the
+    /// threads, not the load; <see cref="PoolSizeAdvice"/> says so).
     /// </summary>
     public int? RecommendedMaxPoolSize { get; init; }
 

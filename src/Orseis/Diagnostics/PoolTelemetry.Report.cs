@@ -14,7 +14,8 @@ internal sealed partial class PoolTelemetry
         TimeSpan elapsed = _time.GetElapsedTime(_created);
         long samples = Interlocked.Read(ref _demandSamples);
         double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
-        PoolSizeAdvisor.Advice? advice = _poolSize.Advise(_holdTimes, meanDemand, _saturation.QueuedOpens, Opens, Detecting(FindingKind.PoolSize));
+        PoolSizeAdvisor.Advice? advice = _poolSize.Advise(
+            _holdTimes, meanDemand, _saturation.QueuedOpens, Opens, Detecting(FindingKind.PoolSize), _starvation?.LastStarved ?? 0);
         (TimeSpan? longest, string? where) = _holders.Longest();
         double usual = _slowOpen.UsualMs;
         return new PoolReport
@@ -56,7 +57,14 @@ internal sealed partial class PoolTelemetry
     private string AdviceLine(PoolSizeAdvisor.Advice a)
     {
         var c = System.Globalization.CultureInfo.InvariantCulture;
-        string law = string.Create(c, $"{a.PerSecond:0.##} releases/s x {a.Hold.TotalMilliseconds:0.###} ms uncontended hold = {a.Busy:0.##} busy -> {a.Recommended}");
+        string measured = string.Create(c, $"{a.PerSecond:0.##} releases/s x {a.Hold.TotalMilliseconds:0.###} ms uncontended hold = {a.Busy:0.##} busy");
+        if (a.Starved)
+        {
+            return measured + "; no advice: the thread pool starved while this load ran, so its throughput measured the threads, " +
+                   "not what the load needs (see the ThreadPoolStarvation finding)";
+        }
+
+        string law = string.Create(c, $"{measured} -> {a.Recommended}");
         if (a.Raise)
             return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued: raise Max Pool Size from {MaxPoolSize} to {a.Recommended}");
         if (a.Lower)

@@ -18,6 +18,10 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
     private int _starving; // 0 no, 1 starving and not yet reported, 2 reported
     private double _delayMs;
     private long _since;
+    private long _lastStarved;
+
+    /// <summary>When the pool was last seen starving (a timestamp of the log's clock), or 0 if never.</summary>
+    public long LastStarved => Volatile.Read(ref _lastStarved);
 
     /// <summary>Whether an Orseis call should name its call site now (cheap to read on every open).</summary>
     public bool WantsCallSite => Volatile.Read(ref _starving) == 1;
@@ -34,6 +38,7 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
         if (delay < log.Options.ThreadPoolDelayThreshold || !runtimeSaysStarved)
             return;
         Volatile.Write(ref _delayMs, delay.TotalMilliseconds);
+        Volatile.Write(ref _lastStarved, log.Time.GetTimestamp());
         if (Interlocked.CompareExchange(ref _starving, 1, 0) == 0)
             _since = log.Time.GetTimestamp();
         else if (Volatile.Read(ref _starving) == 1 && log.Time.GetElapsedTime(_since) > log.Options.ThreadPoolDelayThreshold)

@@ -26,7 +26,7 @@ public sealed class PoolSizeAdvisorTests
         HoldTimes holds = Load(fake, perSecond: 100, holdMs: 20); // 2 busy
         PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 100).Advise(holds, meanDemand: 2, queuedOpens: 0, opens: 1000, report: true)!;
         Assert.InRange(advice.Busy, 1.6, 2.4);
-        Assert.InRange(advice.Recommended, 3, 5);
+        Assert.InRange(advice.Recommended!.Value, 3, 5);
         Assert.True(advice.Lower);
         Assert.False(advice.Raise);
         Assert.Empty(fake.Log.Kept);
@@ -42,7 +42,7 @@ public sealed class PoolSizeAdvisorTests
         Assert.True(advice.Raise);
         Assert.Equal(24, advice.Recommended);
         PoolFinding finding = Assert.Single(fake.Findings(FindingKind.PoolSize));
-        Assert.Equal(advice.Recommended, finding.Figures["recommended"]);
+        Assert.Equal(advice.Recommended!.Value, finding.Figures["recommended"]);
         Assert.Contains("raise Max Pool Size to 24", finding.Message, StringComparison.Ordinal);
     }
 
@@ -54,5 +54,28 @@ public sealed class PoolSizeAdvisorTests
         PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 10).Advise(holds, meanDemand: 8, queuedOpens: 3, opens: 4000, report: true)!;
         Assert.False(advice.Raise);
         Assert.Empty(fake.Log.Kept);
+    }
+
+    [Fact]
+    public void A_load_the_thread_pool_starved_gets_no_advice_either_way()
+    {
+        // The cold-start study's burst: 130 callers holding 5 s each, throughput capped by starved threads. Little's law
+        // on what was measured says "10 would do" of Max Pool Size 100, and "raise" once callers queued: both wrong.
+        var fake = new Fake();
+        long began = fake.Time.GetTimestamp();
+        HoldTimes holds = Load(fake, perSecond: 2, holdMs: 5000);
+        var advisor = new PoolSizeAdvisor(fake.Log, 100);
+        Assert.True(advisor.Advise(holds, meanDemand: 3, queuedOpens: 0, opens: 40, report: true)!.Lower); // unstarved: "lower"
+
+        PoolSizeAdvisor.Advice starved = advisor.Advise(holds, meanDemand: 3, queuedOpens: 0, opens: 40, report: true, lastStarved: began + 1)!;
+        Assert.True(starved.Starved);
+        Assert.Null(starved.Recommended);
+        Assert.False(starved.Lower);
+        Assert.False(advisor.Advise(holds, meanDemand: 130, queuedOpens: 30, opens: 40, report: true, lastStarved: began + 1)!.Raise);
+        Assert.Empty(fake.Log.Kept);
+
+        // Starvation before the load began does not count.
+        HoldTimes later = Load(fake, perSecond: 2, holdMs: 5000);
+        Assert.False(advisor.Advise(later, meanDemand: 3, queuedOpens: 0, opens: 40, report: true, lastStarved: began + 1)!.Starved);
     }
 }
