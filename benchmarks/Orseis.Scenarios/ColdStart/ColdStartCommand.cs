@@ -15,7 +15,9 @@ internal static class ColdStartCommand
     public static readonly string[] DefaultConfigs =
         ["mysqlconnector:async", "mysqlconnector:sync", "mysql-data:async", "mysql-data:sync", "mysql-data:sync:1024"];
 
-    private sealed record Burst(SlowAppConfig Config, string Name, int Run, HeyBurst Hey, SlowAppReport After, Dictionary<string, long> NewFindings, List<SlowAppFinding> Examples);
+    private sealed record Burst(
+        SlowAppConfig Config, string Name, int Run, HeyBurst Hey, SlowAppReport After, Dictionary<string, long> NewFindings,
+        Dictionary<string, long> NewErrors, List<SlowAppFinding> Examples);
 
     public static async Task<int> RunAsync(
         IReadOnlyList<SlowAppConfig> configs, int requests, int concurrency, double sleep, int maxPool, int runs, string? output, string? app)
@@ -39,9 +41,8 @@ internal static class ColdStartCommand
                     HeyBurst hey = await HeyBurst.FireAsync(new Uri(process.Root, url), requests, concurrency, limit);
                     await Task.Delay(TimeSpan.FromMilliseconds(500)); // the detectors' last findings of the burst
                     SlowAppReport after = await process.ReportAsync();
-                    var fresh = after.FindingCounts.Where(f => f.Value > before.FindingCounts.GetValueOrDefault(f.Key))
-                        .ToDictionary(f => f.Key, f => f.Value - before.FindingCounts.GetValueOrDefault(f.Key));
-                    var burst = new Burst(config, name, run, hey, after, fresh, [.. after.Findings.Where(f => f.Timestamp >= started)]);
+                    Dictionary<string, long> fresh = Added(before.FindingCounts, after.FindingCounts), errors = Added(before.Errors, after.Errors);
+                    var burst = new Burst(config, name, run, hey, after, fresh, errors, [.. after.Findings.Where(f => f.Timestamp >= started)]);
                     bursts.Add(burst);
                     Console.Error.WriteLine(Invariant(
                         $"run {run}, {config}, {name}: {hey.Ok}/{hey.Sent} ok, p50 {hey.Percentile(50):0.00} s, slowest {hey.Percentile(100):0.00} s, ") +
@@ -68,7 +69,7 @@ internal static class ColdStartCommand
         foreach (var group in bursts.GroupBy(b => (b.Config, b.Name)))
         {
             Burst[] all = [.. group];
-            string failures = string.Join("; ", all.SelectMany(b => b.After.Errors.Keys).Distinct().Select(e => e.Length > 60 ? e[..60] + "..." : e));
+            string failures = string.Join("; ", all.SelectMany(b => b.NewErrors.Keys).Distinct().Select(e => e.Length > 60 ? e[..60] + "..." : e));
             var kinds = all.SelectMany(b => b.NewFindings.Keys).Distinct().Order()
                 .Select(k => Invariant($"{k} {all.Count(b => b.NewFindings.ContainsKey(k))}/{all.Length}"));
             string findings = string.Join(", ", kinds);
@@ -79,14 +80,18 @@ internal static class ColdStartCommand
         }
 
         text.AppendLine();
-        text.AppendLine("What the detectors said (the first finding of each kind, first run), and the report's pool-size advice after each burst:");
+        text.AppendLine("What the detectors said (per burst, the first finding of each kind in the first run that had one), and the report's");
+        text.AppendLine("pool-size advice after each burst of the first run:");
         text.AppendLine();
-        foreach (var group in bursts.Where(b => b.Run == 1).GroupBy(b => (b.Config, b.Name)))
+        foreach (var group in bursts.GroupBy(b => (b.Config, b.Name)))
         {
             if (group.First().After.PoolSizeAdvice is { } advice)
                 text.AppendLine(Invariant($"- {group.Key.Config}, {group.Key.Name}: report: {advice}"));
-            foreach (SlowAppFinding finding in group.SelectMany(b => b.Examples).GroupBy(f => f.Kind).Select(g => g.First()))
-                text.AppendLine(Invariant($"- {group.Key.Config}, {group.Key.Name}: **{finding.Kind}**: {finding.Message}"));
+            foreach (var kind in group.SelectMany(b => b.Examples.Select(f => (b.Run, Finding: f))).GroupBy(x => x.Finding.Kind))
+            {
+                (int run, SlowAppFinding finding) = kind.First();
+                text.AppendLine(Invariant($"- {group.Key.Config}, {group.Key.Name}, run {run}: **{finding.Kind}**: {finding.Message}"));
+            }
         }
 
         return text.ToString();
@@ -99,6 +104,10 @@ internal static class ColdStartCommand
         string m = median.ToString(format, CultureInfo.InvariantCulture);
         return values.Length == 1 ? m : $"{m} [{values[0].ToString(format, CultureInfo.InvariantCulture)}–{values[^1].ToString(format, CultureInfo.InvariantCulture)}]";
     }
+
+    /// <summary>The counts that grew from <paramref name="before"/> to <paramref name="after"/>, by how much.</summary>
+    private static Dictionary<string, long> Added(Dictionary<string, long> before, Dictionary<string, long> after) =>
+        after.Where(f => f.Value > before.GetValueOrDefault(f.Key)).ToDictionary(f => f.Key, f => f.Value - before.GetValueOrDefault(f.Key));
 
     private static string Findings(Dictionary<string, long> findings) =>
         findings.Count == 0 ? "none" : string.Join(", ", findings.Select(f => $"{f.Key} x{f.Value}"));

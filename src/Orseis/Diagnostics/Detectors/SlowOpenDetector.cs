@@ -10,9 +10,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// the usual, at least five of them over at least a second with no fast open between) are a <b>slow server or
 /// network</b>. A stall (a GC pause, a descheduled process) slows every open in flight at once, for less than that, and
 /// is neither, nor are the pool's first connects (the process's one-time costs)
-/// nor opens while the thread pool starves (async opens wait for it, and some providers' synchronous opens do too:
-/// MySql.Data connects through tasks it blocks on). The usual open time is learned from warm opens only, so cold
-/// connects never become the baseline.
+/// nor opens while the thread pool ran work late, by its starvation threshold or by half the open's own time (async
+/// opens wait for it, and some providers' synchronous opens do too: MySql.Data connects through tasks it blocks on).
+/// The usual open time is learned from warm opens only, so cold connects never become the baseline.
 /// </summary>
 internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
 {
@@ -43,9 +43,9 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
     {
         if (outcome.Queued)
             return;
-        if (threadPoolDelay >= log.Options.ThreadPoolDelayThreshold)
-            return;
         double ms = outcome.Elapsed.TotalMilliseconds;
+        if (threadPoolDelay >= log.Options.ThreadPoolDelayThreshold || threadPoolDelay.TotalMilliseconds * 2 >= ms)
+            return; // the thread pool was late by the threshold, or by half this open's time: it, not the server, explains it
         double floorMs = log.Options.SlowOpenFloor.TotalMilliseconds;
         if (_providerCountsConnects && outcome.PhysicalConnectsDuring > 0)
         {
