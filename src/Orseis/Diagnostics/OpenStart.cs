@@ -13,8 +13,13 @@ internal readonly record struct OpenStart(
     public bool Queued(int? maxPoolSize) => maxPoolSize is { } max && Demand > max;
 }
 
-/// <summary>What an open turned out to be, as the detectors see it once it completed.</summary>
-internal readonly record struct OpenOutcome(TimeSpan Elapsed, long PhysicalConnectsDuring, double CreateMsDuring, bool Queued)
+/// <summary>
+/// What an open turned out to be, as the detectors see it once it completed. <see cref="EndedFull"/>: this connection took
+/// the pool's last free place, so the open may have waited for another caller's release even if it did not queue on
+/// entry (a provider need not hand out connections in the order callers entered Open: MySql.Data does not).
+/// </summary>
+internal readonly record struct OpenOutcome(
+    TimeSpan Elapsed, long PhysicalConnectsDuring, double CreateMsDuring, bool Queued, bool EndedFull = false)
 {
     /// <summary>Neither queued for the pool nor made a new physical connection: a pool hit, what an open usually costs.</summary>
     public bool Warm => !Queued && PhysicalConnectsDuring == 0;

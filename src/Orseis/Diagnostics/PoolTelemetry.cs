@@ -215,7 +215,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             ? connectsNow - start.PhysicalConnects
             : connection is not null && _identities?.IsNew(connection) == true ? 1 : 0;
         double createMs = connects <= 0 ? 0 : ProviderPool is { } meter ? (meter.CreateSeconds - start.CreateSeconds) * 1000 : elapsed.TotalMilliseconds;
-        var outcome = new OpenOutcome(elapsed, connects, createMs, start.Queued(MaxPoolSize));
+        var outcome = new OpenOutcome(elapsed, connects, createMs, start.Queued(MaxPoolSize), MaxPoolSize is { } max && InUse + 1 >= max);
         _saturation.OnOpenCompleted(start, outcome, Detecting(FindingKind.Saturation));
         long firstWave = Volatile.Read(ref _firstConnectDone);
         if (connects > 0 && firstWave == 0)
