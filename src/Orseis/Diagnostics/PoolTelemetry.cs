@@ -43,6 +43,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _demandSum;
     private long _demandSamples;
     private long _firstConnectDone;
+    private long _queuedEntries;
 
     public PoolTelemetry(
         string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null, string? connectionString = null,
@@ -131,9 +132,12 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (!Timed)
             return default;
         long now = _time.GetTimestamp();
+        long queuedEntries = MaxPoolSize is { } max && demand > max
+            ? Interlocked.Increment(ref _queuedEntries)
+            : Interlocked.Read(ref _queuedEntries);
         var start = new OpenStart(
             now, (int)inUse, (int)demand, ProviderPool?.PhysicalConnects ?? -1, ProviderPool?.CreateSeconds ?? 0, async,
-            Detecting(FindingKind.Churn) ? _flow.Value : null);
+            Detecting(FindingKind.Churn) ? _flow.Value : null, queuedEntries);
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (_detectors != FindingKind.None)
@@ -215,7 +219,8 @@ internal sealed partial class PoolTelemetry : IDisposable
             ? connectsNow - start.PhysicalConnects
             : connection is not null && _identities?.IsNew(connection) == true ? 1 : 0;
         double createMs = connects <= 0 ? 0 : ProviderPool is { } meter ? (meter.CreateSeconds - start.CreateSeconds) * 1000 : elapsed.TotalMilliseconds;
-        var outcome = new OpenOutcome(elapsed, connects, createMs, start.Queued(MaxPoolSize), MaxPoolSize is { } max && InUse + 1 >= max);
+        bool othersQueued = Interlocked.Read(ref _queuedEntries) != start.QueuedEntries;
+        var outcome = new OpenOutcome(elapsed, connects, createMs, start.Queued(MaxPoolSize), othersQueued);
         _saturation.OnOpenCompleted(start, outcome, Detecting(FindingKind.Saturation));
         long firstWave = Volatile.Read(ref _firstConnectDone);
         if (connects > 0 && firstWave == 0)

@@ -3,7 +3,7 @@ using System.Globalization;
 namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
-/// Slow opens, by cause. An open that queued for the pool, or took its last free place, is the saturation detector's,
+/// Slow opens, by cause. An open that queued for the pool, or ran while others queued, is the saturation detector's,
 /// never this one's. Of the rest:
 /// an open slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/> during which the provider made physical
 /// connections that themselves took longer than the floor is a <b>cold pool</b> (its figures are the provider's own
@@ -42,8 +42,8 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
     /// </summary>
     public void OnOpenCompleted(in OpenStart start, in OpenOutcome outcome, long? idleAtEnd, bool afterFirstWave, TimeSpan threadPoolDelay)
     {
-        if (outcome.Queued || outcome.EndedFull)
-            return; // it waited for the pool (or may have: it took the last free place), which is Saturation's to judge
+        if (outcome.Queued || outcome.OthersQueued)
+            return; // it waited for the pool (or may have: others queued meanwhile), which is Saturation's to judge
         double ms = outcome.Elapsed.TotalMilliseconds;
         if (threadPoolDelay >= log.Options.ThreadPoolDelayThreshold || threadPoolDelay.TotalMilliseconds * 2 >= ms)
             return; // the thread pool was late by the threshold, or by half this open's time: it, not the server, explains it

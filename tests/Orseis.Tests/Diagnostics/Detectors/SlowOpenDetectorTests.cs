@@ -63,12 +63,12 @@ public sealed class SlowOpenDetectorTests
         Assert.Empty(fake.Findings(FindingKind.SlowOpen));
 
         // Callers that waited 5 s for a full pool of MySql.Data connections, though each entered Open with room left (its pool
-        // does not serve callers in the order they entered): each took the last free place, and is not a slow server.
+        // does not serve callers in the order they entered): others queued meanwhile, so these are not a slow server.
         for (int i = 0; i < 8; i++)
         {
             OpenStart start = fake.Start();
             fake.Time.Advance(Fake.Ms(700));
-            slow.OnOpenCompleted(start, new OpenOutcome(Fake.Ms(5000), 0, 0, Queued: false, EndedFull: true), 0, true, TimeSpan.Zero);
+            slow.OnOpenCompleted(start, new OpenOutcome(Fake.Ms(5000), 0, 0, Queued: false, OthersQueued: true), 0, true, TimeSpan.Zero);
         }
 
         Assert.Empty(fake.Findings(FindingKind.SlowOpen));
