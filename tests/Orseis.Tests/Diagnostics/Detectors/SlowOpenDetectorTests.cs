@@ -100,4 +100,25 @@ public sealed class SlowOpenDetectorTests
         }
         Assert.Contains("cannot be told", Assert.Single(fake.Findings(FindingKind.SlowOpen)).Message, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData(2, false)] // three callers, two places: one queued, so the two that entered with room may have waited too
+    [InlineData(3, true)] // room for all three: five-second opens with nobody queued are a slow server
+    public void Opens_that_ran_while_other_callers_queued_are_not_a_slow_server(int maxPoolSize, bool slowServer)
+    {
+        // The process-wide thread-pool probe (other tests may run it) reads real time: only a delay of half an open's 5 s
+        // (2.5 s) could excuse these opens.
+        var fake = new Fake(o => { o.Detectors = FindingKind.SlowOpen; o.ThreadPoolDelayThreshold = TimeSpan.FromHours(1); });
+        using var telemetry = new PoolTelemetry("pool", "other_sql", maxPoolSize, fake.Options);
+        for (int burst = 0; burst < 3; burst++)
+        {
+            OpenStart[] starts = [telemetry.OpenStarting(async: true), telemetry.OpenStarting(async: true), telemetry.OpenStarting(async: true)];
+            fake.Time.Advance(TimeSpan.FromSeconds(5));
+            foreach (OpenStart start in starts)
+                telemetry.OpenCompleted(start, null);
+        }
+
+        PoolReport report = telemetry.CreateReport(ExecutionMode.OpenPerCall);
+        Assert.Equal(slowServer ? 1 : 0, report.Findings.Count(f => f.Kind == FindingKind.SlowOpen));
+    }
 }
