@@ -115,7 +115,16 @@ internal static class ColdStartCommand
     /// <summary>Builds samples/Orseis.Samples.SlowApp (Release) and returns its dll.</summary>
     private static string BuildApp()
     {
-        string root = RepositoryRoot();
+        string root;
+        try
+        {
+            root = Orseis.Testing.RepositoryRoot.Find();
+        }
+        catch (InvalidOperationException)
+        {
+            throw new ScenarioSetupException("The cold-start study runs from the repository (Orseis.sln not found above the program).");
+        }
+
         string project = Path.Combine(root, "samples", "Orseis.Samples.SlowApp");
         var start = new ProcessStartInfo("dotnet", ["build", "-c", "Release", "--nologo", "-v", "q", project]) { RedirectStandardOutput = true, RedirectStandardError = true };
         using Process build = Process.Start(start)!;
@@ -124,17 +133,6 @@ internal static class ColdStartCommand
         if (!build.WaitForExit(TimeSpan.FromMinutes(5)) || build.ExitCode != 0)
             throw new ScenarioSetupException($"Building {project} failed: {output.Result}");
         return Path.Combine(project, "bin", "Release", "net10.0", "Orseis.Samples.SlowApp.dll");
-    }
-
-    private static string RepositoryRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "Orseis.sln")))
-                return dir.FullName;
-        }
-
-        throw new ScenarioSetupException("The cold-start study runs from the repository (Orseis.sln not found above the program).");
     }
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);

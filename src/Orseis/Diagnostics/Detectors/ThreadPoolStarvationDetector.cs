@@ -37,10 +37,11 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
 
         if (delay < log.Options.ThreadPoolDelayThreshold || !runtimeSaysStarved)
             return;
+        long now = log.Time.GetTimestamp();
         Volatile.Write(ref _delayMs, delay.TotalMilliseconds);
-        Volatile.Write(ref _lastStarved, log.Time.GetTimestamp());
+        Volatile.Write(ref _lastStarved, now);
         if (Interlocked.CompareExchange(ref _starving, 1, 0) == 0)
-            _since = log.Time.GetTimestamp();
+            _since = now;
         else if (Volatile.Read(ref _starving) == 1 && log.Time.GetElapsedTime(_since) > log.Options.ThreadPoolDelayThreshold)
             Report(null, sync: false); // no Orseis call came on a pool thread meanwhile: report without a site
     }
