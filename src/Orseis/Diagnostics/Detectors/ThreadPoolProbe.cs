@@ -2,12 +2,12 @@ namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// Measures the thread pool's own latency: a dedicated thread (not a pool thread, so it keeps running while the pool
-/// starves) queues one probe work item, once a second while the pool answers promptly (<see cref="QuietInterval"/>) and
-/// every <see cref="Interval"/> while it does not, and every <see cref="Interval"/>, while the probe has not run, tells
-/// every subscribed detector how long it has waited. Whatever blocks pool threads (synchronous I/O, <c>.Result</c> on a task,
-/// <c>Thread.Sleep</c>) shows as a probe that waits; so does a saturated CPU, which is why the runtime's own thread
-/// injections for starvation (<see cref="RuntimeThreadInjections"/>) are read beside it. One per process, running only
-/// while a detector subscribes.
+/// starves) queues one probe work item, once a second while the pool answers promptly and nothing waits in its queues
+/// (<see cref="QuietInterval"/>) and every <see cref="Interval"/> otherwise, and every <see cref="Interval"/>, while the
+/// probe has not run, tells every subscribed detector how long it has waited (and, once, how long it waited when it ran).
+/// Whatever blocks pool threads (synchronous I/O, <c>.Result</c> on a task, <c>Thread.Sleep</c>) shows as a probe that
+/// waits; so does a saturated CPU, which is why the runtime's own thread injections for starvation
+/// (<see cref="RuntimeThreadInjections"/>) are read beside it. One per process, running only while a detector subscribes.
 /// </summary>
 internal static class ThreadPoolProbe
 {
@@ -16,7 +16,8 @@ internal static class ThreadPoolProbe
     /// <summary>
     /// How often a probe is queued while the last one ran within <see cref="Prompt"/>. Each probe wakes pool threads that
     /// then spin for more work before they sleep again (measured: about 0.6 ms of CPU and 130 context switches per probe
-    /// on an idle 2-core machine), so a healthy pool is probed once a second, not ten times.
+    /// on an idle 2-core machine), so an idle, healthy pool is probed once a second, not ten times. Work waiting in the
+    /// queues at a tick overrides it (a busy pool's threads are awake anyway).
     /// </summary>
     public static readonly TimeSpan QuietInterval = TimeSpan.FromSeconds(1);
 
@@ -57,6 +58,7 @@ internal static class ThreadPoolProbe
 
     private static void Run()
     {
+        State.TakeRan(); // one that ran before this thread started was judged, if at all, by the detectors of then
         while (true)
         {
             Thread.Sleep(Interval);
@@ -72,11 +74,19 @@ internal static class ThreadPoolProbe
                 subscribers = [.. Subscribers];
             }
 
-            TimeSpan? waiting = State.Tick(static state => ThreadPool.UnsafeQueueUserWorkItem(static s => ((ProbeState)s!).Ran(), state));
+            TimeSpan? ran = State.TakeRan();
+            TimeSpan? waiting = State.Tick(
+                static state => ThreadPool.UnsafeQueueUserWorkItem(static s => ((ProbeState)s!).Ran(), state),
+                workQueued: ThreadPool.PendingWorkItemCount > 0);
             long injected = _runtime?.Last ?? 0;
             bool runtimeSaysStarved = injected != 0 && TimeProvider.System.GetElapsedTime(injected) < TimeSpan.FromSeconds(2);
             foreach (ThreadPoolStarvationDetector detector in subscribers)
-                detector.OnProbe(waiting ?? State.LastDelay, stillWaiting: waiting is not null, runtimeSaysStarved);
+            {
+                if (waiting is { } delay)
+                    detector.OnProbe(delay, stillWaiting: true, runtimeSaysStarved);
+                else
+                    detector.OnProbe(ran ?? State.LastDelay, stillWaiting: false, runtimeSaysStarved, justRan: ran is not null);
+            }
         }
     }
 
@@ -90,6 +100,8 @@ internal static class ThreadPoolProbe
         private readonly long[] _ranAt = new long[Kept];
         private readonly long[] _delays = new long[Kept];
         private int _next;
+        private long _runs;
+        private long _taken;
 
         /// <summary>How long the last probe waited before it ran.</summary>
         public TimeSpan LastDelay => TimeSpan.FromTicks(Volatile.Read(ref _lastDelayTicks));
@@ -113,16 +125,38 @@ internal static class ThreadPoolProbe
             return TimeSpan.FromTicks(longest);
         }
 
+        /// <summary>How many probes have run.</summary>
+        public long Runs => Volatile.Read(ref _runs);
+
+        /// <summary>
+        /// How long the probe that ran since the last call waited, or null: each run is given once. Called by the probe
+        /// thread before <see cref="Tick"/>, when no probe can be out unless the last tick queued it, so the run it reads
+        /// cannot change under it.
+        /// </summary>
+        public TimeSpan? TakeRan()
+        {
+            if (Volatile.Read(ref _queuedAt) != 0)
+                return null; // out, so the last run was taken when this one was queued
+            long runs = Runs; // none out: nothing runs until the next tick queues one
+            if (runs == _taken)
+                return null;
+            _taken = runs;
+            return LastDelay;
+        }
+
         /// <summary>
         /// Returns how long the probe out has waited; with none out, returns null and queues one, unless the last one ran
-        /// promptly and was queued less than <see cref="QuietInterval"/> ago (the half tick absorbs the sleep's jitter).
+        /// promptly, was queued less than <see cref="QuietInterval"/> ago (the half tick absorbs the sleep's jitter) and no
+        /// work waits in the pool's queues now (<paramref name="workQueued"/>). Queued work may be the start of starvation:
+        /// a probe sent then waits as long as that work does, where one sent a second later may find the pool recovered.
         /// </summary>
-        public TimeSpan? Tick(Action<ProbeState> queue)
+        public TimeSpan? Tick(Action<ProbeState> queue, bool workQueued = false)
         {
             long queuedAt = Volatile.Read(ref _queuedAt);
             if (queuedAt != 0)
                 return time.GetElapsedTime(queuedAt);
-            if (_lastQueuedAt != 0 && LastDelay < Prompt && time.GetElapsedTime(_lastQueuedAt) + (Interval / 2) < QuietInterval)
+            bool quiet = !workQueued && _lastQueuedAt != 0 && LastDelay < Prompt;
+            if (quiet && time.GetElapsedTime(_lastQueuedAt) + (Interval / 2) < QuietInterval)
                 return null;
             _lastQueuedAt = time.GetTimestamp();
             Volatile.Write(ref _queuedAt, _lastQueuedAt);
@@ -143,6 +177,7 @@ internal static class ThreadPoolProbe
             _next = (slot + 1) % Kept;
             Volatile.Write(ref _delays[slot], delay);
             Volatile.Write(ref _ranAt[slot], now);
+            Interlocked.Increment(ref _runs);
         }
     }
 }

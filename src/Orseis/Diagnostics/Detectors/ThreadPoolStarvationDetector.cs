@@ -26,24 +26,39 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
     /// <summary>Whether an Orseis call should name its call site now (cheap to read on every open).</summary>
     public bool WantsCallSite => Volatile.Read(ref _starving) == 1;
 
-    /// <summary>From the probe thread: how long the probe has waited (or the last one waited, if it ran).</summary>
-    public void OnProbe(TimeSpan delay, bool stillWaiting, bool runtimeSaysStarved)
+    /// <summary>
+    /// From the probe thread: how long the probe has waited, or, once it ran, how long it waited (<paramref name="justRan"/>
+    /// on the first tick after it ran). An episode ends when the probe runs; one seen and not yet reported is reported then
+    /// without a call site, and so is one whose probe ran before the runtime's injection confirmed it (starvation of about
+    /// a second, which the runtime answers late).
+    /// </summary>
+    public void OnProbe(TimeSpan delay, bool stillWaiting, bool runtimeSaysStarved, bool justRan = false)
     {
+        bool starved = delay >= log.Options.ThreadPoolDelayThreshold && runtimeSaysStarved;
         if (!stillWaiting)
         {
+            if (justRan && starved && Interlocked.CompareExchange(ref _starving, 1, 0) == 0)
+                Seen(delay);
+            Report(null, sync: false); // only if seen and no Orseis call named a site before the pool recovered
             Volatile.Write(ref _starving, 0);
             return;
         }
 
-        if (delay < log.Options.ThreadPoolDelayThreshold || !runtimeSaysStarved)
+        if (!starved)
             return;
+        long since = Seen(delay);
+        if (Interlocked.CompareExchange(ref _starving, 1, 0) == 0)
+            _since = since;
+        else if (Volatile.Read(ref _starving) == 1 && log.Time.GetElapsedTime(_since) > log.Options.ThreadPoolDelayThreshold)
+            Report(null, sync: false); // no Orseis call came on a pool thread meanwhile: report without a site
+    }
+
+    private long Seen(TimeSpan delay)
+    {
         long now = log.Time.GetTimestamp();
         Volatile.Write(ref _delayMs, delay.TotalMilliseconds);
         Volatile.Write(ref _lastStarved, now);
-        if (Interlocked.CompareExchange(ref _starving, 1, 0) == 0)
-            _since = now;
-        else if (Volatile.Read(ref _starving) == 1 && log.Time.GetElapsedTime(_since) > log.Options.ThreadPoolDelayThreshold)
-            Report(null, sync: false); // no Orseis call came on a pool thread meanwhile: report without a site
+        return now;
     }
 
     /// <summary>An Orseis call entered Open on a pool thread while <see cref="WantsCallSite"/>.</summary>

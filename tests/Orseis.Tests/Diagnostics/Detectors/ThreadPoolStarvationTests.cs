@@ -115,4 +115,76 @@ public sealed class ThreadPoolStarvationTests
         Assert.Equal(0, finding.Figures["syncCall"]);
         Assert.Equal(1, finding.Figures["providerAsyncBlocks"]);
     }
+
+    [Fact]
+    public void Work_waiting_in_the_queues_brings_a_probe_at_the_next_tick_even_while_the_pool_is_quiet()
+    {
+        var fake = new Fake();
+        var probe = new ThreadPoolProbe.ProbeState(fake.Time);
+        int queued = 0;
+        Assert.Null(probe.Tick(_ => queued++));
+        fake.Time.Advance(Fake.Ms(1));
+        probe.Ran(); // prompt: the next would wait a second
+        Assert.Equal(1, probe.Runs);
+        Assert.Equal(Fake.Ms(1), probe.TakeRan());
+        Assert.Null(probe.TakeRan()); // each run is given once
+        fake.Time.Advance(Fake.Ms(100));
+        Assert.Null(probe.Tick(_ => queued++, workQueued: false));
+        Assert.Equal(1, queued);
+        fake.Time.Advance(Fake.Ms(100));
+        Assert.Null(probe.Tick(_ => queued++, workQueued: true)); // work waits: maybe starvation beginning
+        Assert.Equal(2, queued);
+        fake.Time.Advance(Fake.Ms(100));
+        Assert.Null(probe.TakeRan()); // one is out
+        Assert.Equal(Fake.Ms(100), probe.Tick(_ => queued++, workQueued: true)); // out: its wait, nothing more queued
+        Assert.Equal(2, queued);
+        fake.Time.Advance(Fake.Ms(600));
+        probe.Ran();
+        Assert.Equal(Fake.Ms(700), probe.TakeRan());
+    }
+
+    [Fact]
+    public void Starvation_seen_while_the_probe_waited_is_reported_when_the_pool_recovers_before_any_Orseis_call()
+    {
+        var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
+        var detector = new ThreadPoolStarvationDetector(fake.Log);
+        detector.OnProbe(Fake.Ms(600), stillWaiting: true, runtimeSaysStarved: true);
+        Assert.Empty(fake.Log.Kept); // waiting for a call to name its site
+        fake.Time.Advance(Fake.Ms(100));
+        detector.OnProbe(Fake.Ms(650), stillWaiting: false, runtimeSaysStarved: true, justRan: true);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.ThreadPoolStarvation));
+        Assert.Null(finding.Location);
+        Assert.Equal(600, finding.Figures["probeDelayMs"], 0);
+        Assert.False(detector.WantsCallSite);
+    }
+
+    [Fact]
+    public void A_probe_that_ran_before_the_runtime_confirmed_starvation_is_judged_once_when_it_does()
+    {
+        var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
+        var detector = new ThreadPoolStarvationDetector(fake.Log);
+        // A second of starvation: the probe waited 900 ms while the runtime had not yet added a thread for it.
+        detector.OnProbe(Fake.Ms(900), stillWaiting: true, runtimeSaysStarved: false);
+        fake.Time.Advance(Fake.Ms(100));
+        detector.OnProbe(Fake.Ms(950), stillWaiting: false, runtimeSaysStarved: true, justRan: true);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.ThreadPoolStarvation));
+        Assert.Equal(950, finding.Figures["probeDelayMs"], 0);
+
+        // The same probe at later ticks, the runtime's injection still recent: not judged again, and the episode is over.
+        fake.Time.Advance(TimeSpan.FromMinutes(10)); // past the log's rate limit, so only the judging keeps it single
+        detector.OnProbe(Fake.Ms(950), stillWaiting: false, runtimeSaysStarved: true);
+        Assert.Single(fake.Findings(FindingKind.ThreadPoolStarvation));
+        Assert.False(detector.WantsCallSite);
+    }
+
+    [Fact]
+    public void A_probe_that_ran_late_on_a_busy_CPU_without_the_runtime_adding_threads_is_not_starvation()
+    {
+        var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
+        var detector = new ThreadPoolStarvationDetector(fake.Log);
+        detector.OnProbe(Fake.Ms(900), stillWaiting: true, runtimeSaysStarved: false);
+        detector.OnProbe(Fake.Ms(950), stillWaiting: false, runtimeSaysStarved: false, justRan: true);
+        detector.OnProbe(Fake.Ms(400), stillWaiting: false, runtimeSaysStarved: true, justRan: true); // prompt enough
+        Assert.Empty(fake.Log.Kept);
+    }
 }
