@@ -120,9 +120,60 @@ coldStart.SetAction((parse, _) => Guarded(async () =>
         parse.GetValue(coldRuns), parse.GetValue(coldOut), parse.GetValue(coldApp));
 }));
 
-var root = new RootCommand("Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, hog")
+var failConcurrency = new Option<int>("--concurrency") { Description = "hey workers sending at once", DefaultValueFactory = _ => 50 };
+var failRate = new Option<int>("--rate") { Description = "requests a second each worker sends at most", DefaultValueFactory = _ => 10 };
+var failSleep = new Option<double>("--sleep") { Description = "seconds each request holds its connection (select sleep)", DefaultValueFactory = _ => 0.01 };
+var failSeconds = new Option<int>("--seconds") { Description = "seconds of load per run", DefaultValueFactory = _ => 30 };
+var failAt = new Option<int>("--at") { Description = "seconds into the load when the server stops", DefaultValueFactory = _ => 10 };
+var failDown = new Option<int>("--down") { Description = "seconds the server stays down", DefaultValueFactory = _ => 5 };
+var failMaxPool = new Option<int>("--max-pool") { Description = "Maximum Pool Size of the app's pool", DefaultValueFactory = _ => 100 };
+var failRuns = new Option<int>("--runs") { Description = "runs of the whole matrix, each configuration in a fresh app process", DefaultValueFactory = _ => 1 };
+var failConfigs = new Option<string[]>("--configs")
 {
-    suite, run, sweep, overhead, idle, instructions, overheadChild, coldStart, hog,
+    Description = "app configurations, provider:calls[:minThreads], comma-separated",
+    CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))],
+    DefaultValueFactory = _ => Orseis.Scenarios.Failover.FailoverCommand.DefaultConfigs,
+};
+var failOut = new Option<string?>("--out") { Description = "also write the result (markdown) to this file" };
+var failApp = new Option<string?>("--app") { Description = "a built Orseis.Samples.SlowApp.dll to run (default: build samples/Orseis.Samples.SlowApp)" };
+var failover = new Command("failover", "Keep a web app under load with hey while its MariaDB (one of this command's own) is stopped and started again")
+{
+    failConcurrency, failRate, failSleep, failSeconds, failAt, failDown, failMaxPool, failRuns, failConfigs, failOut, failApp,
+};
+AtLeast(failConcurrency, 1, "");
+AtLeast(failRate, 1, "");
+AtLeast(failSeconds, 1, "");
+AtLeast(failAt, 1, "");
+AtLeast(failDown, 0, "");
+AtLeast(failMaxPool, 1, "");
+AtLeast(failRuns, 1, "");
+failSleep.Validators.Add(r =>
+{
+    if (r.GetValueOrDefault<double>() is < 0 or > 60)
+        r.AddError("--sleep must be between 0 and 60 seconds");
+});
+failover.SetAction((parse, _) => Guarded(async () =>
+{
+    Orseis.Scenarios.ColdStart.SlowAppConfig[] configs;
+    try
+    {
+        configs = [.. parse.GetRequiredValue(failConfigs).Select(Orseis.Scenarios.ColdStart.SlowAppConfig.Parse)];
+    }
+    catch (ArgumentException error)
+    {
+        await Console.Error.WriteLineAsync(error.Message);
+        return 2;
+    }
+
+    return await Orseis.Scenarios.Failover.FailoverCommand.RunAsync(
+        configs, parse.GetValue(failConcurrency), parse.GetValue(failRate), parse.GetValue(failSleep), TimeSpan.FromSeconds(parse.GetValue(failSeconds)),
+        TimeSpan.FromSeconds(parse.GetValue(failAt)), TimeSpan.FromSeconds(parse.GetValue(failDown)), parse.GetValue(failMaxPool),
+        parse.GetValue(failRuns), parse.GetValue(failOut), parse.GetValue(failApp));
+}));
+
+var root = new RootCommand("Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, hog")
+{
+    suite, run, sweep, overhead, idle, instructions, overheadChild, coldStart, failover, hog,
 };
 return await root.Parse(args).InvokeAsync();
 

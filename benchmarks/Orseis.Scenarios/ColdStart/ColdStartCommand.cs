@@ -97,23 +97,26 @@ internal static class ColdStartCommand
         return text.ToString();
     }
 
-    private static string Spread(Burst[] bursts, Func<Burst, double> value, string format = "0.00")
+    private static string Spread(Burst[] bursts, Func<Burst, double> value, string format = "0.00") => Spread(bursts.Select(value), format);
+
+    /// <summary>The median of <paramref name="numbers"/> and, with more than one, their [range].</summary>
+    internal static string Spread(IEnumerable<double> numbers, string format = "0.00")
     {
-        double[] values = [.. bursts.Select(value).Order()];
+        double[] values = [.. numbers.Order()];
         double median = values.Length % 2 == 1 ? values[values.Length / 2] : (values[(values.Length / 2) - 1] + values[values.Length / 2]) / 2;
         string m = median.ToString(format, CultureInfo.InvariantCulture);
         return values.Length == 1 ? m : $"{m} [{values[0].ToString(format, CultureInfo.InvariantCulture)}–{values[^1].ToString(format, CultureInfo.InvariantCulture)}]";
     }
 
     /// <summary>The counts that grew from <paramref name="before"/> to <paramref name="after"/>, by how much.</summary>
-    private static Dictionary<string, long> Added(Dictionary<string, long> before, Dictionary<string, long> after) =>
+    internal static Dictionary<string, long> Added(Dictionary<string, long> before, Dictionary<string, long> after) =>
         after.Where(f => f.Value > before.GetValueOrDefault(f.Key)).ToDictionary(f => f.Key, f => f.Value - before.GetValueOrDefault(f.Key));
 
     private static string Findings(Dictionary<string, long> findings) =>
         findings.Count == 0 ? "none" : string.Join(", ", findings.Select(f => $"{f.Key} x{f.Value}"));
 
     /// <summary>Builds samples/Orseis.Samples.SlowApp (Release) and returns its dll.</summary>
-    private static string BuildApp()
+    internal static string BuildApp()
     {
         string root;
         try

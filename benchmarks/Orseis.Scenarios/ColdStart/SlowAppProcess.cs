@@ -55,13 +55,16 @@ internal sealed class SlowAppProcess : IAsyncDisposable
 
     public Uri Root { get; }
 
-    /// <summary>Starts the app built at <paramref name="dll"/> and waits until <c>/health</c> answers (it touches no database).</summary>
-    public static async Task<SlowAppProcess> StartAsync(string dll, SlowAppConfig config, int maxPool)
+    /// <summary>
+    /// Starts the app built at <paramref name="dll"/> against <paramref name="connectionString"/> (by default the scenarios'
+    /// server, ORSEIS_MYSQL) and waits until <c>/health</c> answers (it touches no database).
+    /// </summary>
+    public static async Task<SlowAppProcess> StartAsync(string dll, SlowAppConfig config, int maxPool, string? connectionString = null)
     {
         int port = FreePort();
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true };
         start.ArgumentList.Add(dll);
-        start.Environment["ORSEIS_MYSQL"] = Server.ConnectionString;
+        start.Environment["ORSEIS_MYSQL"] = connectionString ?? Server.ConnectionString;
         start.Environment["SLOWAPP_PROVIDER"] = config.Provider;
         start.Environment["SLOWAPP_CALLS"] = config.Calls;
         start.Environment["SLOWAPP_MAX_POOL"] = maxPool.ToString(System.Globalization.CultureInfo.InvariantCulture);

@@ -42,7 +42,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _peakDemand;
     private long _demandSum;
     private long _demandSamples;
-    private long _firstConnectDone;
+    private readonly ConnectWaves _waves = new();
     private long _queuedEntries;
 
     public PoolTelemetry(
@@ -222,15 +222,14 @@ internal sealed partial class PoolTelemetry : IDisposable
         bool othersQueued = Interlocked.Read(ref _queuedEntries) != start.QueuedEntries;
         var outcome = new OpenOutcome(elapsed, connects, createMs, start.Queued(MaxPoolSize), othersQueued);
         _saturation.OnOpenCompleted(start, outcome, Detecting(FindingKind.Saturation));
-        long firstWave = Volatile.Read(ref _firstConnectDone);
-        if (connects > 0 && firstWave == 0)
-            Interlocked.CompareExchange(ref _firstConnectDone, now, 0);
+        bool afterFirstWave = _waves.After(start.Started);
+        if (connects > 0)
+            _waves.Connected(now);
         if (Detecting(FindingKind.SlowOpen))
         {
             // How late the thread pool ran work during this open, read only for an open slow enough to judge. Sync opens
             // too: MySql.Data's synchronous Open blocks on tasks that need a pool thread to finish a connect.
             TimeSpan threadPoolDelay = elapsed > _options.SlowOpenFloor ? ThreadPoolProbe.DelayWithin(elapsed) : TimeSpan.Zero;
-            bool afterFirstWave = firstWave != 0 && start.Started > firstWave;
             _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave, threadPoolDelay);
         }
 
@@ -241,9 +240,12 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// <summary>
     /// Turns a provider's open timeout (waiting for the pool, or a connect that never completed: <paramref name="kind"/>,
     /// as the provider's traits read it) into a <see cref="PoolExhaustedException"/> that says which; null for any other failure.
+    /// A failure to connect (anything but a wait for the pool) begins a new first wave of connects (<see cref="ConnectWaves"/>).
     /// </summary>
     public PoolExhaustedException? TranslateOpenFailure(Exception error, OpenTimeout kind)
     {
+        if (kind != OpenTimeout.PoolWait && error is not OperationCanceledException)
+            _waves.ConnectionsLost(); // the open failed to connect: the pool's connections may be gone too
         if (kind == OpenTimeout.None)
             return null;
         Interlocked.Increment(ref _timeouts);
@@ -282,6 +284,8 @@ internal sealed partial class PoolTelemetry : IDisposable
 
         if (EventsOn)
             Guard(static (self, state) => OrseisEventSource.Log.CommandStop(self.PoolName, state.elapsed.TotalMilliseconds, state.succeeded), (elapsed, succeeded));
+        if (error is ConnectionBrokenException)
+            _waves.ConnectionsLost();
     }
 
     /// <summary>

@@ -1,58 +1,24 @@
-using System.Diagnostics;
 using Orseis.Testing;
 
 namespace Orseis.IntegrationTests.Faults;
 
 /// <summary>
-/// A MariaDB of the fault tests' own, started with scripts/mariadb-start.sh on a free loopback port and stopped when the
-/// tests end, so that stopping, restarting or cutting it off never disturbs another test's server.
+/// A MariaDB of the fault tests' own (<see cref="ThrowawayMariaDb"/>), stopped when the tests end, so that stopping,
+/// restarting or cutting it off never disturbs another test's server.
 /// </summary>
 public sealed class PrivateMariaDb : IDisposable
 {
-    private readonly string _state;
-
-    public PrivateMariaDb()
-    {
-        _state = Path.Combine(Path.GetTempPath(), $"orseis-fault-mariadb-{Environment.ProcessId}-{Guid.NewGuid():N}.env");
-        ConnectionString = Script("mariadb-start.sh", TimeSpan.FromMinutes(3), _state).Trim();
-        Port = int.Parse(new MySqlConnector.MySqlConnectionStringBuilder(ConnectionString).Port.ToString(System.Globalization.CultureInfo.InvariantCulture),
-            System.Globalization.CultureInfo.InvariantCulture);
-    }
+    private readonly ThrowawayMariaDb _server = new("fault");
 
     /// <summary>The connection string, in the keys both MySQL providers read.</summary>
-    public string ConnectionString { get; }
+    public string ConnectionString => _server.ConnectionString;
 
-    public int Port { get; }
+    public int Port => _server.Port;
 
     /// <summary>Stops the server, keeps it down for <paramref name="down"/>, and starts it again on the same port and data.</summary>
-    public void Restart(TimeSpan down) =>
-        Script("mariadb-restart.sh", TimeSpan.FromMinutes(1), _state, ((int)Math.Ceiling(down.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture));
+    public void Restart(TimeSpan down) => _server.Restart(down);
 
-    public void Dispose() => Script("mariadb-stop.sh", TimeSpan.FromMinutes(1), _state);
-
-    /// <summary>Runs one of the repository's scripts, bounded in time, and returns its standard output.</summary>
-    internal static string Script(string name, TimeSpan limit, params string[] args)
-    {
-        var start = new ProcessStartInfo(Path.Combine(RepositoryRoot.Find(), "scripts", name))
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        foreach (string arg in args)
-            start.ArgumentList.Add(arg);
-        using Process process = Process.Start(start)!;
-        Task<string> output = process.StandardOutput.ReadToEndAsync();
-        Task<string> errors = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(limit))
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"scripts/{name} did not finish within {limit.TotalSeconds} s: {errors.Result}");
-        }
-
-        if (process.ExitCode != 0)
-            throw new InvalidOperationException($"scripts/{name} failed with exit code {process.ExitCode}: {errors.Result}");
-        return output.Result;
-    }
+    public void Dispose() => _server.Dispose();
 }
 
 /// <summary>The fault tests share one private server and run alone: they stop it, cut it off and load the machine.</summary>

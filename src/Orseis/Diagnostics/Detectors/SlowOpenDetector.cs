@@ -10,7 +10,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// connect times); warm opens that stay slow (above the floor and <see cref="DiagnosticsOptions.SlowOpenFactor"/> times
 /// the usual, at least five of them over at least a second with no fast open between) are a <b>slow server or
 /// network</b>. A stall (a GC pause, a descheduled process) slows every open in flight at once, for less than that, and
-/// is neither, nor are the pool's first connects (the process's one-time costs)
+/// is neither, nor are a first wave's connects (<see cref="ConnectWaves"/>: the process's one-time costs, or every
+/// caller reconnecting at once after a server restart)
 /// nor opens while the thread pool ran work late, by its starvation threshold or by half the open's own time (async
 /// opens wait for it, and some providers' synchronous opens do too: MySql.Data connects through tasks it blocks on).
 /// The usual open time is learned from warm opens only, so cold connects never become the baseline.
@@ -34,8 +35,8 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
     public double UsualMs => Volatile.Read(ref _usualMs);
 
     /// <summary>
-    /// Judges one completed open. <paramref name="afterFirstWave"/>: it began after the pool's first physical connect
-    /// completed (the first wave pays the process's one-time costs, JIT and TLS set-up, and is never judged);
+    /// Judges one completed open. <paramref name="afterFirstWave"/>: it began after the first physical connect of the
+    /// pool's current wave completed (<see cref="ConnectWaves"/>; a first wave is never judged);
     /// <paramref name="threadPoolDelay"/>: how late the thread pool ran work meanwhile (an async open waits that long for
     /// its continuations, and so does a synchronous open of a provider that blocks on tasks inside it: past the starvation
     /// threshold, the thread pool is to blame, not the database).
