@@ -123,7 +123,7 @@ coldStart.SetAction((parse, _) => Guarded(async () =>
 var failConcurrency = new Option<int>("--concurrency") { Description = "hey workers sending at once", DefaultValueFactory = _ => 50 };
 var failRate = new Option<int>("--rate") { Description = "requests a second each worker sends at most", DefaultValueFactory = _ => 10 };
 var failSleep = new Option<double>("--sleep") { Description = "seconds each request holds its connection (select sleep)", DefaultValueFactory = _ => 0.01 };
-var failSeconds = new Option<int>("--seconds") { Description = "seconds of load per run", DefaultValueFactory = _ => 30 };
+var failSeconds = new Option<int>("--seconds") { Description = "seconds of load per run", DefaultValueFactory = _ => 40 };
 var failAt = new Option<int>("--at") { Description = "seconds into the load when the server stops", DefaultValueFactory = _ => 10 };
 var failDown = new Option<int>("--down") { Description = "seconds the server stays down", DefaultValueFactory = _ => 5 };
 var failMaxPool = new Option<int>("--max-pool") { Description = "Maximum Pool Size of the app's pool", DefaultValueFactory = _ => 100 };

@@ -69,5 +69,10 @@ internal static class FailoverReport
         return string.Join(" ", seconds);
     }
 
-    private static string S(Run[] runs, Func<Run, double> value, string format = "0.00") => ColdStartCommand.Spread(runs.Select(value), format);
+    /// <summary>Median [range] over the runs that have the value (a run whose server came back too late has no "after").</summary>
+    private static string S(Run[] runs, Func<Run, double> value, string format = "0.00")
+    {
+        double[] values = [.. runs.Select(value).Where(v => !double.IsNaN(v))];
+        return values.Length == 0 ? "-" : ColdStartCommand.Spread(values, format);
+    }
 }

@@ -4,17 +4,17 @@ namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// Slow opens, by cause. An open that queued for the pool, or ran while others queued, is the saturation detector's,
-/// never this one's. Of the rest:
-/// an open slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/> during which the provider made physical
-/// connections that themselves took longer than the floor is a <b>cold pool</b> (its figures are the provider's own
-/// connect times); warm opens that stay slow (above the floor and <see cref="DiagnosticsOptions.SlowOpenFactor"/> times
-/// the usual, at least five of them over at least a second with no fast open between) are a <b>slow server or
-/// network</b>. A stall (a GC pause, a descheduled process) slows every open in flight at once, for less than that, and
-/// is neither, nor are a first wave's connects (<see cref="ConnectWaves"/>: the process's one-time costs, or every
-/// caller reconnecting at once after a server restart)
-/// nor opens while the thread pool ran work late, by its starvation threshold or by half the open's own time (async
-/// opens wait for it, and some providers' synchronous opens do too: MySql.Data connects through tasks it blocks on).
-/// The usual open time is learned from warm opens only, so cold connects never become the baseline.
+/// never this one's. Of the rest: an open slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/> during which the
+/// provider made physical connections that themselves took longer than the floor is a <b>cold pool</b> (its figures are
+/// the provider's own connect times, or, where only connection ids mark connects, the fastest connect of the last two
+/// seconds); warm opens that stay slow (above the floor and <see cref="DiagnosticsOptions.SlowOpenFactor"/> times the
+/// usual, at least five of them over at least a second with no fast open between) are a <b>slow server or network</b>.
+/// A stall (a GC pause, a descheduled process) slows every open in flight at once, for less than that, and is neither,
+/// nor are a first wave's connects (<see cref="ConnectWaves"/>: the process's one-time costs, or every caller
+/// reconnecting at once after a server restart) nor opens while the thread pool ran work late, by its starvation
+/// threshold or by half the open's own time (async opens wait for it, and some providers' synchronous opens do too:
+/// MySql.Data connects through tasks it blocks on). The usual open time is learned from warm opens only, so cold
+/// connects never become the baseline.
 /// </summary>
 internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
 {
@@ -23,6 +23,9 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
     private const int Recent = 5;
     private const double Weight = 0.1;
     private static readonly TimeSpan Sustained = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan RecentConnects = TimeSpan.FromSeconds(2);
+    private readonly (long At, double Ms)[] _connects = new (long, double)[16];
+    private int _connectsNext;
     private readonly Lock _lock = new();
     private readonly double[] _recent = new double[Recent];
     private int _recentNext; // wraps after 2^32 opens: read as unsigned
@@ -51,8 +54,9 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
         double floorMs = log.Options.SlowOpenFloor.TotalMilliseconds;
         if (_providerCountsConnects && outcome.PhysicalConnectsDuring > 0)
         {
-            if (afterFirstWave && ms > floorMs && outcome.MeanCreateMs > floorMs)
-                ReportCold(start, outcome, idleAtEnd);
+            double connectMs = connects == ConnectCount.ProviderMeter ? outcome.MeanCreateMs : FastestRecentConnect(ms);
+            if (afterFirstWave && ms > floorMs && connectMs > floorMs)
+                ReportCold(start, outcome, connectMs, idleAtEnd);
             return;
         }
 
@@ -83,21 +87,46 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
             ReportSustained(ms, median, usual);
     }
 
-    private void ReportCold(in OpenStart start, in OpenOutcome outcome, long? idle)
+    /// <summary>
+    /// Where only a new server connection id marks a connect, the open's time is the connect's only if it ran alone:
+    /// callers connecting at once (a burst, every caller reconnecting after a server restart) wait behind each other inside
+    /// the provider. The fastest of the opens that made a connection within the last <see cref="RecentConnects"/>, this
+    /// one included, is what a connect costs now.
+    /// </summary>
+    private double FastestRecentConnect(double ms)
+    {
+        long now = log.Time.GetTimestamp();
+        lock (_lock)
+        {
+            _connects[_connectsNext] = (now, ms);
+            _connectsNext = (_connectsNext + 1) % _connects.Length;
+            double fastest = ms;
+            foreach ((long at, double connectMs) in _connects)
+            {
+                if (at != 0 && connectMs < fastest && log.Time.GetElapsedTime(at, now) <= RecentConnects)
+                    fastest = connectMs;
+            }
+
+            return fastest;
+        }
+    }
+
+    private void ReportCold(in OpenStart start, in OpenOutcome outcome, double connectMs, long? idle)
     {
         CultureInfo c = CultureInfo.InvariantCulture;
         log.Report(FindingKind.SlowOpen,
             string.Create(c, $"Cold pool '{log.PoolName}': an open took {outcome.Elapsed.TotalMilliseconds:0.###} ms because the pool had no idle connection to give ") +
             (connects == ConnectCount.ProviderMeter
                 ? string.Create(c, $"and the provider made new physical connections, {outcome.MeanCreateMs:0.###} ms each (the provider's own connect time; ")
-                : "and it made a new physical connection (a server connection id not seen before; ") +
+                : "and it made a new physical connection (a server connection id not seen before; " +
+                  string.Create(c, $"the fastest connect of the last {RecentConnects.TotalSeconds:0} s took {connectMs:0.###} ms; ")) +
             string.Create(c, $"{outcome.PhysicalConnectsDuring} made during this open, {start.Demand} caller(s) wanting a connection when it began, none queued for a full pool). ") +
             "New connections are slow on this server (authentication, init_connect, TLS, DNS or the network): keep connections warm with " +
             "Min Pool Size, a longer Connection Idle Timeout / Connection Lifetime, or open a few at startup.",
             new Dictionary<string, double>
             {
                 ["openMs"] = outcome.Elapsed.TotalMilliseconds,
-                ["connectMs"] = outcome.MeanCreateMs,
+                ["connectMs"] = connectMs,
                 ["physicalConnects"] = outcome.PhysicalConnectsDuring,
                 ["demand"] = start.Demand,
                 ["idle"] = idle ?? -1,

@@ -121,4 +121,29 @@ public sealed class SlowOpenDetectorTests
         PoolReport report = telemetry.CreateReport(ExecutionMode.OpenPerCall);
         Assert.Equal(slowServer ? 1 : 0, report.Findings.Count(f => f.Kind == FindingKind.SlowOpen));
     }
+
+    [Fact]
+    public void Without_a_connect_meter_callers_connecting_at_once_are_judged_by_the_fastest_connect_of_the_last_seconds()
+    {
+        var fake = new Fake();
+        var slow = new SlowOpenDetector(fake.Log, ConnectCount.ConnectionId);
+
+        // Every caller reconnecting after a server restart: most connects are quick, a few wait behind the others.
+        foreach (double ms in new[] { 12.0, 15, 20, 40, 152 })
+        {
+            fake.Time.Advance(Fake.Ms(10));
+            slow.OnOpenCompleted(fake.Start(demand: 11), new OpenOutcome(Fake.Ms(ms), 1, ms, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        }
+
+        Assert.Empty(fake.Findings(FindingKind.SlowOpen));
+
+        // Seconds later, connects that are all slow (init_connect sleeping 0.3 s): a cold pool, quoting the fastest.
+        fake.Time.Advance(TimeSpan.FromSeconds(3));
+        foreach (double ms in new[] { 320.0, 310 })
+            slow.OnOpenCompleted(fake.Start(demand: 40), new OpenOutcome(Fake.Ms(ms), 1, ms, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
+        Assert.StartsWith("Cold pool", finding.Message, StringComparison.Ordinal);
+        Assert.Equal(320, finding.Figures["connectMs"], 3); // the first judged: it alone in the last 2 s
+        Assert.Contains("the fastest connect of the last 2 s took 320 ms", finding.Message, StringComparison.Ordinal);
+    }
 }
