@@ -6,8 +6,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// Slow opens, by cause. An open that queued for the pool, or ran while others queued, is the saturation detector's,
 /// never this one's. Of the rest: an open slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/> during which the
 /// provider made physical connections that themselves took longer than the floor is a <b>cold pool</b> (its figures are
-/// the provider's own connect times, or, where only connection ids mark connects, the fastest connect of the last two
-/// seconds); warm opens that stay slow (above the floor and <see cref="DiagnosticsOptions.SlowOpenFactor"/> times the
+/// the provider's own connect times, or, where only connection ids mark connects, the fastest connect made while the
+/// open ran); warm opens that stay slow (above the floor and <see cref="DiagnosticsOptions.SlowOpenFactor"/> times the
 /// usual, at least five of them over at least a second with no fast open between) are a <b>slow server or network</b>.
 /// A stall (a GC pause, a descheduled process) slows every open in flight at once, for less than that, and is neither,
 /// nor are a first wave's connects (<see cref="ConnectWaves"/>: the process's one-time costs, or every caller
@@ -23,8 +23,8 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
     private const int Recent = 5;
     private const double Weight = 0.1;
     private static readonly TimeSpan Sustained = TimeSpan.FromSeconds(1);
-    private static readonly TimeSpan RecentConnects = TimeSpan.FromSeconds(2);
-    private readonly (long At, double Ms)[] _connects = new (long, double)[16];
+    private const int KeptConnects = 16;
+    private readonly (long At, double Ms)[] _connects = new (long, double)[KeptConnects];
     private int _connectsNext;
     private readonly Lock _lock = new();
     private readonly double[] _recent = new double[Recent];
@@ -54,7 +54,7 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
         double floorMs = log.Options.SlowOpenFloor.TotalMilliseconds;
         if (_providerCountsConnects && outcome.PhysicalConnectsDuring > 0)
         {
-            double connectMs = connects == ConnectCount.ProviderMeter ? outcome.MeanCreateMs : FastestRecentConnect(ms);
+            double connectMs = connects == ConnectCount.ProviderMeter ? outcome.MeanCreateMs : FastestConnectDuring(start.Started, ms);
             if (afterFirstWave && ms > floorMs && connectMs > floorMs)
                 ReportCold(start, outcome, connectMs, idleAtEnd);
             return;
@@ -90,20 +90,20 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
     /// <summary>
     /// Where only a new server connection id marks a connect, the open's time is the connect's only if it ran alone:
     /// callers connecting at once (a burst, every caller reconnecting after a server restart) wait behind each other inside
-    /// the provider. The fastest of the opens that made a connection within the last <see cref="RecentConnects"/>, this
-    /// one included, is what a connect costs now.
+    /// the provider. The fastest of the opens that made a connection and completed while this one ran (the last
+    /// <see cref="KeptConnects"/>), this one included, is what a connect costs now.
     /// </summary>
-    private double FastestRecentConnect(double ms)
+    private double FastestConnectDuring(long started, double ms)
     {
         long now = log.Time.GetTimestamp();
         lock (_lock)
         {
             _connects[_connectsNext] = (now, ms);
-            _connectsNext = (_connectsNext + 1) % _connects.Length;
+            _connectsNext = (_connectsNext + 1) % KeptConnects;
             double fastest = ms;
             foreach ((long at, double connectMs) in _connects)
             {
-                if (at != 0 && connectMs < fastest && log.Time.GetElapsedTime(at, now) <= RecentConnects)
+                if (at > started && connectMs < fastest)
                     fastest = connectMs;
             }
 
@@ -119,7 +119,7 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
             (connects == ConnectCount.ProviderMeter
                 ? string.Create(c, $"and the provider made new physical connections, {outcome.MeanCreateMs:0.###} ms each (the provider's own connect time; ")
                 : "and it made a new physical connection (a server connection id not seen before; " +
-                  string.Create(c, $"the fastest connect of the last {RecentConnects.TotalSeconds:0} s took {connectMs:0.###} ms; ")) +
+                  string.Create(c, $"the fastest connect made while it ran took {connectMs:0.###} ms; ")) +
             string.Create(c, $"{outcome.PhysicalConnectsDuring} made during this open, {start.Demand} caller(s) wanting a connection when it began, none queued for a full pool). ") +
             "New connections are slow on this server (authentication, init_connect, TLS, DNS or the network): keep connections warm with " +
             "Min Pool Size, a longer Connection Idle Timeout / Connection Lifetime, or open a few at startup.",

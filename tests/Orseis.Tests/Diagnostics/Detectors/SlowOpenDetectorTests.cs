@@ -123,27 +123,35 @@ public sealed class SlowOpenDetectorTests
     }
 
     [Fact]
-    public void Without_a_connect_meter_callers_connecting_at_once_are_judged_by_the_fastest_connect_of_the_last_seconds()
+    public void Without_a_connect_meter_an_open_is_judged_by_the_fastest_connect_made_while_it_ran()
     {
         var fake = new Fake();
         var slow = new SlowOpenDetector(fake.Log, ConnectCount.ConnectionId);
 
-        // Every caller reconnecting after a server restart: most connects are quick, a few wait behind the others.
-        foreach (double ms in new[] { 12.0, 15, 20, 40, 152 })
+        // Every caller reconnecting after a server restart: most connects are quick, one waits behind the others.
+        OpenStart waiting = fake.Start(demand: 11);
+        foreach (double ms in new[] { 12.0, 15, 20, 40 })
         {
             fake.Time.Advance(Fake.Ms(10));
             slow.OnOpenCompleted(fake.Start(demand: 11), new OpenOutcome(Fake.Ms(ms), 1, ms, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
         }
 
+        fake.Time.Advance(Fake.Ms(110));
+        slow.OnOpenCompleted(waiting, new OpenOutcome(Fake.Ms(152), 1, 152, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
         Assert.Empty(fake.Findings(FindingKind.SlowOpen));
 
-        // Seconds later, connects that are all slow (init_connect sleeping 0.3 s): a cold pool, quoting the fastest.
+        // Later, one quick connect, then callers whose connects are all slow (init_connect sleeping 0.3 s): a cold pool,
+        // the quick connect before them not counted, as it did not run beside them.
         fake.Time.Advance(TimeSpan.FromSeconds(3));
-        foreach (double ms in new[] { 320.0, 310 })
-            slow.OnOpenCompleted(fake.Start(demand: 40), new OpenOutcome(Fake.Ms(ms), 1, ms, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        slow.OnOpenCompleted(fake.Start(), new OpenOutcome(Fake.Ms(15), 1, 15, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        OpenStart[] burst = [fake.Start(demand: 40), fake.Start(demand: 40)];
+        fake.Time.Advance(Fake.Ms(310));
+        slow.OnOpenCompleted(burst[0], new OpenOutcome(Fake.Ms(310), 1, 310, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        fake.Time.Advance(Fake.Ms(10));
+        slow.OnOpenCompleted(burst[1], new OpenOutcome(Fake.Ms(320), 1, 320, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
         PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
         Assert.StartsWith("Cold pool", finding.Message, StringComparison.Ordinal);
-        Assert.Equal(320, finding.Figures["connectMs"], 3); // the first judged: it alone in the last 2 s
-        Assert.Contains("the fastest connect of the last 2 s took 320 ms", finding.Message, StringComparison.Ordinal);
+        Assert.Equal(310, finding.Figures["connectMs"], 3);
+        Assert.Contains("the fastest connect made while it ran took 310 ms", finding.Message, StringComparison.Ordinal);
     }
 }
