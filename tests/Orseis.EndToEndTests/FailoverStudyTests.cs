@@ -17,7 +17,7 @@ public sealed class FailoverStudyTests(ITestOutputHelper output)
         ToolProcess.Result run = ToolProcess.Run(
             RepositoryRoot.Find(), ToolProcess.Dotnet(),
             [
-                BuiltProgram.Dll("benchmarks", "Orseis.Scenarios"), "failover", "--concurrency", "10", "--rate", "20", "--seconds", "14",
+                BuiltProgram.Dll("benchmarks", "Orseis.Scenarios"), "failover", "--concurrency", "10", "--rate", "20", "--seconds", "20",
                 "--at", "3", "--down", "1", "--configs", "mysqlconnector:async,mysql-data:async:64",
                 "--app", BuiltProgram.Dll("samples", "Orseis.Samples.SlowApp"),
             ],
@@ -33,7 +33,7 @@ public sealed class FailoverStudyTests(ITestOutputHelper output)
             string[] cells = [.. row.Split('|').Select(c => c.Trim())];
             Assert.True(Number(cells[2]) > 20, $"too little load before the stop to see anything: {row}");
             Assert.True(Number(cells[5]) > 0, $"no request failed, so the restart went unnoticed and this test proved nothing: {row}");
-            Assert.InRange(Number(cells[7]), 0, 2); // the last failure came within 2 s of the server answering again
+            Assert.InRange(Number(cells[7]), 0, 3); // the last failure came within 3 s of the server answering again
             Assert.InRange(Number(cells[9]), 0, 0.5); // and 5 s after it, requests are as quick as before
             foreach (string failure in cells[10].Split("; "))
                 Assert.True(Clear(failure), $"an unclear error reached the app: {failure}");
@@ -42,7 +42,11 @@ public sealed class FailoverStudyTests(ITestOutputHelper output)
         Assert.Contains("second by second", run.Output, StringComparison.Ordinal);
     }
 
-    private static double Number(string cell) => double.Parse(cell.Split(' ')[0], CultureInfo.InvariantCulture);
+    /// <summary>A cell's median; "-" (no request 5 s after the server was back: it took too long to restart) fails.</summary>
+    private static double Number(string cell) =>
+        double.TryParse(cell.Split(' ')[0], CultureInfo.InvariantCulture, out double value)
+            ? value
+            : throw new Xunit.Sdk.XunitException($"no value in '{cell}': the server may have taken too long to come back");
 
     /// <summary>What a user can act on: the provider's word that it could not connect, or Orseis' that the connection broke.</summary>
     private static bool Clear(string failure) =>
