@@ -43,17 +43,3 @@ public sealed class ColdStartStudyTests(ITestOutputHelper output)
         Assert.Contains("**Saturation**: Callers queue for connections of pool 'slowapp'", run.Output, StringComparison.Ordinal);
     }
 }
-
-/// <summary>Needs a MariaDB (ORSEIS_MYSQL) and Debian's hey: skipped, saying why, without them, except in CI where both must be there.</summary>
-public sealed class MariaDbWithHeyFactAttribute : FactAttribute
-{
-    public MariaDbWithHeyFactAttribute()
-    {
-        if (Environment.GetEnvironmentVariable("CI") == "true")
-            return;
-        if (string.IsNullOrEmpty(Environment.GetEnvironmentVariable("ORSEIS_MYSQL")))
-            Skip = "The cold-start study needs ORSEIS_MYSQL (a MariaDB connection string); ./scripts/test.sh starts a private mariadbd and sets it.";
-        else if (!Environment.GetEnvironmentVariable("PATH")!.Split(':').Any(d => File.Exists(Path.Combine(d, "hey"))))
-            Skip = "The cold-start study needs hey (apt-get install hey); ./scripts/test.sh installs it when run as root.";
-    }
-}

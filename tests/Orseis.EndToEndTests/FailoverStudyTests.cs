@@ -54,21 +54,3 @@ public sealed class FailoverStudyTests(ITestOutputHelper output)
         failure.StartsWith("ConnectionBrokenException:", StringComparison.Ordinal) ||
         failure.StartsWith("MySqlException: Connect Timeout expired", StringComparison.Ordinal);
 }
-
-/// <summary>
-/// Needs Debian's mariadb-server (the command starts a MariaDB of its own, since it restarts it) and hey: skipped, saying
-/// why, without them, except in CI where both must be there.
-/// </summary>
-public sealed class MariaDbServerWithHeyFactAttribute : FactAttribute
-{
-    public MariaDbServerWithHeyFactAttribute()
-    {
-        if (Environment.GetEnvironmentVariable("CI") == "true")
-            return;
-        string[] path = [.. Environment.GetEnvironmentVariable("PATH")!.Split(':'), "/usr/sbin"];
-        if (!path.Any(d => File.Exists(Path.Combine(d, "mariadbd"))))
-            Skip = "The failover study starts a MariaDB of its own: apt-get install mariadb-server (./scripts/test.sh installs it when run as root).";
-        else if (!path.Any(d => File.Exists(Path.Combine(d, "hey"))))
-            Skip = "The failover study needs hey (apt-get install hey); ./scripts/test.sh installs it when run as root.";
-    }
-}

@@ -1,0 +1,44 @@
+namespace Orseis.EndToEndTests;
+
+/// <summary>Needs a MariaDB (ORSEIS_MYSQL) and Debian's hey: skipped, saying why, without them, except in CI where both must be there.</summary>
+public sealed class MariaDbWithHeyFactAttribute : FactAttribute
+{
+    public MariaDbWithHeyFactAttribute()
+    {
+        if (StudyTools.InCi)
+            return;
+        if (string.IsNullOrEmpty(Environment.GetEnvironmentVariable("ORSEIS_MYSQL")))
+            Skip = "The cold-start study needs ORSEIS_MYSQL (a MariaDB connection string); ./scripts/test.sh starts a private mariadbd and sets it.";
+        else if (!StudyTools.OnPath("hey"))
+            Skip = StudyTools.NoHey;
+    }
+}
+
+/// <summary>
+/// Needs Debian's mariadb-server (the command starts a MariaDB of its own, since it restarts it) and hey: skipped, saying
+/// why, without them, except in CI where both must be there.
+/// </summary>
+public sealed class MariaDbServerWithHeyFactAttribute : FactAttribute
+{
+    public MariaDbServerWithHeyFactAttribute()
+    {
+        if (StudyTools.InCi)
+            return;
+        if (!StudyTools.OnPath("mariadbd"))
+            Skip = "The failover study starts a MariaDB of its own: apt-get install mariadb-server (./scripts/test.sh installs it when run as root).";
+        else if (!StudyTools.OnPath("hey"))
+            Skip = StudyTools.NoHey;
+    }
+}
+
+/// <summary>What the studies' tests need from the machine.</summary>
+internal static class StudyTools
+{
+    public const string NoHey = "The studies need hey (apt-get install hey); ./scripts/test.sh installs it when run as root.";
+
+    public static bool InCi => Environment.GetEnvironmentVariable("CI") == "true";
+
+    /// <summary>Whether <paramref name="tool"/> is on PATH or in /usr/sbin (where Debian puts mariadbd).</summary>
+    public static bool OnPath(string tool) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Append("/usr/sbin").Any(dir => File.Exists(Path.Combine(dir, tool)));
+}
