@@ -78,64 +78,33 @@ hog.SetAction(parse => CpuHog.Run(parse.GetValue(seconds)));
 
 var coldRequests = new Option<int>("--requests") { Description = "requests per burst", DefaultValueFactory = _ => 130 };
 var coldConcurrency = new Option<int>("--concurrency") { Description = "requests in flight at once", DefaultValueFactory = _ => 130 };
-var coldSleep = new Option<double>("--sleep") { Description = "seconds each request holds its connection (select sleep)", DefaultValueFactory = _ => 5 };
-var coldMaxPool = new Option<int>("--max-pool") { Description = "Maximum Pool Size of the app's pool", DefaultValueFactory = _ => 100 };
-var coldRuns = new Option<int>("--runs") { Description = "runs of the whole matrix, each configuration in a fresh app process", DefaultValueFactory = _ => 1 };
-var coldConfigs = new Option<string[]>("--configs")
-{
-    Description = "app configurations, provider:calls[:minThreads], comma-separated",
-    CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))],
-    DefaultValueFactory = _ => Orseis.Scenarios.ColdStart.ColdStartCommand.DefaultConfigs,
-};
-var coldOut = new Option<string?>("--out") { Description = "also write the result table (markdown) to this file" };
-var coldApp = new Option<string?>("--app") { Description = "a built Orseis.Samples.SlowApp.dll to run (default: build samples/Orseis.Samples.SlowApp)" };
+var coldSleep = SleepOption(5);
+var coldMaxPool = MaxPoolOption();
+var coldRuns = RunsOption();
+var coldConfigs = ConfigsOption(Orseis.Scenarios.ColdStart.ColdStartCommand.DefaultConfigs);
+var coldOut = OutOption();
+var coldApp = AppOption();
 var coldStart = new Command("coldstart", "Fire a burst of requests with hey at a freshly started web app (cold) and again (warm), per provider and call style")
 {
     coldRequests, coldConcurrency, coldSleep, coldMaxPool, coldRuns, coldConfigs, coldOut, coldApp,
 };
 AtLeast(coldRequests, 1, "");
 AtLeast(coldConcurrency, 1, "");
-AtLeast(coldMaxPool, 1, "");
-AtLeast(coldRuns, 1, "");
-coldSleep.Validators.Add(r =>
-{
-    if (r.GetValueOrDefault<double>() is < 0 or > 60)
-        r.AddError("--sleep must be between 0 and 60 seconds");
-});
-coldStart.SetAction((parse, _) => Guarded(async () =>
-{
-    Orseis.Scenarios.ColdStart.SlowAppConfig[] configs;
-    try
-    {
-        configs = [.. parse.GetRequiredValue(coldConfigs).Select(Orseis.Scenarios.ColdStart.SlowAppConfig.Parse)];
-    }
-    catch (ArgumentException error)
-    {
-        await Console.Error.WriteLineAsync(error.Message);
-        return 2;
-    }
-
-    return await Orseis.Scenarios.ColdStart.ColdStartCommand.RunAsync(
-        configs, parse.GetValue(coldRequests), parse.GetValue(coldConcurrency), parse.GetValue(coldSleep), parse.GetValue(coldMaxPool),
-        parse.GetValue(coldRuns), parse.GetValue(coldOut), parse.GetValue(coldApp));
-}));
+coldStart.SetAction((parse, _) => WithConfigs(parse, coldConfigs, configs => Orseis.Scenarios.ColdStart.ColdStartCommand.RunAsync(
+    configs, parse.GetValue(coldRequests), parse.GetValue(coldConcurrency), parse.GetValue(coldSleep), parse.GetValue(coldMaxPool),
+    parse.GetValue(coldRuns), parse.GetValue(coldOut), parse.GetValue(coldApp))));
 
 var failConcurrency = new Option<int>("--concurrency") { Description = "hey workers sending at once", DefaultValueFactory = _ => 50 };
 var failRate = new Option<int>("--rate") { Description = "requests a second each worker sends at most", DefaultValueFactory = _ => 10 };
-var failSleep = new Option<double>("--sleep") { Description = "seconds each request holds its connection (select sleep)", DefaultValueFactory = _ => 0.01 };
+var failSleep = SleepOption(0.01);
 var failSeconds = new Option<int>("--seconds") { Description = "seconds of load per run", DefaultValueFactory = _ => 40 };
 var failAt = new Option<int>("--at") { Description = "seconds into the load when the server stops", DefaultValueFactory = _ => 10 };
 var failDown = new Option<int>("--down") { Description = "seconds the server stays down", DefaultValueFactory = _ => 5 };
-var failMaxPool = new Option<int>("--max-pool") { Description = "Maximum Pool Size of the app's pool", DefaultValueFactory = _ => 100 };
-var failRuns = new Option<int>("--runs") { Description = "runs of the whole matrix, each configuration in a fresh app process", DefaultValueFactory = _ => 1 };
-var failConfigs = new Option<string[]>("--configs")
-{
-    Description = "app configurations, provider:calls[:minThreads], comma-separated",
-    CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))],
-    DefaultValueFactory = _ => Orseis.Scenarios.Failover.FailoverCommand.DefaultConfigs,
-};
-var failOut = new Option<string?>("--out") { Description = "also write the result (markdown) to this file" };
-var failApp = new Option<string?>("--app") { Description = "a built Orseis.Samples.SlowApp.dll to run (default: build samples/Orseis.Samples.SlowApp)" };
+var failMaxPool = MaxPoolOption();
+var failRuns = RunsOption();
+var failConfigs = ConfigsOption(Orseis.Scenarios.Failover.FailoverCommand.DefaultConfigs);
+var failOut = OutOption();
+var failApp = AppOption();
 var failover = new Command("failover", "Keep a web app under load with hey while its MariaDB (one of this command's own) is stopped and started again")
 {
     failConcurrency, failRate, failSleep, failSeconds, failAt, failDown, failMaxPool, failRuns, failConfigs, failOut, failApp,
@@ -145,31 +114,10 @@ AtLeast(failRate, 1, "");
 AtLeast(failSeconds, 1, "");
 AtLeast(failAt, 1, "");
 AtLeast(failDown, 0, "");
-AtLeast(failMaxPool, 1, "");
-AtLeast(failRuns, 1, "");
-failSleep.Validators.Add(r =>
-{
-    if (r.GetValueOrDefault<double>() is < 0 or > 60)
-        r.AddError("--sleep must be between 0 and 60 seconds");
-});
-failover.SetAction((parse, _) => Guarded(async () =>
-{
-    Orseis.Scenarios.ColdStart.SlowAppConfig[] configs;
-    try
-    {
-        configs = [.. parse.GetRequiredValue(failConfigs).Select(Orseis.Scenarios.ColdStart.SlowAppConfig.Parse)];
-    }
-    catch (ArgumentException error)
-    {
-        await Console.Error.WriteLineAsync(error.Message);
-        return 2;
-    }
-
-    return await Orseis.Scenarios.Failover.FailoverCommand.RunAsync(
-        configs, parse.GetValue(failConcurrency), parse.GetValue(failRate), parse.GetValue(failSleep), TimeSpan.FromSeconds(parse.GetValue(failSeconds)),
-        TimeSpan.FromSeconds(parse.GetValue(failAt)), TimeSpan.FromSeconds(parse.GetValue(failDown)), parse.GetValue(failMaxPool),
-        parse.GetValue(failRuns), parse.GetValue(failOut), parse.GetValue(failApp));
-}));
+failover.SetAction((parse, _) => WithConfigs(parse, failConfigs, configs => Orseis.Scenarios.Failover.FailoverCommand.RunAsync(
+    configs, parse.GetValue(failConcurrency), parse.GetValue(failRate), parse.GetValue(failSleep), TimeSpan.FromSeconds(parse.GetValue(failSeconds)),
+    TimeSpan.FromSeconds(parse.GetValue(failAt)), TimeSpan.FromSeconds(parse.GetValue(failDown)), parse.GetValue(failMaxPool),
+    parse.GetValue(failRuns), parse.GetValue(failOut), parse.GetValue(failApp))));
 
 var root = new RootCommand("Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, hog")
 {
@@ -223,3 +171,58 @@ static async Task<int> Guarded(Func<Task<int>> command)
         return 2;
     }
 }
+
+// Options of the studies that drive the SlowApp sample (coldstart, failover).
+static Option<double> SleepOption(double byDefault)
+{
+    var option = new Option<double>("--sleep") { Description = "seconds each request holds its connection (select sleep)", DefaultValueFactory = _ => byDefault };
+    option.Validators.Add(r =>
+    {
+        if (r.GetValueOrDefault<double>() is < 0 or > 60)
+            r.AddError("--sleep must be between 0 and 60 seconds");
+    });
+    return option;
+}
+
+static Option<int> MaxPoolOption()
+{
+    var option = new Option<int>("--max-pool") { Description = "Maximum Pool Size of the app's pool", DefaultValueFactory = _ => 100 };
+    AtLeast(option, 1, "");
+    return option;
+}
+
+static Option<int> RunsOption()
+{
+    var option = new Option<int>("--runs") { Description = "runs of the whole matrix, each configuration in a fresh app process", DefaultValueFactory = _ => 1 };
+    AtLeast(option, 1, "");
+    return option;
+}
+
+static Option<string[]> ConfigsOption(string[] byDefault) => new("--configs")
+{
+    Description = "app configurations, provider:calls[:minThreads], comma-separated",
+    CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))],
+    DefaultValueFactory = _ => byDefault,
+};
+
+static Option<string?> OutOption() => new("--out") { Description = "also write the result (markdown) to this file" };
+
+static Option<string?> AppOption() =>
+    new("--app") { Description = "a built Orseis.Samples.SlowApp.dll to run (default: build samples/Orseis.Samples.SlowApp)" };
+
+// Parses --configs (exit code 2 with the reason when one is wrong) and runs the study with them.
+static Task<int> WithConfigs(ParseResult parse, Option<string[]> option, Func<Orseis.Scenarios.ColdStart.SlowAppConfig[], Task<int>> study) => Guarded(async () =>
+{
+    Orseis.Scenarios.ColdStart.SlowAppConfig[] configs;
+    try
+    {
+        configs = [.. parse.GetRequiredValue(option).Select(Orseis.Scenarios.ColdStart.SlowAppConfig.Parse)];
+    }
+    catch (ArgumentException error)
+    {
+        await Console.Error.WriteLineAsync(error.Message);
+        return 2;
+    }
+
+    return await study(configs);
+});

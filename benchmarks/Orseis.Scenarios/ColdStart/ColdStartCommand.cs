@@ -2,6 +2,8 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 
+using static Orseis.Scenarios.ColdStart.StudyText;
+
 namespace Orseis.Scenarios.ColdStart;
 
 /// <summary>
@@ -22,7 +24,7 @@ internal static class ColdStartCommand
     public static async Task<int> RunAsync(
         IReadOnlyList<SlowAppConfig> configs, int requests, int concurrency, double sleep, int maxPool, int runs, string? output, string? app)
     {
-        string dll = app ?? BuildApp();
+        string dll = app ?? SlowAppProcess.BuildApp();
         if (!File.Exists(dll))
             throw new ScenarioSetupException($"--app: {dll} does not exist.");
         var url = $"slow/{sleep.ToString(CultureInfo.InvariantCulture)}/db";
@@ -46,7 +48,7 @@ internal static class ColdStartCommand
                     bursts.Add(burst);
                     Console.Error.WriteLine(Invariant(
                         $"run {run}, {config}, {name}: {hey.Ok}/{hey.Sent} ok, p50 {hey.Percentile(50):0.00} s, slowest {hey.Percentile(100):0.00} s, ") +
-                        Invariant($"{after.ThreadPoolThreads} pool threads, findings: {Findings(fresh)} ({clock.Elapsed.TotalMinutes:0.0} min)"));
+                        Invariant($"{after.ThreadPoolThreads} pool threads, findings: {Counts(fresh)} ({clock.Elapsed.TotalMinutes:0.0} min)"));
                 }
             }
         }
@@ -97,46 +99,5 @@ internal static class ColdStartCommand
         return text.ToString();
     }
 
-    private static string Spread(Burst[] bursts, Func<Burst, double> value, string format = "0.00") => Spread(bursts.Select(value), format);
-
-    /// <summary>The median of <paramref name="numbers"/> and, with more than one, their [range].</summary>
-    internal static string Spread(IEnumerable<double> numbers, string format = "0.00")
-    {
-        double[] values = [.. numbers.Order()];
-        double median = values.Length % 2 == 1 ? values[values.Length / 2] : (values[(values.Length / 2) - 1] + values[values.Length / 2]) / 2;
-        string m = median.ToString(format, CultureInfo.InvariantCulture);
-        return values.Length == 1 ? m : $"{m} [{values[0].ToString(format, CultureInfo.InvariantCulture)}–{values[^1].ToString(format, CultureInfo.InvariantCulture)}]";
-    }
-
-    /// <summary>The counts that grew from <paramref name="before"/> to <paramref name="after"/>, by how much.</summary>
-    internal static Dictionary<string, long> Added(Dictionary<string, long> before, Dictionary<string, long> after) =>
-        after.Where(f => f.Value > before.GetValueOrDefault(f.Key)).ToDictionary(f => f.Key, f => f.Value - before.GetValueOrDefault(f.Key));
-
-    private static string Findings(Dictionary<string, long> findings) =>
-        findings.Count == 0 ? "none" : string.Join(", ", findings.Select(f => $"{f.Key} x{f.Value}"));
-
-    /// <summary>Builds samples/Orseis.Samples.SlowApp (Release) and returns its dll.</summary>
-    internal static string BuildApp()
-    {
-        string root;
-        try
-        {
-            root = Orseis.Testing.RepositoryRoot.Find();
-        }
-        catch (InvalidOperationException)
-        {
-            throw new ScenarioSetupException("The cold-start study runs from the repository (Orseis.sln not found above the program).");
-        }
-
-        string project = Path.Combine(root, "samples", "Orseis.Samples.SlowApp");
-        var start = new ProcessStartInfo("dotnet", ["build", "-c", "Release", "--nologo", "-v", "q", project]) { RedirectStandardOutput = true, RedirectStandardError = true };
-        using Process build = Process.Start(start)!;
-        Task<string> output = build.StandardOutput.ReadToEndAsync();
-        _ = build.StandardError.ReadToEndAsync();
-        if (!build.WaitForExit(TimeSpan.FromMinutes(5)) || build.ExitCode != 0)
-            throw new ScenarioSetupException($"Building {project} failed: {output.Result}");
-        return Path.Combine(project, "bin", "Release", "net10.0", "Orseis.Samples.SlowApp.dll");
-    }
-
-    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+    private static string Spread(Burst[] bursts, Func<Burst, double> value, string format = "0.00") => StudyText.Spread(bursts.Select(value), format);
 }

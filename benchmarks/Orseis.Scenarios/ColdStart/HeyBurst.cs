@@ -12,14 +12,8 @@ internal readonly record struct HeyRequest(double Offset, double Seconds, int St
 /// </summary>
 internal sealed record HeyBurst(int Sent, IReadOnlyList<HeyRequest> Requests)
 {
-    /// <summary>The answered requests' times, in seconds.</summary>
-    public IReadOnlyList<double> Seconds => [.. Requests.Select(r => r.Seconds)];
-
     /// <summary>Requests answered 200.</summary>
     public int Ok => Requests.Count(r => r.Status == 200);
-
-    /// <summary>Requests answered with another status, or not answered.</summary>
-    public int Failed => Sent - Ok;
 
     /// <summary>The p-th percentile (0..100) of the answered requests' times, nearest rank; NaN when none was answered.</summary>
     public double Percentile(double p) => Percentile(Requests.Select(r => r.Seconds), p);

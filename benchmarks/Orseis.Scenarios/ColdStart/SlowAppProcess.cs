@@ -109,6 +109,29 @@ internal sealed class SlowAppProcess : IAsyncDisposable
         _process.Dispose();
     }
 
+    /// <summary>Builds samples/Orseis.Samples.SlowApp (Release) and returns its dll.</summary>
+    public static string BuildApp()
+    {
+        string root;
+        try
+        {
+            root = Orseis.Testing.RepositoryRoot.Find();
+        }
+        catch (InvalidOperationException)
+        {
+            throw new ScenarioSetupException("The SlowApp studies run from the repository (Orseis.sln not found above the program).");
+        }
+
+        string project = Path.Combine(root, "samples", "Orseis.Samples.SlowApp");
+        var start = new ProcessStartInfo("dotnet", ["build", "-c", "Release", "--nologo", "-v", "q", project]) { RedirectStandardOutput = true, RedirectStandardError = true };
+        using Process build = Process.Start(start)!;
+        Task<string> output = build.StandardOutput.ReadToEndAsync();
+        _ = build.StandardError.ReadToEndAsync();
+        if (!build.WaitForExit(TimeSpan.FromMinutes(5)) || build.ExitCode != 0)
+            throw new ScenarioSetupException($"Building {project} failed: {output.Result}");
+        return Path.Combine(project, "bin", "Release", "net10.0", "Orseis.Samples.SlowApp.dll");
+    }
+
     private static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);

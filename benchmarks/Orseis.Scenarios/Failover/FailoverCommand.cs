@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using Orseis.Scenarios.ColdStart;
 using Orseis.Testing;
+using static Orseis.Scenarios.ColdStart.StudyText;
 
 namespace Orseis.Scenarios.Failover;
 
@@ -61,7 +62,7 @@ internal static class FailoverCommand
     {
         if (at + down + TimeSpan.FromSeconds(10) > duration)
             throw new ScenarioSetupException($"--seconds {duration.TotalSeconds} leaves less than 10 s of load after the server is back (--at {at.TotalSeconds} + --down {down.TotalSeconds}).");
-        string dll = app ?? ColdStartCommand.BuildApp();
+        string dll = app ?? SlowAppProcess.BuildApp();
         if (!File.Exists(dll))
             throw new ScenarioSetupException($"--app: {dll} does not exist.");
         using var server = new ThrowawayMariaDb("failover");
@@ -88,12 +89,12 @@ internal static class FailoverCommand
                 await Task.Delay(TimeSpan.FromMilliseconds(500)); // the detectors' last findings
                 SlowAppReport after = await process.ReportAsync();
                 var run = new Run(
-                    config, number, hey, downAt, upAt, after, ColdStartCommand.Added(before.FindingCounts, after.FindingCounts),
-                    ColdStartCommand.Added(before.Errors, after.Errors), [.. after.Findings.Where(f => f.Timestamp >= started)]);
+                    config, number, hey, downAt, upAt, after, Added(before.FindingCounts, after.FindingCounts),
+                    Added(before.Errors, after.Errors), [.. after.Findings.Where(f => f.Timestamp >= started)]);
                 results.Add(run);
                 Console.Error.WriteLine(Invariant(
                     $"run {number}, {config}: {hey.Ok}/{hey.Sent} ok, server down {downAt:0.0}-{upAt:0.0} s, errors for {run.ErrorSpan:0.00} s, ") +
-                    Invariant($"until {run.ErrorsAfterUp:0.00} s after it was back, slowest {run.Slowest:0.00} s, findings: {Join(run.NewFindings)} ({clock.Elapsed.TotalMinutes:0.0} min)"));
+                    Invariant($"until {run.ErrorsAfterUp:0.00} s after it was back, slowest {run.Slowest:0.00} s, findings: {Counts(run.NewFindings)} ({clock.Elapsed.TotalMinutes:0.0} min)"));
             }
         }
 
@@ -103,9 +104,4 @@ internal static class FailoverCommand
             await File.WriteAllTextAsync(output, text);
         return 0;
     }
-
-    internal static string Join(Dictionary<string, long> counts) =>
-        counts.Count == 0 ? "none" : string.Join(", ", counts.Select(f => $"{f.Key} x{f.Value}"));
-
-    internal static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

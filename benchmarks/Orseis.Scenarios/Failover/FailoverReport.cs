@@ -1,6 +1,7 @@
 using System.Text;
 using Orseis.Scenarios.ColdStart;
-using static Orseis.Scenarios.Failover.FailoverCommand;
+using static Orseis.Scenarios.ColdStart.StudyText;
+using Run = Orseis.Scenarios.Failover.FailoverCommand.Run;
 
 namespace Orseis.Scenarios.Failover;
 
@@ -73,6 +74,6 @@ internal static class FailoverReport
     private static string S(Run[] runs, Func<Run, double> value, string format = "0.00")
     {
         double[] values = [.. runs.Select(value).Where(v => !double.IsNaN(v))];
-        return values.Length == 0 ? "-" : ColdStartCommand.Spread(values, format);
+        return values.Length == 0 ? "-" : Spread(values, format);
     }
 }

@@ -80,13 +80,9 @@ internal static class ThreadPoolProbe
                 workQueued: ThreadPool.PendingWorkItemCount > 0);
             long injected = _runtime?.Last ?? 0;
             bool runtimeSaysStarved = injected != 0 && TimeProvider.System.GetElapsedTime(injected) < TimeSpan.FromSeconds(2);
+            TimeSpan delay = waiting ?? ran ?? TimeSpan.Zero;
             foreach (ThreadPoolStarvationDetector detector in subscribers)
-            {
-                if (waiting is { } delay)
-                    detector.OnProbe(delay, stillWaiting: true, runtimeSaysStarved);
-                else
-                    detector.OnProbe(ran ?? State.LastDelay, stillWaiting: false, runtimeSaysStarved, justRan: ran is not null);
-            }
+                detector.OnProbe(delay, stillWaiting: waiting is not null, runtimeSaysStarved, justRan: ran is not null);
         }
     }
 
