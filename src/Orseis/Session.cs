@@ -137,8 +137,26 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
 
     private async ValueTask EndTransactionWhileBusyAsync(SessionTransaction transaction, TransactionEnd end, bool async, CancellationToken cancellationToken)
     {
-        Lease? kept = Kept.Current;
         bool commit = end == TransactionEnd.Commit;
+        if (Kept.Current is { Connection.State: ConnectionState.Open } current)
+        {
+            // A failure the server was not asked about yet (a stream's), and a PostgreSQL transaction a savepoint may have recovered.
+            await Kept.SettleAsync(current, async).ConfigureAwait(false);
+            if (commit)
+                await Kept.RecheckAsync(current, async).ConfigureAwait(false);
+        }
+
+        if (Kept.Loss is { } loss)
+        {
+            // The server ended the transaction: roll back what it may still hold, and never report a commit.
+            await RollBackLostAsync(transaction, async).ConfigureAwait(false);
+            Detach(transaction);
+            if (commit)
+                throw loss.ForCommit(Kept.Owner);
+            return;
+        }
+
+        Lease? kept = Kept.Current;
         if (kept is not { Connection: { State: ConnectionState.Open } connection } lease)
         {
             // The connection died under the transaction: the server rolled its work back when the connection ended.
@@ -216,6 +234,29 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         throw new OrseisException(
             $"The commit failed ({failure.GetType().FullName}, the inner exception), and Orseis cannot tell whether the server still holds the transaction. {Closed}",
             failure);
+    }
+
+    /// <summary>
+    /// Rolls back a transaction the server ended (harmless where it holds none; needed where it aborted it), through the
+    /// provider so that it knows the transaction is over. A rollback that fails closes the connection, which rolls back all the same.
+    /// </summary>
+    private async ValueTask RollBackLostAsync(SessionTransaction transaction, bool async)
+    {
+        if (Kept.Current is not { Connection.State: ConnectionState.Open } lease || transaction.Inner.Connection is null)
+            return;
+        try
+        {
+            if (async)
+                await transaction.Inner.RollbackAsync().ConfigureAwait(false);
+            else
+                transaction.Inner.Rollback();
+        }
+#pragma warning disable CA1031 // closing the connection rolls back whatever the server still holds
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+            Kept.Discard(lease, command: null, pending: null);
+        }
     }
 
     private void Detach(SessionTransaction transaction)

@@ -29,9 +29,13 @@ public abstract partial class SqlRunner
     /// <summary>
     /// What a call that failed with <paramref name="error"/> throws instead, or null to let it pass: a cancellation the
     /// provider misreports becomes an <see cref="OperationCanceledException"/>, then <see cref="ConnectionSource.TranslateFailure"/>.
+    /// The failure is noted for the source (<see cref="ConnectionSource.NoteFailure"/>): it may have ended a transaction.
     /// </summary>
-    internal Exception? Translate(DbConnection connection, Exception error, CancellationToken cancellationToken) =>
-        Cancellation.IsMisreported(error, cancellationToken) ? Cancellation.Reported(error, cancellationToken) : Source.TranslateFailure(connection, error);
+    internal Exception? Translate(DbConnection connection, Exception error, CancellationToken cancellationToken)
+    {
+        Source.NoteFailure(connection, error);
+        return Cancellation.IsMisreported(error, cancellationToken) ? Cancellation.Reported(error, cancellationToken) : Source.TranslateFailure(connection, error);
+    }
 
     /// <summary>
     /// The one executor behind every buffered call, sync and async alike: acquire, build, execute (through
@@ -87,10 +91,13 @@ public abstract partial class SqlRunner
             catch (Exception error)
             {
                 Pool.Telemetry.CommandCompleted(started, succeeded: false, error);
-                if (TimedOut(timeout, timed, error, cancellationToken) is { } expired)
-                    throw expired;
-                if (Translate(connection, error, cancellationToken) is { } translated)
-                    throw translated;
+                Exception? reported = Translate(connection, error, cancellationToken);
+                reported = TimedOut(timeout, timed, error, cancellationToken) ?? reported;
+
+                // While the call still holds the connection: did the server end the transaction the statement ran in?
+                await Source.SettleAsync(lease, async).ConfigureAwait(false);
+                if (reported is not null)
+                    throw reported;
                 throw;
             }
         }

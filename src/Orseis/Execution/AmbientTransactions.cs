@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Data.Common;
 using System.Transactions;
 
@@ -49,6 +50,41 @@ internal static class AmbientTransactions
         return null;
     }
 
+    private static readonly ConcurrentDictionary<string, ScopeState> States = new(StringComparer.Ordinal);
+
+    /// <summary>What Orseis learnt about a scope's transaction from its failed calls; null while none failed.</summary>
+    public static ScopeState? StateOf(Transaction ambient) =>
+        States.IsEmpty ? null : States.GetValueOrDefault(ambient.TransactionInformation.LocalIdentifier);
+
+    /// <summary>The state of <paramref name="ambient"/>, created at its first failed call and forgotten when it completes.</summary>
+    public static ScopeState Track(Transaction ambient)
+    {
+        string id = ambient.TransactionInformation.LocalIdentifier;
+        if (States.TryGetValue(id, out ScopeState? known))
+            return known;
+        var state = new ScopeState();
+        if (!States.TryAdd(id, state))
+            return States[id];
+        ambient.TransactionCompleted += (_, _) => States.TryRemove(id, out ScopeState? _);
+        return state;
+    }
+
+    /// <summary>
+    /// Makes the scope's transaction roll back whatever the caller does next: a scope disposed after <c>Complete</c> then
+    /// throws <see cref="TransactionAbortedException"/> instead of reporting a commit of work the server threw away.
+    /// </summary>
+    public static void Doom(Transaction ambient, Exception why)
+    {
+        try
+        {
+            ambient.Rollback(why);
+        }
+        catch (TransactionException)
+        {
+            // Already ending: nothing of it commits either way.
+        }
+    }
+
     /// <summary>Whether <paramref name="transaction"/> is still running (neither committed nor rolled back).</summary>
     public static bool IsActive(Transaction transaction)
     {
@@ -78,4 +114,17 @@ internal static class AmbientTransactions
             "but this call is made outside it (under TransactionScopeOption.Suppress, or from another flow): it would run inside the " +
             "scope's transaction all the same, and be rolled back with it. " +
             "Use the database, or another session, for work outside the scope.");
+
+    /// <summary>A scope's transaction as Orseis learnt it from failed calls (<see cref="Track"/>).</summary>
+    internal sealed class ScopeState
+    {
+        /// <summary>A failed call's error the server has not been asked about yet.</summary>
+        public Exception? Unsettled { get; set; }
+
+        /// <summary>The server ended the scope's transaction.</summary>
+        public TransactionLoss? Loss { get; set; }
+
+        /// <summary>The scope's enlisted connection broke, which ended its transaction.</summary>
+        public bool Broken { get; set; }
+    }
 }

@@ -58,6 +58,20 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     public abstract Exception? TranslateFailure(DbConnection connection, Exception error);
 
     /// <summary>
+    /// Notes that a statement failed on <paramref name="connection"/>, so that a transaction it may have ended on the server
+    /// is asked about (<see cref="SettleAsync"/>) before anything else runs in it. Nothing is sent here.
+    /// </summary>
+    public virtual void NoteFailure(DbConnection connection, Exception error)
+    {
+    }
+
+    /// <summary>
+    /// Asks the server, once, what it did with the transaction a noted failure ran in (<see cref="ServerTransactions"/>),
+    /// on <paramref name="lease"/>'s connection while the failed call still holds it. Does nothing when no transaction was open.
+    /// </summary>
+    public virtual ValueTask SettleAsync(Lease lease, bool async) => default;
+
+    /// <summary>
     /// Takes back <paramref name="lease"/>'s connection and <paramref name="command"/> from a call abandoned while the provider
     /// still uses them (see <see cref="CallWatch"/>): releases what the call held now, and closes the connection once
     /// <paramref name="pending"/> completes, never using it again.

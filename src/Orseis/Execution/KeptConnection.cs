@@ -18,13 +18,31 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
     private DbCommand? _command;
     private int _defaultTimeout;
     private StrongBox<Lease>? _lease; // one reference: a close racing a call reads a whole lease or none
+    private DbTransaction? _transaction;
+    private Exception? _unsettled; // a failure inside the transaction the server has not been asked about yet
 
     /// <summary>The kept connection and its hold, while open.</summary>
     public Lease? Current => _lease?.Value;
 
     public DbConnection? Connection => _lease?.Value.Connection;
 
-    public DbTransaction? Transaction { get; set; }
+    /// <summary>The session's transaction; setting it (a new one, or none when it ends) forgets what the server did to the last one.</summary>
+    public DbTransaction? Transaction
+    {
+        get => _transaction;
+        set
+        {
+            _transaction = value;
+            _unsettled = null;
+            Loss = null;
+        }
+    }
+
+    /// <summary>Set when the server ended the open <see cref="Transaction"/> (<see cref="ServerTransactions"/>); null otherwise.</summary>
+    public TransactionLoss? Loss { get; private set; }
+
+    /// <summary>Who holds the connection, for messages.</summary>
+    public string Owner => owner;
 
     /// <summary>
     /// The ambient transaction the connection joined as it opened (a provider that enlists, opened inside a
@@ -39,7 +57,9 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
     {
         Lease? kept = Current;
         if (kept is { Connection.State: ConnectionState.Open } open)
-            return open;
+            return _unsettled is null && Loss is null ? open : await SettledAsync(open, async).ConfigureAwait(false);
+        if (Loss is { } lost && Transaction is not null)
+            throw lost.ForCall(owner);
         if (Transaction is not null)
         {
             throw new ConnectionBrokenException(
@@ -63,9 +83,68 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
         return lease;
     }
 
-    /// <summary>Replaces a failure that left the connection closed with a <see cref="ConnectionBrokenException"/>.</summary>
+    /// <summary>
+    /// Replaces a failure that left the connection closed with a <see cref="ConnectionBrokenException"/>, and the server's
+    /// rejection of a statement in a transaction it aborted with a <see cref="TransactionRolledBackException"/>.
+    /// </summary>
     public Exception? Translate(DbConnection connection, Exception error) =>
-        ConnectionFailures.Translate(connection, error, owner, inTransaction: Transaction is not null);
+        (Exception?)ConnectionFailures.Translate(connection, error, owner, inTransaction: Transaction is not null) ??
+        (Loss is { Standing: TransactionStanding.Aborted } aborted && ServerTransactions.IsRejectedAfterAbort(error) ? aborted.ForCall(owner) : null);
+
+    /// <summary>
+    /// Notes a failure of a statement in the open transaction on <paramref name="connection"/>, so the server is asked what it
+    /// did with the transaction (<see cref="SettleAsync"/>) before anything else runs in it.
+    /// </summary>
+    public void NoteFailure(DbConnection connection, Exception error)
+    {
+        if (_transaction is null || !ReferenceEquals(connection, Connection))
+            return;
+        if (Loss is not null && ServerTransactions.IsRejectedAfterAbort(error))
+            return; // the aborted transaction's own answer: the first error stays the cause
+        _unsettled ??= error;
+    }
+
+    /// <summary>
+    /// Asks the server what it did with the transaction after a failure noted by <see cref="NoteFailure"/>, once: sets
+    /// <see cref="Loss"/> when it rolled the transaction back or aborted it. When the server cannot be asked, closes the
+    /// connection, which rolls the transaction back, so Orseis never guesses.
+    /// </summary>
+    public async ValueTask SettleAsync(Lease lease, bool async)
+    {
+        Exception? error = _unsettled;
+        _unsettled = null;
+        if (error is null || _transaction is not { } transaction || !ReferenceEquals(lease.Connection, Connection) ||
+            lease.Connection.State != ConnectionState.Open)
+        {
+            return;
+        }
+
+        await AskAsync(lease, transaction, Loss?.Cause ?? error, async).ConfigureAwait(false);
+    }
+
+    /// <summary>Asks the server again about a transaction it aborted: a <c>ROLLBACK TO SAVEPOINT</c> sent as SQL may have recovered it.</summary>
+    public async ValueTask RecheckAsync(Lease lease, bool async)
+    {
+        if (Loss is { Standing: TransactionStanding.Aborted } aborted && _transaction is { } transaction)
+            await AskAsync(lease, transaction, aborted.Cause, async).ConfigureAwait(false);
+    }
+
+    private async ValueTask AskAsync(Lease lease, DbTransaction transaction, Exception cause, bool async)
+    {
+        TransactionStanding standing = await ServerTransactions.AskAsync(
+            pool.Traits.TransactionQuestion, lease.Connection, transaction, cause, async).ConfigureAwait(false);
+        if (standing == TransactionStanding.Unknown && lease.Connection.State == ConnectionState.Open)
+            Discard(lease, command: null, pending: null);
+        Loss = standing == TransactionStanding.Open ? null : new TransactionLoss(standing, cause);
+    }
+
+    private async ValueTask<Lease> SettledAsync(Lease open, bool async)
+    {
+        await SettleAsync(open, async).ConfigureAwait(false);
+        if (Loss is { Standing: not TransactionStanding.Aborted } lost)
+            throw lost.ForCall(owner);
+        return Current ?? throw new InvalidOperationException("Orseis bug: a settled transaction left no connection and no loss.");
+    }
 
     /// <summary>
     /// Gives up <paramref name="lease"/> (this kept connection's) while the provider may still use it: it is closed

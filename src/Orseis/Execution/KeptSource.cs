@@ -27,6 +27,10 @@ internal abstract class KeptSource(PoolContext pool, Type ownerType, KeptConnect
 
     public override Exception? TranslateFailure(DbConnection connection, Exception error) => Kept.Translate(connection, error);
 
+    public override void NoteFailure(DbConnection connection, Exception error) => Kept.NoteFailure(connection, error);
+
+    public override ValueTask SettleAsync(Lease lease, bool async) => Kept.SettleAsync(lease, async);
+
     public override void Abandon(Lease lease, DbCommand command, Task pending)
     {
         Kept.Discard(lease, command, pending);

@@ -12,7 +12,72 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
 
     // A stream holds its connection across the caller's own code, like a session: the held-too-long detector watches it.
     protected override ValueTask<Lease> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken) =>
-        Pool.OpenAsync(async, forStream ? _streamOwner : _callOwner, heldByDesign: false, heldAcrossCalls: forStream, cancellationToken);
+        System.Transactions.Transaction.Current is { } ambient && AmbientTransactions.StateOf(ambient) is { } state
+            ? AcquireInFailedScopeAsync(ambient, state, async, forStream, cancellationToken)
+            : Pool.OpenAsync(async, forStream ? _streamOwner : _callOwner, heldByDesign: false, heldAcrossCalls: forStream, cancellationToken);
+
+    /// <summary>
+    /// A call under a scope in which an earlier call failed: refused when the scope's transaction is over, else run once the
+    /// server has said what the failure did to it (on the scope's own connection, which the provider hands back).
+    /// </summary>
+    private async ValueTask<Lease> AcquireInFailedScopeAsync(
+        System.Transactions.Transaction ambient, AmbientTransactions.ScopeState state, bool async, bool forStream, CancellationToken cancellationToken)
+    {
+        ThrowIfScopeEnded(state);
+        Lease lease = await Pool.OpenAsync(async, forStream ? _streamOwner : _callOwner, heldByDesign: false, heldAcrossCalls: forStream, cancellationToken)
+            .ConfigureAwait(false);
+        try
+        {
+            await SettleScopeAsync(ambient, state, lease, async).ConfigureAwait(false);
+            ThrowIfScopeEnded(state);
+            return lease;
+        }
+        catch
+        {
+            await Pool.CloseAsync(lease, async).ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    private void ThrowIfScopeEnded(AmbientTransactions.ScopeState state)
+    {
+        if (state.Loss is { } loss)
+            throw loss.ForScope(_callOwner);
+        if (state.Broken)
+            throw ScopeBroken(null, statementMayHaveRun: false);
+    }
+
+    public override void NoteFailure(DbConnection connection, Exception error)
+    {
+        if (System.Transactions.Transaction.Current is { } ambient && Pool.WhyNoEnlistment is null && connection.State == System.Data.ConnectionState.Open)
+            AmbientTransactions.Track(ambient).Unsettled ??= error;
+    }
+
+    public override ValueTask SettleAsync(Lease lease, bool async) =>
+        System.Transactions.Transaction.Current is { } ambient && AmbientTransactions.StateOf(ambient) is { Unsettled: not null } state
+            ? SettleScopeAsync(ambient, state, lease, async)
+            : default;
+
+    /// <summary>Asks the server what a failed call did to the scope's transaction; dooms the scope when the server ended it.</summary>
+    private async ValueTask SettleScopeAsync(System.Transactions.Transaction ambient, AmbientTransactions.ScopeState state, Lease lease, bool async)
+    {
+        if (state.Unsettled is not { } error || state.Loss is not null)
+            return;
+        state.Unsettled = null;
+        TransactionStanding standing = await ServerTransactions.AskAsync(Pool.Traits.TransactionQuestion, lease.Connection, null, error, async)
+            .ConfigureAwait(false);
+        if (standing == TransactionStanding.Open)
+            return;
+        var loss = new TransactionLoss(standing, error);
+        state.Loss = loss;
+        AmbientTransactions.Doom(ambient, loss.ForScope(_callOwner));
+    }
+
+    private ConnectionBrokenException ScopeBroken(Exception? error, bool statementMayHaveRun) =>
+        new($"The connection that {_callOwner} uses inside the ambient TransactionScope broke{(error is null ? " earlier" : " while a statement ran")} " +
+            "(the server or the network ended it), so the scope's transaction is lost: the server rolled its work back, and nothing of it " +
+            "will be committed. Dispose the scope without completing it and run the whole unit of work again in a new scope.",
+            inTransaction: true, statementMayHaveRun, error);
 
     // A connection opened inside the scope joins it, when the provider enlists.
     protected override InvalidOperationException? NotInScope(System.Transactions.Transaction ambient) =>
@@ -25,8 +90,20 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
 
     public override ValueTask ReleaseAsync(Lease lease, bool async) => Pool.CloseAsync(lease, async);
 
-    public override Exception? TranslateFailure(DbConnection connection, Exception error) =>
-        ConnectionFailures.Translate(connection, error, _callOwner, inTransaction: false);
+    public override Exception? TranslateFailure(DbConnection connection, Exception error)
+    {
+        if (ConnectionFailures.Translate(connection, error, _callOwner, inTransaction: false) is not { } broken)
+            return null;
+        if (System.Transactions.Transaction.Current is not { } ambient || Pool.WhyNoEnlistment is not null)
+            return broken;
+
+        // The scope's one connection broke: its transaction is over, whatever the caller does with the scope next.
+        AmbientTransactions.ScopeState state = AmbientTransactions.Track(ambient);
+        state.Broken = true;
+        ConnectionBrokenException inScope = ScopeBroken(error, statementMayHaveRun: true);
+        AmbientTransactions.Doom(ambient, inScope);
+        return inScope;
+    }
 
     public override void Abandon(Lease lease, DbCommand command, Task pending) =>
         Pool.CloseWhenDone(lease, command, pending);

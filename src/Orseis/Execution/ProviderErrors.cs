@@ -124,7 +124,7 @@ internal static class ProviderErrors
             }
         });
 
-    private static bool IsType(Exception error, string fullName)
+    internal static bool IsType(Exception error, string fullName)
     {
         for (Type? type = error.GetType(); type is not null && type != typeof(Exception); type = type.BaseType)
         {
@@ -140,9 +140,21 @@ internal static class ProviderErrors
     /// <c>ErrorCode</c> hides <see cref="System.Runtime.InteropServices.ExternalException.ErrorCode"/> with an enum, so the
     /// most derived declaration is the one read. Null when the type has no such property.
     /// </summary>
-    private static int? ReadInt(Exception error, string name)
+    internal static int? ReadInt(Exception error, string name)
     {
-        PropertyInfo? property = Properties.GetOrAdd((error.GetType(), name), static key =>
+        return Property(error, name)?.GetValue(error) switch
+        {
+            int number => number,
+            Enum code => Convert.ToInt32(code, CultureInfo.InvariantCulture),
+            _ => null,
+        };
+    }
+
+    /// <summary>A string property of the provider's exception (Npgsql's <c>SqlState</c>); null when the type has none.</summary>
+    internal static string? ReadString(Exception error, string name) => Property(error, name)?.GetValue(error) as string;
+
+    private static PropertyInfo? Property(Exception error, string name) =>
+        Properties.GetOrAdd((error.GetType(), name), static key =>
         {
             for (Type? type = key.Type; type is not null; type = type.BaseType)
             {
@@ -152,11 +164,4 @@ internal static class ProviderErrors
 
             return null;
         });
-        return property?.GetValue(error) switch
-        {
-            int number => number,
-            Enum code => Convert.ToInt32(code, CultureInfo.InvariantCulture),
-            _ => null,
-        };
-    }
 }

@@ -28,6 +28,7 @@ internal sealed class ProviderTraits
     /// <summary>Microsoft.Data.Sqlite: parameters named with their prefix, typed getters that throw on NULL, no pool bound.</summary>
     public static readonly ProviderTraits MicrosoftSqlite = new("Microsoft.Data.Sqlite", "sqlite", AnyPoolSizeKeys, null)
     {
+        TransactionQuestion = TransactionQuestion.Sqlite,
         KnowsDateAndTimeOnly = true,
         PrefixedParameterNames = true,
         TypedGettersRefuseNull = true,
@@ -36,12 +37,14 @@ internal sealed class ProviderTraits
     /// <summary>System.Data.SQLite, trusted like Microsoft.Data.Sqlite to refuse NULL in its typed getters.</summary>
     public static readonly ProviderTraits SystemSqlite = new("System.Data.SQLite", "sqlite", AnyPoolSizeKeys, null)
     {
+        TransactionQuestion = TransactionQuestion.Sqlite,
         TypedGettersRefuseNull = true,
     };
 
     /// <summary>Npgsql: meter <c>Npgsql</c>; keys as <c>NpgsqlConnectionStringBuilder</c> names them.</summary>
     public static readonly ProviderTraits Npgsql = new("Npgsql", "postgresql", ["Maximum Pool Size", "Max Pool Size", "MaxPoolSize"], 100)
     {
+        TransactionQuestion = TransactionQuestion.Postgres,
         EnlistKeys = ["Enlist"],
         KnowsDateAndTimeOnly = true,
         TypedGettersRefuseNull = true,
@@ -53,6 +56,7 @@ internal sealed class ProviderTraits
     public static readonly ProviderTraits MicrosoftSqlClient = new(
         "Microsoft.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
+        TransactionQuestion = TransactionQuestion.SqlServer,
         EnlistKeys = ["Enlist"],
         KnowsDateAndTimeOnly = true,
         OpenTimeoutOf = static error => ProviderErrors.SqlClient(error, "Microsoft.Data.SqlClient"),
@@ -61,6 +65,7 @@ internal sealed class ProviderTraits
     /// <summary>System.Data.SqlClient, which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
     public static readonly ProviderTraits SystemSqlClient = new("System.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
+        TransactionQuestion = TransactionQuestion.SqlServer,
         EnlistKeys = ["Enlist"],
         OpenTimeoutOf = static error => ProviderErrors.SqlClient(error, "System.Data.SqlClient"),
     };
@@ -69,6 +74,7 @@ internal sealed class ProviderTraits
     public static readonly ProviderTraits MySqlConnector = new(
         "MySqlConnector", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
     {
+        TransactionQuestion = TransactionQuestion.MySql,
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         KnowsDateAndTimeOnly = true,
         PoolMeterName = "MySqlConnector",
@@ -79,6 +85,7 @@ internal sealed class ProviderTraits
     public static readonly ProviderTraits MySqlData = new(
         "MySql.Data", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
     {
+        TransactionQuestion = TransactionQuestion.MySql,
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         OpenTimeoutOf = ProviderErrors.MySqlData,
         AsyncRunsSynchronously = true,
@@ -144,6 +151,12 @@ internal sealed class ProviderTraits
     /// there are any); null for a provider whose connections never join one, or that Orseis does not know.
     /// </summary>
     public IReadOnlyList<string>? EnlistKeys { get; private init; }
+
+    /// <summary>
+    /// How to ask the server whether a transaction still stands after one of its statements failed
+    /// (<see cref="ServerTransactions"/>).
+    /// </summary>
+    public TransactionQuestion TransactionQuestion { get; private init; }
 
     private Func<Exception, OpenTimeout> OpenTimeoutOf { get; init; } = static _ => OpenTimeout.None;
 

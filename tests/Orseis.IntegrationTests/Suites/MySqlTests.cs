@@ -32,6 +32,10 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
 
     [MySqlFact] public Task Busy_transaction() => Commit_rollback_and_dispose_while_the_session_is_busy_change_nothing();
 
+    [MySqlFact] public Task Deadlock_victim() => A_deadlock_victims_transaction_is_dead_until_it_is_disposed();
+
+    [MySqlFact] public Task Statement_only_failure() => A_failed_statement_that_ends_only_itself_keeps_the_transaction();
+
     [MySqlFact] public Task Dead_transaction() => A_transaction_whose_connection_died_says_what_the_server_did();
 
     [MySqlFact] public Task Killed_during_call() => A_connection_killed_during_a_call_is_reported_alike_in_every_mode();

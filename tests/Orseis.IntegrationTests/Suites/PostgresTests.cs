@@ -29,6 +29,8 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public Task Busy_transaction() => Commit_rollback_and_dispose_while_the_session_is_busy_change_nothing();
 
+    [PostgresFact] public Task Deadlock_victim() => A_deadlock_victims_transaction_is_dead_until_it_is_disposed();
+
     [PostgresFact] public Task Dead_transaction() => A_transaction_whose_connection_died_says_what_the_server_did();
 
     [PostgresFact] public Task Killed_during_call() => A_connection_killed_during_a_call_is_reported_alike_in_every_mode();
