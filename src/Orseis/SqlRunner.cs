@@ -92,7 +92,7 @@ public abstract partial class SqlRunner
             {
                 Pool.Telemetry.CommandCompleted(started, succeeded: false, error);
                 Exception? reported = Translate(connection, error, cancellationToken);
-                reported = TimedOut(timeout, timed, error, cancellationToken) ?? reported;
+                reported = TimedOut(timeout, timed, error, connection, Source.Transaction is not null, cancellationToken) ?? reported;
 
                 // While the call still holds the connection: did the server end the transaction the statement ran in?
                 await Source.SettleAsync(lease, async).ConfigureAwait(false);
@@ -144,7 +144,8 @@ public abstract partial class SqlRunner
     /// A <see cref="CommandTimeoutException"/> for a provider's failure that came when the call's timeout had run out
     /// (the provider's own report of its command timeout, whatever its type or wording); null for any other failure.
     /// </summary>
-    private static CommandTimeoutException? TimedOut(TimeSpan? timeout, long started, Exception error, CancellationToken cancellationToken)
+    private static CommandTimeoutException? TimedOut(
+        TimeSpan? timeout, long started, Exception error, DbConnection connection, bool inTransaction, CancellationToken cancellationToken)
     {
         if (timeout is not { } limit || started == 0 || error is OrseisException or OperationCanceledException || cancellationToken.IsCancellationRequested)
             return null;
@@ -153,7 +154,11 @@ public abstract partial class SqlRunner
             return null;
         return new CommandTimeoutException(
             $"The call did not complete within its command timeout of {limit.TotalSeconds:0.###} s (the call's timeout argument, or " +
-            $"OrseisOptions.CommandTimeout); the provider stopped it after {elapsed.TotalSeconds:0.###} s. Whether the statement took effect is unknown.",
+            $"OrseisOptions.CommandTimeout); the provider stopped it after {elapsed.TotalSeconds:0.###} s. Whether the statement took effect is unknown." +
+            (connection.State == ConnectionState.Open ? "" : inTransaction
+                ? " The provider closed the connection as it stopped the statement, so the open transaction is lost (the server rolls it back): " +
+                  "dispose the transaction; the next call after that opens a new connection."
+                : " The provider closed the connection as it stopped the statement; the next call opens a new connection."),
             limit, error);
     }
 

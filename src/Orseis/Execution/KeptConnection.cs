@@ -101,7 +101,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
             return;
         if (Loss is not null && ServerTransactions.IsRejectedAfterAbort(error))
             return; // the aborted transaction's own answer: the first error stays the cause
-        _unsettled ??= error;
+        _unsettled ??= ServerTransactions.ServerError(error);
     }
 
     /// <summary>

@@ -50,7 +50,7 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
     public override void NoteFailure(DbConnection connection, Exception error)
     {
         if (System.Transactions.Transaction.Current is { } ambient && Pool.WhyNoEnlistment is null && connection.State == System.Data.ConnectionState.Open)
-            AmbientTransactions.Track(ambient).Unsettled ??= error;
+            AmbientTransactions.Track(ambient).Unsettled ??= ServerTransactions.ServerError(error);
     }
 
     public override ValueTask SettleAsync(Lease lease, bool async) =>

@@ -84,6 +84,21 @@ internal static class ServerTransactions
         }
     }
 
+    /// <summary>
+    /// The provider's own error inside <paramref name="error"/> (a timeout or cancel Orseis reports around it), so that the
+    /// cause of a lost transaction is the server's answer; <paramref name="error"/> itself when there is none.
+    /// </summary>
+    public static Exception ServerError(Exception error)
+    {
+        for (Exception? e = error; e is not null; e = e.InnerException)
+        {
+            if (e is DbException)
+                return e;
+        }
+
+        return error;
+    }
+
     /// <summary>True for PostgreSQL's answer to a statement sent in an aborted transaction.</summary>
     public static bool IsRejectedAfterAbort(Exception error) => SqlState(error) == PostgresInFailedTransaction;
 

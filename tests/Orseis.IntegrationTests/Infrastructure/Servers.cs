@@ -37,6 +37,16 @@ public sealed class PostgresFactAttribute : FactAttribute
     }
 }
 
+/// <summary>A theory that needs PostgreSQL: skipped (saying why) without ORSEIS_POSTGRES, except in CI where it must run.</summary>
+public sealed class PostgresTheoryAttribute : TheoryAttribute
+{
+    public PostgresTheoryAttribute()
+    {
+        if (Servers.Postgres is null && !Servers.InCi)
+            Skip = "PostgreSQL tests need ORSEIS_POSTGRES (an Npgsql connection string); ./scripts/test.sh starts a private server and sets it.";
+    }
+}
+
 /// <summary>A test that needs SQL Server: skipped (saying why) unless ORSEIS_SQLSERVER is set. SQL Server cannot run on the project's own machines.</summary>
 public sealed class SqlServerFactAttribute : FactAttribute
 {

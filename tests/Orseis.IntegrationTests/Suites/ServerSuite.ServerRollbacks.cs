@@ -102,9 +102,10 @@ public abstract partial class ServerSuite
 
     /// <summary>
     /// A failure that ends only the statement leaves the transaction open, and its earlier work commits: a duplicate key
-    /// on every server except PostgreSQL (where any error aborts the transaction: see the PostgreSQL tests).
+    /// and a command timeout (sync and async), on every server except PostgreSQL (where any error aborts the transaction:
+    /// see the PostgreSQL tests). The connection stays in use after the provider stopped the timed-out statement.
     /// </summary>
-    protected async Task A_failed_statement_that_ends_only_itself_keeps_the_transaction()
+    protected async Task A_failed_statement_that_ends_only_itself_keeps_the_transaction(bool timeoutClosesConnection)
     {
         Database observer = Seed();
         foreach (ExecutionMode mode in new[] { ExecutionMode.OpenPerCall, ExecutionMode.ReuseConnection })
@@ -115,6 +116,20 @@ public abstract partial class ServerSuite
             string insert = Text($"insert into {Table} (id, name, amount, created) values (@id, 'kept', 1, @d)");
             await session.ExecuteAsync(insert, new { id, d = DateTime.Today });
             await Assert.ThrowsAnyAsync<DbException>(() => session.ExecuteAsync(insert, new { id = 1, d = DateTime.Today }));
+            CommandTimeoutException timedOut = await Assert.ThrowsAsync<CommandTimeoutException>(
+                () => session.ExecuteAsync(Dialect.MarkedSleepSql(5, "orseis_tx_timeout"), timeout: TimeSpan.FromSeconds(1)));
+            if (timeoutClosesConnection)
+            {
+                // MySql.Data closes the connection as it stops a timed-out statement: the transaction is lost, and said so.
+                Assert.Contains("the open transaction is lost", timedOut.Message, StringComparison.Ordinal);
+                Assert.True(Assert.Throws<ConnectionBrokenException>(() => session.Execute("select 1")).InTransaction);
+                await tx.RollbackAsync();
+                Assert.Equal(0, await CountAsync(observer, id));
+                continue;
+            }
+
+            Assert.DoesNotContain("connection", timedOut.Message, StringComparison.Ordinal);
+            Assert.Throws<CommandTimeoutException>(() => session.Execute(Dialect.MarkedSleepSql(5, "orseis_tx_timeout"), timeout: TimeSpan.FromSeconds(1)));
             if (Dialect.InTransactionSql is { } inTransaction)
                 Assert.Equal(1, await session.ScalarAsync<int>(inTransaction));
             await tx.CommitAsync();
