@@ -43,7 +43,8 @@ fi
 sleep "$DOWN_SECONDS"
 
 mariadb_log "starting MariaDB again on port $MARIADB_PORT"
-mariadb_launch "$MARIADB_DATADIR" "$MARIADB_PORT" "$MARIADB_SOCKET" "$MARIADB_PIDFILE" "$MARIADB_LOG"
+read -r -a SERVER_OPTIONS <<<"${MARIADB_SERVER_OPTIONS:-}"
+mariadb_launch "$MARIADB_DATADIR" "$MARIADB_PORT" "$MARIADB_SOCKET" "$MARIADB_PIDFILE" "$MARIADB_LOG" "${SERVER_OPTIONS[@]}"
 mariadb_wait_ready "$MARIADB_SOCKET" 30 || mariadb_die "MariaDB did not come back on port $MARIADB_PORT"
 
 state_tmp=$(mktemp "$STATE_FILE.XXXXXX")

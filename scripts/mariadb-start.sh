@@ -38,6 +38,10 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 STATE_FILE=${1:-$MARIADB_DEFAULT_STATE_FILE}
 
+# Extra mariadbd options, separated by spaces (a test that needs a server setting, e.g.
+# --innodb-rollback-on-timeout); kept in STATE_FILE so scripts/mariadb-restart.sh starts it the same way.
+read -r -a SERVER_OPTIONS <<<"${MARIADB_SERVER_OPTIONS:-}"
+
 # The database, and the user the tests connect as.
 DB_NAME=orseis
 DB_USER=orseis
@@ -180,7 +184,7 @@ for ((attempt = 1; attempt <= MAX_START_ATTEMPTS; attempt++)); do
     # Fresh log per attempt, so the "address in use" check below only sees
     # this attempt's messages.
     rm -f -- "$MARIADB_LOG"
-    mariadb_launch "$MARIADB_DATADIR" "$port" "$MARIADB_SOCKET" "$MARIADB_PIDFILE" "$MARIADB_LOG"
+    mariadb_launch "$MARIADB_DATADIR" "$port" "$MARIADB_SOCKET" "$MARIADB_PIDFILE" "$MARIADB_LOG" "${SERVER_OPTIONS[@]}"
     ready=false
     if mariadb_wait_ready "$MARIADB_SOCKET" "$READY_TIMEOUT"; then
         ready=true
@@ -236,6 +240,7 @@ state_tmp=$(mktemp "$STATE_FILE.XXXXXX")
     printf 'MARIADB_SOCKET=%q\n' "$MARIADB_SOCKET"
     printf 'MARIADB_PIDFILE=%q\n' "$MARIADB_PIDFILE"
     printf 'MARIADB_PID=%q\n' "$MARIADB_PID"
+    printf 'MARIADB_SERVER_OPTIONS=%q\n' "${MARIADB_SERVER_OPTIONS:-}"
     printf 'MARIADB_LOG=%q\n' "$MARIADB_LOG"
     printf 'ORSEIS_MYSQL=%q\n' "$ORSEIS_MYSQL"
 } >"$state_tmp"

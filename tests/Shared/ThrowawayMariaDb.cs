@@ -11,11 +11,14 @@ namespace Orseis.Testing;
 internal sealed class ThrowawayMariaDb : IDisposable
 {
     private readonly string _state;
+    private readonly string _serverOptions = "";
 
     /// <param name="purpose">A word for the state file's name (fault, failover).</param>
-    public ThrowawayMariaDb(string purpose)
+    /// <param name="serverOptions">Extra mariadbd options, separated by spaces (kept across restarts).</param>
+    public ThrowawayMariaDb(string purpose, string serverOptions = "")
     {
         _state = Path.Combine(Path.GetTempPath(), $"orseis-{purpose}-mariadb-{Environment.ProcessId}-{Guid.NewGuid():N}.env");
+        _serverOptions = serverOptions;
         ConnectionString = Script("mariadb-start.sh", TimeSpan.FromMinutes(3), _state).Trim();
         Port = (int)new MySqlConnector.MySqlConnectionStringBuilder(ConnectionString).Port;
     }
@@ -32,13 +35,14 @@ internal sealed class ThrowawayMariaDb : IDisposable
     public void Dispose() => Script("mariadb-stop.sh", TimeSpan.FromMinutes(1), _state);
 
     /// <summary>Runs one of the repository's scripts, bounded in time, and returns its standard output.</summary>
-    private static string Script(string name, TimeSpan limit, params string[] args)
+    private string Script(string name, TimeSpan limit, params string[] args)
     {
         var start = new ProcessStartInfo(Path.Combine(RepositoryRoot.Find(), "scripts", name))
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
         };
+        start.Environment["MARIADB_SERVER_OPTIONS"] = _serverOptions;
         foreach (string arg in args)
             start.ArgumentList.Add(arg);
         using Process process = Process.Start(start)!;
