@@ -95,7 +95,7 @@ public abstract partial class SqlRunner
                 reported = TimedOut(timeout, timed, error, connection, Source.Transaction is not null, cancellationToken) ?? reported;
 
                 // While the call still holds the connection: did the server end the transaction the statement ran in?
-                await Source.SettleAsync(lease, async).ConfigureAwait(false);
+                reported = await Source.SettleAsync(lease, async).ConfigureAwait(false) ?? reported;
                 if (reported is not null)
                     throw reported;
                 throw;

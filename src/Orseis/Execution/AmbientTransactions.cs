@@ -1,4 +1,4 @@
-using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
 using System.Data.Common;
 using System.Transactions;
 
@@ -50,23 +50,20 @@ internal static class AmbientTransactions
         return null;
     }
 
-    private static readonly ConcurrentDictionary<string, ScopeState> States = new(StringComparer.Ordinal);
+    // Keyed by the scope's transaction object (what Transaction.Current returns inside it), and kept while the scope
+    // holds it: a doomed transaction completes at once, but its scope goes on answering calls until it is disposed.
+    private static readonly ConditionalWeakTable<Transaction, ScopeState> States = new();
+    private static volatile bool _anyState;
 
     /// <summary>What Orseis learnt about a scope's transaction from its failed calls; null while none failed.</summary>
     public static ScopeState? StateOf(Transaction ambient) =>
-        States.IsEmpty ? null : States.GetValueOrDefault(ambient.TransactionInformation.LocalIdentifier);
+        _anyState && States.TryGetValue(ambient, out ScopeState? state) ? state : null;
 
-    /// <summary>The state of <paramref name="ambient"/>, created at its first failed call and forgotten when it completes.</summary>
+    /// <summary>The state of <paramref name="ambient"/>, created at its first failed call.</summary>
     public static ScopeState Track(Transaction ambient)
     {
-        string id = ambient.TransactionInformation.LocalIdentifier;
-        if (States.TryGetValue(id, out ScopeState? known))
-            return known;
-        var state = new ScopeState();
-        if (!States.TryAdd(id, state))
-            return States[id];
-        ambient.TransactionCompleted += (_, _) => States.TryRemove(id, out ScopeState? _);
-        return state;
+        _anyState = true;
+        return States.GetValue(ambient, static _ => new ScopeState());
     }
 
     /// <summary>
@@ -79,9 +76,11 @@ internal static class AmbientTransactions
         {
             ambient.Rollback(why);
         }
-        catch (TransactionException)
+#pragma warning disable CA1031 // the provider's rollback of a broken connection throws what it likes; the transaction is aborted all the same
+        catch (Exception)
+#pragma warning restore CA1031
         {
-            // Already ending: nothing of it commits either way.
+            // Already ending, or the provider could not send its rollback: nothing of it commits either way.
         }
     }
 

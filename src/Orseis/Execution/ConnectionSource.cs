@@ -68,8 +68,9 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     /// <summary>
     /// Asks the server, once, what it did with the transaction a noted failure ran in (<see cref="ServerTransactions"/>),
     /// on <paramref name="lease"/>'s connection while the failed call still holds it. Does nothing when no transaction was open.
+    /// Returns what the failed call throws instead of the provider's error, if anything.
     /// </summary>
-    public virtual ValueTask SettleAsync(Lease lease, bool async) => default;
+    public virtual ValueTask<Exception?> SettleAsync(Lease lease, bool async) => default;
 
     /// <summary>
     /// Takes back <paramref name="lease"/>'s connection and <paramref name="command"/> from a call abandoned while the provider

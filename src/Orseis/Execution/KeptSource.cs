@@ -29,7 +29,11 @@ internal abstract class KeptSource(PoolContext pool, Type ownerType, KeptConnect
 
     public override void NoteFailure(DbConnection connection, Exception error) => Kept.NoteFailure(connection, error);
 
-    public override ValueTask SettleAsync(Lease lease, bool async) => Kept.SettleAsync(lease, async);
+    public override async ValueTask<Exception?> SettleAsync(Lease lease, bool async)
+    {
+        await Kept.SettleAsync(lease, async).ConfigureAwait(false);
+        return null;
+    }
 
     public override void Abandon(Lease lease, DbCommand command, Task pending)
     {

@@ -8,7 +8,7 @@ namespace Orseis.IntegrationTests.Suites;
 /// scope and join it; ReuseConnection's shared connection and a session opened before the scope are refused; a session
 /// opened inside the scope joins it. Every outcome is read from another connection, outside any scope.
 /// </summary>
-public abstract class TransactionScopeSuite : IDisposable
+public abstract partial class TransactionScopeSuite : IDisposable
 {
     private readonly List<Database> _owned = [];
     private readonly Database _observer;
@@ -206,6 +206,10 @@ public sealed class PostgresTransactionScopeTests() : TransactionScopeSuite(new 
     [PostgresFact] public Task ReuseConnection_refused() => ReuseConnection_is_refused_under_a_scope_and_nothing_is_written();
 
     [PostgresFact] public Task Sessions() => A_session_opened_before_the_scope_is_refused_and_one_opened_inside_joins_it();
+
+    [PostgresFact] public Task Deadlock_in_scope() => A_deadlock_in_a_scope_dooms_it_and_nothing_is_committed();
+
+    [PostgresFact] public Task Killed_in_scope() => A_killed_enlisted_connection_reports_the_scope_and_every_later_call_says_so();
 }
 
 /// <summary>TransactionScope on MariaDB, once per MySQL provider.</summary>
@@ -240,6 +244,10 @@ public abstract class MariaDbTransactionScopeTests(MySqlProvider provider) : Tra
     [MySqlFact] public Task ReuseConnection_refused() => ReuseConnection_is_refused_under_a_scope_and_nothing_is_written();
 
     [MySqlFact] public Task Sessions() => A_session_opened_before_the_scope_is_refused_and_one_opened_inside_joins_it();
+
+    [MySqlFact] public Task Deadlock_in_scope() => A_deadlock_in_a_scope_dooms_it_and_nothing_is_committed();
+
+    [MySqlFact] public Task Killed_in_scope() => A_killed_enlisted_connection_reports_the_scope_and_every_later_call_says_so();
 }
 
 /// <summary>Through MySqlConnector.</summary>
