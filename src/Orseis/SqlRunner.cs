@@ -34,7 +34,9 @@ public abstract partial class SqlRunner
     internal Exception? Translate(DbConnection connection, Exception error, CancellationToken cancellationToken)
     {
         Source.NoteFailure(connection, error);
-        return Cancellation.IsMisreported(error, cancellationToken) ? Cancellation.Reported(error, cancellationToken) : Source.TranslateFailure(connection, error);
+        return Cancellation.IsMisreported(error, cancellationToken)
+            ? Cancellation.Reported(error, cancellationToken)
+            : Source.TranslateFailure(connection, error);
     }
 
     /// <summary>
@@ -91,6 +93,7 @@ public abstract partial class SqlRunner
             catch (Exception error)
             {
                 Pool.Telemetry.CommandCompleted(started, succeeded: false, error);
+                Pool.Telemetry.CommandFailed(request.Sql, error);
                 Exception? reported = Translate(connection, error, cancellationToken);
                 reported = TimedOut(timeout, timed, error, connection, Source.Transaction is not null, cancellationToken) ?? reported;
 
@@ -154,9 +157,11 @@ public abstract partial class SqlRunner
             return null;
         return new CommandTimeoutException(
             $"The call did not complete within its command timeout of {limit.TotalSeconds:0.###} s (the call's timeout argument, or " +
-            $"OrseisOptions.CommandTimeout); the provider stopped it after {elapsed.TotalSeconds:0.###} s. Whether the statement took effect is unknown." +
+            $"OrseisOptions.CommandTimeout); the provider stopped it after {elapsed.TotalSeconds:0.###} s. " +
+            "Whether the statement took effect is unknown." +
             (connection.State == ConnectionState.Open ? "" : inTransaction
-                ? " The provider closed the connection as it stopped the statement, so the open transaction is lost (the server rolls it back): " +
+                ? " The provider closed the connection as it stopped the statement, so the open transaction is lost " +
+                  "(the server rolls it back): " +
                   "dispose the transaction; the next call after that opens a new connection."
                 : " The provider closed the connection as it stopped the statement; the next call opens a new connection."),
             limit, error);

@@ -32,6 +32,12 @@ public enum FindingKind
     /// <summary>Max Pool Size below what Little's law gives for the measured load, when callers queued.</summary>
     PoolSize = 64,
 
+    /// <summary>
+    /// The server ended statements with lock conflicts: deadlocks, lock wait timeouts, serialization failures, a busy
+    /// database. Counted per kind, with the statement when <see cref="DiagnosticsOptions.CaptureCommandText"/> is on.
+    /// </summary>
+    LockConflicts = 128,
+
     /// <summary>Every detector.</summary>
-    All = Churn | SlowOpen | Saturation | PoolTimeout | HeldTooLong | ThreadPoolStarvation | PoolSize,
+    All = Churn | SlowOpen | Saturation | PoolTimeout | HeldTooLong | ThreadPoolStarvation | PoolSize | LockConflicts,
 }

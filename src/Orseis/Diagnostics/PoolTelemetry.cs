@@ -27,6 +27,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly SlowOpenDetector _slowOpen;
     private readonly SaturationDetector _saturation;
     private readonly PoolTimeoutDetector _poolTimeout;
+    private readonly LockConflictDetector? _lockConflicts;
     private readonly HeldTooLongDetector _heldTooLong;
     private readonly ThreadPoolStarvationDetector? _starvation;
     private readonly PoolSizeAdvisor _poolSize;
@@ -68,6 +69,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         _poolTimeout = new PoolTimeoutDetector(_log, maxPoolSize, Detecting(FindingKind.PoolTimeout));
         _heldTooLong = new HeldTooLongDetector(_log, _holders);
         _poolSize = new PoolSizeAdvisor(_log, maxPoolSize);
+        _lockConflicts = Detecting(FindingKind.LockConflicts) ? new LockConflictDetector(_log, _time) : null;
         if (Detecting(FindingKind.ThreadPoolStarvation))
         {
             _starvation = new ThreadPoolStarvationDetector(_log, blockingAsyncProvider);
@@ -287,6 +289,10 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (error is ConnectionBrokenException)
             _waves.ConnectionsLost();
     }
+
+    /// <summary>A buffered call's statement failed with <paramref name="error"/>: lock conflicts are counted (failure path only).</summary>
+    public void CommandFailed(string sql, Exception error) =>
+        _lockConflicts?.OnFailure(error, _options.CaptureCommandText ? sql : null);
 
     /// <summary>
     /// <paramref name="tags"/> with <c>error.type</c> for a failure: the SQLSTATE a provider reports

@@ -76,7 +76,8 @@ internal static class AmbientTransactions
         {
             ambient.Rollback(why);
         }
-#pragma warning disable CA1031 // the provider's rollback of a broken connection throws what it likes; the transaction is aborted all the same
+// The provider's rollback of a broken connection throws what it likes; the transaction is aborted all the same.
+#pragma warning disable CA1031
         catch (Exception)
 #pragma warning restore CA1031
         {

@@ -26,7 +26,9 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
 
     public DbConnection? Connection => _lease?.Value.Connection;
 
-    /// <summary>The session's transaction; setting it (a new one, or none when it ends) forgets what the server did to the last one.</summary>
+    /// <summary>
+    /// The session's transaction; setting it (a new one, or none when it ends) forgets what the server did to the last one.
+    /// </summary>
     public DbTransaction? Transaction
     {
         get => _transaction;
@@ -89,7 +91,9 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
     /// </summary>
     public Exception? Translate(DbConnection connection, Exception error) =>
         (Exception?)ConnectionFailures.Translate(connection, error, owner, inTransaction: Transaction is not null) ??
-        (Loss is { Standing: TransactionStanding.Aborted } aborted && ServerTransactions.IsRejectedAfterAbort(error) ? aborted.ForCall(owner) : null);
+        (Loss is { Standing: TransactionStanding.Aborted } aborted && ServerTransactions.IsRejectedAfterAbort(error)
+            ? aborted.ForCall(owner)
+            : null);
 
     /// <summary>
     /// Notes a failure of a statement in the open transaction on <paramref name="connection"/>, so the server is asked what it
@@ -122,7 +126,9 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
         await AskAsync(lease, transaction, Loss?.Cause ?? error, async).ConfigureAwait(false);
     }
 
-    /// <summary>Asks the server again about a transaction it aborted: a <c>ROLLBACK TO SAVEPOINT</c> sent as SQL may have recovered it.</summary>
+    /// <summary>
+    /// Asks the server again about a transaction it aborted: a <c>ROLLBACK TO SAVEPOINT</c> sent as SQL may have recovered it.
+    /// </summary>
     public async ValueTask RecheckAsync(Lease lease, bool async)
     {
         if (Loss is { Standing: TransactionStanding.Aborted } aborted && _transaction is { } transaction)

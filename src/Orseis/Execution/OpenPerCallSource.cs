@@ -30,7 +30,8 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
     /// <see cref="SettleScopeAsync"/>). Such a failure ends the scope's transaction: it is doomed, and reported as a broken
     /// connection inside the scope.
     /// </summary>
-    private async ValueTask<Lease> OpenInScopeAsync(System.Transactions.Transaction ambient, bool async, bool forStream, CancellationToken cancellationToken)
+    private async ValueTask<Lease> OpenInScopeAsync(
+        System.Transactions.Transaction ambient, bool async, bool forStream, CancellationToken cancellationToken)
     {
         try
         {
@@ -51,7 +52,8 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
     /// server has said what the failure did to it (on the scope's own connection, which the provider hands back).
     /// </summary>
     private async ValueTask<Lease> AcquireInFailedScopeAsync(
-        System.Transactions.Transaction ambient, AmbientTransactions.ScopeState state, bool async, bool forStream, CancellationToken cancellationToken)
+        System.Transactions.Transaction ambient, AmbientTransactions.ScopeState state, bool async, bool forStream,
+        CancellationToken cancellationToken)
     {
         ThrowIfScopeEnded(state);
         Lease lease = await OpenInScopeAsync(ambient, async, forStream, cancellationToken).ConfigureAwait(false);
@@ -79,8 +81,11 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
 
     public override void NoteFailure(DbConnection connection, Exception error)
     {
-        if (System.Transactions.Transaction.Current is { } ambient && Pool.WhyNoEnlistment is null && connection.State == System.Data.ConnectionState.Open)
+        if (System.Transactions.Transaction.Current is { } ambient && Pool.WhyNoEnlistment is null &&
+            connection.State == System.Data.ConnectionState.Open)
+        {
             AmbientTransactions.Track(ambient).Unsettled ??= ServerTransactions.ServerError(error);
+        }
     }
 
     public override ValueTask<Exception?> SettleAsync(Lease lease, bool async) =>
@@ -89,12 +94,14 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
             : default;
 
     /// <summary>Asks the server what a failed call did to the scope's transaction; dooms the scope when the server ended it.</summary>
-    private async ValueTask<Exception?> SettleScopeAsync(System.Transactions.Transaction ambient, AmbientTransactions.ScopeState state, Lease lease, bool async)
+    private async ValueTask<Exception?> SettleScopeAsync(
+        System.Transactions.Transaction ambient, AmbientTransactions.ScopeState state, Lease lease, bool async)
     {
         if (state.Unsettled is not { } error || state.Loss is not null)
             return null;
         state.Unsettled = null;
-        TransactionStanding standing = await ServerTransactions.AskAsync(Pool.Traits.TransactionQuestion, lease.Connection, null, error, async)
+        TransactionStanding standing = await ServerTransactions
+            .AskAsync(Pool.Traits.TransactionQuestion, lease.Connection, null, error, async)
             .ConfigureAwait(false);
         if (standing == TransactionStanding.Open)
             return null;
@@ -115,8 +122,10 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
     }
 
     private ConnectionBrokenException ScopeBroken(Exception? error, bool statementMayHaveRun) =>
-        new($"The connection that {_callOwner} uses inside the ambient TransactionScope broke{(error is null ? " earlier" : statementMayHaveRun ? " while a statement ran" : " before this call")} " +
-            "(the server or the network ended it), so the scope's transaction is lost: the server rolled its work back, and nothing of it " +
+        new($"The connection that {_callOwner} uses inside the ambient TransactionScope broke" +
+            (error is null ? " earlier" : statementMayHaveRun ? " while a statement ran" : " before this call") +
+            " (the server or the network ended it), so the scope's transaction is lost: the server rolled its work back, " +
+            "and nothing of it " +
             "will be committed. Dispose the scope without completing it and run the whole unit of work again in a new scope.",
             inTransaction: true, statementMayHaveRun, error);
 

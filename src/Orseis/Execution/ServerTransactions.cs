@@ -20,7 +20,18 @@ internal enum TransactionStanding
     Unknown,
 }
 
-/// <summary>How a provider's server is asked whether a transaction still stands (<see cref="ProviderTraits.TransactionQuestion"/>).</summary>
+/// <summary>A statement the server ended because of another transaction's locks.</summary>
+internal enum LockConflict
+{
+    Deadlock,
+    LockWaitTimeout,
+    SerializationFailure,
+    Busy,
+}
+
+/// <summary>
+/// How a provider's server is asked whether a transaction still stands (<see cref="ProviderTraits.TransactionQuestion"/>).
+/// </summary>
 internal enum TransactionQuestion
 {
     /// <summary>Orseis does not know how to ask: the transaction is taken as open, as the provider does.</summary>
@@ -68,10 +79,7 @@ internal static class ServerTransactions
             {
                 TransactionQuestion.MySql => await AskMySqlAsync(connection, transaction, error, async).ConfigureAwait(false),
                 TransactionQuestion.Postgres => await AskPostgresAsync(connection, transaction, async).ConfigureAwait(false),
-                TransactionQuestion.SqlServer => Convert.ToInt32(
-                    await ScalarAsync(connection, transaction, "select xact_state()", async).ConfigureAwait(false), CultureInfo.InvariantCulture) == 1
-                    ? TransactionStanding.Open
-                    : TransactionStanding.RolledBack,
+                TransactionQuestion.SqlServer => await AskSqlServerAsync(connection, transaction, async).ConfigureAwait(false),
                 TransactionQuestion.Sqlite => await AskSqliteAsync(connection, transaction, async).ConfigureAwait(false),
                 _ => TransactionStanding.Open,
             };
@@ -101,6 +109,42 @@ internal static class ServerTransactions
 
     /// <summary>True for PostgreSQL's answer to a statement sent in an aborted transaction.</summary>
     public static bool IsRejectedAfterAbort(Exception error) => SqlState(error) == PostgresInFailedTransaction;
+
+    /// <summary>
+    /// The lock conflict behind <paramref name="error"/>, if it is one: the <see cref="Diagnostics.FindingKind.LockConflicts"/>
+    /// finding counts these.
+    /// </summary>
+    public static LockConflict? ConflictOf(Exception error)
+    {
+        for (Exception? e = error; e is not null; e = e.InnerException)
+        {
+            LockConflict? conflict = SqlStateOf(e) switch
+            {
+                "40P01" => LockConflict.Deadlock,
+                "40001" => LockConflict.SerializationFailure,
+                "55P03" => LockConflict.LockWaitTimeout,
+                _ => null,
+            };
+            if (conflict is null && IsMySql(e))
+            {
+                conflict = ProviderErrors.ReadInt(e, "Number") switch
+                {
+                    MySqlDeadlock => LockConflict.Deadlock,
+                    MySqlLockWaitTimeout => LockConflict.LockWaitTimeout,
+                    _ => null,
+                };
+            }
+
+            if (conflict is null && IsSqlServer(e) && ProviderErrors.ReadInt(e, "Number") == SqlServerDeadlock)
+                conflict = LockConflict.Deadlock;
+            if (conflict is null && ProviderErrors.ReadInt(e, "SqliteErrorCode") is 5 or 6)
+                conflict = LockConflict.Busy;
+            if (conflict is not null)
+                return conflict;
+        }
+
+        return null;
+    }
 
     /// <summary>
     /// What ended the transaction, in words, and whether running the whole transaction again may succeed: deadlocks, lock
@@ -133,9 +177,19 @@ internal static class ServerTransactions
             }
 
             if (IsSqlServer(e) && ProviderErrors.ReadInt(e, "Number") is { } number)
-                return number == SqlServerDeadlock ? ("a deadlock (SQL Server error 1205)", true) : ($"a failed statement (SQL Server error {number})", false);
+            {
+                return number == SqlServerDeadlock
+                    ? ("a deadlock (SQL Server error 1205)", true)
+                    : ($"a failed statement (SQL Server error {number})", false);
+            }
+
             if (ProviderErrors.ReadInt(e, "SqliteErrorCode") is { } sqlite)
-                return sqlite is 5 or 6 ? ($"a busy database (SQLite error {sqlite})", true) : ($"a failed statement (SQLite error {sqlite})", false);
+            {
+                return sqlite is 5 or 6
+                    ? ($"a busy database (SQLite error {sqlite})", true)
+                    : ($"a failed statement (SQLite error {sqlite})", false);
+            }
+
         }
 
         return error is OperationCanceledException
@@ -143,7 +197,14 @@ internal static class ServerTransactions
             : ($"a failed statement ({error.GetType().FullName})", false);
     }
 
-    private static async ValueTask<TransactionStanding> AskMySqlAsync(DbConnection connection, DbTransaction? transaction, Exception error, bool async)
+    private static async ValueTask<TransactionStanding> AskSqlServerAsync(DbConnection connection, DbTransaction? transaction, bool async)
+    {
+        object? state = await ScalarAsync(connection, transaction, "select xact_state()", async).ConfigureAwait(false);
+        return Convert.ToInt32(state, CultureInfo.InvariantCulture) == 1 ? TransactionStanding.Open : TransactionStanding.RolledBack;
+    }
+
+    private static async ValueTask<TransactionStanding> AskMySqlAsync(
+        DbConnection connection, DbTransaction? transaction, Exception error, bool async)
     {
         object? inTransaction;
         try
@@ -157,7 +218,8 @@ internal static class ServerTransactions
             return MySqlCode(error) switch
             {
                 MySqlDeadlock => TransactionStanding.RolledBack,
-                MySqlLockWaitTimeout => IsOn(await ScalarAsync(connection, transaction, "select @@innodb_rollback_on_timeout", async).ConfigureAwait(false))
+                MySqlLockWaitTimeout => IsOn(
+                    await ScalarAsync(connection, transaction, "select @@innodb_rollback_on_timeout", async).ConfigureAwait(false))
                     ? TransactionStanding.RolledBack
                     : TransactionStanding.Open,
                 _ => TransactionStanding.Open,
@@ -247,8 +309,10 @@ internal static class ServerTransactions
         ProviderErrors.IsType(error, "Npgsql.PostgresException") ? ProviderErrors.ReadString(error, "SqlState") : null;
 
     private static bool IsMySql(Exception error) =>
-        ProviderErrors.IsType(error, "MySqlConnector.MySqlException") || ProviderErrors.IsType(error, "MySql.Data.MySqlClient.MySqlException");
+        ProviderErrors.IsType(error, "MySqlConnector.MySqlException") ||
+        ProviderErrors.IsType(error, "MySql.Data.MySqlClient.MySqlException");
 
     private static bool IsSqlServer(Exception error) =>
-        ProviderErrors.IsType(error, "Microsoft.Data.SqlClient.SqlException") || ProviderErrors.IsType(error, "System.Data.SqlClient.SqlException");
+        ProviderErrors.IsType(error, "Microsoft.Data.SqlClient.SqlException") ||
+        ProviderErrors.IsType(error, "System.Data.SqlClient.SqlException");
 }

@@ -35,14 +35,17 @@ internal sealed class TransactionLoss(TransactionStanding standing, Exception ca
                 $"The server aborted the transaction of {owner} after {_described.What}, and rejects every statement in it until it is " +
                 "rolled back (a ROLLBACK TO SAVEPOINT sent as SQL recovers it); nothing of it will be committed.",
             TransactionStanding.Unknown =>
-                $"A statement of the transaction of {owner} failed with {_described.What}, and Orseis could not ask the server whether the " +
-                "transaction survived, so it closed the connection: the server rolled the transaction back and nothing of it was committed.",
+                $"A statement of the transaction of {owner} failed with {_described.What}, and Orseis could not ask the server " +
+                "whether the transaction survived, so it closed the connection: the server rolled the transaction back and " +
+                "nothing of it was committed.",
             _ =>
-                $"The server rolled back the transaction of {owner} after {_described.What}: nothing of it was committed, and this call was " +
-                "not sent, so that it cannot run outside the transaction (in autocommit).",
+                $"The server rolled back the transaction of {owner} after {_described.What}: nothing of it was committed, " +
+                "and this call was not sent, so that it cannot run outside the transaction (in autocommit).",
         };
         return new TransactionRolledBackException(
-            $"{what} {Retry} Dispose (or roll back) the transaction; the session's calls after that run normally.", _described.Transient, Cause);
+            $"{what} {Retry} Dispose (or roll back) the transaction; the session's calls after that run normally.",
+            _described.Transient,
+            Cause);
     }
 
     /// <summary>For a commit: the transaction is rolled back instead, and nothing was committed.</summary>
@@ -54,6 +57,8 @@ internal sealed class TransactionLoss(TransactionStanding standing, Exception ca
     public TransactionRolledBackException ForScope(string owner) =>
         new($"The server {Ended} the TransactionScope's transaction after {_described.What} on {owner}: nothing of it will be committed, " +
             "and the scope is doomed (disposing it after Complete throws TransactionAbortedException), so this call was not sent. " +
-            (_described.Transient ? "Dispose the scope and run the whole unit of work again in a new one (IsTransient is true)." : "Dispose the scope; the server's error is the inner exception."),
+            (_described.Transient
+                ? "Dispose the scope and run the whole unit of work again in a new one (IsTransient is true)."
+                : "Dispose the scope; the server's error is the inner exception."),
             _described.Transient, Cause);
 }

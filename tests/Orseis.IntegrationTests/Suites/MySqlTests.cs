@@ -34,6 +34,8 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
 
     [MySqlFact] public Task Deadlock_victim() => A_deadlock_victims_transaction_is_dead_until_it_is_disposed();
 
+    [MySqlFact] public Task Deadlock_finding() => A_deadlock_is_a_lock_conflict_finding_with_its_statement();
+
     [MySqlFact] public Task Statement_only_failure() => A_failed_statement_that_ends_only_itself_keeps_the_transaction(timeoutClosesConnection: provider == MySqlProvider.MySqlData);
 
     [MySqlFact] public Task Dead_transaction() => A_transaction_whose_connection_died_says_what_the_server_did();

@@ -31,6 +31,8 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public Task Deadlock_victim() => A_deadlock_victims_transaction_is_dead_until_it_is_disposed();
 
+    [PostgresFact] public Task Deadlock_finding() => A_deadlock_is_a_lock_conflict_finding_with_its_statement();
+
     [PostgresFact] public Task Dead_transaction() => A_transaction_whose_connection_died_says_what_the_server_did();
 
     [PostgresFact] public Task Killed_during_call() => A_connection_killed_during_a_call_is_reported_alike_in_every_mode();

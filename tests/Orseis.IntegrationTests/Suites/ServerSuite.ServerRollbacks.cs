@@ -1,4 +1,5 @@
 using System.Data.Common;
+using Orseis.Diagnostics;
 
 namespace Orseis.IntegrationTests.Suites;
 
@@ -135,6 +136,33 @@ public abstract partial class ServerSuite
             await tx.CommitAsync();
             Assert.Equal(1, await CountAsync(observer, id));
         }
+    }
+
+    /// <summary>
+    /// A deadlock is a <c>LockConflicts</c> finding of the victim's pool, counted, with the
+    /// statement when command text capture is on; a pool without the detector stays silent.
+    /// </summary>
+    protected async Task A_deadlock_is_a_lock_conflict_finding_with_its_statement()
+    {
+        Database observer = Seed();
+        var options = new OrseisOptions
+        {
+            Diagnostics = new DiagnosticsOptions { Detectors = FindingKind.LockConflicts, CaptureCommandText = true },
+        };
+        Database watched = new(Dialect.Factory, Dialect.ConnectionString, options);
+        _owned.Add(watched);
+        await using Session first = await watched.OpenSessionAsync();
+        await using Session second = await watched.OpenSessionAsync();
+        Deadlocked d = await DeadlockAsync(observer, first, second, 900, "finding");
+        await d.SurvivorTx.CommitAsync();
+        await d.VictimTx.DisposeAsync();
+
+        PoolFinding finding = Assert.Single(watched.GetPoolReport().Findings, f => f.Kind == FindingKind.LockConflicts);
+        Assert.Equal(1, finding.Figures["deadlocks"]);
+        Assert.Equal(0, finding.Figures["lockWaitTimeouts"]);
+        Assert.Contains("1 deadlock(s)", finding.Message, StringComparison.Ordinal);
+        Assert.Contains($"update {Table}", finding.Location, StringComparison.Ordinal);
+        Assert.Empty(observer.GetPoolReport().Findings);
     }
 
     private sealed record Deadlocked(
