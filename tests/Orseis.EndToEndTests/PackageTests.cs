@@ -91,7 +91,10 @@ public sealed class PackageTests : IDisposable
         Assert.Equal("README.md", metadata.Element(ns + "readme")!.Value);
         string[] dependencies = [.. metadata.Descendants(ns + "dependency").Select(d => d.Attribute("id")!.Value).Order(StringComparer.Ordinal)];
         Assert.Equal(
-            ["Microsoft.Extensions.Configuration.Abstractions", "Microsoft.Extensions.Logging.Abstractions", "Microsoft.Extensions.Options", "Orseis"],
+            [
+                "Microsoft.Extensions.Configuration.Abstractions", "Microsoft.Extensions.Diagnostics.HealthChecks.Abstractions",
+                "Microsoft.Extensions.Hosting.Abstractions", "Microsoft.Extensions.Logging.Abstractions", "Microsoft.Extensions.Options", "Orseis",
+            ],
             dependencies);
     }
 
