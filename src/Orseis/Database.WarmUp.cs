@@ -67,6 +67,7 @@ public sealed partial class Database
     {
         long started = Stopwatch.GetTimestamp();
         long? connectsBefore = Pool.Telemetry.ProviderPool?.PhysicalConnects;
+        Diagnostics.Detectors.ColdStarts.InWarmUp.Value = true; // restored when this method returns
         var leases = new List<Lease>(connections);
         var failures = new List<Exception>();
         using var gate = new SemaphoreSlim(Math.Min(connections, WarmUpConcurrency));

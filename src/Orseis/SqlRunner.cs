@@ -56,7 +56,20 @@ public abstract partial class SqlRunner
     private async ValueTask<TResult> RunCoreAsync<TResult>(
         CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
     {
-        Lease lease = await Source.AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
+        // A call that blocks a pool thread for its whole round trip is the starvation detector's own evidence.
+        bool blocking = Diagnostics.Detectors.BlockingCalls.Enter(blocks: !async || Pool.Traits.AsyncRunsSynchronously);
+        Lease lease;
+        try
+        {
+            lease = await Source.AcquireAsync(async, forStream: false, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            if (blocking)
+                Diagnostics.Detectors.BlockingCalls.Exit();
+            throw;
+        }
+
         DbConnection connection = lease.Connection;
         DbCommand? command = null;
         bool failed = true;
@@ -112,6 +125,8 @@ public abstract partial class SqlRunner
                 Source.ReturnCommand(command, failed);
             }
 
+            if (blocking)
+                Diagnostics.Detectors.BlockingCalls.Exit();
             if (!abandonedCall)
                 await Source.ReleaseAsync(lease, async).ConfigureAwait(false);
         }

@@ -10,7 +10,7 @@ namespace Orseis.Diagnostics;
 /// </summary>
 internal readonly record struct OpenStart(
     long Started, int InUse, int Demand, long PhysicalConnects, double CreateSeconds, bool Async, Detectors.FlowState? Flow = null,
-    long QueuedEntries = 0)
+    long QueuedEntries = 0, bool FirstWave = false)
 {
     /// <summary>Whether this caller had to queue: more callers wanted a connection than Max Pool Size allows.</summary>
     public bool Queued(int? maxPoolSize) => maxPoolSize is { } max && Demand > max;

@@ -28,6 +28,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly SaturationDetector _saturation;
     private readonly PoolTimeoutDetector _poolTimeout;
     private readonly LockConflictDetector? _lockConflicts;
+    private readonly ColdStarts? _coldStarts;
     private readonly HeldTooLongDetector _heldTooLong;
     private readonly ThreadPoolStarvationDetector? _starvation;
     private readonly PoolSizeAdvisor _poolSize;
@@ -44,6 +45,9 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _demandSum;
     private long _demandSamples;
     private readonly ConnectWaves _waves = new();
+
+    /// <summary>How long a first wave of connects is followed at most (<see cref="ColdStarts"/>).</summary>
+    private static readonly TimeSpan FirstWaveLimit = TimeSpan.FromSeconds(30);
     private long _queuedEntries;
 
     public PoolTelemetry(
@@ -70,6 +74,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         _heldTooLong = new HeldTooLongDetector(_log, _holders);
         _poolSize = new PoolSizeAdvisor(_log, maxPoolSize);
         _lockConflicts = Detecting(FindingKind.LockConflicts) ? new LockConflictDetector(_log, _time) : null;
+        _coldStarts = Detecting(FindingKind.SlowOpen) ? new ColdStarts(_log, _slowOpen.Connects) : null;
         if (Detecting(FindingKind.ThreadPoolStarvation))
         {
             _starvation = new ThreadPoolStarvationDetector(_log, blockingAsyncProvider);
@@ -139,7 +144,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             : Interlocked.Read(ref _queuedEntries);
         var start = new OpenStart(
             now, (int)inUse, (int)demand, ProviderPool?.PhysicalConnects ?? -1, ProviderPool?.CreateSeconds ?? 0, async,
-            Detecting(FindingKind.Churn) ? _flow.Value : null, queuedEntries);
+            Detecting(FindingKind.Churn) ? _flow.Value : null, queuedEntries, FirstWave: _coldStarts is not null && _waves.InFirstWave(now, _time, FirstWaveLimit));
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (_detectors != FindingKind.None)
@@ -158,6 +163,8 @@ internal sealed partial class PoolTelemetry : IDisposable
 
     private void DetectOnOpenStart(in OpenStart start)
     {
+        if (start.FirstWave)
+            _coldStarts!.OnFirstWaveOpenStarting(_waves.AfterLoss);
         Interlocked.Add(ref _demandSum, start.Demand);
         Interlocked.Increment(ref _demandSamples);
         if (start.Flow is { } flow)
@@ -197,7 +204,12 @@ internal sealed partial class PoolTelemetry : IDisposable
         }
 
         if (error is not null)
+        {
             start.Flow?.Failed();
+            if (start.FirstWave)
+                _coldStarts!.OnFirstWaveOpenCompleted(start, null);
+        }
+
         if (error is null && _detectors != FindingKind.None)
         {
             // Not through Guard: a generic step over a tuple of references runs shared code with run-time lookups, on every open.
@@ -227,13 +239,17 @@ internal sealed partial class PoolTelemetry : IDisposable
         bool afterFirstWave = _waves.After(start.Started);
         if (connects > 0)
             _waves.Connected(now);
-        if (Detecting(FindingKind.SlowOpen))
+        // A warm-up's opens make new connections on purpose (read only for an open slow enough to judge).
+        if (Detecting(FindingKind.SlowOpen) && !(elapsed > _options.SlowOpenFloor && ColdStarts.InWarmUp.Value))
         {
             // How late the thread pool ran work during this open, read only for an open slow enough to judge. Sync opens
             // too: MySql.Data's synchronous Open blocks on tasks that need a pool thread to finish a connect.
             TimeSpan threadPoolDelay = elapsed > _options.SlowOpenFloor ? ThreadPoolProbe.DelayWithin(elapsed) : TimeSpan.Zero;
             _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave, threadPoolDelay);
         }
+
+        if (start.FirstWave)
+            _coldStarts!.OnFirstWaveOpenCompleted(start, outcome);
 
         if (start.Flow is { } flow)
             _churn.OnOpenCompleted(flow, outcome, now);

@@ -20,6 +20,9 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
 {
     private readonly bool _providerCountsConnects = connects != ConnectCount.None;
 
+    /// <summary>How this pool's physical connects are known.</summary>
+    public ConnectCount Connects => connects;
+
     private const int Recent = 5;
     private const double Weight = 0.1;
     private static readonly TimeSpan Sustained = TimeSpan.FromSeconds(1);

@@ -36,6 +36,9 @@ internal static class ThreadPoolProbe
     /// </summary>
     public static TimeSpan DelayWithin(TimeSpan window) => _thread is null ? TimeSpan.Zero : State.DelayWithin(window);
 
+    /// <summary>Whether the probe runs (a starvation detector subscribes): <see cref="BlockingCalls"/> counts only then.</summary>
+    public static bool Running => Volatile.Read(ref _thread) is not null;
+
     public static void Subscribe(ThreadPoolStarvationDetector detector)
     {
         lock (Sync)
@@ -81,8 +84,9 @@ internal static class ThreadPoolProbe
             long injected = _runtime?.Last ?? 0;
             bool runtimeSaysStarved = injected != 0 && TimeProvider.System.GetElapsedTime(injected) < TimeSpan.FromSeconds(2);
             TimeSpan delay = waiting ?? ran ?? TimeSpan.Zero;
+            var pool = new PoolThreads(ThreadPool.ThreadCount, BlockingCalls.Current);
             foreach (ThreadPoolStarvationDetector detector in subscribers)
-                detector.OnProbe(delay, stillWaiting: waiting is not null, runtimeSaysStarved, justRan: ran is not null);
+                detector.OnProbe(delay, stillWaiting: waiting is not null, runtimeSaysStarved, justRan: ran is not null, pool);
         }
     }
 

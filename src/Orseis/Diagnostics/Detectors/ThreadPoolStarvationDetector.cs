@@ -5,8 +5,10 @@ namespace Orseis.Diagnostics.Detectors;
 /// <summary>
 /// Thread-pool starvation, from the pool's own latency (<see cref="ThreadPoolProbe"/>): a probe work item that waited
 /// longer than <see cref="DiagnosticsOptions.ThreadPoolDelayThreshold"/> to run while the runtime itself added threads
-/// because of starvation or blocking within the last two seconds (a saturated CPU delays the probe too, but is not
-/// starvation). Sees any blocking, Orseis's or not.
+/// because of starvation or blocking within the last two seconds, or while most pool threads were blocked inside Orseis
+/// calls (<see cref="BlockingCalls"/>: the runtime often adds no thread for plain blocking I/O, since completions keep
+/// coming). A saturated CPU delays the probe too, but is neither, and is not starvation. Sees any blocking the runtime
+/// answers, Orseis's or not.
 /// While the pool starves, the next Orseis call made on a pool thread names its call site (the stack is read only then):
 /// a synchronous call there is blocking I/O on a pool thread; an async one blocked on with <c>.Result</c> or
 /// <c>.Wait()</c> is sync-over-async, unless the provider's async methods block anyway
@@ -19,6 +21,8 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
     private double _delayMs;
     private long _since;
     private long _lastStarved;
+    private PoolThreads _pool;
+    private bool _orseisBlocked;
 
     /// <summary>When the pool was last seen starving (a timestamp of the log's clock), or 0 if never.</summary>
     public long LastStarved => Volatile.Read(ref _lastStarved);
@@ -32,9 +36,16 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
     /// without a call site, and so is one whose probe ran before the runtime's injection confirmed it (starvation of about
     /// a second, which the runtime answers late).
     /// </summary>
-    public void OnProbe(TimeSpan delay, bool stillWaiting, bool runtimeSaysStarved, bool justRan = false)
+    public void OnProbe(TimeSpan delay, bool stillWaiting, bool runtimeSaysStarved, bool justRan = false, PoolThreads pool = default)
     {
-        bool starved = delay >= log.Options.ThreadPoolDelayThreshold && runtimeSaysStarved;
+        bool orseisBlocked = BlockingCalls.HoldMostOf(pool.Threads, pool.BlockedInOrseis);
+        bool starved = delay >= log.Options.ThreadPoolDelayThreshold && (runtimeSaysStarved || orseisBlocked);
+        if (starved)
+        {
+            _pool = pool;
+            _orseisBlocked = orseisBlocked && !runtimeSaysStarved;
+        }
+
         if (!stillWaiting)
         {
             if (justRan && starved && Interlocked.CompareExchange(ref _starving, 1, 0) == 0)
@@ -75,7 +86,7 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
         log.Report(FindingKind.ThreadPoolStarvation,
             string.Create(c, $"The thread pool is starved: a probe work item waited {delayMs:0.#} ms to run ") +
             string.Create(c, $"({ThreadPool.ThreadCount} thread(s), min {minThreads}, {ThreadPool.PendingWorkItemCount} work item(s) queued). ") +
-            "Every async continuation and queued callback waits as long, database calls included. " + blame,
+            "Every async continuation and queued callback waits as long, database calls included. " + Blocked() + blame,
             new Dictionary<string, double>
             {
                 ["probeDelayMs"] = delayMs,
@@ -83,8 +94,20 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
                 ["queuedWorkItems"] = ThreadPool.PendingWorkItemCount,
                 ["syncCall"] = site is null ? -1 : sync ? 1 : 0,
                 ["providerAsyncBlocks"] = blockingAsyncProvider is null ? 0 : 1,
+                ["blockedInOrseis"] = _pool.BlockedInOrseis,
             },
             site, rateLimited: true);
+    }
+
+    /// <summary>How many pool threads Orseis' own blocking calls held, when that was the evidence or a large part of it.</summary>
+    private string Blocked()
+    {
+        PoolThreads pool = _pool;
+        if (pool.BlockedInOrseis == 0)
+            return "";
+        return string.Create(CultureInfo.InvariantCulture,
+                   $"{pool.BlockedInOrseis} of the pool's {pool.Threads} thread(s) were blocked inside synchronous Orseis calls") +
+               (_orseisBlocked ? " (the runtime added no thread for it: completions kept coming, so it held the pool small). " : ". ");
     }
 
     /// <summary>What the finding says to look at: the call site Orseis saw while the pool starved, and how it blocks.</summary>
@@ -114,3 +137,6 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
                "if that caller blocks on the task (.Result, .Wait(), GetAwaiter().GetResult()), that is sync-over-async; await it instead.";
     }
 }
+
+/// <summary>The pool's threads at a probe tick, and how many of them were blocked inside Orseis calls.</summary>
+internal readonly record struct PoolThreads(int Threads, int BlockedInOrseis);

@@ -85,6 +85,37 @@ public sealed class ThreadPoolStarvationTests
     }
 
     [Fact]
+    public void Most_pool_threads_blocked_in_Orseis_calls_is_starvation_without_the_runtimes_injection()
+    {
+        var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
+        var detector = new ThreadPoolStarvationDetector(fake.Log);
+
+        // Half the threads (not most) in Orseis, or most of them with a short wait: nothing.
+        detector.OnProbe(Fake.Ms(900), stillWaiting: true, runtimeSaysStarved: false, pool: new PoolThreads(4, 2));
+        detector.OnProbe(Fake.Ms(400), stillWaiting: true, runtimeSaysStarved: false, pool: new PoolThreads(3, 3));
+        Assert.False(detector.WantsCallSite);
+
+        detector.OnProbe(Fake.Ms(700), stillWaiting: true, runtimeSaysStarved: false, pool: new PoolThreads(3, 3));
+        Assert.True(detector.WantsCallSite);
+        detector.OnCallWhileStarving(async: false);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.ThreadPoolStarvation));
+        Assert.Contains("3 of the pool's 3 thread(s) were blocked inside synchronous Orseis calls", finding.Message, StringComparison.Ordinal);
+        Assert.Contains("the runtime added no thread for it", finding.Message, StringComparison.Ordinal);
+        Assert.Contains("called synchronously on a pool thread from", finding.Message, StringComparison.Ordinal);
+        Assert.Equal(3, finding.Figures["blockedInOrseis"]);
+    }
+
+    [Fact]
+    public void A_busy_cpu_with_no_thread_in_Orseis_is_not_starvation()
+    {
+        var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
+        var detector = new ThreadPoolStarvationDetector(fake.Log);
+        detector.OnProbe(Fake.Ms(2000), stillWaiting: true, runtimeSaysStarved: false, pool: new PoolThreads(2, 0));
+        detector.OnProbe(Fake.Ms(30), stillWaiting: false, runtimeSaysStarved: false, justRan: true, pool: new PoolThreads(2, 0));
+        Assert.Empty(fake.Log.Kept);
+    }
+
+    [Fact]
     public void Starvation_with_no_Orseis_call_is_reported_without_a_site_and_a_short_wait_never()
     {
         var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
