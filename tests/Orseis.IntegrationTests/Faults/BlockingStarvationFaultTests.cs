@@ -1,0 +1,40 @@
+using MySqlConnector;
+using Orseis.Diagnostics;
+
+namespace Orseis.IntegrationTests.Faults;
+
+/// <summary>
+/// The most common starvation there is: a console worker or service running blocking database calls on pool threads
+/// (<c>Task.Run(() => db.Query(...))</c>), where the runtime adds no thread because completions keep arriving. Orseis's
+/// own count of calls blocking pool threads names it; a short burst of the same calls, and an async load, stay silent.
+/// </summary>
+[Collection(FaultCollection.Name)]
+public sealed class BlockingStarvationFaultTests(PrivateMariaDb server)
+{
+    private Database Open() =>
+        new(MySqlConnectorFactory.Instance, $"{server.ConnectionString};Application Name=orseis-{Guid.NewGuid():N}",
+            new OrseisOptions { Diagnostics = { Detectors = FindingKind.All } });
+
+    [FaultFact]
+    public async Task Fifty_blocking_calls_on_pool_threads_are_starvation_with_their_call_site()
+    {
+        await using Database db = Open();
+        await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
+
+        PoolReport report = db.GetPoolReport();
+        PoolFinding finding = Assert.Single(report.Findings, f => f.Kind == FindingKind.ThreadPoolStarvation);
+        Assert.True(finding.Figures["probeDelayMs"] >= 500, finding.FormatFigures());
+        Assert.True(finding.Figures["blockedInOrseis"] >= 1, finding.FormatFigures());
+        Assert.Contains("blocked inside synchronous Orseis calls", finding.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain(report.Findings, f => f.Kind is FindingKind.SlowOpen or FindingKind.PoolSize);
+    }
+
+    [FaultFact]
+    public async Task A_short_burst_of_blocking_calls_and_an_async_load_are_silent()
+    {
+        await using Database db = Open();
+        await Task.WhenAll(Enumerable.Range(0, 4).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.05)"))));
+        await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => db.QueryAsync<long>("select sleep(0.5)")));
+        Assert.Empty(db.GetPoolReport().Findings);
+    }
+}
