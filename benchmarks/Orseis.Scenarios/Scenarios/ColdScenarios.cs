@@ -17,6 +17,31 @@ internal static class ColdScenarios
             await WithSlowConnectsAsync(() => AllAtOnceAsync(40, () => db.ExecuteAsync("do sleep(0.05)")));
         });
 
+        foreach (int callers in new[] { 20, 60 })
+        {
+            yield return Scenario.Pathology($"cold-first-burst-{callers}", $"a fresh pool (an app just deployed), {callers} async callers at once, each 0.2 s; new connections take 0.3 s", FindingKind.SlowOpen, "Cold start", async run =>
+            {
+                Database db = run.Open();
+                await WithSlowConnectsAsync(() => AllAtOnceAsync(callers, () => db.ExecuteAsync("do sleep(0.2)")));
+            });
+        }
+
+        yield return Scenario.CleanOne("first-burst-fast-connects", "a fresh pool, 60 async callers at once, each 0.2 s; connects as fast as loopback makes them", async run =>
+        {
+            Database db = run.Open();
+            await AllAtOnceAsync(60, () => db.ExecuteAsync("do sleep(0.2)"));
+        });
+
+        yield return Scenario.CleanOne("warmed-first-burst", "a fresh pool warmed with WarmUpAsync(60) on slow connects (0.3 s), then 60 async callers at once, each 0.2 s", async run =>
+        {
+            Database db = run.Open();
+            await WithSlowConnectsAsync(async () =>
+            {
+                await db.WarmUpAsync(60);
+                await AllAtOnceAsync(60, () => db.ExecuteAsync("do sleep(0.2)"));
+            });
+        });
+
         yield return Scenario.Pathology("idle-pruned", "20 warm connections pruned while idle 3.5 s (Connection Idle Timeout=1), then 20 callers at once, each holding 50 ms; slow connects", FindingKind.SlowOpen, "Cold pool", async run =>
         {
             Database db = run.Open("Connection Idle Timeout=1");

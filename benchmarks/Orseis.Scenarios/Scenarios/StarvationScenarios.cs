@@ -2,7 +2,11 @@ using Orseis.Diagnostics;
 
 namespace Orseis.Scenarios.Scenarios;
 
-/// <summary>Thread-pool starvation from 20 blocked work items: synchronous calls, and sync-over-async.</summary>
+/// <summary>
+/// Thread-pool starvation from blocked work items: synchronous calls and sync-over-async that the runtime answers with
+/// threads, and the console worker's plain blocking calls that it does not (completions keep coming), at several sizes;
+/// a short burst of the same calls stays silent.
+/// </summary>
 internal static class StarvationScenarios
 {
     public static IEnumerable<Scenario> All()
@@ -17,6 +21,25 @@ internal static class StarvationScenarios
         {
             Database db = run.Open();
             await Task.WhenAll(Enumerable.Range(0, 20).Select(_ => Task.Run(() => db.ExecuteAsync("do sleep(1)").Result)));
+        });
+
+        foreach (int items in new[] { 50, 100 })
+        {
+            yield return Scenario.Pathology($"starvation-blocking-{items}", $"a console worker: {items} Task.Run(() => db.Query<long>(\"select sleep(0.5)\")) at once", FindingKind.ThreadPoolStarvation, "blocked inside synchronous Orseis calls", async run =>
+            {
+                Database db = run.Open();
+                await Task.WhenAll(Enumerable.Range(0, items).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
+            });
+        }
+
+        yield return Scenario.CleanOne("blocking-short-burst", "4 Task.Run(() => db.Query<long>(\"select sleep(0.05)\")) at once, ten times, 0.2 s apart", async run =>
+        {
+            Database db = run.Open();
+            for (int i = 0; i < 10; i++)
+            {
+                await Task.WhenAll(Enumerable.Range(0, 4).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.05)"))));
+                await Task.Delay(200);
+            }
         });
     }
 }
