@@ -119,9 +119,22 @@ failover.SetAction((parse, _) => WithConfigs(parse, failConfigs, configs => Orse
     TimeSpan.FromSeconds(parse.GetValue(failAt)), TimeSpan.FromSeconds(parse.GetValue(failDown)), parse.GetValue(failMaxPool),
     parse.GetValue(failRuns), parse.GetValue(failOut), parse.GetValue(failApp))));
 
-var root = new RootCommand("Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, hog")
+var warmRuns = RunsOption();
+var warmCallers = new Option<int>("--callers") { Description = "async callers in the burst, and connections warmed up", DefaultValueFactory = _ => 60 };
+var warmConnect = new Option<double>("--connect") { Description = "seconds every new connection sleeps on the server (init_connect)", DefaultValueFactory = _ => 0.3 };
+var warmIdle = new Option<double>("--idle") { Description = "seconds idle before the pruned and kept bursts", DefaultValueFactory = _ => 4 };
+var warmOut = OutOption();
+var warmUp = new Command("warmup", "A burst on a cold, warmed-up, warm, pruned and Min-Pool-kept pool while new connections are slow")
 {
-    suite, run, sweep, overhead, idle, instructions, overheadChild, coldStart, failover, hog,
+    warmRuns, warmCallers, warmConnect, warmIdle, warmOut,
+};
+AtLeast(warmCallers, 1, "");
+warmUp.SetAction((parse, _) => Guarded(() => WarmUpStudy.RunAsync(
+    parse.GetValue(warmRuns), parse.GetValue(warmCallers), parse.GetValue(warmConnect), parse.GetValue(warmIdle), parse.GetValue(warmOut))));
+
+var root = new RootCommand("Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, warmup, hog")
+{
+    suite, run, sweep, overhead, idle, instructions, overheadChild, coldStart, failover, warmUp, hog,
 };
 return await root.Parse(args).InvokeAsync();
 

@@ -37,5 +37,7 @@ public sealed class WarmUpResult
         FormattableString.Invariant(
             $"warm-up: {Opened} of {Requested} connection(s) open at once in {Elapsed.TotalMilliseconds:0} ms") +
         (NewConnections is { } made ? FormattableString.Invariant($", {made} new") : "") +
-        (Failures.Count > 0 ? FormattableString.Invariant($", {Failures.Count} failed ({Failures[0].GetType().Name}: {Failures[0].Message})") : "");
+        (Failures.Count > 0
+            ? FormattableString.Invariant($", {Failures.Count} failed ({Failures[0].GetType().Name}: {Failures[0].Message})")
+            : "");
 }

@@ -42,7 +42,9 @@ internal static class PoolScenarios
                 await s.DisposeAsync();
         });
 
-        yield return Scenario.Pathology("server-not-answering", "the server is paused (SIGSTOP) 4 s; 10 open-per-call callers, Max Pool Size=5, Connect Timeout=1", FindingKind.PoolTimeout, "not full of held connections", async run =>
+        yield return new Scenario("server-not-answering", "the server is paused (SIGSTOP) 4 s; 10 open-per-call callers, Max Pool Size=5, Connect Timeout=1",
+            new Dictionary<FindingKind, string> { [FindingKind.PoolTimeout] = "not full of held connections", [FindingKind.ServerUnavailable] = "cannot connect" },
+            async run =>
         {
             Database db = run.Open("Max Pool Size=5;Connect Timeout=1");
             await db.ExecuteAsync("select 1");

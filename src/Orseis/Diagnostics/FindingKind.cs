@@ -38,6 +38,12 @@ public enum FindingKind
     /// </summary>
     LockConflicts = 128,
 
+    /// <summary>
+    /// The server refused or did not answer new connections (an outage, a restart, a wrong address): once per episode, with
+    /// the provider's error, ended by the next open that succeeds.
+    /// </summary>
+    ServerUnavailable = 256,
+
     /// <summary>Every detector.</summary>
-    All = Churn | SlowOpen | Saturation | PoolTimeout | HeldTooLong | ThreadPoolStarvation | PoolSize | LockConflicts,
+    All = Churn | SlowOpen | Saturation | PoolTimeout | HeldTooLong | ThreadPoolStarvation | PoolSize | LockConflicts | ServerUnavailable,
 }

@@ -11,8 +11,8 @@ namespace Orseis.Diagnostics;
 internal sealed partial class FindingLog(
     string poolName, KeyValuePair<string, object?>[] tags, DiagnosticsOptions options, TimeProvider time)
 {
-    private readonly long[] _last = new long[8];
-    private readonly long[] _counts = new long[8];
+    private readonly long[] _last = new long[16];
+    private readonly long[] _counts = new long[16];
     private readonly ConcurrentQueue<PoolFinding> _kept = new();
 
     public string PoolName { get; } = poolName;

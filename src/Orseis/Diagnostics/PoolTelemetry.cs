@@ -29,6 +29,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly PoolTimeoutDetector _poolTimeout;
     private readonly LockConflictDetector? _lockConflicts;
     private readonly ColdStarts? _coldStarts;
+    private readonly ServerUnavailableDetector? _unavailable;
     private readonly HeldTooLongDetector _heldTooLong;
     private readonly ThreadPoolStarvationDetector? _starvation;
     private readonly PoolSizeAdvisor _poolSize;
@@ -75,6 +76,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         _poolSize = new PoolSizeAdvisor(_log, maxPoolSize);
         _lockConflicts = Detecting(FindingKind.LockConflicts) ? new LockConflictDetector(_log, _time) : null;
         _coldStarts = Detecting(FindingKind.SlowOpen) ? new ColdStarts(_log, _slowOpen.Connects) : null;
+        _unavailable = Detecting(FindingKind.ServerUnavailable) ? new ServerUnavailableDetector(_log) : null;
         if (Detecting(FindingKind.ThreadPoolStarvation))
         {
             _starvation = new ThreadPoolStarvationDetector(_log, blockingAsyncProvider);
@@ -144,7 +146,8 @@ internal sealed partial class PoolTelemetry : IDisposable
             : Interlocked.Read(ref _queuedEntries);
         var start = new OpenStart(
             now, (int)inUse, (int)demand, ProviderPool?.PhysicalConnects ?? -1, ProviderPool?.CreateSeconds ?? 0, async,
-            Detecting(FindingKind.Churn) ? _flow.Value : null, queuedEntries, FirstWave: _coldStarts is not null && _waves.InFirstWave(now, _time, FirstWaveLimit));
+            Detecting(FindingKind.Churn) ? _flow.Value : null, queuedEntries,
+            FirstWave: _coldStarts is not null && _waves.InFirstWave(now, _time, FirstWaveLimit));
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (_detectors != FindingKind.None)
@@ -227,6 +230,7 @@ internal sealed partial class PoolTelemetry : IDisposable
 
     private void DetectOnOpenCompleted(in OpenStart start, TimeSpan elapsed, DbConnection? connection, long now)
     {
+        _unavailable?.OnOpened();
         // The provider's meter counts physical connects (and times them); without one, a server-side connection id
         // never seen before says this open made a new connection.
         long connects = start.PhysicalConnects >= 0 && ProviderPool?.PhysicalConnects is { } connectsNow
@@ -239,17 +243,15 @@ internal sealed partial class PoolTelemetry : IDisposable
         bool afterFirstWave = _waves.After(start.Started);
         if (connects > 0)
             _waves.Connected(now);
+        // How late the thread pool ran work during this open, read only for an open slow enough to judge. Sync opens
+        // too: MySql.Data's synchronous Open blocks on tasks that need a pool thread to finish a connect.
+        TimeSpan threadPoolDelay = elapsed > _options.SlowOpenFloor ? ThreadPoolProbe.DelayWithin(elapsed) : TimeSpan.Zero;
+
         // A warm-up's opens make new connections on purpose (read only for an open slow enough to judge).
         if (Detecting(FindingKind.SlowOpen) && !(elapsed > _options.SlowOpenFloor && ColdStarts.InWarmUp.Value))
-        {
-            // How late the thread pool ran work during this open, read only for an open slow enough to judge. Sync opens
-            // too: MySql.Data's synchronous Open blocks on tasks that need a pool thread to finish a connect.
-            TimeSpan threadPoolDelay = elapsed > _options.SlowOpenFloor ? ThreadPoolProbe.DelayWithin(elapsed) : TimeSpan.Zero;
             _slowOpen.OnOpenCompleted(start, outcome, ProviderPool?.Idle, afterFirstWave, threadPoolDelay);
-        }
-
         if (start.FirstWave)
-            _coldStarts!.OnFirstWaveOpenCompleted(start, outcome);
+            _coldStarts!.OnFirstWaveOpenCompleted(start, outcome, threadPoolDelay);
 
         if (start.Flow is { } flow)
             _churn.OnOpenCompleted(flow, outcome, now);
@@ -263,7 +265,11 @@ internal sealed partial class PoolTelemetry : IDisposable
     public PoolExhaustedException? TranslateOpenFailure(Exception error, OpenTimeout kind)
     {
         if (kind != OpenTimeout.PoolWait && error is not OperationCanceledException)
+        {
             _waves.ConnectionsLost(); // the open failed to connect: the pool's connections may be gone too
+            if (_unavailable is not null && !Execution.ConnectionFailures.BrokeWhileOpening(error))
+                _unavailable.OnConnectFailed(error); // a pooled connection found dead is replaced once, not an outage
+        }
         if (kind == OpenTimeout.None)
             return null;
         Interlocked.Increment(ref _timeouts);

@@ -10,6 +10,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// </summary>
 internal sealed class ChurnDetector(FindingLog log)
 {
+    private const int KeptTimes = 16;
+
     private DiagnosticsOptions Options => log.Options;
 
     /// <summary>Called as the flow enters Open, on the caller's stack.</summary>
@@ -24,6 +26,8 @@ internal sealed class ChurnDetector(FindingLog log)
             flow.Streak = 0;
             flow.WarmOpens = 0;
             flow.WarmOpenMs = 0;
+            if (flow.WarmOpenTimes is { } times)
+                Array.Clear(times);
             flow.Reported = false;
             flow.StreakStart = now;
         }
@@ -38,6 +42,8 @@ internal sealed class ChurnDetector(FindingLog log)
     {
         if (outcome.Warm)
         {
+            if (flow.Streak >= 2)
+                (flow.WarmOpenTimes ??= new double[KeptTimes])[flow.WarmOpens % KeptTimes] = outcome.Elapsed.TotalMilliseconds;
             flow.WarmOpens++;
             flow.WarmOpenMs += outcome.Elapsed.TotalMilliseconds;
         }
@@ -48,15 +54,26 @@ internal sealed class ChurnDetector(FindingLog log)
         Report(flow, now, flow.Site);
     }
 
+    /// <summary>The median of the streak's kept warm open times (its opens from the second on), or null when none was kept.</summary>
+    private static double? MedianWarmOpen(FlowState flow)
+    {
+        if (flow.WarmOpenTimes is not { } times)
+            return null;
+        double[] sorted = [.. times.Where(t => t > 0).Order()]; // slots not written yet (this streak's first open) are 0
+        return sorted.Length == 0 ? null : sorted[sorted.Length / 2];
+    }
+
     private void Report(FlowState flow, long now, string? site)
     {
         double spanMs = Math.Max(log.Time.GetElapsedTime(flow.StreakStart, now).TotalMilliseconds, 1e-3);
         double perSecond = flow.Streak * 1000 / spanMs;
-        double perOpenMs = flow.WarmOpens == 0 ? double.NaN : flow.WarmOpenMs / flow.WarmOpens;
+        double meanMs = flow.WarmOpens == 0 ? double.NaN : flow.WarmOpenMs / flow.WarmOpens;
+        double perOpenMs = MedianWarmOpen(flow) ?? meanMs;
         CultureInfo c = CultureInfo.InvariantCulture;
         string cost = flow.WarmOpens == 0
             ? "None of these opens was a plain pool hit (each queued for the pool or made a new connection), so no warm open cost was measured; "
-            : string.Create(c, $"A warm open costs {perOpenMs:0.###} ms here (measured on the {flow.WarmOpens} of them that neither queued for the pool nor made a new connection), ") +
+            : string.Create(c, $"A warm open costs {perOpenMs:0.###} ms here (the median of the last of the {flow.WarmOpens} that neither queued ") +
+              "for the pool nor made a new connection, so the first calls' compiling is not priced in), " +
               "plus what the provider defers to the next command (session reset, re-prepared statements); ";
         string saving = flow.WarmOpens == 0
             ? "one Session or ReuseConnection mode would open once instead."
@@ -71,7 +88,8 @@ internal sealed class ChurnDetector(FindingLog log)
                 ["windowMs"] = spanMs,
                 ["opensPerSecond"] = perSecond,
                 ["warmOpens"] = flow.WarmOpens,
-                ["meanOpenMs"] = double.IsNaN(perOpenMs) ? -1 : perOpenMs,
+                ["meanOpenMs"] = double.IsNaN(meanMs) ? -1 : meanMs,
+                ["warmOpenMs"] = double.IsNaN(perOpenMs) ? -1 : perOpenMs,
                 ["savedMsPerSecond"] = double.IsNaN(perOpenMs) ? -1 : perOpenMs * perSecond,
             },
             site, rateLimited: true);

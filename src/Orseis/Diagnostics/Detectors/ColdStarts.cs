@@ -26,6 +26,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects)
     private double _slowestOpenMs;
     private bool _afterLoss;
     private bool _warmingUp;
+    private double _threadPoolDelayMs;
 
     /// <summary>
     /// Set on the flow of a warm-up (<see cref="Database.WarmUpAsync"/>) while it opens: a wave that a warm-up's opens
@@ -49,11 +50,16 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects)
     /// wave is judged when none is left. With a provider meter, the wave's connects and their time are the meter's totals
     /// from the wave's first open to its last (each open's own figures count every connect made while it ran).
     /// </summary>
-    public void OnFirstWaveOpenCompleted(in OpenStart start, in OpenOutcome? outcome)
+    /// <param name="start">How the open began.</param>
+    /// <param name="outcome">How it ended; null when it failed.</param>
+    /// <param name="threadPoolDelay">How late the thread pool ran work while it ran: an async connect waits that long for its
+    /// continuations, and the provider counts it in its connect time.</param>
+    public void OnFirstWaveOpenCompleted(in OpenStart start, in OpenOutcome? outcome, TimeSpan threadPoolDelay = default)
     {
         Summary? done = null;
         lock (_lock)
         {
+            _threadPoolDelayMs = Math.Max(_threadPoolDelayMs, threadPoolDelay.TotalMilliseconds);
             if (outcome is { } o)
             {
                 if (connects == ConnectCount.ProviderMeter && start.PhysicalConnects >= 0)
@@ -80,7 +86,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects)
             if (_opens > 0 && !_warmingUp)
             {
                 long made = connects == ConnectCount.ProviderMeter ? Math.Max(0, _meterEnd - _meterStart) : _connects;
-                done = new Summary(_opens, _connectingOpens, made, ConnectMs(made), _openMsSum / _opens, _slowestOpenMs, _afterLoss);
+                done = new Summary(
+                    _opens, _connectingOpens, made, ConnectMs(made), _openMsSum / _opens, _slowestOpenMs, _afterLoss, _threadPoolDelayMs);
             }
 
             _inFlight = 0;
@@ -94,6 +101,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects)
             _createEnd = 0;
             _afterLoss = false;
             _warmingUp = false;
+            _threadPoolDelayMs = 0;
         }
 
         if (done is { } wave)
@@ -115,15 +123,26 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects)
         double barMs = 2 * log.Options.SlowOpenFloor.TotalMilliseconds;
         if (wave.Connects < 2 || wave.ConnectMs <= barMs || wave.MeanOpenMs <= barMs)
             return;
+
+        // The thread pool ran work late while the wave connected, by its starvation threshold or by half a connect: it, not
+        // the server, explains the time (the starvation detector speaks for it).
+        if (wave.ThreadPoolDelayMs >= log.Options.ThreadPoolDelayThreshold.TotalMilliseconds ||
+            wave.ThreadPoolDelayMs * 2 >= wave.ConnectMs)
+        {
+            return;
+        }
         CultureInfo c = CultureInfo.InvariantCulture;
         string what = wave.AfterLoss
-            ? string.Create(c, $"Reconnect wave on pool '{log.PoolName}': after connections were lost (a server restart or a failover), {wave.Opens} ")
+            ? string.Create(c, $"Reconnect wave on pool '{log.PoolName}': after connections were lost (a server restart or a failover), ") +
+              string.Create(c, $"{wave.Opens} ")
             : string.Create(c, $"Cold start of pool '{log.PoolName}': its first burst found no warm connection, and {wave.Opens} ");
         string cure = wave.AfterLoss
-            ? "Every caller reconnected at once to a server that had just come back: expected once per outage, and not a pool-size problem. " +
+            ? "Every caller reconnected at once to a server that had just come back: expected once per outage, " +
+              "and not a pool-size problem. " +
               "Where connects are this slow, a warm-up after recovery (db.WarmUpAsync) spares the first requests."
-            : string.Create(c, $"Every new instance of the application pays this on its first requests (a deploy, a scale-out, a restart). ") +
-              string.Create(c, $"Warm the pool before traffic: await db.WarmUpAsync({wave.Connects}) at start-up (or services.AddOrseisWarmUp), ") +
+            : "Every new instance of the application pays this on its first requests (a deploy, a scale-out, a restart). " +
+              string.Create(c, $"Warm the pool before traffic: await db.WarmUpAsync({wave.Connects}) at start-up ") +
+              "(or services.AddOrseisWarmUp), " +
               "and keep it warm with Min Pool Size.";
         log.Report(FindingKind.SlowOpen,
             what + string.Create(c,
@@ -145,5 +164,6 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects)
     }
 
     private readonly record struct Summary(
-        int Opens, int ConnectingOpens, long Connects, double ConnectMs, double MeanOpenMs, double SlowestOpenMs, bool AfterLoss);
+        int Opens, int ConnectingOpens, long Connects, double ConnectMs, double MeanOpenMs, double SlowestOpenMs, bool AfterLoss,
+        double ThreadPoolDelayMs);
 }

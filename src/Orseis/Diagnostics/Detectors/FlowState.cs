@@ -26,6 +26,12 @@ internal sealed class FlowState
 
     public double WarmOpenMs;
 
+    /// <summary>
+    /// The last warm opens' times of a streak of at least two (allocated then, never for a flow that does not churn):
+    /// the saving is priced on their median, as the first opens of a process also pay for compiling the code they run.
+    /// </summary>
+    public double[]? WarmOpenTimes;
+
     /// <summary>Where the streak's calls come from, read when it reached the threshold.</summary>
     public string? Site;
 

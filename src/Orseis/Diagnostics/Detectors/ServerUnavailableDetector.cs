@@ -1,0 +1,37 @@
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// An outage as the pool meets it: opens that failed to connect (refused, timed out, the connection broken while it was
+/// opened), not waits for a full pool. The first failure of an episode is reported with the provider's error (its type
+/// and message: a host, a port, a reason, never a row); the episode ends at the next open that succeeds. MySqlConnector
+/// fails such opens at once, so without this an outage shows only as exceptions.
+/// </summary>
+internal sealed class ServerUnavailableDetector(FindingLog log)
+{
+    private long _since; // when the episode began (a timestamp), 0 when the server answers
+
+    /// <summary>Whether an episode is open: read on every successful open, so the common case costs one read.</summary>
+    public bool InEpisode => Volatile.Read(ref _since) != 0;
+
+    public void OnConnectFailed(Exception error)
+    {
+        long now = log.Time.GetTimestamp();
+        if (Interlocked.CompareExchange(ref _since, now, 0) != 0)
+            return;
+        Exception cause = error.InnerException is { } inner && error is OperationCanceledException ? inner : error;
+        log.Report(FindingKind.ServerUnavailable,
+            $"Pool '{log.PoolName}' cannot connect: the server refused or did not answer a new connection " +
+            $"({cause.GetType().FullName}: {cause.Message}). Every call that needs a new connection fails until it answers; " +
+            "this is reported once, and the next open that succeeds ends the episode. Check that the server runs and is " +
+            "reachable from here (address, port, firewall, its max_connections).",
+            [],
+            null, rateLimited: false);
+    }
+
+    /// <summary>An open succeeded: an open episode is over (silently: it was reported once, as it began).</summary>
+    public void OnOpened()
+    {
+        if (Volatile.Read(ref _since) != 0)
+            Volatile.Write(ref _since, 0);
+    }
+}
