@@ -22,7 +22,7 @@ public sealed class ColdStartFaultTests(PrivateMariaDb server)
     [FaultFact]
     public async Task A_first_burst_on_slow_connects_is_a_cold_start_and_the_same_burst_after_a_warm_up_is_silent()
     {
-        await SlowConnects(0.3);
+        await server.SlowConnectsAsync(0.3);
         try
         {
             await using Database cold = Open();
@@ -45,7 +45,7 @@ public sealed class ColdStartFaultTests(PrivateMariaDb server)
         }
         finally
         {
-            await SlowConnects(null);
+            await server.SlowConnectsAsync(null);
         }
     }
 
@@ -63,14 +63,14 @@ public sealed class ColdStartFaultTests(PrivateMariaDb server)
         await using Database db = Open();
         Assert.Equal(20, (await db.WarmUpAsync(20)).Opened);
         server.Restart(TimeSpan.FromSeconds(1));
-        await SlowConnects(0.3);
+        await server.SlowConnectsAsync(0.3);
         try
         {
             await Task.WhenAll(Enumerable.Range(0, 20).Select(_ => Task.Run(() => db.ExecuteAsync("do sleep(0.05)"))));
         }
         finally
         {
-            await SlowConnects(null);
+            await server.SlowConnectsAsync(null);
         }
 
         // MySqlConnector replaces the dead pooled connections itself as they are opened, so Orseis sees no failure, only
@@ -100,13 +100,4 @@ public sealed class ColdStartFaultTests(PrivateMariaDb server)
         return clock.Elapsed;
     }
 
-    private async Task SlowConnects(double? seconds)
-    {
-        var admin = new MySqlConnectionStringBuilder(server.ConnectionString) { UserID = "root", Password = "", Pooling = false };
-        await using var connection = new MySqlConnection(admin.ConnectionString);
-        await connection.OpenAsync();
-        await using MySqlCommand command = connection.CreateCommand();
-        command.CommandText = seconds is { } s ? $"SET GLOBAL init_connect='DO SLEEP({s:0.0##})'" : "SET GLOBAL init_connect=''";
-        await command.ExecuteNonQueryAsync();
-    }
 }

@@ -16,15 +16,6 @@ public sealed class DetectorFaultTests(PrivateMariaDb server)
         new(MySqlConnectorFactory.Instance, $"{server.ConnectionString};Application Name=orseis-{Guid.NewGuid():N};{settings}",
             new OrseisOptions { Diagnostics = { Detectors = FindingKind.All } });
 
-    private async Task SlowConnects(double? seconds)
-    {
-        var admin = new MySqlConnectionStringBuilder(server.ConnectionString) { UserID = "root", Password = "", Pooling = false };
-        await using var connection = new MySqlConnection(admin.ConnectionString);
-        await connection.OpenAsync();
-        await using MySqlCommand command = connection.CreateCommand();
-        command.CommandText = seconds is { } s ? $"SET GLOBAL init_connect='DO SLEEP({s:0.0##})'" : "SET GLOBAL init_connect=''";
-        await command.ExecuteNonQueryAsync();
-    }
 
     [FaultFact]
     public async Task A_cold_burst_against_slow_connects_is_named_a_cold_pool_and_a_warm_load_is_silent()
@@ -52,7 +43,7 @@ public sealed class DetectorFaultTests(PrivateMariaDb server)
 
         async Task Request() => await db.ExecuteAsync("select 1");
 
-        await SlowConnects(0.3);
+        await server.SlowConnectsAsync(0.3);
         try
         {
             // 30 callers released together, each holding its connection 50 ms: 4 warm connections cannot serve them.
@@ -68,7 +59,7 @@ public sealed class DetectorFaultTests(PrivateMariaDb server)
         }
         finally
         {
-            await SlowConnects(null);
+            await server.SlowConnectsAsync(null);
         }
 
         PoolReport report = db.GetPoolReport();

@@ -18,6 +18,22 @@ public sealed class PrivateMariaDb : IDisposable
     /// <summary>Stops the server, keeps it down for <paramref name="down"/>, and starts it again on the same port and data.</summary>
     public void Restart(TimeSpan down) => _server.Restart(down);
 
+    /// <summary>
+    /// Makes every new connection of the test user sleep <paramref name="seconds"/> on the server (init_connect, set as
+    /// root, to which it never applies), as a TLS handshake or a distant server would; null undoes it.
+    /// </summary>
+    public async Task SlowConnectsAsync(double? seconds)
+    {
+        var admin = new MySqlConnector.MySqlConnectionStringBuilder(ConnectionString) { UserID = "root", Password = "", Pooling = false };
+        await using var connection = new MySqlConnector.MySqlConnection(admin.ConnectionString);
+        await connection.OpenAsync();
+        await using MySqlConnector.MySqlCommand command = connection.CreateCommand();
+        command.CommandText = seconds is { } s
+            ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"SET GLOBAL init_connect='DO SLEEP({s:0.0##})'")
+            : "SET GLOBAL init_connect=''";
+        await command.ExecuteNonQueryAsync();
+    }
+
     public void Dispose() => _server.Dispose();
 }
 

@@ -1,6 +1,8 @@
 using System.Data.Common;
 using Orseis.Diagnostics;
 
+using Orseis.IntegrationTests.Infrastructure;
+
 namespace Orseis.IntegrationTests.Suites;
 
 /// <summary>
@@ -185,9 +187,9 @@ public abstract partial class ServerSuite
         await second.ExecuteAsync(update, new { name = "victim?", id = 2 });
 
         string marker = "orseis_deadlock_" + Guid.NewGuid().ToString("N")[..12];
-        Task<Exception?> firstWaits = Task.Run(() => Failure(() => first.ExecuteAsync(update + $" /* {marker} */", new { name = "victim?", id = 2 })));
+        Task<Exception?> firstWaits = Task.Run(() => Outcome.FailureOf(() => first.ExecuteAsync(update + $" /* {marker} */", new { name = "victim?", id = 2 })));
         await FindBackendAsync(observer, marker, firstWaits);
-        Exception? secondError = await Failure(() => second.ExecuteAsync(update, new { name = "victim?", id = 1 }));
+        Exception? secondError = await Outcome.FailureOf(() => second.ExecuteAsync(update, new { name = "victim?", id = 1 }));
         Exception? firstError = secondError is null ? await firstWaits : null;
         if (secondError is not null)
             Assert.Null(await firstWaits);
@@ -203,18 +205,6 @@ public abstract partial class ServerSuite
             : new Deadlocked(second, secondTx, error, rows + 1, firstTx, rows);
     }
 
-    private static async Task<Exception?> Failure(Func<Task> call)
-    {
-        try
-        {
-            await call();
-            return null;
-        }
-        catch (Exception error)
-        {
-            return error;
-        }
-    }
 
     private static async Task End(SessionTransaction tx, Ending ending, bool async)
     {

@@ -2,6 +2,8 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Transactions;
 
+using Orseis.IntegrationTests.Infrastructure;
+
 namespace Orseis.IntegrationTests.Suites;
 
 /// <summary>
@@ -33,9 +35,9 @@ public abstract partial class TransactionScopeSuite
             await Outside(() => other.ExecuteAsync(update, new { id = 2 }));
             string marker = "orseis_scope_deadlock_" + Guid.NewGuid().ToString("N")[..12];
             // On another thread: MySql.Data's async calls run synchronously (the scope flows with it).
-            Task<Exception?> waiting = Task.Run(() => Failure(() => db.ExecuteAsync(update + $" /* {marker} */", new { id = 2 })));
+            Task<Exception?> waiting = Task.Run(() => Outcome.FailureOf(() => db.ExecuteAsync(update + $" /* {marker} */", new { id = 2 })));
             await WaitUntilRunning(marker, waiting);
-            Exception? otherError = await Failure(() => Outside(() => other.ExecuteAsync(update, new { id = 1 })));
+            Exception? otherError = await Outcome.FailureOf(() => Outside(() => other.ExecuteAsync(update, new { id = 1 })));
             Assert.Null(otherError);
             Exception deadlock = await waiting ?? throw new InvalidOperationException("the scope was not the deadlock victim");
             Assert.Contains("eadlock", deadlock.Message, StringComparison.Ordinal);
@@ -140,16 +142,4 @@ public abstract partial class TransactionScopeSuite
         await call();
     }
 
-    private static async Task<Exception?> Failure(Func<Task> call)
-    {
-        try
-        {
-            await call();
-            return null;
-        }
-        catch (Exception error)
-        {
-            return error;
-        }
-    }
 }
