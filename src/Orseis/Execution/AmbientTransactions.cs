@@ -126,5 +126,12 @@ internal static class AmbientTransactions
 
         /// <summary>The scope's enlisted connection broke, which ended its transaction.</summary>
         public bool Broken { get; set; }
+
+        /// <summary>
+        /// Why the scope's transaction must be rolled back, once the call that found out has given its connection back: a
+        /// provider rolls back through the enlisted connection, and MySql.Data, asked to while a call still held it, put
+        /// the same connection in its pool twice (two sessions then shared one socket: "Out of sync with server").
+        /// </summary>
+        public Exception? DoomWith { get; set; }
     }
 }

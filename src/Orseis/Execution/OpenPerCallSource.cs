@@ -67,6 +67,7 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
         catch
         {
             await Pool.CloseAsync(lease, async).ConfigureAwait(false);
+            DoomPending(ambient);
             throw;
         }
     }
@@ -111,13 +112,13 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
             // NullReferenceException on a killed enlisted connection it still calls open): a broken connection.
             state.Broken = true;
             ConnectionBrokenException broken = ScopeBroken(error, statementMayHaveRun: true);
-            AmbientTransactions.Doom(ambient, broken);
+            state.DoomWith = broken;
             return broken;
         }
 
         var loss = new TransactionLoss(standing, error);
         state.Loss = loss;
-        AmbientTransactions.Doom(ambient, loss.ForScope(_callOwner));
+        state.DoomWith = loss.ForScope(_callOwner);
         return null;
     }
 
@@ -138,7 +139,34 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
                 "Use a session's own transaction instead (db.OpenSession(), then session.BeginTransaction()).")
             : null;
 
-    public override ValueTask ReleaseAsync(Lease lease, bool async) => Pool.CloseAsync(lease, async);
+    public override ValueTask ReleaseAsync(Lease lease, bool async)
+    {
+        if (System.Transactions.Transaction.Current is not { } ambient || AmbientTransactions.StateOf(ambient) is not { DoomWith: not null })
+            return Pool.CloseAsync(lease, async);
+        return CloseThenDoomAsync(ambient, lease, async);
+    }
+
+    /// <summary>Gives the connection back, then rolls the scope's transaction back (see <see cref="AmbientTransactions.ScopeState.DoomWith"/>).</summary>
+    private async ValueTask CloseThenDoomAsync(System.Transactions.Transaction ambient, Lease lease, bool async)
+    {
+        try
+        {
+            await Pool.CloseAsync(lease, async).ConfigureAwait(false);
+        }
+        finally
+        {
+            DoomPending(ambient);
+        }
+    }
+
+    private static void DoomPending(System.Transactions.Transaction ambient)
+    {
+        if (AmbientTransactions.StateOf(ambient) is { DoomWith: { } why } state)
+        {
+            state.DoomWith = null;
+            AmbientTransactions.Doom(ambient, why);
+        }
+    }
 
     public override Exception? TranslateFailure(DbConnection connection, Exception error)
     {
@@ -151,7 +179,7 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
         AmbientTransactions.ScopeState state = AmbientTransactions.Track(ambient);
         state.Broken = true;
         ConnectionBrokenException inScope = ScopeBroken(error, statementMayHaveRun: true);
-        AmbientTransactions.Doom(ambient, inScope);
+        state.DoomWith = inScope;
         return inScope;
     }
 

@@ -35,7 +35,7 @@ public abstract partial class TransactionScopeSuite
             await Outside(() => other.ExecuteAsync(update, new { id = 2 }));
             string marker = "orseis_scope_deadlock_" + Guid.NewGuid().ToString("N")[..12];
             // On another thread: MySql.Data's async calls run synchronously (the scope flows with it).
-            Task<Exception?> waiting = Task.Run(() => Outcome.FailureOf(() => db.ExecuteAsync(update + $" /* {marker} */", new { id = 2 })));
+            Task<Exception?> waiting = Outcome.OnOwnThread(() => db.ExecuteAsync(update + $" /* {marker} */", new { id = 2 }));
             await WaitUntilRunning(marker, waiting);
             Exception? otherError = await Outcome.FailureOf(() => Outside(() => other.ExecuteAsync(update, new { id = 1 })));
             Assert.Null(otherError);
@@ -62,6 +62,19 @@ public abstract partial class TransactionScopeSuite
         Assert.Equal(0, Committed(100) + Committed(101));
         Assert.Equal(5, Committed(10, 14));
         Assert.Equal(1, await db.ScalarAsync<int>("select 1")); // outside the scope, the pool serves as before
+
+        // Every pooled connection is one caller's again: 8 sessions at once, each in a transaction of its own, used in
+        // parallel. (Rolling the scope back while the failed call still held its connection made MySql.Data put that
+        // connection in its pool twice: two sessions then shared one socket, "Out of sync with server".)
+        Session[] after = await Task.WhenAll(Enumerable.Range(0, 8).Select(_ => db.OpenSessionAsync()));
+        await Task.WhenAll(after.Select(session => Task.Factory.StartNew(async () =>
+        {
+            await using SessionTransaction tx = await session.BeginTransactionAsync();
+            for (int i = 0; i < 5; i++)
+                Assert.Equal(i, await session.ScalarAsync<int>("select @i", new { i }));
+            await tx.RollbackAsync();
+            await session.DisposeAsync();
+        }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap()));
     }
 
     protected async Task A_killed_enlisted_connection_reports_the_scope_and_every_later_call_says_so()
