@@ -141,12 +141,15 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
 
     public override ValueTask ReleaseAsync(Lease lease, bool async)
     {
-        if (System.Transactions.Transaction.Current is not { } ambient || AmbientTransactions.StateOf(ambient) is not { DoomWith: not null })
+        if (System.Transactions.Transaction.Current is not { } ambient ||
+            AmbientTransactions.StateOf(ambient) is not { DoomWith: not null })
             return Pool.CloseAsync(lease, async);
         return CloseThenDoomAsync(ambient, lease, async);
     }
 
-    /// <summary>Gives the connection back, then rolls the scope's transaction back (see <see cref="AmbientTransactions.ScopeState.DoomWith"/>).</summary>
+    /// <summary>
+    /// Gives the connection back, then rolls the scope's transaction back (see <see cref="AmbientTransactions.ScopeState.DoomWith"/>).
+    /// </summary>
     private async ValueTask CloseThenDoomAsync(System.Transactions.Transaction ambient, Lease lease, bool async)
     {
         try
