@@ -143,7 +143,10 @@ internal sealed class OpenPerCallSource(PoolContext pool, string poolName) : Con
     {
         if (System.Transactions.Transaction.Current is not { } ambient ||
             AmbientTransactions.StateOf(ambient) is not { DoomWith: not null })
+        {
             return Pool.CloseAsync(lease, async);
+        }
+
         return CloseThenDoomAsync(ambient, lease, async);
     }
 
