@@ -10,8 +10,9 @@ namespace Orseis;
 /// with a cancel request, SqlClient with an attention), the connection stays in use: a session or ReuseConnection
 /// database keeps it, and an open transaction lives on as the server decides: MariaDB and MySQL end only the statement,
 /// PostgreSQL aborts the transaction (the next call and the commit then throw <see cref="TransactionRolledBackException"/>).
-/// MySql.Data closes the connection as it stops the statement: the message then says so, and a transaction open on it is
-/// lost (the next call throws <see cref="ConnectionBrokenException"/> until it is disposed).
+/// MySql.Data closes the connection as it stops the statement, at times only just after the call returned: a transaction
+/// open on it is lost, which the message says when the connection was already closed, and the next call always does
+/// (<see cref="ConnectionBrokenException"/> until the transaction is disposed).
 /// When the provider did not stop within a second of the timeout and Orseis abandoned the call, the connection is closed
 /// once the provider lets go of it, which rolls back an open transaction, and the session opens a new one.
 /// A commit that times out always closes the connection: see <see cref="SessionTransaction"/>.
