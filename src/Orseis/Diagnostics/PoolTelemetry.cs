@@ -245,7 +245,9 @@ internal sealed partial class PoolTelemetry : IDisposable
             _waves.Connected(now);
         // How late the thread pool ran work during this open, read only for an open slow enough to judge. Sync opens
         // too: MySql.Data's synchronous Open blocks on tasks that need a pool thread to finish a connect.
-        TimeSpan threadPoolDelay = elapsed > _options.SlowOpenFloor ? ThreadPoolProbe.DelayWithin(elapsed) : TimeSpan.Zero;
+        TimeSpan threadPoolDelay = elapsed > _options.SlowOpenFloor && (Detecting(FindingKind.SlowOpen) || start.FirstWave)
+            ? ThreadPoolProbe.DelayWithin(elapsed)
+            : TimeSpan.Zero;
 
         // A warm-up's opens make new connections on purpose (read only for an open slow enough to judge).
         if (Detecting(FindingKind.SlowOpen) && !(elapsed > _options.SlowOpenFloor && ColdStarts.InWarmUp.Value))

@@ -1,5 +1,5 @@
-using System.Runtime.CompilerServices;
 using System.Data.Common;
+using System.Runtime.CompilerServices;
 using System.Transactions;
 
 namespace Orseis.Execution;
@@ -54,6 +54,12 @@ internal static class AmbientTransactions
     // holds it: a doomed transaction completes at once, but its scope goes on answering calls until it is disposed.
     private static readonly ConditionalWeakTable<Transaction, ScopeState> States = new();
     private static volatile bool _anyState;
+
+    /// <summary>
+    /// Whether any scope's call ever failed in this process: until then the release of every open-per-call connection skips
+    /// reading <see cref="Transaction.Current"/> for a pending rollback.
+    /// </summary>
+    public static bool AnyState => _anyState;
 
     /// <summary>What Orseis learnt about a scope's transaction from its failed calls; null while none failed.</summary>
     public static ScopeState? StateOf(Transaction ambient) =>

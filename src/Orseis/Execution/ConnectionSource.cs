@@ -25,9 +25,10 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     public ValueTask<Lease> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _closed) != 0, ownerType);
-        if (System.Transactions.Transaction.Current is { } ambient && NotInScope(ambient) is { } refused)
+        System.Transactions.Transaction? ambient = System.Transactions.Transaction.Current;
+        if (ambient is not null && NotInScope(ambient) is { } refused)
             throw refused;
-        return AcquireCoreAsync(async, forStream, cancellationToken);
+        return AcquireCoreAsync(ambient, async, forStream, cancellationToken);
     }
 
     /// <summary>
@@ -37,7 +38,12 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     protected abstract InvalidOperationException? NotInScope(System.Transactions.Transaction ambient);
 
     /// <inheritdoc cref="AcquireAsync"/>
-    protected abstract ValueTask<Lease> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken);
+    /// <param name="ambient">The ambient transaction the call runs under, read once by <see cref="AcquireAsync"/>; null for none.</param>
+    /// <param name="async">Whether the call is async.</param>
+    /// <param name="forStream">Whether the connection is held by a stream until it ends.</param>
+    /// <param name="cancellationToken">Cancels the call.</param>
+    protected abstract ValueTask<Lease> AcquireCoreAsync(
+        System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken);
 
     /// <summary>Gives back what <see cref="AcquireAsync"/> returned.</summary>
     public abstract ValueTask ReleaseAsync(Lease lease, bool async);

@@ -30,7 +30,8 @@ internal sealed class SessionSource(PoolContext pool, string owner) : KeptSource
                       "or use the session's own transaction (session.BeginTransaction())."
                     : "Use the session's own transaction instead (session.BeginTransaction()).");
 
-    protected override ValueTask<Lease> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    protected override ValueTask<Lease> AcquireCoreAsync(
+        System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken)
     {
         if (Kept.Enlisted is { } enlisted && System.Transactions.Transaction.Current is null && AmbientTransactions.IsActive(enlisted))
             throw AmbientTransactions.StillJoined(owner);

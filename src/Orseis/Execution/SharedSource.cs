@@ -16,7 +16,8 @@ internal sealed class SharedSource(PoolContext pool, string owner)
 
     public long Waits => Interlocked.Read(ref _waits);
 
-    protected override async ValueTask<Lease> AcquireCoreAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    protected override async ValueTask<Lease> AcquireCoreAsync(
+        System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken)
     {
         if (!_gate.Wait(0, CancellationToken.None))
         {
