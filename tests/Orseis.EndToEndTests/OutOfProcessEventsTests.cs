@@ -58,6 +58,7 @@ public sealed class OutOfProcessEventsTests
         Assert.Contains(logged, e => e.Name == "CommandStop" && !e.Payload.GetProperty("succeeded").GetBoolean());
         Assert.Contains(logged, e => e.Name == "CommandStart" && e.Payload.GetProperty("commandText").GetString()!.Contains('✓', StringComparison.Ordinal));
         Assert.Contains(logged, e => e.Name == "Finding" && e.Payload.GetProperty("kind").GetString() == "HeldTooLong");
+        Assert.Contains(logged, e => e.Name == "Finding" && e.Payload.GetProperty("kind").GetString() == "ServerUnavailable");
     }
 
     [Fact]

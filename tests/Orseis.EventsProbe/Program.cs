@@ -10,7 +10,8 @@
 //
 // The workload raises each event the EventSource declares: opens that succeed and one that fails (a file in a folder
 // that does not exist), commands that succeed and one that fails, command text (captured on purpose, with non-ASCII
-// characters), releases, and a HeldTooLong finding (threshold 1 ms, a session held 30 ms).
+// characters), releases, a HeldTooLong finding (threshold 1 ms, a session held 30 ms) and a ServerUnavailable one (the
+// open that failed).
 using System.Diagnostics.Tracing;
 using System.Text.Json;
 using Microsoft.Data.Sqlite;
@@ -65,7 +66,9 @@ try
         }
     }
 
-    using (var missing = new Database(SqliteFactory.Instance, $"Data Source={Path.Combine(folder, "no-such-folder", "x.db")};Mode=ReadOnly", new OrseisOptions { PoolName = "probe-missing" }))
+    // A file that cannot be opened: the failed open, and the ServerUnavailable finding it raises.
+    var unreachable = new OrseisOptions { PoolName = "probe-missing", Diagnostics = { Detectors = FindingKind.ServerUnavailable } };
+    using (var missing = new Database(SqliteFactory.Instance, $"Data Source={Path.Combine(folder, "no-such-folder", "x.db")};Mode=ReadOnly", unreachable))
     {
         try
         {
