@@ -67,34 +67,7 @@ public sealed partial class GridReader
     public Task<List<TResult>> ReadAsync<T1, T2, T3, T4, TResult>(Func<T1, T2, T3, T4, TResult> map, string splitOn = "Id", CancellationToken cancellationToken = default) =>
         ReadMultiAsync(MultiTypes<T1, T2, T3, T4>.Types, splitOn, MultiRow.Compose(map), async: true, cancellationToken).AsTask();
 
-    private async ValueTask<List<TResult>> ReadMultiAsync<TResult>(
-        Type[] types, string splitOn, Func<Delegate[], Func<DbDataReader, TResult>> compose, bool async, CancellationToken cancellationToken)
-    {
-        ThrowIfDone();
-        try
-        {
-            var rows = new List<TResult>();
-            if (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
-            {
-                Func<DbDataReader, TResult> row = compose(MultiMapper.Get(_reader, types, splitOn, _runner.Handlers));
-                do
-                {
-                    rows.Add(row(_reader));
-                }
-                while (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false));
-            }
-
-            await NextAsync(async, cancellationToken).ConfigureAwait(false);
-            return rows;
-        }
-        catch (Exception error) when (Failed(error, cancellationToken) is { } translated)
-        {
-            throw translated;
-        }
-        catch (Exception error) when (error is InvalidOperationException or MappingException or ArgumentException)
-        {
-            await SkipAsync(async).ConfigureAwait(false);
-            throw;
-        }
-    }
+    private ValueTask<List<TResult>> ReadMultiAsync<TResult>(
+        Type[] types, string splitOn, Func<Delegate[], Func<DbDataReader, TResult>> compose, bool async, CancellationToken cancellationToken) =>
+        ReadRowsAsync((reader, _, handlers) => compose(MultiMapper.Get(reader, types, splitOn, handlers)), async, cancellationToken);
 }

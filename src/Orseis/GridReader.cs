@@ -12,25 +12,17 @@ namespace Orseis;
 /// </summary>
 public sealed partial class GridReader : IDisposable, IAsyncDisposable
 {
-    private readonly SqlRunner _runner;
-    private readonly Lease _lease;
-    private readonly DbCommand _command;
     private readonly DbDataReader _reader;
-    private readonly long _started;
-    private readonly ParameterBag? _outputs;
+    private CallLifecycle _call;
+    private Task? _abandoned;
     private bool _hasResult = true;
     private bool _failed;
     private int _disposed;
 
-    internal GridReader(
-        SqlRunner runner, Lease lease, DbCommand command, DbDataReader reader, long started, ParameterBag? outputs)
+    internal GridReader(CallLifecycle call, DbDataReader reader)
     {
-        _outputs = outputs;
-        _runner = runner;
-        _lease = lease;
-        _command = command;
+        _call = call;
         _reader = reader;
-        _started = started;
     }
 
     /// <summary>
@@ -94,30 +86,41 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     public Task<T?> ReadFirstOrDefaultAsync<T>(CancellationToken cancellationToken = default) =>
         ReadRowAsync<T>(RowLimit.FirstOrDefault, async: true, cancellationToken).AsTask();
 
-    private async ValueTask<List<T>> ReadListAsync<T>(bool async, CancellationToken cancellationToken)
+    private ValueTask<List<T>> ReadListAsync<T>(bool async, CancellationToken cancellationToken) =>
+        ReadRowsAsync(static (reader, sql, handlers) => RowMapper<T>.Get(reader, sql, handlers), async, cancellationToken);
+
+    /// <summary>
+    /// Maps every row of the current result set with the mapper <paramref name="mapperFor"/> makes for it, and moves to the next.
+    /// </summary>
+    private async ValueTask<List<T>> ReadRowsAsync<T>(
+        Func<DbDataReader, string, TypeHandlerSet?, Func<DbDataReader, T>> mapperFor, bool async, CancellationToken cancellationToken)
     {
         ThrowIfDone();
+
+        // Each read is timed and cancelled on its own, as the grid's execute was (see CallLifecycle.WatchStep).
+        using CallWatch? watch = _call.WatchStep(async, cancellationToken);
+        CancellationToken token = watch?.Token ?? cancellationToken;
         try
         {
             var rows = new List<T>();
-            if (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
+            if (await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false))
             {
-                Func<DbDataReader, T> map = RowMapper<T>.Get(_reader, _command.CommandText, _runner.Handlers);
+                Func<DbDataReader, T> map = mapperFor(_reader, _call.Command.CommandText, _call.Runner.Handlers);
                 do
                 {
                     rows.Add(map(_reader));
                 }
-                while (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false));
+                while (await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false));
             }
 
-            await NextAsync(async, cancellationToken).ConfigureAwait(false);
+            await NextAsync(async, watch, token).ConfigureAwait(false);
             return rows;
         }
-        catch (Exception error) when (Failed(error, cancellationToken) is { } translated)
+        catch (Exception error) when (Failed(error, watch, cancellationToken) is { } translated)
         {
             throw translated;
         }
-        catch (Exception error) when (error is InvalidOperationException or MappingException)
+        catch (Exception error) when (error is InvalidOperationException or MappingException or ArgumentException)
         {
             await SkipAsync(async).ConfigureAwait(false);
             throw;
@@ -127,14 +130,16 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     private async ValueTask<T?> ReadRowAsync<T>(RowLimit limit, bool async, CancellationToken cancellationToken)
     {
         ThrowIfDone();
+        using CallWatch? watch = _call.WatchStep(async, cancellationToken);
+        CancellationToken token = watch?.Token ?? cancellationToken;
         try
         {
             T? row = default;
-            if (await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
+            if (await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false))
             {
-                row = RowMapper<T>.Get(_reader, _command.CommandText, _runner.Handlers)(_reader);
+                row = RowMapper<T>.Get(_reader, _call.Command.CommandText, _call.Runner.Handlers)(_reader);
                 if (limit is RowLimit.Single or RowLimit.SingleOrDefault &&
-                    await SqlRunner.ReadAsync(_reader, async, cancellationToken).ConfigureAwait(false))
+                    await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false))
                 {
                     throw new InvalidOperationException($"Read{limit} expected at most one row, but the result set has more than one.");
                 }
@@ -145,10 +150,10 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
             }
 
             // The rest of a result set read for its first row is skipped by moving to the next one.
-            await NextAsync(async, cancellationToken).ConfigureAwait(false);
+            await NextAsync(async, watch, token).ConfigureAwait(false);
             return row;
         }
-        catch (Exception error) when (Failed(error, cancellationToken) is { } translated)
+        catch (Exception error) when (Failed(error, watch, cancellationToken) is { } translated)
         {
             throw translated;
         }
@@ -159,13 +164,17 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         }
     }
 
+    /// <summary>Waits for one provider operation of a grid under <paramref name="watch"/>; the operation itself when null.</summary>
+    internal static ValueTask<T> Watched<T>(ValueTask<T> operation, CallWatch? watch) =>
+        watch is null ? operation : watch.WaitAsync(operation);
+
     /// <summary>After a read that failed on its rows (their count, a mapping), moves on so the next read gets the next result
     /// set.</summary>
     private async ValueTask SkipAsync(bool async)
     {
         try
         {
-            await NextAsync(async, CancellationToken.None).ConfigureAwait(false);
+            await NextAsync(async, watch: null, CancellationToken.None).ConfigureAwait(false);
         }
 #pragma warning disable CA1031 // the caller gets the read's own error; a failure to move on shows at the next read or dispose
         catch (Exception)
@@ -176,19 +185,26 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         }
     }
 
-    private async ValueTask NextAsync(bool async, CancellationToken cancellationToken) =>
-        _hasResult = await SqlRunner.NextResultAsync(_reader, async, cancellationToken).ConfigureAwait(false);
+    private async ValueTask NextAsync(bool async, CallWatch? watch, CancellationToken cancellationToken) =>
+        _hasResult = await Watched(SqlRunner.NextResultAsync(_reader, async, cancellationToken), watch).ConfigureAwait(false);
 
     /// <summary>Notes a failure (reported when the reader is disposed) and returns the error the caller gets instead, if any.</summary>
-    private Exception? Failed(Exception error, CancellationToken cancellationToken)
+    private Exception? Failed(Exception error, CallWatch? watch, CancellationToken cancellationToken)
     {
-        if (error is not (InvalidOperationException or MappingException))
+        if (watch?.Abandoned is { } pending)
+        {
+            // The provider still reads: nothing more can be read, and the connection goes with the provider, later.
+            _abandoned = pending;
+            _hasResult = false;
+        }
+
+        if (error is not (InvalidOperationException or MappingException or ArgumentException))
         {
             _failed = true;
             Diagnostics.OrseisActivitySource.Failed(Span, error);
         }
 
-        return _runner.Translate(_lease.Connection, error, cancellationToken);
+        return _call.Report(error, cancellationToken, watch);
     }
 
     private void ThrowIfDone()
@@ -209,20 +225,29 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
             return;
+        bool closed = false;
         try
         {
-            await SqlRunner.CloseReaderAsync(_command, _reader, finished: !_hasResult, async).ConfigureAwait(false);
-            if (!_hasResult && !_failed)
-                _outputs?.ReadBack();
+            if (_abandoned is null)
+            {
+                await SqlRunner.CloseReaderAsync(_call.Command, _reader, finished: !_hasResult, async).ConfigureAwait(false);
+                closed = true;
+            }
+        }
+        catch (Exception) when (_failed)
+        {
+            // The caller has the read's own error; closing a reader the server already failed (a stopped statement, a
+            // broken connection) may fail too, and must not replace that error when a using block disposes the grid.
         }
         finally
         {
-            _command.Parameters.Clear();
-            _command.Dispose();
-            _runner.Pool.Telemetry.CommandCompleted(_started, succeeded: !_failed);
+            if (_failed)
+                _call.Fail(null);
+            else
+                _call.Complete(readBack: closed && !_hasResult);
             try
             {
-                await _runner.Source.ReleaseAsync(_lease, async).ConfigureAwait(false);
+                await _call.EndAsync(async, _abandoned).ConfigureAwait(false);
             }
             finally
             {

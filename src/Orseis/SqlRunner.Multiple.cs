@@ -70,10 +70,10 @@ public abstract partial class SqlRunner
     {
         // The grid's span lasts until the reader is disposed; it is the current activity only inside this method.
         Activity? span = Diagnostics.OrseisActivitySource.Tracing ? Pool.Telemetry.Spans.StartCall(request.Sql, request.Args) : null;
-        Lease lease;
+        CallLifecycle call;
         try
         {
-            lease = await Source.AcquireAsync(async, forStream: true, cancellationToken).ConfigureAwait(false);
+            call = await CallLifecycle.StartAsync(this, request, CallShape.Grid, async, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception error)
         {
@@ -82,39 +82,33 @@ public abstract partial class SqlRunner
             throw;
         }
 
-        DbConnection connection = lease.Connection;
-        DbCommand? command = null;
+        // A grid is read at the caller's pace: its execute, and then each read, is timed and cancelled on its own.
+        CallWatch? watch = call.WatchStep(async, cancellationToken);
         try
         {
-            command = CreateCommand(connection, request);
-            long started = Pool.Telemetry.CommandStarting(request.Sql);
             DbDataReader reader;
             try
             {
-                reader = await ExecuteReaderAsync(command, CommandBehavior.Default, async, cancellationToken).ConfigureAwait(false);
+                CancellationToken token = watch?.Token ?? cancellationToken;
+                ValueTask<DbDataReader> executing = ExecuteReaderAsync(call.Command, CommandBehavior.Default, async, token);
+                reader = await GridReader.Watched(executing, watch).ConfigureAwait(false);
             }
             catch (Exception error)
             {
-                Pool.Telemetry.CommandCompleted(started, succeeded: false, error);
-                if (Translate(connection, error, cancellationToken) is { } translated)
+                call.Fail(call.Watched(error, watch));
+                if (call.Report(error, cancellationToken, watch) is { } translated)
                     throw translated;
                 throw;
             }
 
-            return new GridReader(this, lease, command, reader, started, request.Args as ParameterBag) { Span = span };
+            return new GridReader(call, reader) { Span = span };
         }
         catch (Exception error)
         {
             Diagnostics.OrseisActivitySource.Failed(span, error);
             try
             {
-                if (command is not null)
-                {
-                    command.Parameters.Clear();
-                    command.Dispose();
-                }
-
-                await Source.ReleaseAsync(lease, async).ConfigureAwait(false);
+                await call.EndAsync(async, watch?.Abandoned).ConfigureAwait(false);
             }
             finally
             {
@@ -122,6 +116,10 @@ public abstract partial class SqlRunner
             }
 
             throw;
+        }
+        finally
+        {
+            watch?.Dispose();
         }
     }
 }

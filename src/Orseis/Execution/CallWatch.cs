@@ -1,3 +1,5 @@
+using System.Data.Common;
+
 namespace Orseis.Execution;
 
 /// <summary>
@@ -22,6 +24,7 @@ internal sealed class CallWatch : IDisposable
     private readonly bool _hasDeadline;
     private int _deadlineHit;
     private Task? _abandoned;
+    private CancellationTokenRegistration _commandCancel;
 
     private CallWatch(TimeSpan? deadline, CancellationToken caller)
     {
@@ -67,6 +70,13 @@ internal sealed class CallWatch : IDisposable
 
     /// <summary>True when the deadline, not the caller, stopped the operation.</summary>
     public bool DeadlineHit => Volatile.Read(ref _deadlineHit) != 0;
+
+    /// <summary>Cancels <paramref name="command"/> (<see cref="DbCommand.Cancel"/>) when the watch stops the call.</summary>
+    public void CancelOnStop(DbCommand command) =>
+        _commandCancel = _provider.Token.UnsafeRegister(static state => SqlRunner.TryCancel((DbCommand)state!), command);
+
+    /// <summary>The provider operation still running when <see cref="WaitAsync{T}"/> abandoned it; null when none was.</summary>
+    public Task? Abandoned => _abandoned;
 
     /// <summary>True when the caller's token was cancelled.</summary>
     public bool CallerCancelled => _caller.IsCancellationRequested;
@@ -122,6 +132,7 @@ internal sealed class CallWatch : IDisposable
     public void Dispose()
     {
         _registration.Dispose();
+        _commandCancel.Dispose();
         if (_hasDeadline)
             DeadlineSweep.Remove(this);
 

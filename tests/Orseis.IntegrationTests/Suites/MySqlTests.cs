@@ -46,6 +46,8 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
 
     [MySqlFact] public Task Command_timeout() => A_command_timeout_is_its_own_error_in_every_mode();
 
+    [MySqlFact] public Task Cancelled_every_shape() => A_cancelled_call_of_every_shape_returns_at_once_and_gives_its_connection_back();
+
     [MySqlFact] public Task Execute_many() => A_sequence_of_arguments_runs_once_per_item_in_every_mode();
 
     [MySqlFact] public Task Execute_many_batched() => A_long_sequence_gives_the_same_rows_in_every_mode_sync_and_async_and_rolls_back_with_its_transaction();

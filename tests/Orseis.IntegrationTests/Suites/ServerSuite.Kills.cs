@@ -8,7 +8,9 @@ namespace Orseis.IntegrationTests.Suites;
 /// </summary>
 public abstract partial class ServerSuite
 {
-    private static readonly string[] CallForms = ["execute async", "execute sync", "stream async", "stream sync", "scalar async"];
+    /// <summary>Every call shape (buffered, stream, grid), sync and async: each must fail alike.</summary>
+    private static readonly string[] CallForms =
+        ["execute async", "execute sync", "stream async", "stream sync", "grid async", "grid sync", "scalar async"];
 
     protected async Task A_connection_killed_during_a_call_is_reported_alike_in_every_mode()
     {
@@ -66,30 +68,51 @@ public abstract partial class ServerSuite
         }
     }
 
-    private static async Task Call(SqlRunner runner, string form, string sql)
+    /// <summary>
+    /// Runs <paramref name="sql"/> in the call form <paramref name="form"/> and reads every row. A grid runs it as its
+    /// second result set, after a first one that is read on the way.
+    /// </summary>
+    private static async Task Call(SqlRunner runner, string form, string sql, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
         switch (form)
         {
             case "execute async":
-                await runner.ExecuteAsync(sql);
+                await runner.ExecuteAsync(sql, timeout: timeout, cancellationToken: cancellationToken);
                 break;
             case "execute sync":
-                runner.Execute(sql);
+                runner.Execute(sql, timeout: timeout);
                 break;
             case "stream async":
-                await foreach (object? _ in runner.StreamAsync<object?>(sql))
+                await foreach (object? _ in runner.StreamAsync<object?>(sql, timeout: timeout, cancellationToken: cancellationToken))
                 {
                 }
 
                 break;
             case "stream sync":
-                foreach (object? _ in runner.Stream<object?>(sql))
+                foreach (object? _ in runner.Stream<object?>(sql, timeout: timeout))
                 {
                 }
 
                 break;
+            case "grid async":
+                await using (GridReader grids = await runner.QueryMultipleAsync(
+                    "select 1 as first_set; " + sql, timeout: timeout, cancellationToken: cancellationToken))
+                {
+                    Assert.Equal(1, await grids.ReadSingleAsync<int>(cancellationToken));
+                    await grids.ReadAsync<object?>(cancellationToken);
+                }
+
+                break;
+            case "grid sync":
+                using (GridReader grids = runner.QueryMultiple("select 1 as first_set; " + sql, timeout: timeout))
+                {
+                    Assert.Equal(1, grids.ReadSingle<int>());
+                    grids.Read<object?>();
+                }
+
+                break;
             default:
-                await runner.ScalarAsync<object?>(sql);
+                await runner.ScalarAsync<object?>(sql, timeout: timeout, cancellationToken: cancellationToken);
                 break;
         }
     }

@@ -76,6 +76,46 @@ public sealed class EventSourceTests : DiagTest
     }
 
     [Fact]
+    public async Task A_grid_stops_once_when_disposed_succeeded_unless_the_server_failed_it_and_gives_its_connection_back()
+    {
+        using var events = new EventCollector();
+        const string Two = "select name from items order by id; select count(*) from items";
+        const string Overflow = "select 1; select case when id = 2 then abs(-9223372036854775807 - 1) else id end from items order by id";
+        using (Database db = Open())
+        {
+            using (GridReader grids = db.QueryMultiple(Two))
+            {
+                Assert.Equal(3, grids.Read<string>().Count);
+                Assert.Equal(3L, grids.ReadSingle<long>());
+            }
+
+            await using (GridReader grids = await db.QueryMultipleAsync(Two))
+                Assert.Equal(3, (await grids.ReadAsync<string>()).Count);
+            using (GridReader grids = db.QueryMultiple(Two))
+            {
+                Assert.Throws<MappingException>(() => grids.Read<int>());
+                Assert.Equal(3L, grids.ReadSingle<long>());
+            }
+
+            Assert.ThrowsAny<Exception>(() => db.QueryMultiple("select * from no_such_table"));
+            await using (GridReader grids = await db.QueryMultipleAsync(Overflow))
+            {
+                Assert.Equal(1L, await grids.ReadSingleAsync<long>());
+                await Assert.ThrowsAnyAsync<Exception>(() => grids.ReadAsync<long>());
+            }
+
+            Assert.Equal(0, db.GetPoolReport().InUse);
+        }
+
+        // Read to the end, left early (async), a mapping failure that moved on, an execute failure, a read failure.
+        IReadOnlyList<EventWrittenEventArgs> mine = events.For(Pool);
+        bool[] succeeded = mine.Where(e => e.EventName == "CommandStop").Select(e => (bool)EventCollector.Field(e, "succeeded")!).ToArray();
+        Assert.Equal([true, true, true, false, false], succeeded);
+        Assert.Equal(5, mine.Count(e => e.EventName == "CommandStart"));
+        Assert.Equal(5, mine.Count(e => e.EventName == "Released"));
+    }
+
+    [Fact]
     public void Each_finding_is_an_event_with_kind_message_and_figures()
     {
         using var events = new EventCollector();

@@ -1,0 +1,301 @@
+using System.Data;
+using System.Data.Common;
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Execution;
+
+/// <summary>The shapes a call comes in: they differ in how long the connection is held and who reads the results.</summary>
+internal enum CallShape
+{
+    /// <summary>Executed and read to the end inside the call (a list, a row, a scalar, an execute, an execute-many).</summary>
+    Buffered,
+
+    /// <summary>Read row by row by the caller (<c>Stream</c>): the connection is held until the enumeration ends.</summary>
+    Stream,
+
+    /// <summary>Several result sets read by the caller (<c>QueryMultiple</c>): held until the reader is disposed.</summary>
+    Grid,
+}
+
+/// <summary>
+/// The one path of a call, whatever its shape: acquire the connection, rent and fill the command, start the command's
+/// telemetry and the watch over its timeout and token (<see cref="StartAsync"/>); run each provider operation under
+/// that watch (<see cref="WatchAsync{T}"/>, <see cref="Token"/>); translate a failure (<see cref="Watched"/>, then
+/// <see cref="Translate"/>); stop the telemetry and read back outputs (<see cref="Complete"/>, <see cref="Fail"/>);
+/// give the connection back, or abandon it to a provider that is still using it (<see cref="EndAsync"/>).
+/// </summary>
+/// <remarks>
+/// A struct held by whoever runs the call (a buffered call's frame, a stream's iterator, a <see cref="GridReader"/>),
+/// so a call allocates nothing for its lifecycle; its methods are called on that one copy.
+/// </remarks>
+internal struct CallLifecycle
+{
+    private bool _completed;
+    private bool _failed;
+
+    private CallLifecycle(
+        SqlRunner runner, CommandRequest request, CallShape shape, Lease lease, bool blocking, CancellationToken caller)
+    {
+        Runner = runner;
+        Request = request;
+        Shape = shape;
+        Lease = lease;
+        Blocking = blocking;
+        Caller = caller;
+    }
+
+    public SqlRunner Runner { get; }
+
+    public CommandRequest Request { get; }
+
+    public CallShape Shape { get; }
+
+    public Lease Lease { get; }
+
+    public DbCommand Command { get; private set; } = null!;
+
+    /// <summary>The timeout a watch enforces for the call (<see cref="PoolContext.WatchedTimeout"/>); null for none.</summary>
+    public TimeSpan? Timeout { get; private set; }
+
+    /// <summary>The watch over the whole call (an async buffered call or stream); null when there is nothing to watch.</summary>
+    public CallWatch? Watch { get; private set; }
+
+    /// <summary>The caller's token.</summary>
+    public CancellationToken Caller { get; }
+
+    /// <summary>The token to give the provider: the watch's when there is one, the caller's otherwise.</summary>
+    public readonly CancellationToken Token => Watch?.Token ?? Caller;
+
+    private bool Blocking { get; }
+
+    private long Started { get; set; }
+
+    private long Timed { get; set; }
+
+    private readonly ConnectionSource Source => Runner.Source;
+
+    private readonly PoolContext Pool => Runner.Source.Pool;
+
+    /// <summary>
+    /// Acquires the connection and readies the command. A failure on the way gives back what was taken and throws.
+    /// Pooled, so an open that completes later allocates no state machine per call.
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public static async ValueTask<CallLifecycle> StartAsync(
+        SqlRunner runner, CommandRequest request, CallShape shape, bool async, CancellationToken cancellationToken)
+    {
+        // A buffered call that blocks a pool thread for its whole round trip is the starvation detector's own evidence.
+        bool blocking = shape == CallShape.Buffered && BlockingCalls.Enter(blocks: !async || runner.Pool.Traits.AsyncRunsSynchronously);
+        Lease lease;
+        try
+        {
+            bool held = shape != CallShape.Buffered;
+            lease = await runner.Source.AcquireAsync(async, forStream: held, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            if (blocking)
+                BlockingCalls.Exit();
+            throw;
+        }
+
+        var call = new CallLifecycle(runner, request, shape, lease, blocking, cancellationToken);
+        try
+        {
+            call.Begin(async);
+        }
+        catch
+        {
+            await call.EndAsync(async).ConfigureAwait(false);
+            throw;
+        }
+
+        return call;
+    }
+
+    private void Begin(bool async)
+    {
+        DbConnection connection = Lease.Connection;
+        Command = Shape == CallShape.Buffered ? Source.RentCommand(connection) : connection.CreateCommand();
+        Fill(Command);
+        Started = Pool.Telemetry.CommandStarting(Request.Sql);
+
+        // Only a call with a timeout reads the clock, to tell the provider's report of its expiry from other failures.
+        Timeout = Pool.WatchedTimeout(Request.Timeout);
+        Timed = Timeout is null ? 0 : Stopwatch.GetTimestamp();
+
+        // A buffered call is watched whole. A stream's rows are read at the caller's pace: its token watches the whole
+        // stream, and the provider's command timeout each wait. A grid watches each of its steps (WatchStep).
+        if (async && Shape != CallShape.Grid)
+            Watch = CancellingCommand(CallWatch.Start(Shape == CallShape.Buffered ? Timeout : null, Caller));
+    }
+
+    /// <summary>Sets the call's transaction, timeout, parameters and text on <paramref name="command"/>.</summary>
+    private readonly void Fill(DbCommand command)
+    {
+        command.Transaction = Source.Transaction;
+        if (Pool.TimeoutSeconds(Request.Timeout) is { } seconds)
+            command.CommandTimeout = seconds;
+
+        // A kept command may come from a procedure call (ParameterBag.CommandType); any other call is text.
+        if (Request.Args is not ParameterBag && command.CommandType != CommandType.Text)
+            command.CommandType = CommandType.Text;
+        command.CommandText = ParameterBinder.Bind(command, Request.Sql, Request.Args, Pool.Handlers);
+    }
+
+    /// <summary>
+    /// Waits for a provider operation under the call's watch (the operation must have been given <see cref="Token"/>);
+    /// exactly the operation when nothing watches.
+    /// </summary>
+    public readonly ValueTask<T> WatchAsync<T>(ValueTask<T> operation) => Watch is null ? operation : Watch.WaitAsync(operation);
+
+    /// <summary>
+    /// What the call reports for <paramref name="error"/> as far as <paramref name="watch"/> knows (the call's own when
+    /// null): an abandoned operation becomes a cancellation or a timeout, an operation the watch stopped likewise;
+    /// any other error is returned as it is.
+    /// </summary>
+    public readonly Exception Watched(Exception error, CallWatch? watch = null)
+    {
+        watch ??= Watch;
+        if (watch is null)
+            return error;
+        if (error is CallAbandonedException abandoned)
+            return abandoned.Reported = CallErrors.Abandoned(watch, Timeout, abandoned, Caller);
+        return CallErrors.Stopped(watch, Timeout, error, Caller) ?? error;
+    }
+
+    /// <summary>
+    /// What the caller is thrown instead of <paramref name="error"/> (already <see cref="Watched"/>), or null to let it
+    /// pass: a cancellation the provider misreports, then the source's translation (a broken connection, an exhausted
+    /// pool, a transaction the server ended), then a provider's own report of the call's timeout. The failure is noted
+    /// for the source (<see cref="ConnectionSource.NoteFailure"/>): it may have ended a transaction.
+    /// </summary>
+    /// <param name="error">The failure, as <see cref="Watched"/> reported it.</param>
+    /// <param name="cancellationToken">The token of the operation that failed.</param>
+    /// <remarks>
+    /// The provider's report of a timeout is told by the time since the call started, whatever step failed: a provider
+    /// times a command from its execute (MySqlConnector across all its reads) or each wait (Npgsql), never less.
+    /// </remarks>
+    public readonly Exception? Translate(Exception error, CancellationToken cancellationToken)
+    {
+        DbConnection connection = Lease.Connection;
+        Source.NoteFailure(connection, error);
+        Exception? reported = Cancellation.IsMisreported(error, cancellationToken)
+            ? Cancellation.Reported(error, cancellationToken)
+            : Source.TranslateFailure(connection, error);
+        bool inTransaction = Source.Transaction is not null;
+        return CallErrors.TimedOut(Timeout, Timed, error, connection, inTransaction, cancellationToken) ?? reported;
+    }
+
+    /// <summary>
+    /// The failure of a buffered call, start to end: the command's telemetry stops with <paramref name="error"/>, the
+    /// error is translated, and the server is asked whether it ended the call's transaction. Returns what to throw
+    /// (null: rethrow the original).
+    /// </summary>
+    public ValueTask<Exception?> FailAsync(Exception error, bool async)
+    {
+        // Not async itself: the outcome is recorded on the caller's own copy of the lifecycle.
+        Exception seen = Watched(error);
+        Fail(seen);
+        Pool.Telemetry.CommandFailed(Request.Sql, seen);
+        if (Watch?.Abandoned is not null)
+            return new ValueTask<Exception?>(seen);
+        Exception? reported = Translate(seen, Caller) ?? (ReferenceEquals(seen, error) ? null : seen);
+        return SettleAsync(Source, Lease, reported, async);
+    }
+
+    /// <summary>While the call still holds the connection: did the server end the transaction the statement ran in?</summary>
+    private static async ValueTask<Exception?> SettleAsync(ConnectionSource source, Lease lease, Exception? reported, bool async) =>
+        await source.SettleAsync(lease, async).ConfigureAwait(false) ?? reported;
+
+    /// <summary>
+    /// What the caller is thrown instead of <paramref name="error"/>, a failure of one of the call's provider operations
+    /// (<see cref="Watched"/> then <see cref="Translate"/>; an abandoned operation is reported as the watch says); null to
+    /// let it pass.
+    /// </summary>
+    /// <param name="error">The failure.</param>
+    /// <param name="cancellationToken">The token of the operation that failed.</param>
+    /// <param name="watch">The operation's own watch, for a step timed on its own (<see cref="WatchStep"/>); null for the call's.</param>
+    public readonly Exception? Report(Exception error, CancellationToken cancellationToken, CallWatch? watch = null)
+    {
+        Exception seen = Watched(error, watch);
+        if ((watch ?? Watch)?.Abandoned is not null)
+            return seen;
+        return Translate(seen, cancellationToken) ?? (ReferenceEquals(seen, error) ? null : seen);
+    }
+
+    /// <summary>
+    /// A watch over one step of a call timed step by step (a grid's execute and each of its reads, read at the caller's
+    /// pace): the call's timeout counted from now, and the step's token. Null when there is nothing to watch.
+    /// </summary>
+    public readonly CallWatch? WatchStep(bool async, CancellationToken cancellationToken) =>
+        async ? CancellingCommand(CallWatch.Start(Timeout, cancellationToken)) : null;
+
+    /// <summary>
+    /// <paramref name="watch"/>, made to cancel the command itself when it stops, for a provider whose async methods run
+    /// synchronously and never look at their token again (MySql.Data's reads): its <c>Cancel</c> stops the statement.
+    /// </summary>
+    private readonly CallWatch? CancellingCommand(CallWatch? watch)
+    {
+        if (watch is not null && Pool.Traits.AsyncRunsSynchronously)
+            watch.CancelOnStop(Command);
+        return watch;
+    }
+
+    /// <summary>The call succeeded: outputs are read back into their <see cref="ParameterBag"/> and the telemetry stops.</summary>
+    /// <param name="readBack">False when the caller stopped reading early (the outputs did not arrive).</param>
+    public void Complete(bool readBack = true)
+    {
+        if (_completed)
+            return;
+        _completed = true;
+        if (readBack)
+            (Request.Args as ParameterBag)?.ReadBack();
+        Pool.Telemetry.CommandCompleted(Started, succeeded: true);
+    }
+
+    /// <summary>The call failed with <paramref name="error"/> (null when its cause is reported elsewhere): the telemetry stops.</summary>
+    public void Fail(Exception? error)
+    {
+        if (_completed)
+            return;
+        _completed = _failed = true;
+        Pool.Telemetry.CommandCompleted(Started, succeeded: false, error);
+    }
+
+    /// <summary>
+    /// Gives the command and the connection back; when the provider still runs an abandoned operation
+    /// (<paramref name="abandoned"/>, or the call's watch's), both go with it once it is done. The telemetry stops as failed
+    /// if the call neither completed nor failed.
+    /// </summary>
+    public ValueTask EndAsync(bool async, Task? abandoned = null)
+    {
+        Fail(null);
+        abandoned ??= Watch?.Abandoned;
+        DbCommand? command = Command;
+        try
+        {
+            if (command is not null && abandoned is null)
+            {
+                command.Parameters.Clear();
+                if (Shape == CallShape.Buffered)
+                    Source.ReturnCommand(command, _failed);
+                else
+                    command.Dispose();
+            }
+        }
+        finally
+        {
+            if (Blocking)
+                BlockingCalls.Exit();
+            Watch?.Dispose();
+        }
+
+        if (abandoned is null)
+            return Source.ReleaseAsync(Lease, async);
+        Source.Abandon(Lease, command!, abandoned);
+        return default;
+    }
+}
