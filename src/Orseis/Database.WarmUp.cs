@@ -38,12 +38,12 @@ public sealed partial class Database
                 "ask for at most that many, or raise Max Pool Size in the connection string.");
         }
 
-        return Source is SharedSource shared
+        return Source is ReuseConnectionSource shared
             ? WarmUpSharedAsync(shared, cancellationToken)
             : WarmUpPoolAsync(connections, cancellationToken);
     }
 
-    private async Task<WarmUpResult> WarmUpSharedAsync(SharedSource shared, CancellationToken cancellationToken)
+    private async Task<WarmUpResult> WarmUpSharedAsync(ReuseConnectionSource shared, CancellationToken cancellationToken)
     {
         long started = Stopwatch.GetTimestamp();
         long? connectsBefore = Pool.Telemetry.ProviderPool?.PhysicalConnects;

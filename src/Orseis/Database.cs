@@ -48,7 +48,7 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     /// <summary>The connection source of <see cref="OrseisOptions.Mode"/>: the one place a database's mode is chosen.</summary>
     private static ConnectionSource SourceFor(PoolContext pool) => pool.Options.Mode switch
     {
-        ExecutionMode.ReuseConnection => new SharedSource(pool, $"database '{pool.Telemetry.PoolName}' (ReuseConnection mode)"),
+        ExecutionMode.ReuseConnection => new ReuseConnectionSource(pool, $"database '{pool.Telemetry.PoolName}' (ReuseConnection mode)"),
         _ => new OpenPerCallSource(pool, pool.Telemetry.PoolName),
     };
 
@@ -62,7 +62,7 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     /// In <see cref="ExecutionMode.ReuseConnection"/>, how many calls had to wait for the shared connection because
     /// another flow was using it. Always 0 in <see cref="ExecutionMode.OpenPerCall"/>.
     /// </summary>
-    public long ReuseWaits => (Source as SharedSource)?.Waits ?? 0;
+    public long ReuseWaits => (Source as ReuseConnectionSource)?.Waits ?? 0;
 
     /// <summary>Opens a connection and returns a <see cref="Session"/> that runs every call on it until disposed.</summary>
     /// <returns>The open session.</returns>

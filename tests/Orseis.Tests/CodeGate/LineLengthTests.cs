@@ -47,7 +47,7 @@ public sealed class LineLengthTests
         ["src/Orseis/SqlRunner.MultiMap.cs"] = 23,
         ["src/Orseis/SqlRunner.Multiple.cs"] = 10,
         ["src/Orseis/SqlRunner.Query.cs"] = 19,
-        ["src/Orseis/SqlRunner.Scalar.cs"] = 14,
+        ["src/Orseis/SqlRunner.Scalar.cs"] = 8,
         ["src/Orseis/SqlRunner.Stream.cs"] = 4,
         ["src/Orseis/SqlRunner.cs"] = 3,
     };

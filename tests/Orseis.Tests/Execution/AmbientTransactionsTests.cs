@@ -114,7 +114,7 @@ public sealed class AmbientTransactionsTests : IAsyncDisposable
     [Fact]
     public void The_shared_connection_of_reuse_connection_mode_is_in_no_scope_whatever_the_provider()
     {
-        using var source = new SharedSource(Pool(typeof(Npgsql.NpgsqlDataSource)), "database 'd' (ReuseConnection mode)");
+        using var source = new ReuseConnectionSource(Pool(typeof(Npgsql.NpgsqlDataSource)), "database 'd' (ReuseConnection mode)");
         using var scope = new TransactionScope();
         var refused = Assert.Throws<InvalidOperationException>(() => source.AcquireAsync(false, forStream: false, CancellationToken.None));
         Assert.Equal(

@@ -84,7 +84,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         await session.CloseAsync(false);
         Assert.Equal(typeof(Session).FullName, Assert.Throws<ObjectDisposedException>(() => session.AcquireAsync(true, false, CancellationToken.None)).ObjectName);
 
-        var shared = new SharedSource(_pool, "d");
+        var shared = new ReuseConnectionSource(_pool, "d");
         await shared.AcquireAsync(false, false, CancellationToken.None);
         await shared.CloseAsync(true);
         await shared.CloseAsync(true); // the gate is disposed once
@@ -166,7 +166,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     [Fact]
     public async Task A_shared_connection_is_the_same_for_every_call_and_a_waiting_call_gets_it_when_released()
     {
-        var shared = new SharedSource(_pool, "d");
+        var shared = new ReuseConnectionSource(_pool, "d");
         Lease first = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
         Assert.Equal(0, shared.Waits);
         Task<Lease> waiting = Task.Run(async () => await shared.AcquireAsync(true, forStream: false, CancellationToken.None));
@@ -191,7 +191,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     [InlineData(true)]
     public async Task A_shared_connection_held_too_long_fails_the_waiting_call_with_the_setting_to_change(bool async)
     {
-        var shared = new SharedSource(_pool, "database 'd'");
+        var shared = new ReuseConnectionSource(_pool, "database 'd'");
         Lease held = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
         var error = await Task.Run(() => Assert.ThrowsAsync<TimeoutException>(async () => await shared.AcquireAsync(async, forStream: false, CancellationToken.None)));
         Assert.Equal(
@@ -207,7 +207,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     [Fact]
     public async Task A_shared_connection_wait_can_be_cancelled()
     {
-        var shared = new SharedSource(_pool, "d");
+        var shared = new ReuseConnectionSource(_pool, "d");
         Lease held = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
         using var cts = new CancellationTokenSource();
 
@@ -227,7 +227,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     [Fact]
     public async Task A_sync_call_on_the_thread_of_an_open_sync_stream_fails_at_once_instead_of_waiting_forever()
     {
-        var shared = new SharedSource(_pool, "database 'd'");
+        var shared = new ReuseConnectionSource(_pool, "database 'd'");
         await Task.Run(async () =>
         {
             Lease stream = await shared.AcquireAsync(false, forStream: true, CancellationToken.None);
@@ -253,7 +253,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     [Fact]
     public async Task Only_sync_streams_mark_their_thread()
     {
-        var shared = new SharedSource(_pool, "d");
+        var shared = new ReuseConnectionSource(_pool, "d");
         await Task.Run(async () =>
         {
             Lease asyncStream = await shared.AcquireAsync(true, forStream: true, CancellationToken.None);
@@ -271,7 +271,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     [Fact]
     public async Task A_shared_connection_whose_open_fails_leaves_the_gate_open()
     {
-        var shared = new SharedSource(_pool, "d");
+        var shared = new ReuseConnectionSource(_pool, "d");
         _source.Failure = () => new InvalidOperationException("refused");
         await Assert.ThrowsAsync<InvalidOperationException>(async () => await shared.AcquireAsync(true, forStream: false, CancellationToken.None));
         _source.Failure = null;
@@ -284,7 +284,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     [Fact]
     public async Task A_shared_connection_s_abandoned_call_frees_the_gate_and_the_next_call_opens_a_new_connection()
     {
-        var shared = new SharedSource(_pool, "d");
+        var shared = new ReuseConnectionSource(_pool, "d");
         Lease connection = await shared.AcquireAsync(false, forStream: false, CancellationToken.None);
         var pending = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         shared.Abandon(connection, shared.RentCommand(connection.Connection), pending.Task);

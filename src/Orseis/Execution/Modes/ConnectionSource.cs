@@ -4,7 +4,7 @@ namespace Orseis.Execution;
 
 /// <summary>
 /// How a runner gets the connection for one call: one implementation per way of running (<see cref="OpenPerCallSource"/>,
-/// <see cref="SharedSource"/>, <see cref="SessionSource"/>). <see cref="SqlRunner"/>'s one executor and its streams run
+/// <see cref="ReuseConnectionSource"/>, <see cref="SessionSource"/>). <see cref="SqlRunner"/>'s one executor and its streams run
 /// every call over a source: acquire, rent a command, run, return the command, release, with failures translated and
 /// abandoned calls handed back here. A new way of running is one new subclass.
 /// </summary>

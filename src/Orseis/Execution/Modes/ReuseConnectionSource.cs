@@ -7,7 +7,7 @@ namespace Orseis.Execution;
 /// wait forever on itself (a query inside a <c>foreach</c> over a sync stream of the same database) fails at once
 /// instead, and any wait longer than <see cref="OrseisOptions.ReuseWaitTimeout"/> fails with a clear message.
 /// </summary>
-internal sealed class SharedSource(PoolContext pool, string owner)
+internal sealed class ReuseConnectionSource(PoolContext pool, string owner)
     : KeptSource(pool, typeof(Database), new KeptConnection(pool, owner, heldByDesign: true)), IDisposable
 {
     private readonly SemaphoreSlim _gate = new(1, 1);

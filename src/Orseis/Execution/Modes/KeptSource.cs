@@ -3,7 +3,7 @@ using System.Data.Common;
 namespace Orseis.Execution;
 
 /// <summary>
-/// A source that keeps one connection across calls (<see cref="SessionSource"/>, <see cref="SharedSource"/>): commands,
+/// A source that keeps one connection across calls (<see cref="SessionSource"/>, <see cref="ReuseConnectionSource"/>): commands,
 /// failures and abandoned calls go through its <see cref="KeptConnection"/>; each subclass says how a call gives the
 /// connection back (<see cref="Leave"/>).
 /// </summary>
