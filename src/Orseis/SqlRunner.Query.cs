@@ -5,6 +5,7 @@ using Orseis.Mapping;
 
 namespace Orseis;
 
+// Query: every row mapped and buffered, or one row (First, Single and their OrDefault forms).
 public abstract partial class SqlRunner
 {
     /// <summary>Runs <paramref name="sql"/> and maps every row to <typeparamref name="T"/>, buffered in a list.</summary>

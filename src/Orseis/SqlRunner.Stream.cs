@@ -21,7 +21,8 @@ public abstract partial class SqlRunner
     {
         Pool.Telemetry.EnterFlow();
         var request = new CommandRequest(sql, args, timeout);
-        return Diagnostics.OrseisActivitySource.Tracing ? TracedStream(request, StreamIterator<T>(request)) : StreamIterator<T>(request);
+        IEnumerable<T> rows = SyncRows(StreamRowsAsync<T>(request, async: false, CancellationToken.None));
+        return Diagnostics.OrseisActivitySource.Tracing ? TracedStream(request, rows) : rows;
     }
 
     /// <summary>
@@ -38,65 +39,40 @@ public abstract partial class SqlRunner
         Pool.Telemetry.EnterFlow();
         var request = new CommandRequest(sql, args, timeout);
         return Diagnostics.OrseisActivitySource.Tracing
-            ? TracedStreamAsync(request, StreamAsyncIterator<T>(request, cancellationToken), CancellationToken.None)
-            : StreamAsyncIterator<T>(request, cancellationToken);
+            ? TracedStreamAsync(request, StreamRowsAsync<T>(request, async: true, cancellationToken), CancellationToken.None)
+            : StreamRowsAsync<T>(request, async: true, cancellationToken);
     }
 
-    private IEnumerable<T> StreamIterator<T>(CommandRequest request)
+    /// <summary>
+    /// The rows of a stream run with <c>async: false</c>, whose every step completes at once (as a sync buffered call's
+    /// does), read synchronously: one iterator serves both forms.
+    /// </summary>
+    private static IEnumerable<T> SyncRows<T>(IAsyncEnumerable<T> rows)
     {
-        CallLifecycle call = SyncPath.Done(CallLifecycle.StartAsync(this, request, CallShape.Stream, async: false, CancellationToken.None));
-        DbDataReader? reader = null;
-        bool finished = false;
-
-        // True only while a step that can throw runs, so the finally below tells a failure from an early exit.
-        bool failed = true;
+        IAsyncEnumerator<T> reading = rows.GetAsyncEnumerator(CancellationToken.None);
         try
         {
-            reader = SyncPath.Done(ExecuteStreamReaderAsync(call, async: false));
-            Func<DbDataReader, T>? map = null;
-            while (SyncPath.Done(ReadStreamRowAsync(reader, call, async: false)))
-            {
-                map ??= RowMapper<T>.Get(reader, call.Command.CommandText, Handlers);
-                T row = map(reader);
-                failed = false;
-                yield return row;
-                failed = true;
-            }
-
-            finished = true;
-            failed = false;
+            while (SyncPath.Done(reading.MoveNextAsync()))
+                yield return reading.Current;
         }
         finally
         {
-            try
-            {
-                if (reader is not null)
-                    SyncPath.Done(CloseReaderAsync(call.Command, reader, finished, async: false));
-            }
-            catch (Exception) when (failed)
-            {
-                // The caller gets the step's own error, not the reader's failure to close after it (see CloseReaderAsync).
-            }
-            finally
-            {
-                // Even when the reader's disposal throws (a dead connection), the command's stop is reported.
-                EndStream(ref call, failed, finished);
-                SyncPath.Done(call.EndAsync(async: false));
-            }
+            SyncPath.Done(reading.DisposeAsync());
         }
     }
 
-    private async IAsyncEnumerable<T> StreamAsyncIterator<T>(CommandRequest request, [EnumeratorCancellation] CancellationToken cancellationToken)
+    private async IAsyncEnumerable<T> StreamRowsAsync<T>(
+        CommandRequest request, bool async, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        CallLifecycle call = await CallLifecycle.StartAsync(this, request, CallShape.Stream, async: true, cancellationToken).ConfigureAwait(false);
+        CallLifecycle call = await CallLifecycle.StartAsync(this, request, CallShape.Stream, async, cancellationToken).ConfigureAwait(false);
         DbDataReader? reader = null;
         bool finished = false;
         bool failed = true;
         try
         {
-            reader = await ExecuteStreamReaderAsync(call, async: true).ConfigureAwait(false);
+            reader = await ExecuteStreamReaderAsync(call, async).ConfigureAwait(false);
             Func<DbDataReader, T>? map = null;
-            while (await ReadStreamRowAsync(reader, call, async: true).ConfigureAwait(false))
+            while (await ReadStreamRowAsync(reader, call, async).ConfigureAwait(false))
             {
                 map ??= RowMapper<T>.Get(reader, call.Command.CommandText, Handlers);
                 T row = map(reader);
@@ -114,26 +90,20 @@ public abstract partial class SqlRunner
             {
                 // An abandoned read still runs in the provider: the reader goes with its connection, later.
                 if (reader is not null && call.Watch?.Abandoned is null)
-                    await CloseReaderAsync(call.Command, reader, finished, async: true).ConfigureAwait(false);
+                    await CloseReaderAsync(call.Command, reader, finished, async).ConfigureAwait(false);
             }
             catch (Exception) when (failed)
             {
             }
             finally
             {
-                EndStream(ref call, failed, finished);
-                await call.EndAsync(async: true).ConfigureAwait(false);
+                if (failed)
+                    call.Fail(null);
+                else
+                    call.Complete(readBack: finished); // outputs arrive only when every row was read
+                await call.EndAsync(async).ConfigureAwait(false);
             }
         }
-    }
-
-    /// <summary>A stream's outcome: failed, or complete (its outputs read back only when every row was read).</summary>
-    private static void EndStream(ref CallLifecycle call, bool failed, bool finished)
-    {
-        if (failed)
-            call.Fail(null);
-        else
-            call.Complete(readBack: finished);
     }
 
     // An iterator cannot catch around a yield, so the steps of a stream that talk to the server translate their own
