@@ -131,7 +131,7 @@ public abstract partial class SqlRunner
     private static async ValueTask<List<TResult>> MultiMapBody<TResult>(
         DbCommand command, TypeHandlerSet? handlers, Type[] types, string splitOn, Func<Delegate[], Func<DbDataReader, TResult>> compose, bool async, CancellationToken cancellationToken)
     {
-        DbDataReader reader = await ExecuteReaderAsync(command, System.Data.CommandBehavior.SingleResult, async, cancellationToken).ConfigureAwait(false);
+        DbDataReader reader = await ExecuteReaderAsync(command, System.Data.CommandBehavior.Default, async, cancellationToken).ConfigureAwait(false);
         try
         {
             var rows = new List<TResult>();
@@ -145,6 +145,7 @@ public abstract partial class SqlRunner
                 while (await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false));
             }
 
+            await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
             return rows;
         }
         finally

@@ -94,7 +94,7 @@ public abstract partial class SqlRunner
 
     private static async ValueTask<List<T>> ListBody<T>(DbCommand command, Mapping.TypeHandlerSet? handlers, bool async, CancellationToken cancellationToken)
     {
-        DbDataReader reader = await ExecuteReaderAsync(command, CommandBehavior.SingleResult, async, cancellationToken).ConfigureAwait(false);
+        DbDataReader reader = await ExecuteReaderAsync(command, CommandBehavior.Default, async, cancellationToken).ConfigureAwait(false);
         try
         {
             var rows = new List<T>();
@@ -108,6 +108,7 @@ public abstract partial class SqlRunner
                 while (await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false));
             }
 
+            await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
             return rows;
         }
         finally
@@ -118,14 +119,14 @@ public abstract partial class SqlRunner
 
     private static async ValueTask<T?> RowBody<T>(DbCommand command, Mapping.TypeHandlerSet? handlers, RowLimit limit, bool async, CancellationToken cancellationToken)
     {
-        CommandBehavior behavior = limit is RowLimit.First or RowLimit.FirstOrDefault
-            ? CommandBehavior.SingleResult | CommandBehavior.SingleRow
-            : CommandBehavior.SingleResult;
+        // SingleRow lets a provider ask the server for one row (Npgsql does); the later statements still run and are drained.
+        CommandBehavior behavior = limit is RowLimit.First or RowLimit.FirstOrDefault ? CommandBehavior.SingleRow : CommandBehavior.Default;
         DbDataReader reader = await ExecuteReaderAsync(command, behavior, async, cancellationToken).ConfigureAwait(false);
         try
         {
             if (!await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
             {
+                await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
                 return limit is RowLimit.First or RowLimit.Single
                     ? throw new InvalidOperationException($"{Describe(limit)} expected a row, but the query returned none.")
                     : default;
@@ -134,6 +135,7 @@ public abstract partial class SqlRunner
             T row = RowMapper<T>.Get(reader, command.CommandText, handlers)(reader);
             if (limit is RowLimit.Single or RowLimit.SingleOrDefault && await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
                 throw new InvalidOperationException($"{Describe(limit)} expected at most one row, but the query returned more than one.");
+            await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
             return row;
         }
         finally

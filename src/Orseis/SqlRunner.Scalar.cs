@@ -36,9 +36,7 @@ public abstract partial class SqlRunner
         {
             bool hasValue = await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false);
             T? value = hasValue ? ScalarValue<T>(reader, handlers) : default; // converted while the reader still describes the column
-            while (await NextResultAsync(reader, async, cancellationToken).ConfigureAwait(false))
-            {
-            }
+            await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
 
             return hasValue ? value : NoScalar<T>();
         }

@@ -76,6 +76,18 @@ public abstract partial class SqlRunner
     internal static ValueTask<bool> NextResultAsync(DbDataReader reader, bool async, CancellationToken cancellationToken) =>
         async ? new ValueTask<bool>(reader.NextResultAsync(cancellationToken)) : new ValueTask<bool>(reader.NextResult());
 
+    /// <summary>
+    /// Moves through the command's remaining result sets, as Dapper does, so the later statements of a batch run to the
+    /// end and an error one of them raises (or that the server sends after the rows) is thrown, not lost in the
+    /// reader's disposal. The rows of those result sets are not read.
+    /// </summary>
+    internal static async ValueTask DrainAsync(DbDataReader reader, bool async, CancellationToken cancellationToken)
+    {
+        while (await NextResultAsync(reader, async, cancellationToken).ConfigureAwait(false))
+        {
+        }
+    }
+
     internal static ValueTask DisposeReaderAsync(DbDataReader reader, bool async)
     {
         if (async)

@@ -24,6 +24,8 @@ public abstract partial class ServerSuite : IDisposable
 
     public sealed record Item(int Id, string Name, decimal Amount, DateTime Created);
 
+    public sealed record Key(int Id);
+
     private Database Open(ExecutionMode mode, string? connectionString = null)
     {
         Database db = Dialect.Open(mode, connectionString);
@@ -221,10 +223,20 @@ public abstract partial class ServerSuite : IDisposable
 
     protected async Task An_error_after_the_scalar_value_is_thrown_not_lost()
     {
-        // ExecuteScalar semantics: the statement after the value runs, and its failure reaches the caller.
+        // ExecuteScalar semantics, and Dapper's for every buffered read: the statement after the rows runs, and its
+        // failure reaches the caller.
         Database db = Open(ExecutionMode.ReuseConnection);
-        Assert.ThrowsAny<System.Data.Common.DbException>(() => db.Scalar<int>("select 1; select * from orseis_no_such_table"));
-        await Assert.ThrowsAnyAsync<System.Data.Common.DbException>(() => db.ScalarAsync<int>("select 1; select * from orseis_no_such_table"));
+        const string Then = "select 1 as Id; select * from orseis_no_such_table";
+        Assert.ThrowsAny<System.Data.Common.DbException>(() => db.Scalar<int>(Then));
+        await Assert.ThrowsAnyAsync<System.Data.Common.DbException>(() => db.ScalarAsync<int>(Then));
+        Assert.ThrowsAny<System.Data.Common.DbException>(() => db.Query<int>(Then));
+        await Assert.ThrowsAnyAsync<System.Data.Common.DbException>(() => db.QueryAsync<int>(Then));
+        Assert.ThrowsAny<System.Data.Common.DbException>(() => db.QueryFirst<int>(Then));
+        await Assert.ThrowsAnyAsync<System.Data.Common.DbException>(() => db.QueryFirstOrDefaultAsync<int>(Then));
+        Assert.ThrowsAny<System.Data.Common.DbException>(() => db.QuerySingle<int>(Then));
+        await Assert.ThrowsAnyAsync<System.Data.Common.DbException>(() => db.QuerySingleOrDefaultAsync<int>(Then));
+        Assert.ThrowsAny<System.Data.Common.DbException>(() => db.Query<Key, Key, int>(
+            "select 1 as Id, 2 as Id; select * from orseis_no_such_table", (a, b) => a.Id + b.Id));
         Assert.Equal(2, db.Scalar<int>("select 2"));
     }
 

@@ -1,3 +1,4 @@
+using System.Data.Common;
 using Orseis.Tests.Infrastructure;
 
 namespace Orseis.Tests.Api;
@@ -121,5 +122,29 @@ public sealed class QueryApiTests
         var error = Assert.Throws<Microsoft.Data.Sqlite.SqliteException>(() => db.Runner.Execute("select * from no_such_table"));
         Assert.Contains("no_such_table", error.Message, StringComparison.Ordinal);
         Assert.Equal(1, db.Runner.Scalar<int>("select 1"));
+    }
+
+    [Theory]
+    [MemberData(nameof(SeededDatabase.AllKinds), MemberType = typeof(SeededDatabase))]
+    public async Task A_failure_in_a_statement_after_the_rows_is_thrown_by_every_buffered_read(RunnerKind kind)
+    {
+        // The second statement overflows: SQLite reports it only when the reader moves on to it.
+        using var db = new SeededDatabase(kind);
+        const string Then = "select id, name from people where id = 1; select abs(-9223372036854775807 - 1)";
+        SqlRunner runner = db.Runner;
+        Assert.ThrowsAny<DbException>(() => runner.Query<Person>(Then));
+        await Assert.ThrowsAnyAsync<DbException>(() => runner.QueryAsync<Person>(Then));
+        Assert.ThrowsAny<DbException>(() => runner.QueryFirst<Person>(Then));
+        Assert.ThrowsAny<DbException>(() => runner.QueryFirstOrDefault<Person>(Then));
+        await Assert.ThrowsAnyAsync<DbException>(() => runner.QuerySingleAsync<Person>(Then));
+        Assert.ThrowsAny<DbException>(() => runner.QuerySingleOrDefault<Person>(Then));
+        Assert.ThrowsAny<DbException>(() => runner.QuerySingleOrDefault<Person>(
+            "select id, name from people where id = 99; select abs(-9223372036854775807 - 1)"));
+        Assert.ThrowsAny<DbException>(() => runner.Query<Person, Person, long>(
+            "select id, name, id, name from people; select abs(-9223372036854775807 - 1)", (a, b) => a.Id + b.Id, splitOn: "id"));
+
+        // Without a failing statement after them, the rows are read as before.
+        Assert.Equal("person 1", runner.QuerySingle<Person>("select id, name from people where id = 1; select 2").Name);
+        Assert.Equal(5, runner.Query<Person>("select id, name from people; select 2").Count);
     }
 }
