@@ -30,7 +30,8 @@ internal static class ValueConverter
             return ToIntegral(value, source, target);
         if (ScalarTypes.IsFloating(target))
             return ToFloating(value, source, target);
-        if (target == typeof(string) && value is IFormattable or char or char[])
+        // A Guid is not text: a Guid column read into a string member is a mistake in the type, not a format to choose.
+        if (target == typeof(string) && value is (IFormattable and not Guid) or char or char[])
             return value is char[] chars ? new string(chars) : value is IFormattable f ? f.ToString(null, Invariant) : value.ToString()!;
         if (target == typeof(char) && value is string { Length: 1 } one)
             return one[0];
@@ -58,17 +59,22 @@ internal static class ValueConverter
             throw HotPathErrors.NotAnEnumName(target);
         }
 
-        if (ScalarTypes.IsIntegral(value.GetType()))
-            return Enum.ToObject(target, ToIntegral(value, value.GetType(), Enum.GetUnderlyingType(target)));
-        throw NoConversion(value.GetType(), target);
+        // A whole number stored as REAL or FLOAT (SQLite's only numbers with a fraction) converts as an integer would.
+        Type source = value.GetType();
+        if (ScalarTypes.IsIntegral(source) || IsFractional(source))
+            return Enum.ToObject(target, ToIntegral(value, source, Enum.GetUnderlyingType(target)));
+        throw NoConversion(source, target);
     }
 
     private static bool ToBoolean(object value) => value switch
     {
         string s when bool.TryParse(s, out bool b) => b,
         _ when ScalarTypes.IsIntegral(value.GetType()) => BooleanFrom(System.Convert.ToInt64(value, Invariant)),
+        _ when IsFractional(value.GetType()) => BooleanFrom((long)ToIntegral(value, value.GetType(), typeof(long))),
         _ => throw NoConversion(value.GetType(), typeof(bool)),
     };
+
+    private static bool IsFractional(Type type) => type == typeof(decimal) || ScalarTypes.IsFloating(type);
 
     private static object ToIntegral(object value, Type source, Type target)
     {

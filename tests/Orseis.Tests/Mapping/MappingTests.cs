@@ -278,4 +278,26 @@ public sealed class MappingTests : IDisposable
     }
 
     public sealed record ConcurrentShape(int A, long B, string C);
+
+    public sealed class FromReal
+    {
+        public Color Color { get; set; }
+
+        public bool Flag { get; set; }
+    }
+
+    [Fact]
+    public void A_whole_number_stored_as_real_reads_into_an_enum_or_a_bool_and_a_fraction_is_refused()
+    {
+        FromReal row = Db.QuerySingle<FromReal>("select cast(2 as real) as Color, cast(1 as real) as Flag");
+        Assert.Equal(Color.Green, row.Color);
+        Assert.True(row.Flag);
+        Assert.False(Db.QuerySingle<bool>("select 0.0"));
+        Assert.Equal(Color.Red, Db.QuerySingle<Color>("select 1.0"));
+
+        var fraction = Assert.Throws<MappingException>(() => Db.QuerySingle<FromReal>("select 1.5 as Color, 1.0 as Flag"));
+        Assert.Equal("Color", fraction.Column);
+        Assert.Throws<MappingException>(() => Db.QuerySingle<bool>("select 0.5"));
+        Assert.Throws<MappingException>(() => Db.QuerySingle<bool>("select 2.0"));
+    }
 }

@@ -147,6 +147,29 @@ public sealed class ParameterTests : IDisposable
         Assert.Contains(":N2", error.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("1.5", error.Message, StringComparison.Ordinal);
     }
+    [Fact]
+    public async Task A_sequence_of_argument_objects_is_for_Execute_only_and_other_calls_say_so()
+    {
+        object[] items = [new { id = 1 }, new { id = 2 }];
+        var query = Assert.Throws<ArgumentException>(() => Db.Query<Person>("select id, name from people where id = @id", items));
+        Assert.Equal("args", query.ParamName);
+        Assert.Contains("Only Execute and ExecuteAsync run a statement once per item", query.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("SyncRoot", query.Message, StringComparison.Ordinal);
+        await Assert.ThrowsAsync<ArgumentException>(() => Db.ScalarAsync<int>("select count(*) from people where id = @id", items));
+        Assert.Throws<ArgumentException>(() => Db.Stream<Person>("select id, name from people where id = @id", new List<object> { new { id = 1 } }).ToList());
+
+        // The same sequence runs once per item through Execute.
+        Assert.Equal(0, Db.Execute("update people set age = age where id = @id and 1 = 0", items));
+    }
+
+    [Fact]
+    public void A_tuple_of_arguments_is_refused_since_its_names_are_only_Item1_Item2()
+    {
+        var error = Assert.Throws<ArgumentException>(() => Db.Query<Person>("select id, name from people where id = @id", (id: 1, name: "x")));
+        Assert.Equal("args", error.ParamName);
+        Assert.Contains("tuple", error.Message, StringComparison.Ordinal);
+        Assert.Throws<ArgumentException>(() => Db.Scalar<int>("select @Item1", Tuple.Create(1)));
+    }
 }
 
 public sealed class ParameterNameTests

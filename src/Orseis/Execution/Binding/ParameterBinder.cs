@@ -169,6 +169,11 @@ internal static class ParameterBinder
 
     private static Getter[] Compile(Type type)
     {
+        // Members of these would be bound as parameters (SyncRoot, Item1) without a word: refused, saying what to pass.
+        if (type != typeof(string) && typeof(IEnumerable).IsAssignableFrom(type))
+            throw HotPathErrors.SequenceNotExecute(type);
+        if (typeof(System.Runtime.CompilerServices.ITuple).IsAssignableFrom(type))
+            throw HotPathErrors.TupleArguments(type);
         var getters = new List<Getter>();
         foreach (PropertyInfo property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
         {

@@ -36,6 +36,19 @@ internal static class HotPathErrors
             "and each item must be an object holding that run's arguments (new[] { new { id = 1 }, new { id = 2 } }). " +
             "To pass a list for 'in @ids', wrap it in an object: new { ids }.", PublicParameters.Args);
 
+    public static ArgumentException SequenceNotExecute(Type type) =>
+        new ArgumentException(
+            $"The arguments are a sequence ({Describe(type)}). Only Execute and ExecuteAsync run a statement once per item of " +
+            "a sequence of argument objects (execute-many); the other calls take one object whose properties are the " +
+            "parameters. To pass a list for 'in @ids', wrap it in an object: new { ids }.", PublicParameters.Args);
+
+    public static ArgumentException TupleArguments(Type type) =>
+        new ArgumentException(
+            $"The arguments are a tuple ({Describe(type)}), whose element names exist only at compile time: its parameters " +
+            "would be @Item1, @Item2... Pass an anonymous object instead: new { id, name }.", PublicParameters.Args);
+
+    private static string Describe(Type type) => type.IsArray ? type.GetElementType()!.Name + "[]" : type.Name;
+
     public static InvalidCastException NotAnEnumName(Type enumType) =>
         new InvalidCastException($"The text is not a name of enum {enumType.Name}.");
 
