@@ -25,6 +25,10 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public Task Error_after_scalar() => An_error_after_the_scalar_value_is_thrown_not_lost();
 
+    [PostgresFact] public Task Dapper_findings() => Arguments_and_conversions_behave_as_Dapper_users_expect();
+
+    [PostgresFact] public void Guid_not_text() => A_guid_column_is_not_read_into_a_string_member("select gen_random_uuid() as Id");
+
     [PostgresFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
 
     [PostgresFact] public Task Busy_transaction() => Commit_rollback_and_dispose_while_the_session_is_busy_change_nothing();

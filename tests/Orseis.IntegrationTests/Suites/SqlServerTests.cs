@@ -25,6 +25,10 @@ public sealed class SqlServerTests() : ServerSuite(new SqlServerDialect())
 
     [SqlServerFact] public Task Error_after_scalar() => An_error_after_the_scalar_value_is_thrown_not_lost();
 
+    [SqlServerFact] public Task Dapper_findings() => Arguments_and_conversions_behave_as_Dapper_users_expect();
+
+    [SqlServerFact] public void Guid_not_text() => A_guid_column_is_not_read_into_a_string_member("select newid() as Id");
+
     [SqlServerFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
 
     [SqlServerFact] public Task Busy_transaction() => Commit_rollback_and_dispose_while_the_session_is_busy_change_nothing();
