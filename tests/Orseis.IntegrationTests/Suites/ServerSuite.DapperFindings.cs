@@ -24,8 +24,19 @@ public abstract partial class ServerSuite
         public string? Id { get; set; }
     }
 
+    public sealed class Secretive
+    {
+        public override string ToString() => "secret-value-17";
+    }
+
     protected async Task Arguments_and_conversions_behave_as_Dapper_users_expect()
     {
+        // A value of a type no provider can send never reaches it (MySqlConnector's error would quote its ToString()).
+        Database plain = Open(ExecutionMode.ReuseConnection);
+        var unsendable = Assert.Throws<ArgumentException>(() => plain.Scalar<int>("select @who", new { who = new Secretive() }));
+        Assert.DoesNotContain("secret-value-17", unsendable.ToString(), StringComparison.Ordinal);
+        Assert.Equal(1, plain.Scalar<int>("select 1"));
+
         Database db = Open(ExecutionMode.OpenPerCall);
         object[] items = [new { id = 1 }, new { id = 2 }];
         var sequence = Assert.Throws<ArgumentException>(() => db.Query<int>("select @id", items));

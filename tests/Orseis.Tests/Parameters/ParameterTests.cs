@@ -162,6 +162,26 @@ public sealed class ParameterTests : IDisposable
         Assert.Equal(0, Db.Execute("update people set age = age where id = @id and 1 = 0", items));
     }
 
+    public sealed class Secretive
+    {
+        public override string ToString() => "secret-value-17";
+    }
+
+    [Fact]
+    public void A_value_of_a_type_no_provider_can_send_is_refused_naming_the_parameter_never_the_value()
+    {
+        var error = Assert.Throws<ArgumentException>(() => Db.Scalar<int>("select count(*) from people where name = @who", new { who = new Secretive() }));
+        Assert.Equal("args", error.ParamName);
+        Assert.Contains("'@who'", error.Message, StringComparison.Ordinal);
+        Assert.Contains("Secretive", error.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("secret-value-17", error.ToString(), StringComparison.Ordinal);
+        Assert.Throws<ArgumentException>(() => Db.Scalar<int>("select @who", new { who = new { nested = 1 } }));
+
+        // The framework's types still go to the provider as they are.
+        Assert.Equal(1, Db.Scalar<int>("select count(*) from people where id = @id", new { id = 1m }));
+        Assert.Equal(0, Db.Scalar<int>("select count(*) from people where name = @g", new { g = Guid.Empty }));
+    }
+
     [Fact]
     public void A_tuple_of_arguments_is_refused_since_its_names_are_only_Item1_Item2()
     {

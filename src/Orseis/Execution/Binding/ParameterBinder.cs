@@ -136,6 +136,8 @@ internal static class ParameterBinder
                 parameter.Value = time.ToTimeSpan();
                 break;
             default:
+                if (!SendableTypes.Accepts(command, value))
+                    throw HotPathErrors.UnsendableValue(name, value.GetType());
                 parameter.Value = value;
                 break;
         }

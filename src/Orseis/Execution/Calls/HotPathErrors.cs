@@ -47,6 +47,12 @@ internal static class HotPathErrors
             $"The arguments are a tuple ({Describe(type)}), whose element names exist only at compile time: its parameters " +
             "would be @Item1, @Item2... Pass an anonymous object instead: new { id, name }.", PublicParameters.Args);
 
+    public static ArgumentException UnsendableValue(string name, Type type) =>
+        new ArgumentException(
+            $"Parameter '{name}' is a {Describe(type)}, a type the provider cannot send. Pass a value the database stores " +
+            $"(a number, text, a date), or register a TypeHandler<{type.Name}> (OrseisOptions.AddTypeHandler) that " +
+            "converts it.", PublicParameters.Args);
+
     private static string Describe(Type type) => type.IsArray ? type.GetElementType()!.Name + "[]" : type.Name;
 
     public static InvalidCastException NotAnEnumName(Type enumType) =>
