@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by pg-start.sh and mariadb-start.sh: finding a free TCP port on 127.0.0.1 for a private server.
+# Sourced by lib/server.sh, for pg-start.sh and mariadb-start.sh: finding a free TCP port on 127.0.0.1 for a private server.
 
 # Succeeds if something already listens on TCP port $1. Prefers `ss` (sees
 # listeners on any address); otherwise, or additionally, tries to connect to

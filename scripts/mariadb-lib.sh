@@ -1,45 +1,30 @@
 # shellcheck shell=bash
 #
-# Helpers shared by scripts/mariadb-start.sh, mariadb-stop.sh and mariadb-restart.sh.
-# This file is sourced, not executed; it defines functions only.
+# Helpers of scripts/mariadb-start.sh, mariadb-stop.sh and mariadb-restart.sh,
+# on top of what every throwaway server's scripts share (lib/server.sh,
+# sourced below). This file is sourced, not executed; it defines functions only.
 #
 # The throwaway MariaDB server used by the integration tests is always run
 # from a private temp directory, on 127.0.0.1 only, and never through the
 # distribution's system service (systemd / /etc/init.d/mariadb are not used,
 # and --no-defaults keeps /etc/mysql/*.cnf out of it).
 
-# (The two constants below are used by the scripts that source this file.)
+# The server, as lib/server.sh needs it described. When root, the server
+# drops to the `mysql` OS user (created by Debian's mariadb-server package).
 # shellcheck disable=SC2034
-# Default location of the state file written by mariadb-start.sh and read by
-# mariadb-stop.sh (both accept another path as their first argument).
-MARIADB_DEFAULT_STATE_FILE="${TMPDIR:-/tmp}/orseis-mariadb.env"
-
-# shellcheck disable=SC2034
-# Name of the marker file mariadb-start.sh drops into every temp dir it
-# creates. mariadb-stop.sh only ever deletes a directory that carries this
-# marker, so a corrupted state file can never make it `rm -rf` something else.
-MARIADB_MARKER_NAME=".orseis-mariadb"
-
-# Diagnostics always go to stderr: stdout of mariadb-start.sh is reserved for
-# the connection string so callers can capture it with $(...).
-mariadb_log() {
-    printf '%s: %s\n' "${0##*/}" "$*" >&2
+{
+    SERVER_NAME=MariaDB
+    SERVER_KIND=orseis-mariadb
+    SERVER_DAEMON=mariadbd
+    SERVER_PROCESS_PATTERN='mariadbd|mysqld'
+    SERVER_OS_USER=mysql
 }
 
-mariadb_die() {
-    mariadb_log "ERROR: $*"
-    exit 1
-}
+# shellcheck source=scripts/lib/server.sh
+. "${BASH_SOURCE[0]%/*}/lib/server.sh"
 
-# Succeeds if $1 is the PID of a live mariadbd process. Used before signalling
-# a PID read from a pid file, so a recycled PID is never killed.
-mariadb_pid_is_server() {
-    local pid=$1
-    [[ $pid =~ ^[0-9]+$ ]] || return 1
-    kill -0 "$pid" 2>/dev/null || return 1
-    # /proc/<pid>/cmdline is NUL-separated; tr makes it greppable.
-    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qE 'mariadbd|mysqld'
-}
+# Debian installs mariadbd in /usr/sbin, which is not on every user's PATH.
+PATH="$PATH:/usr/sbin"
 
 # Runs the mariadb-admin client against the server's private Unix socket as
 # the database root user (passwordless over the socket; see mariadb-start.sh).
@@ -66,7 +51,7 @@ mariadb_launch() {
     local datadir=$1 port=$2 socket=$3 pidfile=$4 log=$5
     shift 5
     local user_opt=()
-    [[ $EUID -ne 0 ]] || user_opt=(--user=mysql)
+    [[ $EUID -ne 0 ]] || user_opt=(--user="$SERVER_OS_USER")
     (cd / && exec setsid mariadbd --no-defaults "${user_opt[@]}" \
         --datadir="$datadir" --bind-address=127.0.0.1 --port="$port" \
         --socket="$socket" --pid-file="$pidfile" \
@@ -81,7 +66,7 @@ mariadb_launch() {
 # process MARIADB_PID lives. Succeeds when it answers.
 mariadb_wait_ready() {
     local socket=$1 deadline=$((SECONDS + $2))
-    # kill -0 rather than mariadb_pid_is_server: it is our own child, and for
+    # kill -0 rather than server_running: it is our own child, and for
     # a moment after the fork its command line is still bash's.
     while kill -0 "$MARIADB_PID" 2>/dev/null; do
         if mariadb_admin "$socket" --connect-timeout=2 ping >/dev/null 2>&1; then

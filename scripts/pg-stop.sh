@@ -17,12 +17,8 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/pg-lib.sh
 . "$SCRIPT_DIR/pg-lib.sh"
 
-STATE_FILE=${1:-$PG_DEFAULT_STATE_FILE}
-
-if [[ ! -e "$STATE_FILE" ]]; then
-    pg_log "no state file $STATE_FILE; nothing to stop"
-    exit 0
-fi
+STATE_FILE=${1:-$SERVER_DEFAULT_STATE_FILE}
+server_stop_begin "$STATE_FILE"
 
 # ---------------------------------------------------------------------------
 # 1. Load the state: PG_TMPDIR, PG_DATADIR, PG_BIN, ... (shell assignments).
@@ -43,23 +39,19 @@ if [[ -n "$PG_DATADIR" && -f "$PG_DATADIR/postmaster.pid" ]]; then
     # First line of postmaster.pid is the postmaster's PID.
     pid=$(head -n 1 "$PG_DATADIR/postmaster.pid" 2>/dev/null || true)
     if [[ -n "$PG_BIN" && -x "$PG_BIN/pg_ctl" ]]; then
-        pg_log "stopping PostgreSQL on port ${PG_PORT:-?} (data: $PG_DATADIR)"
-        pg_as_server_user "$PG_BIN/pg_ctl" stop -D "$PG_DATADIR" -m immediate -w -t 30 >&2 || true
+        server_log "stopping PostgreSQL on port ${PG_PORT:-?} (data: $PG_DATADIR)"
+        server_as_os_user "$PG_BIN/pg_ctl" stop -D "$PG_DATADIR" -m immediate -w -t 30 >&2 || true
     fi
 fi
 
 # Belt and braces: if pg_ctl was unavailable or failed, signal the postmaster
 # directly (SIGQUIT = immediate shutdown, then SIGKILL) — but only after
 # checking that the PID still belongs to a postgres process.
-if [[ -n "$pid" ]] && pg_pid_is_postgres "$pid"; then
-    pg_log "postmaster $pid still alive; sending SIGQUIT"
+if [[ -n "$pid" ]] && server_running "$pid"; then
+    server_log "postmaster $pid still alive; sending SIGQUIT"
     kill -QUIT "$pid" 2>/dev/null || true
-    for _ in {1..50}; do
-        pg_pid_is_postgres "$pid" || break
-        sleep 0.1
-    done
-    if pg_pid_is_postgres "$pid"; then
-        pg_log "postmaster $pid ignored SIGQUIT; sending SIGKILL"
+    if ! server_wait_gone "$pid" 50; then
+        server_log "postmaster $pid ignored SIGQUIT; sending SIGKILL"
         kill -KILL "$pid" 2>/dev/null || true
         sleep 0.5
     fi
@@ -67,15 +59,9 @@ fi
 
 # ---------------------------------------------------------------------------
 # 3. Remove the temp dir (only if it carries pg-start.sh's marker, so a bad
-#    state file can never point rm -rf at anything else), then the state file.
+#    state file can never point rm -rf at anything else; a failure to remove it
+#    fails the script), then the state file.
 # ---------------------------------------------------------------------------
-if [[ -n "$PG_TMPDIR" && -d "$PG_TMPDIR" ]]; then
-    if [[ -f "$PG_TMPDIR/$PG_MARKER_NAME" ]]; then
-        rm -rf -- "$PG_TMPDIR"
-        pg_log "removed $PG_TMPDIR"
-    else
-        pg_log "WARNING: $PG_TMPDIR lacks the $PG_MARKER_NAME marker; not deleting it"
-    fi
-fi
+server_remove_tmpdir "$PG_TMPDIR"
 rm -f -- "$STATE_FILE"
 exit 0

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text.Json;
 using Orseis.Diagnostics;
+using Orseis.Testing;
 
 namespace Orseis.Scenarios;
 

@@ -175,7 +175,7 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
         }
 
         TimeSpan? timeout = Pool.WatchedTimeout(null);
-        using CallWatch? watch = async || timeout is not null ? CallWatch.Start(timeout, cancellationToken) : null;
+        using CallWatch? watch = async || timeout is not null ? CallWatch.Start(Pool.Deadlines, timeout, cancellationToken) : null;
         Exception failure;
         Task? pending = null;
         try

@@ -67,7 +67,10 @@ public sealed class DiagnosticsOptions
     /// </summary>
     public TimeSpan ThreadPoolDelayThreshold { get; set; } = TimeSpan.FromMilliseconds(500);
 
-    /// <summary>The clock every detector reads (tests pass a fake one). Default <see cref="TimeProvider.System"/>.</summary>
+    /// <summary>
+    /// The clock every detector reads, and the one the call watches time deadlines and the grace of a stopped call on
+    /// (tests pass a fake one). Default <see cref="TimeProvider.System"/>.
+    /// </summary>
     internal TimeProvider TimeProvider { get; set; } = TimeProvider.System;
 
     /// <summary>

@@ -1,6 +1,6 @@
 using MySqlConnector;
 using Orseis.Diagnostics;
-using Orseis.IntegrationTests.Diagnostics;
+using Orseis.Testing;
 
 namespace Orseis.IntegrationTests.Faults;
 

@@ -129,7 +129,7 @@ internal struct CallLifecycle
         // A buffered call is watched whole. A stream's rows are read at the caller's pace: its token watches the whole
         // stream, and the provider's command timeout each wait. A grid watches each of its steps (WatchStep).
         if (async && Shape != CallShape.Grid)
-            Watch = CancellingCommand(CallWatch.Start(Shape == CallShape.Buffered ? Timeout : null, Caller));
+            Watch = CancellingCommand(CallWatch.Start(Pool.Deadlines, Shape == CallShape.Buffered ? Timeout : null, Caller));
     }
 
     /// <summary>Sets the call's transaction, timeout, parameters and text on <paramref name="command"/>.</summary>
@@ -231,7 +231,7 @@ internal struct CallLifecycle
     /// pace): the call's timeout counted from now, and the step's token. Null when there is nothing to watch.
     /// </summary>
     public readonly CallWatch? WatchStep(bool async, CancellationToken cancellationToken) =>
-        async ? CancellingCommand(CallWatch.Start(Timeout, cancellationToken)) : null;
+        async ? CancellingCommand(CallWatch.Start(Pool.Deadlines, Timeout, cancellationToken)) : null;
 
     /// <summary>
     /// <paramref name="watch"/>, made to cancel the command itself when it stops, for a provider whose async methods run

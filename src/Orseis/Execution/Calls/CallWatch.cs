@@ -12,13 +12,22 @@ namespace Orseis.Execution;
 /// <see cref="CallAbandonedException"/>, whose <see cref="CallAbandonedException.Pending"/> the caller uses to give the
 /// connection back only once the provider is done with it.
 /// </summary>
+/// <remarks>
+/// Time is the database's clock, through its <see cref="DeadlineSweep"/>: the sweep fires the deadline and its
+/// <see cref="DeadlineSweep.Time"/> times the grace, so a test's fake clock drives both without waiting.
+/// </remarks>
 internal sealed class CallWatch : IDisposable
 {
     /// <summary>How long a provider may take to stop after a cancel or a deadline before the call is abandoned.</summary>
     public static readonly TimeSpan Grace = TimeSpan.FromSeconds(1);
 
     private readonly CancellationTokenSource _provider = new();
-    private readonly TaskCompletionSource _stop = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    /// <summary>
+    /// Completed when the watch stops the call. Its task's <see cref="Task.AsyncState"/> carries the watch's
+    /// <see cref="DeadlineSweep"/> (<see cref="Sweep"/>): a field of its own would make every watch 8 bytes larger.
+    /// </summary>
+    private readonly TaskCompletionSource _stop;
     private readonly CancellationToken _caller;
     private readonly CancellationTokenRegistration _registration;
     private readonly bool _hasDeadline;
@@ -26,8 +35,9 @@ internal sealed class CallWatch : IDisposable
     private Task? _abandoned;
     private CancellationTokenRegistration _commandCancel;
 
-    private CallWatch(TimeSpan? deadline, CancellationToken caller)
+    private CallWatch(DeadlineSweep sweep, TimeSpan? deadline, CancellationToken caller)
     {
+        _stop = new TaskCompletionSource(sweep, TaskCreationOptions.RunContinuationsAsynchronously);
         _caller = caller;
 
         // Already cancelled: nothing of the provider's is registered on its token yet, so cancelling here cannot block.
@@ -44,7 +54,7 @@ internal sealed class CallWatch : IDisposable
         if (deadline is { } limit)
         {
             _hasDeadline = true;
-            DeadlineSweep.Add(this, limit);
+            sweep.Add(this, limit);
         }
     }
 
@@ -56,14 +66,15 @@ internal sealed class CallWatch : IDisposable
     }
 
     /// <summary>
-    /// A watch for a call with <paramref name="caller"/>'s token and an optional deadline, or null when there is nothing
-    /// to watch (no cancellable token, no deadline): the call then runs exactly as the provider runs it, allocating nothing.
+    /// A watch for a call with <paramref name="caller"/>'s token and an optional deadline, on the clock of
+    /// <paramref name="sweep"/> (the database's, <see cref="PoolContext.Deadlines"/>), or null when there is nothing to
+    /// watch (no cancellable token, no deadline): the call then runs exactly as the provider runs it, allocating nothing.
     /// </summary>
-    public static CallWatch? Start(TimeSpan? deadline, CancellationToken caller) =>
-        caller.CanBeCanceled || deadline is not null ? new CallWatch(deadline, caller) : null;
+    public static CallWatch? Start(DeadlineSweep sweep, TimeSpan? deadline, CancellationToken caller) =>
+        caller.CanBeCanceled || deadline is not null ? new CallWatch(sweep, deadline, caller) : null;
 
-    /// <inheritdoc cref="Start(TimeSpan?, CancellationToken)"/>
-    public static CallWatch? Start(CancellationToken caller) => Start(null, caller);
+    /// <inheritdoc cref="Start(DeadlineSweep, TimeSpan?, CancellationToken)"/>
+    public static CallWatch? Start(DeadlineSweep sweep, CancellationToken caller) => Start(sweep, null, caller);
 
     /// <summary>The token to give the provider instead of the caller's.</summary>
     public CancellationToken Token => _provider.Token;
@@ -80,6 +91,9 @@ internal sealed class CallWatch : IDisposable
 
     /// <summary>True when the caller's token was cancelled.</summary>
     public bool CallerCancelled => _caller.IsCancellationRequested;
+
+    /// <summary>The sweep that holds the deadline, on the clock that times the grace.</summary>
+    private DeadlineSweep Sweep => (DeadlineSweep)_stop.Task.AsyncState!;
 
     private void Stop()
     {
@@ -110,7 +124,7 @@ internal sealed class CallWatch : IDisposable
             return await operation.ConfigureAwait(false);
         Task<T> task = operation.AsTask();
         if (await Task.WhenAny(task, _stop.Task).ConfigureAwait(false) != task &&
-            await Task.WhenAny(task, Task.Delay(Grace, CancellationToken.None)).ConfigureAwait(false) != task)
+            await Task.WhenAny(task, Task.Delay(Grace, Sweep.Time, CancellationToken.None)).ConfigureAwait(false) != task)
         {
             _abandoned = task;
             throw new CallAbandonedException(task);
@@ -134,7 +148,7 @@ internal sealed class CallWatch : IDisposable
         _registration.Dispose();
         _commandCancel.Dispose();
         if (_hasDeadline)
-            DeadlineSweep.Remove(this);
+            Sweep.Remove(this);
 
         // An abandoned operation may still use the provider's token; its source is disposed when it is done.
         if (_abandoned is { } pending)

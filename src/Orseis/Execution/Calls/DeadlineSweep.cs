@@ -1,46 +1,67 @@
 using System.Collections.Concurrent;
-using System.Diagnostics;
 
 namespace Orseis.Execution;
 
 /// <summary>
-/// The deadlines of every <see cref="CallWatch"/>, checked by one shared timer a few times a second instead of a timer
-/// per call: creating and disposing a <see cref="Timer"/> for each call with a command timeout doubled the cost of a
-/// call on a kept connection (the CancellationOverhead benchmark). A deadline is a command timeout of a second or more,
-/// so firing up to <see cref="Period"/> late is immaterial.
+/// The deadlines of every <see cref="CallWatch"/> on one clock, checked by one timer a few times a second instead of a
+/// timer per call: creating and disposing a <see cref="Timer"/> for each call with a command timeout doubled the cost of
+/// a call on a kept connection (the CancellationOverhead benchmark). A deadline is a command timeout of a second or
+/// more, so firing up to <see cref="Period"/> late is immaterial.
 /// </summary>
-internal static class DeadlineSweep
+/// <remarks>
+/// Every database on the system clock shares <see cref="System"/>, so a process has one sweep timer whatever the number
+/// of databases and calls. A database given another clock (<see cref="Diagnostics.DiagnosticsOptions.TimeProvider"/>,
+/// a test's fake one) gets a sweep of its own on that clock (<see cref="For"/>), and so does the grace of its watches.
+/// </remarks>
+internal sealed class DeadlineSweep
 {
     public static readonly TimeSpan Period = TimeSpan.FromMilliseconds(100);
 
-    private static readonly ConcurrentDictionary<CallWatch, long> Due = new(ReferenceEqualityComparer.Instance);
-    private static readonly Lock Starting = new();
-    private static Timer? _timer;
+    private readonly ConcurrentDictionary<CallWatch, long> _due = new(ReferenceEqualityComparer.Instance);
+    private readonly Lock _starting = new();
+    private readonly double _ticksPerSecond;
+    private ITimer? _timer;
 
-    public static void Add(CallWatch watch, TimeSpan after)
+    private DeadlineSweep(TimeProvider time)
     {
-        Due[watch] = Stopwatch.GetTimestamp() + (long)(after.TotalSeconds * Stopwatch.Frequency);
+        Time = time;
+        _ticksPerSecond = time.TimestampFrequency;
+    }
+
+    /// <summary>The sweep of <see cref="TimeProvider.System"/>, shared by every database on the system clock.</summary>
+    public static DeadlineSweep System { get; } = new(TimeProvider.System);
+
+    /// <summary>The clock the deadlines are read on, and the grace of a stopped call is timed on.</summary>
+    public TimeProvider Time { get; }
+
+    /// <summary>The sweep for <paramref name="time"/>: the shared <see cref="System"/> one, or a new one for any other clock.</summary>
+    public static DeadlineSweep For(TimeProvider time) => time == TimeProvider.System ? System : new DeadlineSweep(time);
+
+    public void Add(CallWatch watch, TimeSpan after)
+    {
+        _due[watch] = Time.GetTimestamp() + (long)(after.TotalSeconds * _ticksPerSecond);
         if (Volatile.Read(ref _timer) is null)
             Start();
     }
 
-    public static void Remove(CallWatch watch) => Due.TryRemove(watch, out _);
+    public void Remove(CallWatch watch) => _due.TryRemove(watch, out _);
 
-    private static void Start()
+    private void Start()
     {
-        lock (Starting)
+        lock (_starting)
         {
-            // The timer lives as long as the process: it costs one check per period while no call is watched.
-            _timer ??= new Timer(static _ => Sweep(), null, Period, Period);
+            // The timer lives as long as the sweep (the process, for the system clock's): it costs one check per period
+            // while no call is watched.
+            _timer ??= Time.CreateTimer(static state => ((DeadlineSweep)state!).Sweep(), this, Period, Period);
         }
     }
 
-    private static void Sweep()
+    private void Sweep()
     {
-        long now = Stopwatch.GetTimestamp();
-        foreach (KeyValuePair<CallWatch, long> entry in Due)
+        long now = Time.GetTimestamp();
+        foreach (KeyValuePair<CallWatch, long> entry in _due)
         {
-            if (entry.Value <= now && Due.TryRemove(entry.Key, out _))
+            if (entry.Value <= now && _due.TryRemove(entry.Key, out _))
                 entry.Key.DeadlineReached();
         }
     }

@@ -27,6 +27,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
         ProviderPoolStats? providerPool = options.Diagnostics.Detectors != FindingKind.None
             ? ProviderPoolStats.For(Traits, source, options.Diagnostics.ProviderPoolCounts)
             : null;
+        Deadlines = DeadlineSweep.For(options.Diagnostics.TimeProvider);
         Telemetry = new PoolTelemetry(
             name, system, Traits.MaxPoolSize(source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString,
             Traits.AsyncRunsSynchronously ? Traits.RootNamespace : null);
@@ -43,6 +44,9 @@ internal sealed partial class PoolContext : IAsyncDisposable
     public Mapping.TypeHandlerSet? Handlers { get; }
 
     public PoolTelemetry Telemetry { get; }
+
+    /// <summary>The deadlines of this database's call watches, on its clock (<see cref="DiagnosticsOptions.TimeProvider"/>).</summary>
+    public DeadlineSweep Deadlines { get; }
 
     /// <summary>Null when this provider's connections join an ambient TransactionScope as they open; otherwise why not.</summary>
     public string? WhyNoEnlistment { get; }
@@ -74,7 +78,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
             {
                 if (!async)
                     connection.Open();
-                else if (CallWatch.Start(cancellationToken) is { } watch)
+                else if (CallWatch.Start(Deadlines, cancellationToken) is { } watch)
                     await OpenWatchedAsync(connection, watch, cancellationToken).ConfigureAwait(false);
                 else
                     await connection.OpenAsync(cancellationToken).ConfigureAwait(false);

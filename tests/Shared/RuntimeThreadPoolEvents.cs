@@ -1,20 +1,29 @@
+// Compiled into the integration tests and the scenario suite (linked, not copied). An oracle independent of Orseis:
+// it shares no code with the starvation detector's own listener
+// (src/Orseis/Diagnostics/Detectors/RuntimeThreadInjections.cs).
 using System.Diagnostics.Tracing;
 
-namespace Orseis.Scenarios;
+namespace Orseis.Testing;
 
 /// <summary>
-/// The ground truth for starvation: the runtime's own <c>ThreadPoolWorkerThreadAdjustment/Adjustment</c> events
-/// (Microsoft-Windows-DotNETRuntime, Threading keyword 0x10000), counted by reason: 6 is Starvation, 8 CooperativeBlocking
-/// (threads added because pool threads block on tasks).
+/// The runtime's own word on thread-pool starvation, the ground truth of the tests and the scenario suite:
+/// <c>ThreadPoolWorkerThreadAdjustment/Adjustment</c> events (Microsoft-Windows-DotNETRuntime, Threading keyword
+/// 0x10000), counted by reason: 6 is Starvation, 8 CooperativeBlocking (threads added because pool threads block on
+/// tasks).
 /// </summary>
 internal sealed class RuntimeThreadPoolEvents : EventListener
 {
     private int _starvation;
     private int _cooperativeBlocking;
 
+    /// <summary>Thread injections the runtime made because queued work was starved (reason 6).</summary>
     public int Starvation => Volatile.Read(ref _starvation);
 
+    /// <summary>Thread injections the runtime made because pool threads blocked on tasks (reason 8).</summary>
     public int CooperativeBlocking => Volatile.Read(ref _cooperativeBlocking);
+
+    /// <summary>Thread injections the runtime made because work was starved or blocked.</summary>
+    public int StarvationAdjustments => Starvation + CooperativeBlocking;
 
     protected override void OnEventSourceCreated(EventSource eventSource)
     {
