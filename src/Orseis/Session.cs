@@ -174,66 +174,77 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
             return;
         }
 
-        TimeSpan? timeout = Pool.WatchedTimeout(null);
-        using CallWatch? watch = async || timeout is not null ? CallWatch.Start(Pool.Deadlines, timeout, cancellationToken) : null;
-        Exception failure;
-        Task? pending = null;
+        // The end of a transaction is a call of its own shape: watched whole, on the connection the session holds.
+        CallLifecycle call = CallLifecycle.ForTransactionEnd(this, lease, async, cancellationToken);
         try
         {
-            if (watch is null)
+            Exception failure;
+            try
             {
-                if (commit)
-                    transaction.Inner.Commit();
+                if (call.Watch is null)
+                {
+                    if (commit)
+                        transaction.Inner.Commit();
+                    else
+                        transaction.Inner.Rollback();
+                }
                 else
-                    transaction.Inner.Rollback();
+                {
+                    Task ending = commit ? transaction.Inner.CommitAsync(call.Token) : transaction.Inner.RollbackAsync(call.Token);
+                    await call.WatchAsync(ending).ConfigureAwait(false);
+                }
+
+                Detach(transaction);
+                return;
             }
-            else
+            catch (Exception error)
             {
-                Task ending = commit ? transaction.Inner.CommitAsync(watch.Token) : transaction.Inner.RollbackAsync(watch.Token);
-                await watch.WaitAsync(ending).ConfigureAwait(false);
+                failure = error;
             }
 
+            // Orseis cannot tell what the server holds now: close the connection, so the server rolls back whatever was not
+            // committed, and let the next call open a new one.
+            bool brokeDuring = connection.State != ConnectionState.Open;
             Detach(transaction);
-            return;
+            Kept.Discard(lease, command: null, call.Watch?.Abandoned);
+            if (commit)
+                throw CommitFailed(call, failure, brokeDuring, cancellationToken);
         }
-        catch (CallAbandonedException abandoned)
+        finally
         {
-            failure = abandoned;
-            pending = abandoned.Pending;
+            await call.EndAsync(async).ConfigureAwait(false);
         }
-        catch (Exception error)
+    }
+
+    /// <summary>What a commit that failed with <paramref name="failure"/> throws: whether it took effect is unknown.</summary>
+    private static Exception CommitFailed(
+        in CallLifecycle call, Exception failure, bool brokeDuring, CancellationToken cancellationToken)
+    {
+        const string Closed = "Orseis closed the connection, so the server rolls back whatever was not committed; the session opens a " +
+                              "new connection for its next call. Check whether the transaction's work is there before doing it again.";
+        if (call.Watch is { CallerCancelled: true })
         {
-            failure = error;
+            return new OperationCanceledException(
+                $"The commit was cancelled and whether it took effect is unknown. {Closed}", failure, cancellationToken);
         }
 
-        // Orseis cannot tell what the server holds now: close the connection, so the server rolls back whatever was not
-        // committed, and let the next call open a new one.
-        bool brokeDuring = connection.State != ConnectionState.Open;
-        Detach(transaction);
-        Kept.Discard(lease, command: null, pending);
-        if (!commit)
-            return;
-
-        const string Closed = "Orseis closed the connection, so the server rolls back whatever was not committed; the session opens a new connection for its next call. " +
-                              "Check whether the transaction's work is there before doing it again.";
-        if (watch is { CallerCancelled: true })
-            throw new OperationCanceledException($"The commit was cancelled and whether it took effect is unknown. {Closed}", failure, cancellationToken);
-        if (watch is { DeadlineHit: true })
+        if (call.Watch is { DeadlineHit: true })
         {
-            throw new CommandTimeoutException(
-                $"The commit did not complete within the command timeout of {timeout?.TotalSeconds:0.###} s (OrseisOptions.CommandTimeout), " +
-                $"and whether it took effect is unknown. {Closed}", timeout ?? TimeSpan.Zero, failure);
+            return new CommandTimeoutException(
+                $"The commit did not complete within the command timeout of {call.Timeout?.TotalSeconds:0.###} s " +
+                $"(OrseisOptions.CommandTimeout), and whether it took effect is unknown. {Closed}", call.Timeout ?? TimeSpan.Zero, failure);
         }
 
         if (brokeDuring)
         {
-            throw new ConnectionBrokenException(
-                $"The connection broke during the commit, and whether it took effect is unknown. {Closed}", inTransaction: true, statementMayHaveRun: true, failure);
+            return new ConnectionBrokenException(
+                $"The connection broke during the commit, and whether it took effect is unknown. {Closed}",
+                inTransaction: true, statementMayHaveRun: true, failure);
         }
 
-        throw new OrseisException(
-            $"The commit failed ({failure.GetType().FullName}, the inner exception), and Orseis cannot tell whether the server still holds the transaction. {Closed}",
-            failure);
+        return new OrseisException(
+            $"The commit failed ({failure.GetType().FullName}, the inner exception), and Orseis cannot tell whether the server " +
+            $"still holds the transaction. {Closed}", failure);
     }
 
     /// <summary>

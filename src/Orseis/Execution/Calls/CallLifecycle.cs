@@ -17,6 +17,12 @@ internal enum CallShape
 
     /// <summary>Several result sets read by the caller (<c>QueryMultiple</c>): held until the reader is disposed.</summary>
     Grid,
+
+    /// <summary>
+    /// A session's transaction committed or rolled back, on the connection the session holds under its guard: nothing
+    /// acquired or released, no command; watched whole.
+    /// </summary>
+    TransactionEnd,
 }
 
 /// <summary>
@@ -115,6 +121,18 @@ internal struct CallLifecycle
         return call;
     }
 
+    /// <summary>The lifecycle of ending a session's transaction on <paramref name="lease"/>, the connection it holds.</summary>
+    public static CallLifecycle ForTransactionEnd(SqlRunner runner, Lease lease, bool async, CancellationToken cancellationToken)
+    {
+        var call = new CallLifecycle(runner, TransactionEndRequest, CallShape.TransactionEnd, lease, blocking: false, cancellationToken);
+        call.Timeout = runner.Pool.WatchedTimeout(null);
+        if (async || call.Timeout is not null)
+            call.Watch = CallWatch.Start(runner.Pool.Deadlines, call.Timeout, cancellationToken);
+        return call;
+    }
+
+    private static readonly CommandRequest TransactionEndRequest = new("", null, null);
+
     private void Begin(bool async)
     {
         DbConnection connection = Lease.Connection;
@@ -150,6 +168,9 @@ internal struct CallLifecycle
     /// exactly the operation when nothing watches.
     /// </summary>
     public readonly ValueTask<T> WatchAsync<T>(ValueTask<T> operation) => Watch is null ? operation : Watch.WaitAsync(operation);
+
+    /// <inheritdoc cref="WatchAsync{T}(ValueTask{T})"/>
+    public readonly ValueTask WatchAsync(Task operation) => Watch is null ? new ValueTask(operation) : Watch.WaitAsync(operation);
 
     /// <summary>
     /// What the call reports for <paramref name="error"/> as far as <paramref name="watch"/> knows (the call's own when
@@ -272,6 +293,13 @@ internal struct CallLifecycle
     /// </summary>
     public ValueTask EndAsync(bool async, Task? abandoned = null)
     {
+        if (Shape == CallShape.TransactionEnd)
+        {
+            // The session keeps (or has discarded) its connection: only the watch ends here.
+            Watch?.Dispose();
+            return default;
+        }
+
         Fail(null);
         abandoned ??= Watch?.Abandoned;
         DbCommand? command = Command;
