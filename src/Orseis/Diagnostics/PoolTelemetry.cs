@@ -1,5 +1,6 @@
 using System.Data.Common;
 using Orseis.Diagnostics.Detectors;
+using Orseis.Execution;
 
 namespace Orseis.Diagnostics;
 
@@ -64,7 +65,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         _created = _time.GetTimestamp();
         ProviderPool = providerPool;
         Tags = [new("db.client.connection.pool.name", poolName), new("db.system.name", systemName)];
-        OperationTags = [.. Tags, .. Execution.ProviderInfo.ServerAttributes(systemName, connectionString)];
+        OperationTags = [.. Tags, .. ProviderInfo.ServerAttributes(systemName, connectionString)];
         _log = new FindingLog(poolName, Tags, options, _time);
         _holders = new HolderTable(_time, maxPoolSize);
         _churn = new ChurnDetector(_log);
@@ -260,18 +261,20 @@ internal sealed partial class PoolTelemetry : IDisposable
     }
 
     /// <summary>
-    /// Turns a provider's open timeout (waiting for the pool, or a connect that never completed: <paramref name="kind"/>,
-    /// as the provider's traits read it) into a <see cref="PoolExhaustedException"/> that says which; null for any other failure.
-    /// A failure to connect (anything but a wait for the pool) begins a new first wave of connects (<see cref="ConnectWaves"/>).
+    /// Turns a provider's open timeout (waiting for the pool, or a connect that never completed, as
+    /// <see cref="OpenFailure"/> read it) into a <see cref="PoolExhaustedException"/> that says which; null for any other
+    /// failure. A failure to connect begins a new first wave of connects (<see cref="ConnectWaves"/>).
     /// </summary>
-    public PoolExhaustedException? TranslateOpenFailure(Exception error, OpenTimeout kind)
+    public PoolExhaustedException? TranslateOpenFailure(in OpenFailure failure)
     {
-        if (kind != OpenTimeout.PoolWait && error is not OperationCanceledException)
+        if (failure.FailedToConnect)
         {
-            _waves.ConnectionsLost(); // the open failed to connect: the pool's connections may be gone too
-            if (_unavailable is not null && !Execution.ConnectionFailures.BrokeWhileOpening(error))
-                _unavailable.OnConnectFailed(error); // a pooled connection found dead is replaced once, not an outage
+            _waves.ConnectionsLost(); // the pool's connections may be gone too
+            if (failure.ServerUnanswered)
+                _unavailable?.OnConnectFailed(failure.Error); // a pooled connection found dead is replaced once, not an outage
         }
+        OpenTimeout kind = failure.Timeout;
+        Exception error = failure.Error;
         if (kind == OpenTimeout.None)
             return null;
         Interlocked.Increment(ref _timeouts);

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Orseis.Execution;
 
 namespace Orseis.Diagnostics.Detectors;
 

@@ -93,9 +93,10 @@ internal sealed partial class PoolContext : IAsyncDisposable
                     await connection.DisposeAsync().ConfigureAwait(false);
                 else
                     connection.Dispose();
-                if (Telemetry.TranslateOpenFailure(error, Traits.ClassifyOpenFailure(error)) is { } exhausted)
+                var failure = OpenFailure.Of(error, Traits);
+                if (Telemetry.TranslateOpenFailure(failure) is { } exhausted)
                     throw exhausted;
-                if (cancellationToken.IsCancellationRequested || !ConnectionFailures.BrokeWhileOpening(error))
+                if (cancellationToken.IsCancellationRequested || !failure.BrokeWhileOpening)
                     throw;
                 if (attempt == 2)
                     throw ConnectionFailures.BrokenOnOpen(owner, error);

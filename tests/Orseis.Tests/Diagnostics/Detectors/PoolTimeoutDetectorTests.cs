@@ -1,5 +1,6 @@
 using Orseis.Diagnostics;
 using Orseis.Diagnostics.Detectors;
+using Orseis.Execution;
 
 namespace Orseis.Tests.Diagnostics.Detectors;
 
@@ -33,13 +34,4 @@ public sealed class PoolTimeoutDetectorTests
             Assert.Equal(5, e.Connecting);
         }
     }
-
-    [Theory]
-    [InlineData("Connect Timeout expired.", "Connect")]
-    [InlineData("Connect Timeout expired. All pooled connections are in use.", "PoolWait")]
-    [InlineData("The connection pool has been exhausted, either raise 'Max Pool Size' (currently 2) or 'Timeout' (currently 1 seconds) in your connection string.", "PoolWait")]
-    [InlineData("Timeout during reading attempt", "None")]
-    [InlineData("Connection refused", "None")]
-    public void Provider_messages_are_classified(string message, string expected) =>
-        Assert.Equal(Enum.Parse<OpenTimeout>(expected), PoolTimeouts.Classify(new InvalidOperationException(message)));
 }
