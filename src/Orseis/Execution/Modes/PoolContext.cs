@@ -82,19 +82,19 @@ internal sealed partial class PoolContext : IAsyncDisposable
             catch (CallAbandonedException abandoned)
             {
                 // The provider still opens it (a reset or connect that ignores the token): it is closed when the provider is done.
-                Telemetry.OpenCompleted(started, abandoned.Reported);
+                Telemetry.OpenFailed(started, OpenFailure.Of(abandoned.Reported, Traits));
                 CloseWhenDone(new Lease(connection, HolderTable.NoHold), command: null, abandoned.Pending, opened: false);
                 throw abandoned.Reported;
             }
             catch (Exception error)
             {
-                Telemetry.OpenCompleted(started, error);
+                var failure = OpenFailure.Of(error, Traits);
+                PoolExhaustedException? exhausted = Telemetry.OpenFailed(started, failure);
                 if (async)
                     await connection.DisposeAsync().ConfigureAwait(false);
                 else
                     connection.Dispose();
-                var failure = OpenFailure.Of(error, Traits);
-                if (Telemetry.TranslateOpenFailure(failure) is { } exhausted)
+                if (exhausted is not null)
                     throw exhausted;
                 if (cancellationToken.IsCancellationRequested || !failure.BrokeWhileOpening)
                     throw;
@@ -103,7 +103,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
                 continue;
             }
 
-            long openedAt = Telemetry.OpenCompleted(started, null, connection);
+            long openedAt = Telemetry.OpenCompleted(started, connection);
             return new Lease(connection, Telemetry.Acquired(connection, owner, heldByDesign, acquirer, openedAt, started.Flow));
         }
     }
