@@ -4,15 +4,16 @@ using Orseis.Diagnostics.Detectors;
 
 namespace Orseis.Diagnostics;
 
-/// <summary>Holds: a connection acquired, held and released, with what held-too-long, churn and the pool-size advice need of it.</summary>
+/// <summary>Holds: a connection acquired, held and released, and the facts of each for the observers.</summary>
 internal sealed partial class PoolTelemetry
 {
     /// <summary>
     /// The caller's stack, taken before an open is awaited, for connections the caller holds across calls (sessions,
-    /// streams) while the held-too-long detector is on. One-shot calls capture nothing: a stack per acquire is too dear.
+    /// streams) while an observer needs it (the held-too-long detector). One-shot calls capture nothing: a stack per
+    /// acquire is too dear.
     /// </summary>
     public StackTrace? CaptureAcquirer(bool heldAcrossCalls) =>
-        heldAcrossCalls && Detecting(FindingKind.HeldTooLong) ? CallSites.Capture() : null;
+        heldAcrossCalls && Needs(CostlyFacts.AcquirerStack) ? CallSites.Capture() : null;
 
     /// <summary>
     /// A connection was opened and is now held by <paramref name="owner"/> until <see cref="Released"/>;
@@ -35,17 +36,20 @@ internal sealed partial class PoolTelemetry
         {
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
             hold = _holders.Add(connection, owner, heldByDesign, acquirer, now, flow);
-            if (Detecting(FindingKind.HeldTooLong))
-                _heldTooLong.MaybeScan(now);
         }
         catch (Exception)
         {
         }
 
+        if (Observed)
+            Tell(_observers.Acquired, static (IPoolObserver o, in long at) => o.OnAcquired(at), now);
         return hold;
     }
 
-    /// <summary>A connection went back to the pool; <paramref name="hold"/> is what <see cref="Acquired"/> returned for it.</summary>
+    /// <summary>
+    /// A connection went back to the pool; <paramref name="hold"/> is what <see cref="Acquired"/> returned for it. A timed
+    /// hold's release is told to the observers whatever the detectors: the report's hold times come from it.
+    /// </summary>
     public void Released(DbConnection connection, int hold)
     {
         long inUse = Interlocked.Decrement(ref _inUse);
@@ -53,22 +57,14 @@ internal sealed partial class PoolTelemetry
             return;
         long now = _time.GetTimestamp();
         TimeSpan held = _time.GetElapsedTime(holder.Started, now);
-        _holdTimes.Record(holder.Started, now, held);
         if (OrseisMetrics.UseTime.Enabled)
             Guard(static (self, held) => OrseisMetrics.UseTime.Record(held.TotalSeconds, self.Tags), held);
         if (EventsOn)
-            Guard(static (self, state) => OrseisEventSource.Log.Released(self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
-        holder.Flow?.Released(now); // the flow that opened it, wherever it is released
-        if (Detecting(FindingKind.HeldTooLong))
         {
-            try
-            {
-                _heldTooLong.OnReleased(holder, held);
-                _heldTooLong.MaybeScan(now);
-            }
-            catch (Exception)
-            {
-            }
+            Guard(static (self, state) => OrseisEventSource.Log.Released(
+                self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
         }
+
+        Tell(_observers.Released, static (IPoolObserver o, in Release r) => o.OnReleased(r), new Release(holder, held, now));
     }
 }

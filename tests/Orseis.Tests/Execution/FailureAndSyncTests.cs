@@ -58,16 +58,6 @@ public sealed class FailureAndSyncTests
     }
 
     [Fact]
-    public void An_open_broke_while_opening_only_when_an_IO_failure_is_somewhere_in_the_chain()
-    {
-        Assert.True(ConnectionFailures.BrokeWhileOpening(new IOException()));
-        Assert.True(ConnectionFailures.BrokeWhileOpening(new EndOfStreamException()));
-        Assert.True(ConnectionFailures.BrokeWhileOpening(new InvalidOperationException("outer", new InvalidOperationException("middle", new IOException()))));
-        Assert.False(ConnectionFailures.BrokeWhileOpening(new InvalidOperationException("outer", new TimeoutException())));
-        Assert.False(ConnectionFailures.BrokeWhileOpening(new TimeoutException()));
-    }
-
-    [Fact]
     public void Two_broken_opens_say_nothing_was_sent_and_the_call_can_be_retried()
     {
         var error = new IOException();

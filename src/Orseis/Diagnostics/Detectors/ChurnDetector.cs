@@ -7,12 +7,30 @@ namespace Orseis.Diagnostics.Detectors;
 /// <see cref="DiagnosticsOptions.ChurnGap"/> of its previous release, none held meanwhile). A worker that opens once per
 /// unit of work with time between units is the right pattern and is never reported. The saving quoted is measured on
 /// the streak's own warm opens (pool hits that neither queued nor connected), never on cold connects or queue time.
+/// It keeps each flow's count of connections being opened or held (<see cref="FlowState"/>).
 /// </summary>
-internal sealed class ChurnDetector(FindingLog log)
+internal sealed class ChurnDetector(FindingLog log) : IPoolObserver
 {
     private const int KeptTimes = 16;
 
     private DiagnosticsOptions Options => log.Options;
+
+    void IPoolObserver.OnOpenStarting(in OpenStart start)
+    {
+        if (start.Flow is { } flow)
+            OnOpenStarting(flow, start.Started);
+    }
+
+    void IPoolObserver.OnOpenCompleted(in CompletedOpen open)
+    {
+        if (open.Start.Flow is { } flow)
+            OnOpenCompleted(flow, open.Outcome, open.At);
+    }
+
+    void IPoolObserver.OnOpenFailed(in FailedOpen open) => open.Start.Flow?.Failed();
+
+    /// <summary>The flow that opened the connection is told, wherever it is released.</summary>
+    void IPoolObserver.OnReleased(in Release release) => release.Holder.Flow?.Released(release.At);
 
     /// <summary>Called as the flow enters Open, on the caller's stack.</summary>
     public void OnOpenStarting(FlowState flow, long now)

@@ -10,7 +10,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// <see cref="DiagnosticsOptions.SlowOpenFloor"/> each (200 ms by default): how many, how long, what the waiting callers paid, and the cure
 /// (a warm-up before traffic). Fast connects cost nothing worth a finding, and are not reported.
 /// </summary>
-internal sealed class ColdStarts(FindingLog log, ConnectCount connects)
+internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : IPoolObserver
 {
     private readonly Lock _lock = new();
     private int _inFlight;
@@ -33,6 +33,24 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects)
     /// belong to is the cure, not a cold start, and is not reported. Read only for a first wave's opens.
     /// </summary>
     public static AsyncLocal<bool> InWarmUp { get; } = new();
+
+    void IPoolObserver.OnOpenStarting(in OpenStart start)
+    {
+        if (start.FirstWave)
+            OnFirstWaveOpenStarting(start.AfterLoss);
+    }
+
+    void IPoolObserver.OnOpenCompleted(in CompletedOpen open)
+    {
+        if (open.Start.FirstWave)
+            OnFirstWaveOpenCompleted(open.Start, open.Outcome, open.ThreadPoolDelay);
+    }
+
+    void IPoolObserver.OnOpenFailed(in FailedOpen open)
+    {
+        if (open.Start.FirstWave)
+            OnFirstWaveOpenCompleted(open.Start, null);
+    }
 
     /// <summary>A first-wave open began; <paramref name="afterLoss"/> when its wave began because connections were lost.</summary>
     public void OnFirstWaveOpenStarting(bool afterLoss)

@@ -9,10 +9,12 @@ namespace Orseis.Diagnostics.Detectors;
 /// counts since the pool was created and the statement when command text capture is on: the answer to "why do my
 /// transactions retry".
 /// </summary>
-internal sealed class LockConflictDetector(FindingLog log, TimeProvider time)
+internal sealed class LockConflictDetector(FindingLog log, TimeProvider time) : IPoolObserver
 {
     private readonly long _since = time.GetTimestamp();
     private readonly long[] _counts = new long[4];
+
+    void IPoolObserver.OnCommandFailed(in CommandFailure failure) => OnFailure(failure.Error, failure.Sql);
 
     public long Count(LockConflict conflict) => Interlocked.Read(ref _counts[(int)conflict]);
 

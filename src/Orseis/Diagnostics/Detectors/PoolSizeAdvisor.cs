@@ -11,11 +11,36 @@ namespace Orseis.Diagnostics.Detectors;
 /// callers queued and the advice is above Max Pool Size; "lower" is only ever a line of the report. No advice at all
 /// when the thread pool starved while the load ran: the throughput then measured the threads, not the load (the
 /// cold-start study's bursts read "10 would do" for 130 callers holding connections 5 s each).
+/// As an observer it keeps what the advice is made from (every timed hold, and the demand each caller met as it entered
+/// Open while a detector is on) and writes the advice into every report; findings only when
+/// <paramref name="reportsFindings"/> (the PoolSize detector is on).
 /// </summary>
-internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize)
+internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool reportsFindings = false) : IPoolObserver
 {
     private const double Headroom = 1.2;
     private const double HoldQuantile = 0.25;
+    private readonly HoldTimes _holds = new();
+    private long _demandSum;
+    private long _demandSamples;
+
+    void IPoolObserver.OnOpenStarting(in OpenStart start)
+    {
+        Interlocked.Add(ref _demandSum, start.Demand);
+        Interlocked.Increment(ref _demandSamples);
+    }
+
+    void IPoolObserver.OnReleased(in Release release) => _holds.Record(release.Holder.Started, release.At, release.Held);
+
+    void IPoolObserver.Describe(ReportFigures figures)
+    {
+        long samples = Interlocked.Read(ref _demandSamples);
+        double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
+        Advice? advice = Advise(_holds, meanDemand, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved);
+        figures.MedianHoldTime = _holds.Percentile(0.5);
+        figures.MeanInUse = advice?.Busy;
+        figures.RecommendedMaxPoolSize = advice?.Recommended;
+        figures.PoolSizeAdvice = advice is null ? null : Line(advice);
+    }
 
     /// <summary>What was measured and advised; <see cref="Recommended"/> is null when <see cref="Starved"/>.</summary>
     public sealed record Advice(
@@ -63,5 +88,29 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize)
         }
 
         return advice;
+    }
+
+    /// <summary>The advice as the report's line: the measured figures, then what to do with Max Pool Size, if anything.</summary>
+    private string Line(Advice a)
+    {
+        var c = CultureInfo.InvariantCulture;
+        string measured = string.Create(
+            c, $"{a.PerSecond:0.##} releases/s x {a.Hold.TotalMilliseconds:0.###} ms uncontended hold = {a.Busy:0.##} busy");
+        if (a.Starved)
+        {
+            return measured + "; no advice: the thread pool starved while this load ran, so its throughput measured the threads, " +
+                   "not what the load needs (see the ThreadPoolStarvation finding)";
+        }
+
+        string law = string.Create(c, $"{measured} -> {a.Recommended}");
+        if (a.Raise)
+            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued: raise Max Pool Size from {maxPoolSize} to {a.Recommended}");
+        if (a.Lower)
+        {
+            return law + string.Create(c, $"; Max Pool Size {maxPoolSize} is more than this load uses: {a.Recommended} would do ") +
+                   "(a smaller cap protects the server when load spikes)";
+        }
+
+        return law;
     }
 }

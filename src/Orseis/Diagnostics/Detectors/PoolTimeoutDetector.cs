@@ -1,61 +1,25 @@
-using System.Globalization;
-
 namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
-/// Turns a provider's open timeout (a wait for a pooled connection, or a connect that never completed) into one
-/// <see cref="PoolExhaustedException"/> with the same message for both, telling apart a pool full of <b>held</b>
-/// connections (callers keep them) from one whose free slots were taken by <b>connects in progress</b> (the server did
-/// not complete new connections: down, overloaded, or packets dropped).
+/// Pool timeouts as findings: every open that timed out (<see cref="FailedOpen.Exhausted"/>, explained by
+/// <see cref="PoolExhaustion"/>: held connections, or connects that never completed) is reported with the caller's
+/// message and its figures, never rate-limited.
 /// </summary>
-internal sealed class PoolTimeoutDetector(FindingLog log, int? maxPoolSize, bool report)
+internal sealed class PoolTimeoutDetector(FindingLog log) : IPoolObserver
 {
-    public PoolExhaustedException Translate(Exception error, OpenTimeout kind, int held, int waiting, long? idle, (TimeSpan? Held, string? Where) longest)
+    void IPoolObserver.OnOpenFailed(in FailedOpen open)
     {
-        CultureInfo c = CultureInfo.InvariantCulture;
-        int connecting = maxPoolSize is { } max ? Math.Clamp(max - held - (int)Math.Max(0, idle ?? 0), 0, waiting) : 0;
-        string what = kind == OpenTimeout.Connect
-            ? "the provider timed out making a new connection"
-            : "the provider timed out waiting for a free connection";
-        string snapshot = string.Create(c,
-            $"Pool '{log.PoolName}' gave no connection in time ({what}). At that moment callers held {held} connection(s), {waiting} caller(s) were inside Open, " +
-            $"Max Pool Size is {maxPoolSize?.ToString(c) ?? "unknown"}.");
-        string cause;
-        if (maxPoolSize is { } m && held >= m)
-        {
-            cause = " Every connection was held by callers: the pool is exhausted. Return connections sooner (dispose sessions and streams), " +
-                    "raise Max Pool Size, or lower concurrency." + Holder(longest);
-        }
-        else if (maxPoolSize is not null)
-        {
-            cause = string.Create(c,
-                $" The pool was not full of held connections: {held} of {maxPoolSize} were held and about {connecting} open(s) were making new connections that did not complete. ") +
-                "The server is not answering new connections (down, overloaded, or the network drops packets): check the server and the network; " +
-                "raising Max Pool Size will not help.";
-        }
-        else
-        {
-            cause = " Max Pool Size is unknown, so held connections cannot be told from connects that did not complete." + Holder(longest);
-        }
-
-        string message = snapshot + cause;
-        if (report)
-        {
-            log.Report(FindingKind.PoolTimeout, message, new Dictionary<string, double>
-            {
-                ["inUse"] = held,
-                ["waiting"] = waiting,
-                ["connecting"] = connecting,
-                ["maxPoolSize"] = maxPoolSize ?? -1,
-                ["longestHeldMs"] = longest.Held?.TotalMilliseconds ?? -1,
-            }, longest.Where, rateLimited: false);
-        }
-
-        return new PoolExhaustedException(message, error, log.PoolName, held, waiting, maxPoolSize, longest.Held, longest.Where, connecting);
+        if (open.Exhausted is { } exhausted)
+            Report(exhausted);
     }
 
-    private static string Holder((TimeSpan? Held, string? Where) longest) => longest.Held is { } h
-        ? string.Create(CultureInfo.InvariantCulture, $" The longest current holder has had its connection for {h.TotalSeconds:0.###} s") +
-          (longest.Where is null ? "." : $", acquired at:{Environment.NewLine}{longest.Where}")
-        : "";
+    public void Report(PoolExhaustedException exhausted) =>
+        log.Report(FindingKind.PoolTimeout, exhausted.Message, new Dictionary<string, double>
+        {
+            ["inUse"] = exhausted.InUse,
+            ["waiting"] = exhausted.Waiting,
+            ["connecting"] = exhausted.Connecting,
+            ["maxPoolSize"] = exhausted.MaxPoolSize ?? -1,
+            ["longestHeldMs"] = exhausted.LongestHeld?.TotalMilliseconds ?? -1,
+        }, exhausted.LongestHolderLocation, rateLimited: false);
 }

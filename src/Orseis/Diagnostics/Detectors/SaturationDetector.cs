@@ -6,9 +6,10 @@ namespace Orseis.Diagnostics.Detectors;
 /// Saturation: callers that really queued for a connection. A caller queues when, as it enters Open, the connections
 /// held plus the callers inside Open (itself included) exceed Max Pool Size; it is reported once its open completes and
 /// only if it waited at least <see cref="DiagnosticsOptions.QueueWaitFloor"/>. Judged per caller, so a burst of callers
-/// arriving together at an empty pool is seen too. Queued opens are counted for the pool-size advice.
+/// arriving together at an empty pool is seen too. Queued opens are counted for the report and the pool-size advice
+/// whatever detector is on; findings are reported only when <paramref name="report"/> (the Saturation detector is on).
 /// </summary>
-internal sealed class SaturationDetector(FindingLog log, int? maxPoolSize)
+internal sealed class SaturationDetector(FindingLog log, int? maxPoolSize, bool report = true) : IPoolObserver
 {
     private long _queuedOpens;
     private readonly Lock _lock = new();
@@ -26,7 +27,11 @@ internal sealed class SaturationDetector(FindingLog log, int? maxPoolSize)
         }
     }
 
-    public void OnOpenCompleted(in OpenStart start, in OpenOutcome outcome, bool report)
+    void IPoolObserver.OnOpenCompleted(in CompletedOpen open) => OnOpenCompleted(open.Start, open.Outcome);
+
+    void IPoolObserver.Describe(ReportFigures figures) => figures.QueuedOpens = QueuedOpens;
+
+    public void OnOpenCompleted(in OpenStart start, in OpenOutcome outcome)
     {
         if (!outcome.Queued || maxPoolSize is not { } max || outcome.Elapsed < log.Options.QueueWaitFloor)
             return;

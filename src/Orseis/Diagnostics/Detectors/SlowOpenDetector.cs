@@ -14,9 +14,10 @@ namespace Orseis.Diagnostics.Detectors;
 /// reconnecting at once after a server restart) nor opens while the thread pool ran work late, by its starvation
 /// threshold or by half the open's own time (async opens wait for it, and some providers' synchronous opens do too:
 /// MySql.Data connects through tasks it blocks on). The usual open time is learned from warm opens only, so cold
-/// connects never become the baseline.
+/// connects never become the baseline, and a warm-up's opens (<see cref="ColdStarts.InWarmUp"/>), which make new
+/// connections on purpose, are not judged. <paramref name="providerPool"/>: the provider's idle count, for the figures.
 /// </summary>
-internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
+internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects, ProviderPoolStats? providerPool = null) : IPoolObserver
 {
     private readonly bool _providerCountsConnects = connects != ConnectCount.None;
 
@@ -39,6 +40,20 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects)
 
     /// <summary>The moving average of warm (pool-hit) opens, in milliseconds; 0 until one was seen.</summary>
     public double UsualMs => Volatile.Read(ref _usualMs);
+
+    void IPoolObserver.OnOpenCompleted(in CompletedOpen open)
+    {
+        // A warm-up's opens make new connections on purpose (read only for an open slow enough to judge).
+        if (!(open.Outcome.Elapsed > log.Options.SlowOpenFloor && ColdStarts.InWarmUp.Value))
+            OnOpenCompleted(open.Start, open.Outcome, providerPool?.Idle, open.AfterFirstWave, open.ThreadPoolDelay);
+    }
+
+    void IPoolObserver.Describe(ReportFigures figures)
+    {
+        double usual = UsualMs;
+        if (usual > 0)
+            figures.UsualOpenTime = TimeSpan.FromMilliseconds(usual);
+    }
 
     /// <summary>
     /// Judges one completed open. <paramref name="afterFirstWave"/>: it began after the first physical connect of the

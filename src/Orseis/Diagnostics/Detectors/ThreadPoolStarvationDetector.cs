@@ -13,9 +13,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// a synchronous call there is blocking I/O on a pool thread; an async one blocked on with <c>.Result</c> or
 /// <c>.Wait()</c> is sync-over-async, unless the provider's async methods block anyway
 /// (<paramref name="blockingAsyncProvider"/>, e.g. MySql.Data), which the finding then says. Reported once per episode
-/// (the probe running again ends it).
+/// (the probe running again ends it). A pool's detector listens to the probe from <see cref="Subscribed"/> until disposed.
 /// </summary>
-internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? blockingAsyncProvider = null)
+internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? blockingAsyncProvider = null) : IPoolObserver, IDisposable
 {
     private int _starving; // 0 no, 1 starving and not yet reported, 2 reported
     private double _delayMs;
@@ -29,6 +29,24 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
 
     /// <summary>Whether an Orseis call should name its call site now (cheap to read on every open).</summary>
     public bool WantsCallSite => Volatile.Read(ref _starving) == 1;
+
+    /// <summary>A detector that hears the process's <see cref="ThreadPoolProbe"/> until it is disposed.</summary>
+    public static ThreadPoolStarvationDetector Subscribed(FindingLog log, string? blockingAsyncProvider)
+    {
+        var detector = new ThreadPoolStarvationDetector(log, blockingAsyncProvider);
+        ThreadPoolProbe.Subscribe(detector);
+        return detector;
+    }
+
+    void IPoolObserver.OnOpenStarting(in OpenStart start)
+    {
+        if (WantsCallSite && Thread.CurrentThread.IsThreadPoolThread)
+            OnCallWhileStarving(start.Async);
+    }
+
+    void IPoolObserver.Describe(ReportFigures figures) => figures.LastStarved = LastStarved;
+
+    public void Dispose() => ThreadPoolProbe.Unsubscribe(this);
 
     /// <summary>
     /// From the probe thread: how long the probe has waited, or, once it ran, how long it waited (<paramref name="justRan"/>

@@ -24,7 +24,8 @@ internal sealed partial class OpenPerCallSource
             return await Open(async, forStream, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception error) when (Pool.WhyNoEnlistment is null &&
-                                      (error is System.Transactions.TransactionException || ConnectionFailures.BrokeWhileOpening(error)))
+                                      (error is System.Transactions.TransactionException ||
+                                       OpenFailure.Of(error, Pool.Traits).BrokeWhileOpening))
         {
             AmbientTransactions.Track(ambient).Broken = true;
             ConnectionBrokenException broken = ScopeBroken(error, statementMayHaveRun: false);

@@ -86,27 +86,28 @@ internal sealed partial class PoolContext : IAsyncDisposable
             catch (CallAbandonedException abandoned)
             {
                 // The provider still opens it (a reset or connect that ignores the token): it is closed when the provider is done.
-                Telemetry.OpenCompleted(started, abandoned.Reported);
+                Telemetry.OpenFailed(started, OpenFailure.Of(abandoned.Reported, Traits));
                 CloseWhenDone(new Lease(connection, HolderTable.NoHold), command: null, abandoned.Pending, opened: false);
                 throw abandoned.Reported;
             }
             catch (Exception error)
             {
-                Telemetry.OpenCompleted(started, error);
+                var failure = OpenFailure.Of(error, Traits);
+                PoolExhaustedException? exhausted = Telemetry.OpenFailed(started, failure);
                 if (async)
                     await connection.DisposeAsync().ConfigureAwait(false);
                 else
                     connection.Dispose();
-                if (Telemetry.TranslateOpenFailure(error, Traits.ClassifyOpenFailure(error)) is { } exhausted)
+                if (exhausted is not null)
                     throw exhausted;
-                if (cancellationToken.IsCancellationRequested || !ConnectionFailures.BrokeWhileOpening(error))
+                if (cancellationToken.IsCancellationRequested || !failure.BrokeWhileOpening)
                     throw;
                 if (attempt == 2)
                     throw ConnectionFailures.BrokenOnOpen(owner, error);
                 continue;
             }
 
-            long openedAt = Telemetry.OpenCompleted(started, null, connection);
+            long openedAt = Telemetry.OpenCompleted(started, connection);
             return new Lease(connection, Telemetry.Acquired(connection, owner, heldByDesign, acquirer, openedAt, started.Flow));
         }
     }

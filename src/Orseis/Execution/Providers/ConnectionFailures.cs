@@ -24,23 +24,8 @@ internal static class ConnectionFailures
             inTransaction, statementMayHaveRun: true, error);
     }
 
-    /// <summary>
-    /// True when an open failed because the connection broke while it was being opened or reset (an I/O failure on a
-    /// connection that existed, typically a pooled one the server closed), not because the server refused or did not answer.
-    /// </summary>
-    public static bool BrokeWhileOpening(Exception error)
-    {
-        for (Exception? e = error; e is not null; e = e.InnerException)
-        {
-            if (e is IOException)
-                return true;
-        }
-
-        return false;
-    }
-
     /// <summary>The error for an open whose connection broke twice in a row while being opened (see
-    /// <see cref="BrokeWhileOpening"/>).</summary>
+    /// <see cref="OpenFailure.BrokeWhileOpening"/>).</summary>
     public static ConnectionBrokenException BrokenOnOpen(string owner, Exception error) =>
         new($"Opening a connection for {owner} failed twice: each connection broke while it was opened or reset " +
             "(the server may be restarting, or a network device closed idle connections). Nothing was sent to the server; " +

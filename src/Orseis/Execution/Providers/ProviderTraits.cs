@@ -1,22 +1,22 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
 using System.Globalization;
-using Orseis.Diagnostics;
 
 namespace Orseis.Execution;
 
 /// <summary>
 /// What Orseis knows about one ADO.NET provider, worked out once from the namespace of its types (no provider package is
 /// referenced) and then read everywhere: its OpenTelemetry <c>db.system.name</c>, how its connection string spells the
-/// pool size and what it defaults to, its parameter quirks, and what its open failures mean (<see cref="OpenTimeout"/>,
-/// read from exception types and error codes by <see cref="ProviderErrors"/>). A <see cref="PoolContext"/> takes its
-/// traits when it is created; code that sees only a command or a reader finds the same instance by type.
+/// pool size and what it defaults to, and its parameter quirks (what its open failures mean is read, by its
+/// <see cref="RootNamespace"/>, in <see cref="OpenFailure"/>). A <see cref="PoolContext"/> takes its traits when it is
+/// created; code that sees only a command or a reader finds the same instance by type.
 /// </summary>
 /// <remarks>
 /// Broken connections and cancellations need no trait: a failure that left the connection closed is a broken connection
 /// whatever the provider (<see cref="ConnectionFailures"/>), an <see cref="IOException"/> under an open failure is a
-/// connection that broke while opening, and a failure after the caller's token was cancelled is the provider's report of
-/// that cancellation (<see cref="Cancellation"/>). The integration tests check these on every provider.
+/// connection that broke while opening (<see cref="OpenFailure"/>), and a failure after the caller's token was cancelled
+/// is the provider's report of that cancellation (<see cref="Cancellation"/>). The integration tests check these on every
+/// provider.
 /// </remarks>
 internal sealed class ProviderTraits
 {
@@ -49,7 +49,6 @@ internal sealed class ProviderTraits
         KnowsDateAndTimeOnly = true,
         TypedGettersRefuseNull = true,
         PoolMeterName = "Npgsql",
-        OpenTimeoutOf = ProviderErrors.Npgsql,
     };
 
     /// <summary>Microsoft.Data.SqlClient.</summary>
@@ -59,7 +58,6 @@ internal sealed class ProviderTraits
         TransactionQuestion = TransactionQuestion.SqlServer,
         EnlistKeys = ["Enlist"],
         KnowsDateAndTimeOnly = true,
-        OpenTimeoutOf = static error => ProviderErrors.SqlClient(error, "Microsoft.Data.SqlClient"),
     };
 
     /// <summary>System.Data.SqlClient, which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
@@ -67,7 +65,6 @@ internal sealed class ProviderTraits
     {
         TransactionQuestion = TransactionQuestion.SqlServer,
         EnlistKeys = ["Enlist"],
-        OpenTimeoutOf = static error => ProviderErrors.SqlClient(error, "System.Data.SqlClient"),
     };
 
     /// <summary>MySqlConnector: meter <c>MySqlConnector</c>; keys as <c>MySqlConnectionStringBuilder</c> names them.</summary>
@@ -78,7 +75,6 @@ internal sealed class ProviderTraits
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         KnowsDateAndTimeOnly = true,
         PoolMeterName = "MySqlConnector",
-        OpenTimeoutOf = ProviderErrors.MySqlConnector,
     };
 
     /// <summary>Oracle's MySql.Data (8.0), which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
@@ -87,15 +83,14 @@ internal sealed class ProviderTraits
     {
         TransactionQuestion = TransactionQuestion.MySql,
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
-        OpenTimeoutOf = ProviderErrors.MySqlData,
         AsyncRunsSynchronously = true,
     };
 
-    /// <summary>A provider Orseis does not know: nothing is assumed; open failures are read as <see cref="PoolTimeouts"/> can.</summary>
-    public static readonly ProviderTraits Other = new("", "other_sql", AnyPoolSizeKeys, null)
-    {
-        OpenTimeoutOf = PoolTimeouts.Classify,
-    };
+    /// <summary>
+    /// A provider Orseis does not know: nothing is assumed; its open failures are read from their messages
+    /// (<see cref="OpenFailure"/>).
+    /// </summary>
+    public static readonly ProviderTraits Other = new("", "other_sql", AnyPoolSizeKeys, null);
 
     private static readonly ProviderTraits[] Known =
         [MicrosoftSqlite, SystemSqlite, Npgsql, MicrosoftSqlClient, SystemSqlClient, MySqlConnector, MySqlData];
@@ -158,8 +153,6 @@ internal sealed class ProviderTraits
     /// </summary>
     public TransactionQuestion TransactionQuestion { get; private init; }
 
-    private Func<Exception, OpenTimeout> OpenTimeoutOf { get; init; } = static _ => OpenTimeout.None;
-
     /// <summary>The traits of the provider that defines <paramref name="providerType"/> (or one of its base types).</summary>
     public static ProviderTraits For(Type providerType) => ByType.GetOrAdd(providerType, Find);
 
@@ -174,13 +167,6 @@ internal sealed class ProviderTraits
         _lastCommand = new TypeTraits(type, traits);
         return traits;
     }
-
-    /// <summary>
-    /// What an open failure means: a timeout waiting for the pool, a connect that did not complete in time, or neither.
-    /// Never a cancellation the caller asked for.
-    /// </summary>
-    public OpenTimeout ClassifyOpenFailure(Exception error) =>
-        error is OperationCanceledException ? OpenTimeout.None : OpenTimeoutOf(error);
 
     /// <summary>
     /// Max Pool Size from the connection string (<see cref="PoolSizeKeys"/>), else <see cref="DefaultMaxPoolSize"/>; null

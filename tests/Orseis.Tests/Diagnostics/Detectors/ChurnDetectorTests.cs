@@ -99,7 +99,7 @@ public sealed class ChurnDetectorTests
         OpenStart start = telemetry.OpenStarting(async: false);
         FlowState flow = Assert.IsType<FlowState>(start.Flow);
         fake.Time.Advance(Fake.Ms(1));
-        int hold = telemetry.Acquired(connection, "a stream", openedAt: telemetry.OpenCompleted(start, null, connection), flow: start.Flow);
+        int hold = telemetry.Acquired(connection, "a stream", openedAt: telemetry.OpenCompleted(start, connection), flow: start.Flow);
         Assert.Equal(1, flow.Active);
 
         // Released where no flow of its own is set (a stream disposed by code that did not open it).

@@ -38,7 +38,7 @@ public sealed class HeldTooLongDetectorTests
         using var connection = new Microsoft.Data.Sqlite.SqliteConnection();
         OpenStart open = telemetry.OpenStarting(async: false);
         fake.Time.Advance(TimeSpan.FromSeconds(1));
-        long openedAt = telemetry.OpenCompleted(open, null, connection);
+        long openedAt = telemetry.OpenCompleted(open, connection);
         Assert.Equal(fake.Now, openedAt);
 
         // Whatever happens between the open and the acquire is part of the hold: 31 s, over the threshold.

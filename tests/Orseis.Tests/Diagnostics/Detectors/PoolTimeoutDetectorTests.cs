@@ -1,5 +1,6 @@
 using Orseis.Diagnostics;
 using Orseis.Diagnostics.Detectors;
+using Orseis.Execution;
 
 namespace Orseis.Tests.Diagnostics.Detectors;
 
@@ -9,23 +10,27 @@ public sealed class PoolTimeoutDetectorTests
     public void A_pool_full_of_held_connections_is_exhaustion()
     {
         var fake = new Fake();
-        PoolExhaustedException error = new PoolTimeoutDetector(fake.Log, 4, report: true)
-            .Translate(new InvalidOperationException("x"), OpenTimeout.PoolWait, held: 4, waiting: 1, idle: 0, (TimeSpan.FromSeconds(3), "at Holder.Method"));
+        PoolExhaustedException error = PoolExhaustion.Explain(
+            new InvalidOperationException("x"), OpenTimeout.PoolWait, "pool", 4, held: 4, waiting: 1, idle: 0, (TimeSpan.FromSeconds(3), "at Holder.Method"));
         Assert.Contains("Every connection was held by callers", error.Message, StringComparison.Ordinal);
         Assert.Contains("at Holder.Method", error.Message, StringComparison.Ordinal);
         Assert.Equal(0, error.Connecting);
-        Assert.Single(fake.Findings(FindingKind.PoolTimeout));
+
+        new PoolTimeoutDetector(fake.Log).Report(error);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.PoolTimeout));
+        Assert.Equal(error.Message, finding.Message);
+        Assert.Equal("at Holder.Method", finding.Location);
+        Assert.Equal(4, finding.Figures["maxPoolSize"]);
+        Assert.Equal(3000, finding.Figures["longestHeldMs"]);
     }
 
     [Fact]
     public void Connects_that_never_complete_are_told_apart_and_both_provider_forms_read_alike()
     {
-        var fake = new Fake();
-        var detector = new PoolTimeoutDetector(fake.Log, 5, report: true);
-        PoolExhaustedException waited = detector.Translate(new InvalidOperationException("Connect Timeout expired. All pooled connections are in use."),
-            OpenTimeout.PoolWait, held: 0, waiting: 10, idle: 0, (null, null));
-        PoolExhaustedException connect = detector.Translate(new InvalidOperationException("Connect Timeout expired."),
-            OpenTimeout.Connect, held: 0, waiting: 10, idle: 0, (null, null));
+        PoolExhaustedException waited = PoolExhaustion.Explain(new InvalidOperationException("Connect Timeout expired. All pooled connections are in use."),
+            OpenTimeout.PoolWait, "pool", 5, held: 0, waiting: 10, idle: 0, (null, null));
+        PoolExhaustedException connect = PoolExhaustion.Explain(new InvalidOperationException("Connect Timeout expired."),
+            OpenTimeout.Connect, "pool", 5, held: 0, waiting: 10, idle: 0, (null, null));
         foreach (PoolExhaustedException e in (PoolExhaustedException[])[waited, connect])
         {
             Assert.Contains("not full of held connections: 0 of 5 were held", e.Message, StringComparison.Ordinal);
@@ -33,13 +38,4 @@ public sealed class PoolTimeoutDetectorTests
             Assert.Equal(5, e.Connecting);
         }
     }
-
-    [Theory]
-    [InlineData("Connect Timeout expired.", "Connect")]
-    [InlineData("Connect Timeout expired. All pooled connections are in use.", "PoolWait")]
-    [InlineData("The connection pool has been exhausted, either raise 'Max Pool Size' (currently 2) or 'Timeout' (currently 1 seconds) in your connection string.", "PoolWait")]
-    [InlineData("Timeout during reading attempt", "None")]
-    [InlineData("Connection refused", "None")]
-    public void Provider_messages_are_classified(string message, string expected) =>
-        Assert.Equal(Enum.Parse<OpenTimeout>(expected), PoolTimeouts.Classify(new InvalidOperationException(message)));
 }

@@ -11,7 +11,7 @@ public sealed class SaturationDetectorTests
         var fake = new Fake();
         var saturation = new SaturationDetector(fake.Log, maxPoolSize: 100);
         // The 130th caller of a burst: nothing held yet, 129 others inside Open.
-        saturation.OnOpenCompleted(fake.Start(demand: 130, inUse: 0), new OpenOutcome(Fake.Ms(1000), 0, 0, Queued: true), report: true);
+        saturation.OnOpenCompleted(fake.Start(demand: 130, inUse: 0), new OpenOutcome(Fake.Ms(1000), 0, 0, Queued: true));
 
         PoolFinding finding = Assert.Single(fake.Findings(FindingKind.Saturation));
         Assert.Equal(30, finding.Figures["queued"]);
@@ -24,8 +24,8 @@ public sealed class SaturationDetectorTests
     {
         var fake = new Fake();
         var saturation = new SaturationDetector(fake.Log, maxPoolSize: 100);
-        saturation.OnOpenCompleted(fake.Start(demand: 100, inUse: 99), new OpenOutcome(Fake.Ms(500), 0, 0, Queued: false), report: true);
-        saturation.OnOpenCompleted(fake.Start(demand: 101, inUse: 100), new OpenOutcome(Fake.Ms(2), 0, 0, Queued: true), report: true);
+        saturation.OnOpenCompleted(fake.Start(demand: 100, inUse: 99), new OpenOutcome(Fake.Ms(500), 0, 0, Queued: false));
+        saturation.OnOpenCompleted(fake.Start(demand: 101, inUse: 100), new OpenOutcome(Fake.Ms(2), 0, 0, Queued: true));
         Assert.Empty(fake.Findings(FindingKind.Saturation));
         Assert.Equal(0, saturation.QueuedOpens);
     }

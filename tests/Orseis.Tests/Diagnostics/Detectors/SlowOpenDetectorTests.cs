@@ -115,7 +115,7 @@ public sealed class SlowOpenDetectorTests
             OpenStart[] starts = [telemetry.OpenStarting(async: true), telemetry.OpenStarting(async: true), telemetry.OpenStarting(async: true)];
             fake.Time.Advance(TimeSpan.FromSeconds(5));
             foreach (OpenStart start in starts)
-                telemetry.OpenCompleted(start, null);
+                telemetry.OpenCompleted(start);
         }
 
         PoolReport report = telemetry.CreateReport(ExecutionMode.OpenPerCall);

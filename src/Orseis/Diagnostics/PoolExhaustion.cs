@@ -1,0 +1,60 @@
+using System.Globalization;
+using Orseis.Execution;
+
+namespace Orseis.Diagnostics;
+
+/// <summary>
+/// Turns a provider's open timeout (a wait for a pooled connection, or a connect that never completed) into one
+/// <see cref="PoolExhaustedException"/> with the same message for both, telling apart a pool full of <b>held</b>
+/// connections (callers keep them) from one whose free slots were taken by <b>connects in progress</b> (the server did
+/// not complete new connections: down, overloaded, or packets dropped). Whatever the detectors: this is what the caller
+/// is told. The <see cref="Detectors.PoolTimeoutDetector"/> reports it as a finding too.
+/// </summary>
+internal static class PoolExhaustion
+{
+    /// <summary>
+    /// The exception for <paramref name="error"/>, a timeout of <paramref name="kind"/> on pool <paramref name="poolName"/>:
+    /// <paramref name="held"/> connections were held and <paramref name="waiting"/> callers inside Open (this one included),
+    /// the provider counted <paramref name="idle"/> idle; <paramref name="longest"/> is the longest current holder.
+    /// </summary>
+    public static PoolExhaustedException Explain(
+        Exception error, OpenTimeout kind, string poolName, int? maxPoolSize, int held, int waiting, long? idle,
+        (TimeSpan? Held, string? Where) longest)
+    {
+        CultureInfo c = CultureInfo.InvariantCulture;
+        int connecting = maxPoolSize is { } max ? Math.Clamp(max - held - (int)Math.Max(0, idle ?? 0), 0, waiting) : 0;
+        string what = kind == OpenTimeout.Connect
+            ? "the provider timed out making a new connection"
+            : "the provider timed out waiting for a free connection";
+        string snapshot = string.Create(c,
+            $"Pool '{poolName}' gave no connection in time ({what}). At that moment callers held {held} connection(s), " +
+            $"{waiting} caller(s) were inside Open, Max Pool Size is {maxPoolSize?.ToString(c) ?? "unknown"}.");
+        string cause;
+        if (maxPoolSize is { } m && held >= m)
+        {
+            cause = " Every connection was held by callers: the pool is exhausted. " +
+                    "Return connections sooner (dispose sessions and streams), raise Max Pool Size, or lower concurrency." +
+                    Holder(longest);
+        }
+        else if (maxPoolSize is not null)
+        {
+            cause = string.Create(c,
+                $" The pool was not full of held connections: {held} of {maxPoolSize} were held and about {connecting} open(s) " +
+                $"were making new connections that did not complete. ") +
+                "The server is not answering new connections (down, overloaded, or the network drops packets): " +
+                "check the server and the network; raising Max Pool Size will not help.";
+        }
+        else
+        {
+            cause = " Max Pool Size is unknown, so held connections cannot be told from connects that did not complete." + Holder(longest);
+        }
+
+        return new PoolExhaustedException(
+            snapshot + cause, error, poolName, held, waiting, maxPoolSize, longest.Held, longest.Where, connecting);
+    }
+
+    private static string Holder((TimeSpan? Held, string? Where) longest) => longest.Held is { } h
+        ? string.Create(CultureInfo.InvariantCulture, $" The longest current holder has had its connection for {h.TotalSeconds:0.###} s") +
+          (longest.Where is null ? "." : $", acquired at:{Environment.NewLine}{longest.Where}")
+        : "";
+}

@@ -1,0 +1,150 @@
+using System.Reflection;
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Diagnostics;
+
+/// <summary>
+/// The observers of one pool, made from its <see cref="DiagnosticsOptions.Detectors"/>: one line per detector in
+/// <see cref="Table"/>, saying which detectors turn it on, which of the facts that cost something to record it needs
+/// (<see cref="CostlyFacts"/>), and how it is made. A new detector is a class under <c>Detectors/</c> that implements
+/// <see cref="IPoolObserver"/>, and a line here. The table's order is the order in which they hear each fact, and so the
+/// order of the findings one step may raise. Each fact goes only to the observers that implement its method (read once,
+/// from each observer type's interface map), so a call pays for the detectors that listen to its step, not for all.
+/// </summary>
+internal sealed class PoolObservers
+{
+    /// <summary>On whatever the detectors, even none: the report's pool-size advice and hold times.</summary>
+    private const FindingKind Always = FindingKind.None;
+
+    /// <summary>On as soon as any detector is.</summary>
+    private const FindingKind AnyDetector = FindingKind.All;
+
+    private static readonly Entry[] Table =
+    [
+        // Counts queued opens for the report and the advice whatever detector is on; reports only for its own.
+        new(AnyDetector, CostlyFacts.None, static p => new SaturationDetector(p.Log, p.MaxPoolSize, p.Reports(FindingKind.Saturation))),
+        new(FindingKind.SlowOpen, CostlyFacts.ThreadPoolDelay, static p => new SlowOpenDetector(p.Log, p.Connects, p.ProviderPool)),
+        new(FindingKind.SlowOpen, CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay, static p => new ColdStarts(p.Log, p.Connects)),
+        new(FindingKind.Churn, CostlyFacts.Flow, static p => new ChurnDetector(p.Log)),
+        new(FindingKind.ServerUnavailable, CostlyFacts.None, static p => new ServerUnavailableDetector(p.Log)),
+        new(FindingKind.PoolTimeout, CostlyFacts.None, static p => new PoolTimeoutDetector(p.Log)),
+        new(FindingKind.HeldTooLong, CostlyFacts.AcquirerStack, static p => new HeldTooLongDetector(p.Log, p.Holders)),
+        new(FindingKind.LockConflicts, CostlyFacts.None, static p => new LockConflictDetector(p.Log, p.Log.Time)),
+        new(FindingKind.ThreadPoolStarvation, CostlyFacts.None,
+            static p => ThreadPoolStarvationDetector.Subscribed(p.Log, p.BlockingAsyncProvider)),
+        // Last: it advises from what the others describe.
+        new(Always, CostlyFacts.None, static p => new PoolSizeAdvisor(p.Log, p.MaxPoolSize, p.Reports(FindingKind.PoolSize))),
+    ];
+
+    private PoolObservers(List<IPoolObserver> observers, CostlyFacts needs)
+    {
+        All = [.. observers];
+        Needs = needs;
+        OpenStarting = Hearing(observers, nameof(IPoolObserver.OnOpenStarting));
+        OpenCompleted = Hearing(observers, nameof(IPoolObserver.OnOpenCompleted));
+        OpenFailed = Hearing(observers, nameof(IPoolObserver.OnOpenFailed));
+        Acquired = Hearing(observers, nameof(IPoolObserver.OnAcquired));
+        Released = Hearing(observers, nameof(IPoolObserver.OnReleased));
+        CommandFailed = Hearing(observers, nameof(IPoolObserver.OnCommandFailed));
+    }
+
+    /// <summary>Every observer, in table order: each describes itself in a report, and is disposed with the pool.</summary>
+    public IPoolObserver[] All { get; }
+
+    /// <summary>The costly facts some observer needs.</summary>
+    public CostlyFacts Needs { get; }
+
+    /// <summary>Those that hear <see cref="IPoolObserver.OnOpenStarting"/>.</summary>
+    public IPoolObserver[] OpenStarting { get; }
+
+    /// <summary>Those that hear <see cref="IPoolObserver.OnOpenCompleted"/>.</summary>
+    public IPoolObserver[] OpenCompleted { get; }
+
+    /// <summary>Those that hear <see cref="IPoolObserver.OnOpenFailed"/>.</summary>
+    public IPoolObserver[] OpenFailed { get; }
+
+    /// <summary>Those that hear <see cref="IPoolObserver.OnAcquired"/>.</summary>
+    public IPoolObserver[] Acquired { get; }
+
+    /// <summary>Those that hear <see cref="IPoolObserver.OnReleased"/>.</summary>
+    public IPoolObserver[] Released { get; }
+
+    /// <summary>Those that hear <see cref="IPoolObserver.OnCommandFailed"/>.</summary>
+    public IPoolObserver[] CommandFailed { get; }
+
+    /// <summary>The observers <paramref name="context"/>'s detectors turn on, in table order.</summary>
+    public static PoolObservers For(ObserverContext context)
+    {
+        var observers = new List<IPoolObserver>(Table.Length);
+        CostlyFacts needs = CostlyFacts.None;
+        foreach (Entry entry in Table)
+        {
+            if (entry.On != Always && (context.Detectors & entry.On) == 0)
+                continue;
+            observers.Add(entry.Create(context));
+            needs |= entry.Needs;
+        }
+
+        return new PoolObservers(observers, needs);
+    }
+
+    /// <summary>The observers whose type implements <paramref name="method"/> rather than leaving it to the interface's no-op.</summary>
+    private static IPoolObserver[] Hearing(List<IPoolObserver> observers, string method)
+    {
+        var hearing = new List<IPoolObserver>();
+        foreach (IPoolObserver observer in observers)
+        {
+            InterfaceMapping map = observer.GetType().GetInterfaceMap(typeof(IPoolObserver));
+            for (int i = 0; i < map.InterfaceMethods.Length; i++)
+            {
+                if (map.InterfaceMethods[i].Name == method && map.TargetMethods[i].DeclaringType != typeof(IPoolObserver))
+                    hearing.Add(observer);
+            }
+        }
+
+        return [.. hearing];
+    }
+
+    private sealed record Entry(FindingKind On, CostlyFacts Needs, Func<ObserverContext, IPoolObserver> Create);
+}
+
+/// <summary>
+/// Facts that cost something to record on every call (an object per flow, a clock comparison, a stack), recorded only
+/// while an observer needs them.
+/// </summary>
+[Flags]
+internal enum CostlyFacts
+{
+    /// <summary>None of them.</summary>
+    None = 0,
+
+    /// <summary>The caller's logical flow (<see cref="OpenStart.Flow"/>), created as a call enters.</summary>
+    Flow = 1,
+
+    /// <summary>Whether an open belongs to a first wave of connects (<see cref="OpenStart.FirstWave"/>).</summary>
+    FirstWave = 2,
+
+    /// <summary>How late the thread pool ran work during a slow open (<see cref="CompletedOpen.ThreadPoolDelay"/>).</summary>
+    ThreadPoolDelay = 4,
+
+    /// <summary>The stack of a caller that holds a connection across calls (<see cref="PoolTelemetry.CaptureAcquirer"/>).</summary>
+    AcquirerStack = 8,
+}
+
+/// <summary>What an observer is made with: the pool's finding log and what the telemetry knows of the pool.</summary>
+/// <param name="Log">Where findings go; its options and clock are the pool's.</param>
+/// <param name="MaxPoolSize">The pool's Max Pool Size, when known.</param>
+/// <param name="Holders">Who holds the pool's connections now.</param>
+/// <param name="Connects">How the pool's physical connects are known.</param>
+/// <param name="ProviderPool">The provider's own pool counts, when it publishes them.</param>
+/// <param name="BlockingAsyncProvider">The provider's name when its async methods block (MySql.Data), else null.</param>
+internal sealed record ObserverContext(
+    FindingLog Log, int? MaxPoolSize, HolderTable Holders, ConnectCount Connects, ProviderPoolStats? ProviderPool,
+    string? BlockingAsyncProvider)
+{
+    /// <summary>The detectors turned on.</summary>
+    public FindingKind Detectors => Log.Options.Detectors;
+
+    /// <summary>Whether <paramref name="kind"/>'s findings are reported (an observer may measure for others without).</summary>
+    public bool Reports(FindingKind kind) => (Detectors & kind) != 0;
+}

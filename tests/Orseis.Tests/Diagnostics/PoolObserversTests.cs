@@ -1,0 +1,68 @@
+using Orseis.Diagnostics;
+using Orseis.Diagnostics.Detectors;
+using Orseis.Tests.Diagnostics.Detectors;
+
+namespace Orseis.Tests.Diagnostics;
+
+/// <summary>
+/// <see cref="PoolObservers"/>: which detectors a pool's options turn on, in which order each fact reaches them, which
+/// facts that cost something they ask for, and that a fact goes only to the observers that implement its method.
+/// </summary>
+public sealed class PoolObserversTests
+{
+    [Fact]
+    public void Every_detector_hears_only_the_facts_it_implements_in_table_order()
+    {
+        PoolObservers observers = Make(FindingKind.All);
+        try
+        {
+            Assert.Equal(
+                [typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector),
+                 typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector), typeof(HeldTooLongDetector),
+                 typeof(LockConflictDetector), typeof(ThreadPoolStarvationDetector), typeof(PoolSizeAdvisor)],
+                Types(observers.All));
+            Assert.Equal([typeof(ColdStarts), typeof(ChurnDetector), typeof(ThreadPoolStarvationDetector), typeof(PoolSizeAdvisor)],
+                Types(observers.OpenStarting));
+            Assert.Equal(
+                [typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector), typeof(ServerUnavailableDetector)],
+                Types(observers.OpenCompleted));
+            Assert.Equal([typeof(ColdStarts), typeof(ChurnDetector), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector)],
+                Types(observers.OpenFailed));
+            Assert.Equal([typeof(HeldTooLongDetector)], Types(observers.Acquired));
+            Assert.Equal([typeof(ChurnDetector), typeof(HeldTooLongDetector), typeof(PoolSizeAdvisor)], Types(observers.Released));
+            Assert.Equal([typeof(LockConflictDetector)], Types(observers.CommandFailed));
+            Assert.Equal(CostlyFacts.Flow | CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay | CostlyFacts.AcquirerStack, observers.Needs);
+        }
+        finally
+        {
+            foreach (IDisposable disposable in observers.All.OfType<IDisposable>())
+                disposable.Dispose();
+        }
+    }
+
+    [Fact]
+    public void Without_detectors_only_the_report_s_advice_is_kept_and_no_costly_fact_is_asked_for()
+    {
+        PoolObservers observers = Make(FindingKind.None);
+        Assert.Equal([typeof(PoolSizeAdvisor)], Types(observers.All));
+        Assert.Equal(CostlyFacts.None, observers.Needs);
+    }
+
+    [Fact]
+    public void Any_detector_turns_the_saturation_count_on_and_each_asks_only_for_its_own_facts()
+    {
+        PoolObservers churn = Make(FindingKind.Churn);
+        Assert.Equal([typeof(SaturationDetector), typeof(ChurnDetector), typeof(PoolSizeAdvisor)], Types(churn.All));
+        Assert.Equal(CostlyFacts.Flow, churn.Needs);
+        Assert.Equal(CostlyFacts.AcquirerStack, Make(FindingKind.HeldTooLong).Needs);
+        Assert.Equal(CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay, Make(FindingKind.SlowOpen).Needs);
+    }
+
+    private static PoolObservers Make(FindingKind detectors)
+    {
+        var fake = new Fake(o => o.Detectors = detectors);
+        return PoolObservers.For(new ObserverContext(fake.Log, 10, new HolderTable(fake.Time, 10), ConnectCount.None, null, null));
+    }
+
+    private static Type[] Types(IPoolObserver[] observers) => [.. observers.Select(o => o.GetType())];
+}
