@@ -16,7 +16,10 @@ internal static class CallErrors
     {
         if (timeout is not { } limit || started == 0 || cancellationToken.IsCancellationRequested)
             return null;
-        if (error is OrseisException or OperationCanceledException)
+
+        // A cancellation the caller did not ask for is the provider's own timeout too (Npgsql stops the statement
+        // with a cancel request and throws OperationCanceledException when its command timeout wins the race).
+        if (error is OrseisException)
             return null;
         TimeSpan elapsed = Stopwatch.GetElapsedTime(started);
         if (elapsed < limit - TimeSpan.FromMilliseconds(50))
