@@ -221,10 +221,8 @@ internal struct CallLifecycle
         Exception seen = Watched(error);
         Fail(seen);
         Pool.Telemetry.CommandFailed(Request.Sql, seen);
-        if (Watch?.Abandoned is not null)
-            return new ValueTask<Exception?>(seen);
-        Exception? reported = Translate(seen, Caller) ?? (ReferenceEquals(seen, error) ? null : seen);
-        return SettleAsync(Source, Lease, reported, async);
+        Exception? reported = Reported(error, seen, Watch, Caller);
+        return Watch?.Abandoned is not null ? new ValueTask<Exception?>(reported) : SettleAsync(Source, Lease, reported, async);
     }
 
     /// <summary>While the call still holds the connection: did the server end the transaction the statement ran in?</summary>
@@ -239,10 +237,16 @@ internal struct CallLifecycle
     /// <param name="error">The failure.</param>
     /// <param name="cancellationToken">The token of the operation that failed.</param>
     /// <param name="watch">The operation's own watch, for a step timed on its own (<see cref="WatchStep"/>); null for the call's.</param>
-    public readonly Exception? Report(Exception error, CancellationToken cancellationToken, CallWatch? watch = null)
+    public readonly Exception? Report(Exception error, CancellationToken cancellationToken, CallWatch? watch = null) =>
+        Reported(error, Watched(error, watch), watch ?? Watch, cancellationToken);
+
+    /// <summary>
+    /// What to throw for <paramref name="error"/>, which the watch reported as <paramref name="seen"/>: an abandoned operation as the
+    /// watch says, anything else translated (<see cref="Translate"/>); null to rethrow the original.
+    /// </summary>
+    private readonly Exception? Reported(Exception error, Exception seen, CallWatch? watch, CancellationToken cancellationToken)
     {
-        Exception seen = Watched(error, watch);
-        if ((watch ?? Watch)?.Abandoned is not null)
+        if (watch?.Abandoned is not null)
             return seen;
         return Translate(seen, cancellationToken) ?? (ReferenceEquals(seen, error) ? null : seen);
     }
