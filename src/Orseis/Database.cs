@@ -111,6 +111,18 @@ public sealed partial class Database : SqlRunner, IDisposable, IAsyncDisposable
     }
 
     /// <summary>
+    /// Begins a <see cref="ConnectionScope"/> in the caller's flow: until it is disposed, this database's calls in the flow
+    /// share one connection while they come back to back, and give it back to the pool after
+    /// <see cref="OrseisOptions.ScopeIdleWindow"/> without a call.
+    /// </summary>
+    /// <returns>The scope; dispose it where the unit of work ends.</returns>
+    public ConnectionScope BeginScope()
+    {
+        ThrowIfDisposed();
+        return ConnectionScope.Begin(Pool, parks: Source is OpenPerCallSource, $"a call in a scope on '{PoolName}'");
+    }
+
+    /// <summary>
     /// A snapshot of this database's pool: connections in use and waiting, opens and commands, measured open and hold
     /// times, Little's-law pool-size advice, what the provider reports, and the recent detector findings. Also runs the
     /// pool-size and held-too-long detectors (when on), so calling it periodically is enough to get their findings.

@@ -19,6 +19,14 @@ public sealed class OrseisOptions
     public TimeSpan ReuseWaitTimeout { get; set; } = TimeSpan.FromSeconds(30);
 
     /// <summary>
+    /// How long a <see cref="ConnectionScope"/> keeps its parked connection without a call before giving it back to the
+    /// pool. Back-to-back calls come within microseconds of each other; work between them that is not the database's
+    /// (an HTTP call, a delay) usually takes longer than this, and the connection is back in the pool meanwhile. The
+    /// connection goes back between this and this plus a millisecond after the last call. Default: 2 ms; at most 10 s.
+    /// </summary>
+    public TimeSpan ScopeIdleWindow { get; set; } = TimeSpan.FromMilliseconds(2);
+
+    /// <summary>
     /// The name this database's pool carries in metrics, events and reports. Default: the provider's system name with
     /// the server and database taken from the connection string (never the user or password).
     /// </summary>
@@ -59,6 +67,12 @@ public sealed class OrseisOptions
             throw new ArgumentException($"OrseisOptions.CommandTimeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.", nameof(CommandTimeout));
         if (ReuseWaitTimeout <= TimeSpan.Zero && ReuseWaitTimeout != Timeout.InfiniteTimeSpan)
             throw new ArgumentException($"OrseisOptions.ReuseWaitTimeout must be positive (or Timeout.InfiniteTimeSpan), not {ReuseWaitTimeout}.", nameof(ReuseWaitTimeout));
+        if (ScopeIdleWindow <= TimeSpan.Zero || ScopeIdleWindow > TimeSpan.FromSeconds(10))
+        {
+            throw new ArgumentException(
+                $"OrseisOptions.ScopeIdleWindow must be more than zero and at most 10 s, not {ScopeIdleWindow}; " +
+                "for a connection held longer, use a Session.", nameof(ScopeIdleWindow));
+        }
         if (PoolName is { Length: 0 })
             throw new ArgumentException("OrseisOptions.PoolName must not be empty; leave it null for the default name.", nameof(PoolName));
         Diagnostics.Validate();

@@ -63,8 +63,18 @@ internal static class OrseisMetrics
     public static readonly Histogram<double> ReuseWaitTime = Meter.CreateHistogram(
         "orseis.reuse.wait_time", "s", "How long ReuseConnection calls waited for the shared connection.", tags: null, Advice(WaitBuckets));
 
+    public static readonly Counter<long> ScopeReuses = Meter.CreateCounter<long>(
+        "orseis.scope.reuses", "{call}", "Calls that took a connection parked by their ConnectionScope instead of opening one.");
+
+    public static readonly Histogram<double> ParkedTime = Meter.CreateHistogram(
+        "orseis.scope.parked_time", "s",
+        "How long a connection sat parked in a ConnectionScope between two calls, or before going back to the pool.",
+        tags: null, Advice(WaitBuckets));
+
     static OrseisMetrics()
     {
+        Meter.CreateObservableUpDownCounter("orseis.scope.parked", () => Observe(p => p.ParkedNow), "{connection}",
+            "Connections parked in ConnectionScopes now (out of the provider's pool, held by no call).");
         Meter.CreateObservableUpDownCounter("db.client.connection.count", ObserveCount, "{connection}",
             "Connections held by Orseis (state=used); state=idle where the provider reports it.");
         Meter.CreateObservableUpDownCounter("db.client.connection.pending_requests", () => Observe(p => p.Pending), "{request}",

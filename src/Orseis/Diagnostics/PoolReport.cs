@@ -67,6 +67,15 @@ public sealed class PoolReport
     /// <summary>ReuseConnection calls that waited for the shared connection.</summary>
     public long ReuseWaits { get; init; }
 
+    /// <summary>Calls in a <see cref="ConnectionScope"/> that took its parked connection instead of opening one.</summary>
+    public long ScopeReuses { get; init; }
+
+    /// <summary>Connections parked in scopes now: out of the provider's pool, held by no call (<see cref="ConnectionScope"/>).</summary>
+    public int ParkedConnections { get; init; }
+
+    /// <summary>The time connections sat parked in scopes between calls, all together.</summary>
+    public TimeSpan ParkedTime { get; init; }
+
     /// <summary>Open sessions.</summary>
     public int ActiveSessions { get; init; }
 
@@ -131,6 +140,11 @@ public sealed class PoolReport
         s.AppendLine(c, $"  in use {InUse} (peak {PeakInUse}), waiting in Open {Pending} (peak {PeakPending}), peak demand {PeakDemand}, queued opens {QueuedOpens}, Max Pool Size {MaxPoolSize?.ToString(c) ?? "unknown"}");
         s.AppendLine(c, $"  opens {Opens}, commands {Commands}, opens/command {OpensPerCommand:0.###}, opens/s {OpensPerSecond:0.##}");
         s.AppendLine(c, $"  timeouts {Timeouts}, reuse waits {ReuseWaits}, active sessions {ActiveSessions}");
+        if (ScopeReuses > 0 || ParkedConnections > 0)
+        {
+            s.AppendLine(c, $"  scopes: calls on a parked connection {ScopeReuses}, parked now {ParkedConnections}, " +
+                            $"parked time {ParkedTime.TotalMilliseconds:0.###} ms in all");
+        }
         s.AppendLine(c, $"  usual (warm) open time {Ms(UsualOpenTime)}; median hold time {Ms(MedianHoldTime)}");
         if (PoolSizeAdvice is { } advice)
             s.AppendLine(c, $"  pool size (Little's law): {advice}");

@@ -40,11 +40,11 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         Assert.NotSame(first.Connection, second.Connection);
         Assert.Equal(2, _pool.Telemetry.InUse);
 
-        DbCommand command = source.RentCommand(first.Connection);
+        DbCommand command = source.RentCommand(first);
         Assert.Same(first.Connection, command.Connection);
         bool disposed = false;
         command.Disposed += (_, _) => disposed = true;
-        source.ReturnCommand(command, failed: false);
+        source.ReturnCommand(first, command, failed: false);
         Assert.True(disposed);
 
         await source.ReleaseAsync(first, true);
@@ -123,11 +123,11 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         session.Kept.Transaction = connection.Connection.BeginTransaction();
         Assert.Same(session.Kept.Transaction, session.Transaction);
 
-        DbCommand command = session.RentCommand(connection.Connection);
-        session.ReturnCommand(command, failed: false);
-        Assert.Same(command, session.RentCommand(connection.Connection));
-        session.ReturnCommand(command, failed: true);
-        Assert.NotSame(command, session.RentCommand(connection.Connection));
+        DbCommand command = session.RentCommand(connection);
+        session.ReturnCommand(connection, command, failed: false);
+        Assert.Same(command, session.RentCommand(connection));
+        session.ReturnCommand(connection, command, failed: true);
+        Assert.NotSame(command, session.RentCommand(connection));
 
         connection.Connection.Close();
         Assert.True(Assert.IsType<ConnectionBrokenException>(session.TranslateFailure(connection.Connection, new IOException())).InTransaction);
@@ -153,7 +153,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
     {
         var session = new SessionSource(_pool, "s");
         Lease connection = await session.AcquireAsync(false, forStream: false, CancellationToken.None);
-        session.Abandon(connection, session.RentCommand(connection.Connection), Task.CompletedTask);
+        session.Abandon(connection, session.RentCommand(connection), Task.CompletedTask);
         Assert.True(session.TryEnter());
         session.Exit();
         Lease next = await session.AcquireAsync(false, forStream: false, CancellationToken.None);
@@ -178,10 +178,10 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         Assert.Equal(1, shared.Waits);
         Assert.Equal(1, _pool.Telemetry.InUse);
 
-        DbCommand command = shared.RentCommand(first.Connection);
-        shared.ReturnCommand(command, failed: false);
-        Assert.Same(command, shared.RentCommand(first.Connection));
-        shared.ReturnCommand(command, failed: false);
+        DbCommand command = shared.RentCommand(first);
+        shared.ReturnCommand(first, command, failed: false);
+        Assert.Same(command, shared.RentCommand(first));
+        shared.ReturnCommand(first, command, failed: false);
         await shared.ReleaseAsync(first, false);
         await shared.CloseAsync(false);
     }
@@ -287,7 +287,7 @@ public sealed class ConnectionSourceTests : IAsyncDisposable
         var shared = new ReuseConnectionSource(_pool, "d");
         Lease connection = await shared.AcquireAsync(false, forStream: false, CancellationToken.None);
         var pending = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        shared.Abandon(connection, shared.RentCommand(connection.Connection), pending.Task);
+        shared.Abandon(connection, shared.RentCommand(connection), pending.Task);
         Lease next = await shared.AcquireAsync(true, forStream: false, CancellationToken.None);
         Assert.NotSame(connection.Connection, next.Connection);
         Assert.Equal(0, shared.Waits);

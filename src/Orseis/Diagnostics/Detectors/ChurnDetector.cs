@@ -93,9 +93,11 @@ internal sealed class ChurnDetector(FindingLog log) : IPoolObserver
             : string.Create(c, $"A warm open costs {perOpenMs:0.###} ms here (the median of the last of the {flow.WarmOpens} that neither queued ") +
               "for the pool nor made a new connection, so the first calls' compiling is not priced in), " +
               "plus what the provider defers to the next command (session reset, re-prepared statements); ";
+        const string Cures = "a ConnectionScope around the unit of work (db.BeginScope()), one Session or ReuseConnection mode";
         string saving = flow.WarmOpens == 0
-            ? "one Session or ReuseConnection mode would open once instead."
-            : string.Create(c, $"one Session or ReuseConnection mode would save about {perOpenMs:0.###} ms per call, {perOpenMs * perSecond:0.#} ms per second at this rate.");
+            ? Cures + " would open once instead."
+            : Cures + string.Create(
+                c, $" would save about {perOpenMs:0.###} ms per call, {perOpenMs * perSecond:0.#} ms per second at this rate.");
         log.Report(FindingKind.Churn,
             string.Create(c, $"{flow.Streak} connection opens back to back on one flow of pool '{log.PoolName}'") +
             (site is null ? "" : $" (from {site})") +

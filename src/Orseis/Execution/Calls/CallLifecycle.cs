@@ -136,7 +136,7 @@ internal struct CallLifecycle
     private void Begin(bool async)
     {
         DbConnection connection = Lease.Connection;
-        Command = Shape == CallShape.Buffered ? Source.RentCommand(connection) : connection.CreateCommand();
+        Command = Shape == CallShape.Buffered ? Source.RentCommand(Lease) : connection.CreateCommand();
         Fill(Command);
         Started = Pool.Telemetry.CommandStarting(Request.Sql);
 
@@ -313,7 +313,7 @@ internal struct CallLifecycle
             {
                 command.Parameters.Clear();
                 if (Shape == CallShape.Buffered)
-                    Source.ReturnCommand(command, _failed);
+                    Source.ReturnCommand(Lease, command, _failed);
                 else
                     command.Dispose();
             }

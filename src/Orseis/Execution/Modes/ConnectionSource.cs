@@ -49,16 +49,22 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     public abstract ValueTask ReleaseAsync(Lease lease, bool async);
 
     /// <summary>
-    /// The command for one buffered call on <paramref name="connection"/>, with no text, parameters or transaction yet.
+    /// The command for one buffered call on <paramref name="lease"/>'s connection, with no text, parameters or transaction yet.
     /// A source that keeps its connection may hand out the previous call's command again (see
     /// <see cref="KeptConnection.RentCommand"/>), so a provider that keeps a command's prepared statements (SQLite)
     /// does not prepare the same text again.
     /// </summary>
-    public virtual DbCommand RentCommand(DbConnection connection) => connection.CreateCommand();
+    /// <remarks>A call in a <see cref="ConnectionScope"/> gets the command the scope's last call left on the same connection.</remarks>
+    public virtual DbCommand RentCommand(in Lease lease) =>
+        lease.Scope is { } scope ? scope.RentCommand(lease.Connection) : lease.Connection.CreateCommand();
 
     /// <summary>Gives back what <see cref="RentCommand"/> returned, its parameters cleared; <paramref name="failed"/> when the call
     /// failed.</summary>
-    public virtual void ReturnCommand(DbCommand command, bool failed) => command.Dispose();
+    public virtual void ReturnCommand(in Lease lease, DbCommand command, bool failed)
+    {
+        if (lease.Scope is not { } scope || !scope.TryKeepCommand(command, failed))
+            command.Dispose();
+    }
 
     /// <summary>A clearer exception for a failure that left <paramref name="connection"/> broken, or null to let it pass.</summary>
     public abstract Exception? TranslateFailure(DbConnection connection, Exception error);

@@ -21,9 +21,9 @@ internal abstract class KeptSource(PoolContext pool, Type ownerType, KeptConnect
         return default;
     }
 
-    public override DbCommand RentCommand(DbConnection connection) => Kept.RentCommand(connection);
+    public override DbCommand RentCommand(in Lease lease) => Kept.RentCommand(lease.Connection);
 
-    public override void ReturnCommand(DbCommand command, bool failed) => Kept.ReturnCommand(command, failed);
+    public override void ReturnCommand(in Lease lease, DbCommand command, bool failed) => Kept.ReturnCommand(command, failed);
 
     public override Exception? TranslateFailure(DbConnection connection, Exception error) => Kept.Translate(connection, error);
 

@@ -10,4 +10,6 @@ namespace Orseis.Execution;
 /// </summary>
 /// <param name="Connection">The open connection.</param>
 /// <param name="Hold">Its hold, from <see cref="Diagnostics.PoolTelemetry.Acquired"/>.</param>
-internal readonly record struct Lease(DbConnection Connection, int Hold);
+/// <param name="Scope">The <see cref="ConnectionScope"/>'s slot the call ran in, which may park the connection when it ends;
+/// null outside a scope.</param>
+internal readonly record struct Lease(DbConnection Connection, int Hold, ScopeSlot? Scope = null);

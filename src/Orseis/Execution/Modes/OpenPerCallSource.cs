@@ -1,8 +1,12 @@
 using System.Data.Common;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Execution;
 
-/// <summary><see cref="ExecutionMode.OpenPerCall"/>: every call opens a pooled connection and disposes it.</summary>
+/// <summary>
+/// <see cref="ExecutionMode.OpenPerCall"/>: every call opens a pooled connection and disposes it; inside a
+/// <see cref="ConnectionScope"/>, back-to-back calls share the connection the scope parks (see <see cref="ScopeSlot"/>).
+/// </summary>
 /// <param name="pool">The pool's context.</param>
 /// <param name="poolName">The pool's name, for messages.</param>
 internal sealed partial class OpenPerCallSource(PoolContext pool, string poolName) : ConnectionSource(pool, typeof(Database))
@@ -15,7 +19,7 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
         System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken)
     {
         if (ambient is null)
-            return Open(async, forStream, cancellationToken);
+            return Acquire(async, forStream, cancellationToken);
         return AmbientTransactions.StateOf(ambient) is { } state
             ? AcquireInFailedScopeAsync(ambient, state, async, forStream, cancellationToken)
             : OpenInScopeAsync(ambient, async, forStream, cancellationToken);
@@ -23,6 +27,24 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
 
     private ValueTask<Lease> Open(bool async, bool forStream, CancellationToken cancellationToken) =>
         Pool.OpenAsync(async, forStream ? _streamOwner : _callOwner, heldByDesign: false, heldAcrossCalls: forStream, cancellationToken);
+
+    /// <summary>
+    /// A call outside a TransactionScope: inside a <see cref="ConnectionScope"/> of this database it takes the scope's parked
+    /// connection, or opens one the scope may park when the call ends; otherwise it opens one.
+    /// </summary>
+    private ValueTask<Lease> Acquire(bool async, bool forStream, CancellationToken cancellationToken)
+    {
+        if (ConnectionScope.SlotFor(Pool) is not { } slot)
+            return Open(async, forStream, cancellationToken);
+        cancellationToken.ThrowIfCancellationRequested();
+        return slot.TryTake(forStream, out Lease parked)
+            ? new ValueTask<Lease>(parked)
+            : OpenForScopeAsync(slot, async, forStream, cancellationToken);
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<Lease> OpenForScopeAsync(ScopeSlot slot, bool async, bool forStream, CancellationToken cancellationToken) =>
+        await Open(async, forStream, cancellationToken).ConfigureAwait(false) with { Scope = slot };
 
     // A connection opened inside the scope joins it, when the provider enlists.
     protected override InvalidOperationException? NotInScope(System.Transactions.Transaction ambient) =>
@@ -35,6 +57,15 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
 
     public override ValueTask ReleaseAsync(Lease lease, bool async)
     {
+        if (lease.Scope is { } scope)
+        {
+            // Parked for the scope's next call, or back to the pool (another connection is parked, or the scope ended).
+            if (scope.TryPark(lease))
+                return default;
+            scope.DropCommand(lease.Connection)?.Dispose();
+            return Pool.CloseAsync(lease, async);
+        }
+
         if (!AmbientTransactions.AnyState || System.Transactions.Transaction.Current is not { } ambient ||
             AmbientTransactions.StateOf(ambient) is not { DoomWith: not null })
         {

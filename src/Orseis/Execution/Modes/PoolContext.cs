@@ -28,6 +28,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
             ? ProviderPoolStats.For(Traits, source, options.Diagnostics.ProviderPoolCounts)
             : null;
         Deadlines = DeadlineSweep.For(options.Diagnostics.TimeProvider);
+        Parks = ParkSweep.For(options.Diagnostics.TimeProvider);
         Telemetry = new PoolTelemetry(
             name, system, Traits.MaxPoolSize(source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString,
             Traits.AsyncRunsSynchronously ? Traits.RootNamespace : null);
@@ -47,6 +48,9 @@ internal sealed partial class PoolContext : IAsyncDisposable
 
     /// <summary>The deadlines of this database's call watches, on its clock (<see cref="DiagnosticsOptions.TimeProvider"/>).</summary>
     public DeadlineSweep Deadlines { get; }
+
+    /// <summary>The timer that gives parked connections of this database's scopes back to the pool, on its clock.</summary>
+    public ParkSweep Parks { get; }
 
     /// <summary>Null when this provider's connections join an ambient TransactionScope as they open; otherwise why not.</summary>
     public string? WhyNoEnlistment { get; }

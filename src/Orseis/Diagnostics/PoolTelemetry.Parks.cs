@@ -1,0 +1,61 @@
+using System.Data.Common;
+using System.Diagnostics;
+
+namespace Orseis.Diagnostics;
+
+/// <summary>
+/// Connections parked by <see cref="ConnectionScope"/>s between back-to-back calls: a parked connection is not held (its
+/// hold ends as it parks, a new one starts when a call takes it), and is counted apart, with the time it sat parked.
+/// </summary>
+internal sealed partial class PoolTelemetry
+{
+    private long _parked;
+    private long _scopeReuses;
+    private long _parkedTicks;
+
+    /// <summary>Connections parked in scopes now.</summary>
+    public long ParkedNow => Interlocked.Read(ref _parked);
+
+    /// <summary>A call ended and its scope parked <paramref name="connection"/>: the call's hold ends.</summary>
+    public void Parked(DbConnection connection, int hold)
+    {
+        Released(connection, hold);
+        Interlocked.Increment(ref _parked);
+    }
+
+    /// <summary>
+    /// A call of a scope took its parked <paramref name="connection"/> (parked at <paramref name="parkedAt"/>) instead of
+    /// opening one; its hold starts now. Returns the hold, as <see cref="Acquired"/> does.
+    /// </summary>
+    public int Unparked(DbConnection connection, string owner, StackTrace? acquirer, long parkedAt)
+    {
+        Interlocked.Increment(ref _scopeReuses);
+        long now = ParkEnded(parkedAt);
+        if (OrseisMetrics.ScopeReuses.Enabled)
+            Guard(static (self, _) => OrseisMetrics.ScopeReuses.Add(1, self.Tags), 0);
+        return Acquired(connection, owner, heldByDesign: false, acquirer, openedAt: now);
+    }
+
+    /// <summary>A parked connection left its parking (taken by a call, or given back to the pool). Returns the time now.</summary>
+    public long ParkEnded(long parkedAt)
+    {
+        Interlocked.Decrement(ref _parked);
+        long now = _time.GetTimestamp();
+        long parked = now - parkedAt;
+        Interlocked.Add(ref _parkedTicks, parked);
+        if (OrseisMetrics.ParkedTime.Enabled)
+        {
+            double seconds = (double)parked / _time.TimestampFrequency;
+            Guard(static (self, seconds) => OrseisMetrics.ParkedTime.Record(seconds, self.Tags), seconds);
+        }
+
+        return now;
+    }
+
+    /// <summary>Calls that took a scope's parked connection instead of opening one.</summary>
+    private long ScopeReuses => Interlocked.Read(ref _scopeReuses);
+
+    /// <summary>The time connections sat parked in scopes, all together.</summary>
+    private TimeSpan ParkedTime =>
+        TimeSpan.FromSeconds((double)Interlocked.Read(ref _parkedTicks) / _time.TimestampFrequency);
+}

@@ -1,0 +1,236 @@
+using System.Data;
+using System.Data.Common;
+using System.Diagnostics;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// A <see cref="ConnectionScope"/>'s hold on one database: at most one parked connection, the command its last call
+/// used (so SQLite keeps its prepared statement), and the time it was parked. A call in the scope takes the parked
+/// connection instead of opening one (<see cref="TryTake"/>); a call that ends parks its connection when the slot is
+/// empty (<see cref="TryPark"/>), else gives it back to the pool; <see cref="ParkSweep"/> gives a parked connection back
+/// once it sat idle for <see cref="OrseisOptions.ScopeIdleWindow"/>. Two calls never share a connection: a parked one is
+/// taken by exactly one call, and concurrent calls of the scope open their own.
+/// </summary>
+/// <remarks>
+/// A parked connection is not held in the pool's telemetry: its hold ends when it parks and a new one starts when a call
+/// takes it, so the use time, the held-too-long detector and the in-use count see each call's own hold, and a reused
+/// call makes no open (no churn). The parked time is counted apart.
+/// </remarks>
+internal sealed class ScopeSlot
+{
+    private readonly Lock _lock = new();
+    private readonly ParkSweep _sweep;
+    private readonly long _window;
+    private readonly string _owner;
+    private DbConnection? _parked;
+    private long _parkedAt;
+    private DbCommand? _command;
+    private int _defaultTimeout;
+    private bool _queued;
+    private bool _ended;
+    private long _reuses;
+
+    public ScopeSlot(PoolContext pool, string owner)
+    {
+        Pool = pool;
+        _owner = owner;
+        _sweep = pool.Parks;
+        _window = (long)(pool.Options.ScopeIdleWindow.TotalSeconds * _sweep.Time.TimestampFrequency);
+    }
+
+    public PoolContext Pool { get; }
+
+    /// <summary>Whether the scope ended: nothing parks any more.</summary>
+    public bool Ended => Volatile.Read(ref _ended);
+
+    /// <summary>Calls served by the parked connection instead of an open.</summary>
+    public long Reuses => Interlocked.Read(ref _reuses);
+
+    /// <summary>
+    /// The parked connection for one call, if there is one and it is still open; its hold starts now. False when the
+    /// call must open its own.
+    /// </summary>
+    public bool TryTake(bool forStream, out Lease lease)
+    {
+        lease = default;
+        if (Volatile.Read(ref _parked) is null)
+            return false;
+        DbConnection? connection;
+        long parkedAt;
+        lock (_lock)
+        {
+            connection = _parked;
+            parkedAt = _parkedAt;
+            _parked = null;
+        }
+
+        if (connection is null)
+            return false;
+        if (connection.State != ConnectionState.Open)
+        {
+            // The provider knows it broke while parked: the call opens a new one, as without a scope.
+            Pool.Telemetry.ParkEnded(parkedAt);
+            CloseParked(connection, DropCommand(connection));
+            return false;
+        }
+
+        Interlocked.Increment(ref _reuses);
+        StackTrace? acquirer = Pool.Telemetry.CaptureAcquirer(forStream);
+        lease = new Lease(connection, Pool.Telemetry.Unparked(connection, _owner, acquirer, parkedAt), this);
+        return true;
+    }
+
+    /// <summary>
+    /// Parks <paramref name="lease"/>'s connection, at the end of a call, for the next call of the scope; false when the
+    /// scope ended, another connection is parked already, or the connection is not open (the caller closes it then).
+    /// </summary>
+    public bool TryPark(in Lease lease)
+    {
+        DbConnection connection = lease.Connection;
+        if (Volatile.Read(ref _ended) || connection.State != ConnectionState.Open)
+            return false;
+        long now = _sweep.Time.GetTimestamp();
+        bool queue;
+        lock (_lock)
+        {
+            if (_ended || _parked is not null)
+                return false;
+            Pool.Telemetry.Parked(connection, lease.Hold);
+            _parkedAt = now;
+            _parked = connection;
+            queue = !_queued;
+            _queued = true;
+        }
+
+        if (queue)
+            _sweep.Enqueue(this);
+        return true;
+    }
+
+    /// <summary>The command for a call on <paramref name="connection"/>: the last call's on the same connection, or a new one.</summary>
+    public DbCommand RentCommand(DbConnection connection)
+    {
+        DbCommand? command;
+        lock (_lock)
+        {
+            command = _command;
+            if (command is not null && ReferenceEquals(command.Connection, connection))
+                _command = null;
+            else
+                command = null;
+        }
+
+        if (command is null)
+        {
+            command = connection.CreateCommand();
+            _defaultTimeout = command.CommandTimeout;
+        }
+        else if (command.CommandTimeout != _defaultTimeout)
+        {
+            command.CommandTimeout = _defaultTimeout;
+        }
+
+        return command;
+    }
+
+    /// <summary>Keeps a call's command (its parameters cleared) for the next call on its connection; false when it is not kept.</summary>
+    public bool TryKeepCommand(DbCommand command, bool failed)
+    {
+        if (failed || Volatile.Read(ref _ended))
+            return false;
+        lock (_lock)
+        {
+            if (_command is not null || _ended)
+                return false;
+            _command = command;
+            return true;
+        }
+    }
+
+    /// <summary>The kept command of <paramref name="connection"/>, taken out to be disposed with it; null when none.</summary>
+    public DbCommand? DropCommand(DbConnection connection)
+    {
+        lock (_lock)
+        {
+            DbCommand? command = _command;
+            if (command is null || !ReferenceEquals(command.Connection, connection))
+                return null;
+            _command = null;
+            return command;
+        }
+    }
+
+    /// <summary>
+    /// The sweep's look at this slot at <paramref name="now"/>: gives the parked connection back when its idle window has
+    /// passed. True when the slot stays queued (a connection is still parked).
+    /// </summary>
+    internal bool Sweep(long now)
+    {
+        DbConnection? due;
+        DbCommand? command = null;
+        long parkedAt;
+        lock (_lock)
+        {
+            due = _parked;
+            if (due is not null && now - _parkedAt < _window && !_ended)
+                return true;
+            _queued = false;
+            if (due is null)
+                return false;
+            parkedAt = _parkedAt;
+            _parked = null;
+            if (_command is not null && ReferenceEquals(_command.Connection, due))
+                (command, _command) = (_command, null);
+        }
+
+        Pool.Telemetry.ParkEnded(parkedAt);
+        CloseParked(due, command);
+        return false;
+    }
+
+    /// <summary>The scope ended: the parked connection and the kept command go back now, and nothing parks again.</summary>
+    public async ValueTask EndAsync(bool async)
+    {
+        DbConnection? parked;
+        DbCommand? command;
+        long parkedAt;
+        lock (_lock)
+        {
+            _ended = true;
+            (parked, _parked) = (_parked, null);
+            (command, _command) = (_command, null);
+            parkedAt = _parkedAt;
+        }
+
+        if (command is not null)
+        {
+            if (async)
+                await command.DisposeAsync().ConfigureAwait(false);
+            else
+                command.Dispose();
+        }
+
+        if (parked is null)
+            return;
+        Pool.Telemetry.ParkEnded(parkedAt);
+        if (async)
+            await parked.DisposeAsync().ConfigureAwait(false);
+        else
+            parked.Dispose();
+    }
+
+    [System.Diagnostics.CodeAnalysis.SuppressMessage(
+        "Design", "CA1031:Do not catch general exception types", Justification = "Nobody waits for a parked connection's close.")]
+    private static void CloseParked(DbConnection connection, DbCommand? command)
+    {
+        try
+        {
+            command?.Dispose();
+            connection.Dispose();
+        }
+        catch (Exception)
+        {
+        }
+    }
+}
