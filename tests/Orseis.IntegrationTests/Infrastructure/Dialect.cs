@@ -40,8 +40,12 @@ public abstract class Dialect
     /// <summary>1 while the asking connection is inside a transaction, else 0; null where the server cannot say it from inside.</summary>
     public virtual string? InTransactionSql => null;
 
-    public Database Open(ExecutionMode mode, string? connectionString = null) =>
-        new(Factory, connectionString ?? ConnectionString, new OrseisOptions { Mode = mode });
+    public Database Open(ExecutionMode mode, string? connectionString = null, Action<OrseisOptions>? configure = null)
+    {
+        var options = new OrseisOptions { Mode = mode };
+        configure?.Invoke(options);
+        return new(Factory, connectionString ?? ConnectionString, options);
+    }
 
     protected static string Required(string? value, string variable) =>
         value ?? throw new InvalidOperationException($"{variable} is not set, and CI requires this server's tests to run. scripts/test.sh starts the server and sets it.");

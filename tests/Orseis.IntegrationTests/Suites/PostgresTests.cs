@@ -9,6 +9,12 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public void Session_state() => Session_state_survives_in_reuse_modes_and_not_across_pooled_opens();
 
+    [PostgresFact] public Task Scope_state() => A_scope_runs_back_to_back_calls_on_one_server_session_and_the_next_scope_gets_a_reset_one();
+
+    [PostgresFact] public Task Scope_streams() => Streams_open_side_by_side_in_a_scope_run_on_separate_connections();
+
+    [PostgresFact] public Task Scope_faults() => A_connection_killed_or_a_call_cancelled_while_parked_leaves_nothing_wrong();
+
     [PostgresFact] public Task Concurrent_misuse() => Concurrent_use_of_one_session_is_caught();
 
     [PostgresFact] public void Killed_session() => A_killed_session_connection_is_reported_and_reopened_outside_a_transaction();

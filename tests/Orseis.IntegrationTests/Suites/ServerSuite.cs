@@ -26,9 +26,9 @@ public abstract partial class ServerSuite : IDisposable
 
     public sealed record Key(int Id);
 
-    private Database Open(ExecutionMode mode, string? connectionString = null)
+    private Database Open(ExecutionMode mode, string? connectionString = null, Action<OrseisOptions>? configure = null)
     {
-        Database db = Dialect.Open(mode, connectionString);
+        Database db = Dialect.Open(mode, connectionString, configure);
         _owned.Add(db);
         return db;
     }
