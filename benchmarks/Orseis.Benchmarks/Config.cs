@@ -41,12 +41,14 @@ public static class StudyCases
     public const int NoResetMaxN = 1024;
 
     /// <summary>
-    /// True unless the case is an unpooled one above <see cref="UnpooledMaxN"/>, or a no-reset one above
-    /// <see cref="NoResetMaxN"/> or on a provider without that setting.
+    /// True unless the case is an unpooled one above <see cref="UnpooledMaxN"/>, a no-reset one above
+    /// <see cref="NoResetMaxN"/> or on a provider without that setting, or an adaptive-scope one through raw ADO.NET.
     /// </summary>
     public static bool IsWanted(BenchmarkCase benchmarkCase)
     {
         string method = benchmarkCase.Descriptor.WorkloadMethod.Name;
+        if (method == "AdaptiveScope")
+            return benchmarkCase.Parameters.Items.FirstOrDefault(p => p.Name == "Library")?.Value is not "ADO.NET";
         if (method.Contains("Unpooled", StringComparison.Ordinal) && N(benchmarkCase) > UnpooledMaxN)
             return false;
         if (!method.Contains("NoResetOnClose", StringComparison.Ordinal))

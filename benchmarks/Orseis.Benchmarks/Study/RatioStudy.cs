@@ -11,7 +11,8 @@ namespace Orseis.Benchmarks.Study;
 /// (<see cref="ExecutionMode.ReuseConnection"/> and <see cref="ExecutionMode.OpenPerCall"/> databases) and through raw
 /// ADO.NET (a new command per query, on the kept connection or on one opened from the provider's data source). Also
 /// open-per-call with <c>Pooling=false</c> (N ≤ <see cref="StudyCases.UnpooledMaxN"/>) and, where the provider has
-/// one, without its pooled-connection reset (N ≤ <see cref="StudyCases.NoResetMaxN"/>). Each benchmark measures one of
+/// one, without its pooled-connection reset (N ≤ <see cref="StudyCases.NoResetMaxN"/>); and Orseis' open per call inside a
+/// <see cref="ConnectionScope"/> (<see cref="AdaptiveScope"/>). Each benchmark measures one of
 /// them against reuse, alternating the two call by call within the case, so each pair of timings is taken moments
 /// apart. How it is measured: <see cref="StudyConfig"/>.
 /// </summary>
@@ -24,6 +25,8 @@ public class RatioStudy : StudyParameters
     private Func<long>? _perCall;
     private Func<long>? _unpooled;
     private Func<long>? _noReset;
+    private Func<long>? _scoped;
+    private Func<IDisposable>? _beginScope;
     private int _calls;
 
     /// <summary>Creates the variants of <see cref="StudyParameters.Library"/> and warms them (once per process).</summary>
@@ -37,6 +40,9 @@ public class RatioStudy : StudyParameters
             _perCall = OrseisQuery(_database.ConnectionString, ExecutionMode.OpenPerCall);
             _unpooled = OrseisQuery(_database.Unpooled, ExecutionMode.OpenPerCall);
             _noReset = _database.NoResetOnClose is { } noReset ? OrseisQuery(noReset, ExecutionMode.OpenPerCall) : null;
+            Database scoped = Own(new Database(_database.Factory, _database.ConnectionString));
+            _scoped = () => scoped.Scalar<long>(Sql);
+            _beginScope = scoped.BeginScope;
         }
         else
         {
@@ -52,6 +58,11 @@ public class RatioStudy : StudyParameters
         StudyWarmup.Once($"{Library} {nameof(OpenPerCall)}", _perCall);
         if (_noReset is not null)
             StudyWarmup.Once($"{Library} {nameof(OpenPerCallNoResetOnClose)}", _noReset);
+        if (_scoped is not null)
+        {
+            using (_beginScope!())
+                StudyWarmup.Once($"{Library} {nameof(AdaptiveScope)}", _scoped);
+        }
     }
 
     /// <summary>Disposes what the set-up created and the temporary database.</summary>
@@ -80,18 +91,32 @@ public class RatioStudy : StudyParameters
     public long OpenPerCallNoResetOnClose() =>
         Alternate(_noReset ?? throw new InvalidOperationException("No Reset On Close exists only on PostgreSQL (No Reset On Close) and MySQL (Connection Reset=false)."), nameof(OpenPerCallNoResetOnClose));
 
-    /// <summary>Calls <paramref name="variant"/> or reuse, in turn: call i is the variant when i's parity says so.</summary>
-    private long Alternate(Func<long> variant, string method) =>
-        StudySizes.IsVariantCall(_calls++, Round) ? Loop(variant, method) : Loop(_reuse!, StudySizes.Reuse);
+    /// <summary>
+    /// Orseis only: open-per-call code inside a <see cref="ConnectionScope"/> begun for each N queries (a unit of work of N
+    /// calls), against reuse: back-to-back calls share the scope's parked connection.
+    /// </summary>
+    [Benchmark]
+    public long AdaptiveScope() =>
+        Alternate(_scoped ?? throw new InvalidOperationException("The adaptive scope is Orseis' own."), nameof(AdaptiveScope), _beginScope);
 
-    /// <summary>N sequential queries, repeated <see cref="StudySizes.Batches"/> times.</summary>
-    private long Loop(Func<long> query, string mode)
+    /// <summary>
+    /// Calls <paramref name="variant"/> or reuse, in turn: call i is the variant when i's parity says so. The variant's N
+    /// queries run inside <paramref name="unit"/> when one is given.
+    /// </summary>
+    private long Alternate(Func<long> variant, string method, Func<IDisposable>? unit = null) =>
+        StudySizes.IsVariantCall(_calls++, Round) ? Loop(variant, method, unit) : Loop(_reuse!, StudySizes.Reuse);
+
+    /// <summary>N sequential queries (each N inside a new <paramref name="unit"/>, if given), repeated <see cref="StudySizes.Batches"/> times.</summary>
+    private long Loop(Func<long> query, string mode, Func<IDisposable>? unit = null)
     {
         long sum = 0;
         for (int batch = StudySizes.Batches(mode, N); batch > 0; batch--)
         {
-            for (int i = 0; i < N; i++)
-                sum += query();
+            using (unit?.Invoke())
+            {
+                for (int i = 0; i < N; i++)
+                    sum += query();
+            }
         }
 
         return sum;

@@ -31,6 +31,9 @@ public static class StudySummary
                 text.Append(p is null ? Invariant($" | {"",-40}") : Invariant($" | {Cell(p),-22} {p.ReuseUsPerQuery,7:F2} -> {p.VariantUsPerQuery,7:F2}"));
             }
 
+            if (results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.AdaptiveScope) && x.N == n) is { } scoped)
+                text.Append(Invariant($" | scope {Cell(scoped),-22} {scoped.VariantUsPerQuery,7:F2}"));
+
             text.AppendLine();
         }
 
@@ -54,6 +57,13 @@ public static class StudySummary
             : Invariant($"widest interval +-{widest.HalfWidthPercent:F1} % (N = {widest.N})");
         var text = new StringBuilder(Invariant(
             $"median ratio over N {StudyPoint.Median(line.Select(p => p.Ratio)):F2}x (range {line.Min(p => p.Ratio):F2}-{line.Max(p => p.Ratio):F2}), per query {StudyPoint.Median(line.Select(p => p.ReuseUsPerQuery)):F2} -> {StudyPoint.Median(line.Select(p => p.VariantUsPerQuery)):F2} us, {interval}"));
+        StudyPoint[] scoped = [.. results.Line(library, nameof(RatioStudy.AdaptiveScope))];
+        if (scoped.Length > 0)
+        {
+            text.Append(Invariant(
+                $"; adaptive scope median {StudyPoint.Median(scoped.Select(p => p.Ratio)):F2}x (range {scoped.Min(p => p.Ratio):F2}-{scoped.Max(p => p.Ratio):F2})"));
+        }
+
         foreach (string variant in new[] { nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose) })
         {
             StudyPoint[] extra = [.. results.Line(library, variant)];
@@ -68,7 +78,8 @@ public static class StudySummary
     public static string Markdown(IEnumerable<StudyResults> runs, string heading)
     {
         var text = new StringBuilder(Invariant($"# {heading}\n\n"));
-        text.Append("Ratio = open-per-call / reuse time of N sequential `select 1`: the median of the rounds' paired ratios, ");
+        text.Append("Ratio = open-per-call / reuse time of N sequential `select 1` (in a ConnectionScope: the N calls in one scope): ");
+        text.Append("the median of the rounds' paired ratios, ");
         text.Append("with its 95 % confidence interval (order statistics of the paired ratios). Per query: median over the rounds.\n\n");
         foreach (StudyResults run in runs)
         {
@@ -77,9 +88,11 @@ public static class StudySummary
                 text.Append(Invariant($"- {library}: {Medians(run, library)}\n"));
             text.Append("\n| N | library | ratio | 95 % CI | ± % | reuse (us/query) | open per call (us/query) | ratios of the rounds |\n");
             text.Append("|---:|---|---:|---|---:|---:|---:|---|\n");
-            foreach (StudyPoint p in run.Points.Where(p => p.Variant == nameof(RatioStudy.OpenPerCall)).OrderBy(p => p.N).ThenBy(p => p.Library == StudyParameters.Orseis ? 0 : 1))
+            foreach (StudyPoint p in run.Points.Where(p => p.Variant is nameof(RatioStudy.OpenPerCall) or nameof(RatioStudy.AdaptiveScope))
+                         .OrderBy(p => p.N).ThenBy(p => p.Library == StudyParameters.Orseis ? 0 : 1).ThenBy(p => p.Variant == nameof(RatioStudy.AdaptiveScope)))
             {
-                text.Append(Invariant($"| {p.N} | {p.Library} | {p.Ratio:F2} | {p.Interval.Low:F2}–{p.Interval.High:F2} | {p.HalfWidthPercent:F1} | "));
+                string library = p.Variant == nameof(RatioStudy.AdaptiveScope) ? "Orseis in a ConnectionScope" : p.Library;
+                text.Append(Invariant($"| {p.N} | {library} | {p.Ratio:F2} | {p.Interval.Low:F2}–{p.Interval.High:F2} | {p.HalfWidthPercent:F1} | "));
                 text.Append(Invariant($"{p.ReuseUsPerQuery:F3} | {p.VariantUsPerQuery:F3} | {string.Join(" ", p.Ratios.Select(r => r.ToString("F2", CultureInfo.InvariantCulture)))} |\n"));
             }
 
