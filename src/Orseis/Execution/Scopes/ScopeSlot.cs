@@ -54,18 +54,13 @@ internal sealed class ScopeSlot
     public bool TryTake(bool forStream, out Lease lease)
     {
         lease = default;
+
+        // Without the lock: the sweep and a park take it, so a connection seen here was parked at _parkedAt (a park
+        // writes the time before the connection, and no park can come between the two reads while it is parked).
         if (Volatile.Read(ref _parked) is null)
             return false;
-        DbConnection? connection;
-        long parkedAt;
-        lock (_lock)
-        {
-            connection = _parked;
-            parkedAt = _parkedAt;
-            _parked = null;
-        }
-
-        if (connection is null)
+        long parkedAt = Volatile.Read(ref _parkedAt);
+        if (Interlocked.Exchange(ref _parked, null) is not { } connection)
             return false;
         if (connection.State != ConnectionState.Open)
         {
@@ -97,8 +92,8 @@ internal sealed class ScopeSlot
             if (_ended || _parked is not null)
                 return false;
             Pool.Telemetry.Parked(connection, lease.Hold);
-            _parkedAt = now;
-            _parked = connection;
+            Volatile.Write(ref _parkedAt, now);
+            Volatile.Write(ref _parked, connection);
             queue = !_queued;
             _queued = true;
         }
@@ -111,14 +106,11 @@ internal sealed class ScopeSlot
     /// <summary>The command for a call on <paramref name="connection"/>: the last call's on the same connection, or a new one.</summary>
     public DbCommand RentCommand(DbConnection connection)
     {
-        DbCommand? command;
-        lock (_lock)
+        DbCommand? command = Volatile.Read(ref _command);
+        if (command is not null &&
+            (!ReferenceEquals(command.Connection, connection) || Interlocked.CompareExchange(ref _command, null, command) != command))
         {
-            command = _command;
-            if (command is not null && ReferenceEquals(command.Connection, connection))
-                _command = null;
-            else
-                command = null;
+            command = null; // another connection's, or taken meanwhile
         }
 
         if (command is null)
@@ -137,28 +129,23 @@ internal sealed class ScopeSlot
     /// <summary>Keeps a call's command (its parameters cleared) for the next call on its connection; false when it is not kept.</summary>
     public bool TryKeepCommand(DbCommand command, bool failed)
     {
-        if (failed || Volatile.Read(ref _ended))
+        if (failed || Volatile.Read(ref _ended) || Interlocked.CompareExchange(ref _command, command, null) is not null)
             return false;
-        lock (_lock)
-        {
-            if (_command is not null || _ended)
-                return false;
-            _command = command;
+        if (!Volatile.Read(ref _ended))
             return true;
-        }
+
+        // The scope ended meanwhile: its end may have missed this command; whoever takes it back out disposes it.
+        return Interlocked.CompareExchange(ref _command, null, command) != command;
     }
 
     /// <summary>The kept command of <paramref name="connection"/>, taken out to be disposed with it; null when none.</summary>
     public DbCommand? DropCommand(DbConnection connection)
     {
-        lock (_lock)
-        {
-            DbCommand? command = _command;
-            if (command is null || !ReferenceEquals(command.Connection, connection))
-                return null;
-            _command = null;
-            return command;
-        }
+        DbCommand? command = Volatile.Read(ref _command);
+        return command is not null && ReferenceEquals(command.Connection, connection) &&
+               Interlocked.CompareExchange(ref _command, null, command) == command
+            ? command
+            : null;
     }
 
     /// <summary>
@@ -168,7 +155,7 @@ internal sealed class ScopeSlot
     internal bool Sweep(long now)
     {
         DbConnection? due;
-        DbCommand? command = null;
+        DbCommand? command;
         long parkedAt;
         lock (_lock)
         {
@@ -179,10 +166,11 @@ internal sealed class ScopeSlot
             if (due is null)
                 return false;
             parkedAt = _parkedAt;
-            _parked = null;
-            if (_command is not null && ReferenceEquals(_command.Connection, due))
-                (command, _command) = (_command, null);
+            if (Interlocked.CompareExchange(ref _parked, null, due) != due)
+                return false; // a call took it meanwhile
         }
+
+        command = DropCommand(due);
 
         Pool.Telemetry.ParkEnded(parkedAt);
         CloseParked(due, command);
@@ -197,11 +185,12 @@ internal sealed class ScopeSlot
         long parkedAt;
         lock (_lock)
         {
-            _ended = true;
-            (parked, _parked) = (_parked, null);
-            (command, _command) = (_command, null);
+            Volatile.Write(ref _ended, true);
             parkedAt = _parkedAt;
+            parked = Interlocked.Exchange(ref _parked, null);
         }
+
+        command = Interlocked.Exchange(ref _command, null);
 
         if (command is not null)
         {
