@@ -42,12 +42,12 @@ public static class StudyCases
 
     /// <summary>
     /// True unless the case is an unpooled one above <see cref="UnpooledMaxN"/>, a no-reset one above
-    /// <see cref="NoResetMaxN"/> or on a provider without that setting, or an adaptive-scope one through raw ADO.NET.
+    /// <see cref="NoResetMaxN"/> or on a provider without that setting, or an adaptive-scope or session one through raw ADO.NET.
     /// </summary>
     public static bool IsWanted(BenchmarkCase benchmarkCase)
     {
         string method = benchmarkCase.Descriptor.WorkloadMethod.Name;
-        if (method == "AdaptiveScope")
+        if (method is "AdaptiveScope" or "SessionPerUnit")
             return benchmarkCase.Parameters.Items.FirstOrDefault(p => p.Name == "Library")?.Value is not "ADO.NET";
         if (method.Contains("Unpooled", StringComparison.Ordinal) && N(benchmarkCase) > UnpooledMaxN)
             return false;

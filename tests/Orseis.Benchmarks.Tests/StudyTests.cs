@@ -37,6 +37,8 @@ public sealed class StudyTests
         string summaryText = StudySummary.Console(results, []);
         Assert.Contains("Orseis: median ratio over N", summaryText, StringComparison.Ordinal);
         Assert.Contains("adaptive scope median", summaryText, StringComparison.Ordinal);
+        Assert.Contains("scope/session", summaryText, StringComparison.Ordinal);
+        Assert.Equal(2, results.Points.Count(p => p.Variant == nameof(RatioStudy.SessionPerUnit)));
         Assert.Contains("| Orseis in a ConnectionScope |", StudySummary.Markdown([results], "study"), StringComparison.Ordinal);
     }
 
@@ -52,8 +54,8 @@ public sealed class StudyTests
         Assert.Single(order.Select(c => c.Job.ResolvedId).Distinct());
         string[] round1 = [.. order.Where(c => Round(c) == 1 && N(c) == 4096).Select(Name)];
         string[] round2 = [.. order.Where(c => Round(c) == 2 && N(c) == 4096).Select(Name)];
-        Assert.Equal(["Orseis OpenPerCall", "Orseis AdaptiveScope", "ADO.NET OpenPerCall"], round1);
-        Assert.Equal(["ADO.NET OpenPerCall", "Orseis OpenPerCall", "Orseis AdaptiveScope"], round2);
+        Assert.Equal(["Orseis OpenPerCall", "Orseis AdaptiveScope", "Orseis SessionPerUnit", "ADO.NET OpenPerCall"], round1);
+        Assert.Equal(["ADO.NET OpenPerCall", "Orseis OpenPerCall", "Orseis AdaptiveScope", "Orseis SessionPerUnit"], round2);
         // Within a case the calls alternate: reuse first in odd rounds, the variant first in even ones.
         Assert.Equal([false, true, false, true], Enumerable.Range(0, 4).Select(i => StudySizes.IsVariantCall(i, 1)));
         Assert.Equal([true, false, true, false], Enumerable.Range(0, 4).Select(i => StudySizes.IsVariantCall(i, 2)));

@@ -34,21 +34,25 @@ public static class StudyCharts
         for (int i = 0; i < runs.Count; i++)
         {
             foreach ((string library, string variant) in runs[i].Libraries.Select(l => (l, nameof(RatioStudy.OpenPerCall)))
-                         .Append((StudyParameters.Orseis, nameof(RatioStudy.AdaptiveScope))))
+                         .Append((StudyParameters.Orseis, nameof(RatioStudy.AdaptiveScope)))
+                         .Append((StudyParameters.Orseis, nameof(RatioStudy.SessionPerUnit))))
             {
                 StudyPoint[] line = [.. runs[i].Line(library, variant)];
                 if (line.Length == 0)
                     continue;
                 bool ado = library != StudyParameters.Orseis;
                 bool scoped = variant == nameof(RatioStudy.AdaptiveScope);
+                bool session = variant == nameof(RatioStudy.SessionPerUnit);
                 double[] xs = [.. line.Select(p => Math.Log2(p.N) + (ado ? 0.12 : -0.12))];
                 double[] ys = [.. line.Select(p => Math.Log10(p.Ratio))];
                 Color color = Palette[series++ % Palette.Length];
                 var scatter = plot.Add.Scatter(xs, ys, color);
-                scatter.LegendText = scoped ? $"{runs[i].Provider}, Orseis in a ConnectionScope" : $"{runs[i].Provider}, {library}";
+                scatter.LegendText = scoped ? $"{runs[i].Provider}, Orseis in a ConnectionScope"
+                    : session ? $"{runs[i].Provider}, Orseis, a Session per N" : $"{runs[i].Provider}, {library}";
                 scatter.LineWidth = 2;
                 scatter.MarkerSize = 7;
-                scatter.MarkerShape = ado ? MarkerShape.OpenSquare : scoped ? MarkerShape.FilledTriangleUp : MarkerShape.FilledCircle;
+                scatter.MarkerShape = ado ? MarkerShape.OpenSquare
+                    : scoped ? MarkerShape.FilledTriangleUp : session ? MarkerShape.FilledSquare : MarkerShape.FilledCircle;
                 scatter.LineWidth = ado ? 1.5f : 2.5f;
                 double[] up = [.. line.Select(p => double.IsNaN(p.Interval.High) ? 0 : Math.Log10(p.Interval.High) - Math.Log10(p.Ratio))];
                 double[] down = [.. line.Select(p => double.IsNaN(p.Interval.Low) ? 0 : Math.Log10(p.Ratio) - Math.Log10(p.Interval.Low))];

@@ -12,7 +12,8 @@ namespace Orseis.Benchmarks.Study;
 /// ADO.NET (a new command per query, on the kept connection or on one opened from the provider's data source). Also
 /// open-per-call with <c>Pooling=false</c> (N ≤ <see cref="StudyCases.UnpooledMaxN"/>) and, where the provider has
 /// one, without its pooled-connection reset (N ≤ <see cref="StudyCases.NoResetMaxN"/>); and Orseis' open per call inside a
-/// <see cref="ConnectionScope"/> (<see cref="AdaptiveScope"/>). Each benchmark measures one of
+/// <see cref="ConnectionScope"/> (<see cref="AdaptiveScope"/>) beside a session per N queries (<see cref="SessionPerUnit"/>).
+/// Each benchmark measures one of
 /// them against reuse, alternating the two call by call within the case, so each pair of timings is taken moments
 /// apart. How it is measured: <see cref="StudyConfig"/>.
 /// </summary>
@@ -27,6 +28,8 @@ public class RatioStudy : StudyParameters
     private Func<long>? _noReset;
     private Func<long>? _scoped;
     private Func<IDisposable>? _beginScope;
+    private Func<long>? _inSession;
+    private Func<IDisposable>? _openSession;
     private int _calls;
 
     /// <summary>Creates the variants of <see cref="StudyParameters.Library"/> and warms them (once per process).</summary>
@@ -43,6 +46,10 @@ public class RatioStudy : StudyParameters
             Database scoped = Own(new Database(_database.Factory, _database.ConnectionString));
             _scoped = () => scoped.Scalar<long>(Sql);
             _beginScope = scoped.BeginScope;
+            Database sessions = Own(new Database(_database.Factory, _database.ConnectionString));
+            Session? session = null;
+            _inSession = () => session!.Scalar<long>(Sql);
+            _openSession = () => session = sessions.OpenSession();
         }
         else
         {
@@ -62,6 +69,8 @@ public class RatioStudy : StudyParameters
         {
             using (_beginScope!())
                 StudyWarmup.Once($"{Library} {nameof(AdaptiveScope)}", _scoped);
+            using (_openSession!())
+                StudyWarmup.Once($"{Library} {nameof(SessionPerUnit)}", _inSession!);
         }
     }
 
@@ -98,6 +107,14 @@ public class RatioStudy : StudyParameters
     [Benchmark]
     public long AdaptiveScope() =>
         Alternate(_scoped ?? throw new InvalidOperationException("The adaptive scope is Orseis' own."), nameof(AdaptiveScope), _beginScope);
+
+    /// <summary>
+    /// Orseis only: the yardstick of <see cref="AdaptiveScope"/>, code rewritten to hold a <see cref="Session"/> for each N
+    /// queries, against reuse.
+    /// </summary>
+    [Benchmark]
+    public long SessionPerUnit() =>
+        Alternate(_inSession ?? throw new InvalidOperationException("Sessions are Orseis' own."), nameof(SessionPerUnit), _openSession);
 
     /// <summary>
     /// Calls <paramref name="variant"/> or reuse, in turn: call i is the variant when i's parity says so. The variant's N

@@ -87,7 +87,7 @@ public sealed class StudyOrderer : IOrderer
     private static readonly DefaultOrderer DefaultOrder = new();
 
     private static readonly string[] Methods =
-        [nameof(RatioStudy.OpenPerCall), nameof(RatioStudy.AdaptiveScope), nameof(RatioStudy.OpenPerCallUnpooled),
+        [nameof(RatioStudy.OpenPerCall), nameof(RatioStudy.AdaptiveScope), nameof(RatioStudy.SessionPerUnit), nameof(RatioStudy.OpenPerCallUnpooled),
          nameof(RatioStudy.OpenPerCallNoResetOnClose)];
 
     /// <inheritdoc/>

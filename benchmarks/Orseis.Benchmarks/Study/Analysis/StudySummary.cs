@@ -33,6 +33,10 @@ public static class StudySummary
 
             if (results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.AdaptiveScope) && x.N == n) is { } scoped)
                 text.Append(Invariant($" | scope {Cell(scoped),-22} {scoped.VariantUsPerQuery,7:F2}"));
+            if (results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.SessionPerUnit) && x.N == n) is { } session)
+                text.Append(Invariant($" | session {Cell(session),-22} {session.VariantUsPerQuery,7:F2}"));
+            if (ScopeOverSession(results, n) is { } over)
+                text.Append(Invariant($" | scope/session {over:F2}"));
 
             text.AppendLine();
         }
@@ -62,6 +66,9 @@ public static class StudySummary
         {
             text.Append(Invariant(
                 $"; adaptive scope median {StudyPoint.Median(scoped.Select(p => p.Ratio)):F2}x (range {scoped.Min(p => p.Ratio):F2}-{scoped.Max(p => p.Ratio):F2})"));
+            double[] overSession = [.. scoped.Select(p => ScopeOverSession(results, p.N)).OfType<double>()];
+            if (overSession.Length > 0)
+                text.Append(Invariant($", scope/session {overSession.Min():F2}-{overSession.Max():F2} over N"));
         }
 
         foreach (string variant in new[] { nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose) })
@@ -78,7 +85,7 @@ public static class StudySummary
     public static string Markdown(IEnumerable<StudyResults> runs, string heading)
     {
         var text = new StringBuilder(Invariant($"# {heading}\n\n"));
-        text.Append("Ratio = open-per-call / reuse time of N sequential `select 1` (in a ConnectionScope: the N calls in one scope): ");
+        text.Append("Ratio = open-per-call / reuse time of N sequential `select 1` (in a ConnectionScope, or a Session: the N calls in one): ");
         text.Append("the median of the rounds' paired ratios, ");
         text.Append("with its 95 % confidence interval (order statistics of the paired ratios). Per query: median over the rounds.\n\n");
         foreach (StudyResults run in runs)
@@ -88,10 +95,15 @@ public static class StudySummary
                 text.Append(Invariant($"- {library}: {Medians(run, library)}\n"));
             text.Append("\n| N | library | ratio | 95 % CI | ± % | reuse (us/query) | open per call (us/query) | ratios of the rounds |\n");
             text.Append("|---:|---|---:|---|---:|---:|---:|---|\n");
-            foreach (StudyPoint p in run.Points.Where(p => p.Variant is nameof(RatioStudy.OpenPerCall) or nameof(RatioStudy.AdaptiveScope))
-                         .OrderBy(p => p.N).ThenBy(p => p.Library == StudyParameters.Orseis ? 0 : 1).ThenBy(p => p.Variant == nameof(RatioStudy.AdaptiveScope)))
+            foreach (StudyPoint p in run.Points.Where(p => p.Variant is nameof(RatioStudy.OpenPerCall) or nameof(RatioStudy.AdaptiveScope) or nameof(RatioStudy.SessionPerUnit))
+                         .OrderBy(p => p.N).ThenBy(p => p.Library == StudyParameters.Orseis ? 0 : 1).ThenBy(p => p.Variant, StringComparer.Ordinal))
             {
-                string library = p.Variant == nameof(RatioStudy.AdaptiveScope) ? "Orseis in a ConnectionScope" : p.Library;
+                string library = p.Variant switch
+                {
+                    nameof(RatioStudy.AdaptiveScope) => "Orseis in a ConnectionScope",
+                    nameof(RatioStudy.SessionPerUnit) => "Orseis, a Session per N",
+                    _ => p.Library,
+                };
                 text.Append(Invariant($"| {p.N} | {library} | {p.Ratio:F2} | {p.Interval.Low:F2}–{p.Interval.High:F2} | {p.HalfWidthPercent:F1} | "));
                 text.Append(Invariant($"{p.ReuseUsPerQuery:F3} | {p.VariantUsPerQuery:F3} | {string.Join(" ", p.Ratios.Select(r => r.ToString("F2", CultureInfo.InvariantCulture)))} |\n"));
             }
@@ -102,6 +114,16 @@ public static class StudySummary
         text.Append(Original2014).Append('\n');
         return text.ToString();
     }
+
+    /// <summary>
+    /// The adaptive scope's time over a session's for <paramref name="n"/> queries: the ratio of their two ratios to reuse,
+    /// measured in the same rounds; null where either is missing.
+    /// </summary>
+    public static double? ScopeOverSession(StudyResults results, int n) =>
+        results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.AdaptiveScope) && x.N == n) is { } scoped &&
+        results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.SessionPerUnit) && x.N == n) is { } session
+            ? scoped.Ratio / session.Ratio
+            : null;
 
     private static string Cell(StudyPoint p) =>
         double.IsNaN(p.Interval.Low) ? Invariant($"{p.Ratio:F2}") : Invariant($"{p.Ratio:F2} [{p.Interval.Low:F2}-{p.Interval.High:F2}]");
