@@ -3,7 +3,8 @@
 //   dotnet run --project samples/Orseis.Samples.PoolWatch -- --rate 50 --concurrency 4 --mode OpenPerCall
 //   dotnet-counters monitor --counters Orseis -n Orseis.Samples.PoolWatch
 //
-// Every option is optional; `-- --help` lists them with their defaults.
+// Every option is optional; `-- --help` lists them with their defaults. It runs until --duration, Ctrl+C, or `kill -INT` or
+// `kill -TERM` of the pid its ready line prints, and then prints its pool report.
 using System.CommandLine;
 using System.Diagnostics;
 using Microsoft.Data.Sqlite;
@@ -13,31 +14,46 @@ using Orseis.Diagnostics;
 
 var rate = new Option<double>("--rate") { Description = "calls per second, all workers together", DefaultValueFactory = _ => 50 };
 var concurrency = new Option<int>("--concurrency") { Description = "workers running calls side by side", DefaultValueFactory = _ => 4 };
-var mode = new Option<ExecutionMode>("--mode") { Description = "OpenPerCall (a pool checkout per call) or ReuseConnection (one shared connection)", DefaultValueFactory = _ => ExecutionMode.OpenPerCall };
-var duration = new Option<double?>("--duration") { Description = "stop after this many seconds (default: run until Ctrl+C)" };
-var holdMs = new Option<int>("--hold-ms") { Description = "extra milliseconds each call keeps its connection, to make the pool visibly busy" };
-var postgres = new Option<string?>("--postgres") { Description = "use PostgreSQL (an Npgsql connection string) instead of a temporary SQLite file" };
-var report = new Option<double>("--report") { Description = "print Database.GetPoolReport() every this many seconds (0 = only at the end)", DefaultValueFactory = _ => 10 };
+var mode = new Option<ExecutionMode>("--mode")
+{
+    Description = "OpenPerCall (a pool checkout per call) or ReuseConnection (one shared connection)",
+    DefaultValueFactory = _ => ExecutionMode.OpenPerCall,
+};
+var duration = new Option<double?>("--duration")
+{
+    Description = "stop after this many seconds (default: run until Ctrl+C, kill -INT or kill -TERM)",
+};
+var holdMs = new Option<int>("--hold-ms")
+{
+    Description = "extra milliseconds each call keeps its connection, to make the pool visibly busy",
+};
+var postgres = new Option<string?>("--postgres")
+{
+    Description = "use PostgreSQL (an Npgsql connection string) instead of a temporary SQLite file",
+};
+var report = new Option<double>("--report")
+{
+    Description = "print Database.GetPoolReport() every this many seconds (0 = only at the end)",
+    DefaultValueFactory = _ => 10,
+};
 rate.Validators.Add(r => { if (r.GetValueOrDefault<double>() <= 0) r.AddError("--rate must be positive."); });
 concurrency.Validators.Add(r => { if (r.GetValueOrDefault<int>() <= 0) r.AddError("--concurrency must be positive."); });
 var root = new RootCommand("PoolWatch: a steady database load through Orseis, to watch its pool live from outside.")
 {
     rate, concurrency, mode, duration, holdMs, postgres, report,
 };
-root.SetAction((parse, _) => RunAsync(new Options(
+// System.CommandLine turns SIGINT (Ctrl+C, `kill -INT`) and SIGTERM (`kill -TERM`) into this token, and gives the run 2 s
+// to finish before it ends the process: the workers stop at once and the last report is printed well inside that.
+root.SetAction((parse, terminating) => RunAsync(terminating, new Options(
     parse.GetValue(rate), parse.GetValue(concurrency), parse.GetValue(mode),
     parse.GetValue(duration) is { } seconds ? TimeSpan.FromSeconds(seconds) : null,
     parse.GetValue(holdMs), parse.GetValue(postgres), TimeSpan.FromSeconds(parse.GetValue(report)))));
+Signals.HearSigIntInBackground();
 return await root.Parse(args).InvokeAsync();
 
-static async Task<int> RunAsync(Options options)
+static async Task<int> RunAsync(CancellationToken terminating, Options options)
 {
-    using var stop = new CancellationTokenSource();
-    Console.CancelKeyPress += (_, e) =>
-    {
-        e.Cancel = true; // finish cleanly: print the last report
-        stop.Cancel();
-    };
+    using var stop = CancellationTokenSource.CreateLinkedTokenSource(terminating);
     if (options.Duration is { } duration)
         stop.CancelAfter(duration);
 
@@ -68,7 +84,9 @@ static async Task<int> RunAsync(Options options)
             await db.ExecuteAsync("insert into items (id, name) values (@i, @name)", new { i, name = "item " + i });
 
         // The end-to-end test waits for this exact line before it attaches.
-        Console.WriteLine($"ready pid={Environment.ProcessId} mode={options.Mode} rate={options.Rate} concurrency={options.Concurrency} provider={(options.Postgres is null ? "sqlite" : "postgresql")}");
+        string provider = options.Postgres is null ? "sqlite" : "postgresql";
+        Console.WriteLine($"ready pid={Environment.ProcessId} mode={options.Mode} rate={options.Rate} "
+            + $"concurrency={options.Concurrency} provider={provider}");
 
         long calls = 0;
         var clock = Stopwatch.StartNew();
@@ -145,4 +163,5 @@ static async Task<int> RunAsync(Options options)
     return 0;
 }
 
-internal sealed record Options(double Rate, int Concurrency, ExecutionMode Mode, TimeSpan? Duration, int HoldMs, string? Postgres, TimeSpan ReportEvery);
+internal sealed record Options(
+    double Rate, int Concurrency, ExecutionMode Mode, TimeSpan? Duration, int HoldMs, string? Postgres, TimeSpan ReportEvery);
