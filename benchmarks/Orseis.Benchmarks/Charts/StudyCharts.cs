@@ -103,6 +103,8 @@ public static class StudyCharts
             }
         }
 
+        if (all.Count == 0)
+            return []; // a run of the scope variants alone has no open-per-call line to draw
         PowersOfTwoAxis(plot);
         LogAxis(plot, all.Min(), all.Max(), Milliseconds);
         plot.ShowLegend(Alignment.UpperLeft);

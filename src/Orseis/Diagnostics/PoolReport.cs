@@ -73,8 +73,11 @@ public sealed class PoolReport
     /// <summary>Connections parked in scopes now: out of the provider's pool, held by no call (<see cref="ConnectionScope"/>).</summary>
     public int ParkedConnections { get; init; }
 
-    /// <summary>The time connections sat parked in scopes between calls, all together.</summary>
-    public TimeSpan ParkedTime { get; init; }
+    /// <summary>
+    /// The time connections sat parked in scopes between calls, all together; timed, like the other durations here, while
+    /// detectors are on or a listener asks for timings (null when nothing was timed).
+    /// </summary>
+    public TimeSpan? ParkedTime { get; init; }
 
     /// <summary>Open sessions.</summary>
     public int ActiveSessions { get; init; }
@@ -143,7 +146,7 @@ public sealed class PoolReport
         if (ScopeReuses > 0 || ParkedConnections > 0)
         {
             s.AppendLine(c, $"  scopes: calls on a parked connection {ScopeReuses}, parked now {ParkedConnections}, " +
-                            $"parked time {ParkedTime.TotalMilliseconds:0.###} ms in all");
+                            $"parked time {Ms(ParkedTime)} in all");
         }
         s.AppendLine(c, $"  usual (warm) open time {Ms(UsualOpenTime)}; median hold time {Ms(MedianHoldTime)}");
         if (PoolSizeAdvice is { } advice)

@@ -36,10 +36,15 @@ internal sealed partial class PoolTelemetry
         return Acquired(connection, owner, heldByDesign: false, acquirer, openedAt: now);
     }
 
-    /// <summary>A parked connection left its parking (taken by a call, or given back to the pool). Returns the time now.</summary>
+    /// <summary>
+    /// A parked connection left its parking (taken by a call, or given back to the pool). <paramref name="parkedAt"/> is the
+    /// time it parked, 0 when the pool was not timed then (nothing to record). Returns the time now, 0 when not read.
+    /// </summary>
     public long ParkEnded(long parkedAt)
     {
         Interlocked.Decrement(ref _parked);
+        if (parkedAt == 0)
+            return 0;
         long now = _time.GetTimestamp();
         long parked = now - parkedAt;
         Interlocked.Add(ref _parkedTicks, parked);
@@ -55,7 +60,11 @@ internal sealed partial class PoolTelemetry
     /// <summary>Calls that took a scope's parked connection instead of opening one.</summary>
     private long ScopeReuses => Interlocked.Read(ref _scopeReuses);
 
-    /// <summary>The time connections sat parked in scopes, all together.</summary>
-    private TimeSpan ParkedTime =>
-        TimeSpan.FromSeconds((double)Interlocked.Read(ref _parkedTicks) / _time.TimestampFrequency);
+    /// <summary>The time connections sat parked in scopes, all together, while timed; null when nothing was.</summary>
+    private TimeSpan? ParkedTime => Interlocked.Read(ref _parkedTicks) is var ticks && (ticks > 0 || IsTimed)
+        ? TimeSpan.FromSeconds((double)ticks / _time.TimestampFrequency)
+        : null;
+
+    /// <summary>Whether steps read the clock now: a detector is on or a listener wants timings.</summary>
+    public bool IsTimed => Timed;
 }

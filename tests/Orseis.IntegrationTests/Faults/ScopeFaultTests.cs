@@ -40,16 +40,18 @@ public sealed class ScopeFaultTests(PrivateMariaDb server, Xunit.Abstractions.IT
     private async Task RestartWhileParked(MySqlProvider provider)
     {
         await using Database db = Open(provider);
-        using var parked = new CountdownEvent(8);
-        using var restarted = new ManualResetEventSlim();
+        int parked = 0;
+        var allParked = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var restarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var errors = new System.Collections.Concurrent.ConcurrentBag<Exception>();
 
         async Task<int> ScopeAsync(int id)
         {
             await using ConnectionScope scope = db.BeginScope();
             Assert.Equal(id, await db.ScalarAsync<int>("select @id", new { id }));
-            parked.Signal();
-            await Task.Run(restarted.Wait);
+            if (Interlocked.Increment(ref parked) == 8)
+                allParked.SetResult();
+            await restarted.Task; // no thread blocked while the server restarts
             for (int attempt = 1; attempt <= 20; attempt++)
             {
                 try
@@ -69,10 +71,10 @@ public sealed class ScopeFaultTests(PrivateMariaDb server, Xunit.Abstractions.IT
         }
 
         Task<int>[] scopes = [.. Enumerable.Range(1, 8).Select(id => Task.Run(() => ScopeAsync(id)))];
-        Assert.True(parked.Wait(TimeSpan.FromSeconds(30)), "the scopes never parked");
+        await allParked.Task.WaitAsync(TimeSpan.FromSeconds(30));
         Assert.Equal(8, db.GetPoolReport().ParkedConnections);
         await Task.Factory.StartNew(() => server.Restart(TimeSpan.FromSeconds(1)), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
-        restarted.Set();
+        restarted.SetResult();
         int[] attempts = await Task.WhenAll(scopes);
 
         output.WriteLine($"{provider}: attempts {string.Join(",", attempts)}; errors {errors.Count}: " +

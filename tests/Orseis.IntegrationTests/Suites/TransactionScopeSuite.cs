@@ -188,6 +188,8 @@ public sealed class PostgresTransactionScopeTests() : TransactionScopeSuite(new 
 {
     [PostgresFact] public Task OpenPerCall_joins() => OpenPerCall_joins_the_scope_a_completed_scope_commits_and_an_uncompleted_one_rolls_back();
 
+    [PostgresFact] public Task Connection_scope_steps_aside() => A_connection_scope_steps_aside_for_a_transaction_scope_and_parks_again_after_it();
+
     /// <summary>
     /// Npgsql enlists the second connection too and commits with PREPARE TRANSACTION, which PostgreSQL refuses by default
     /// (<c>max_prepared_transactions = 0</c>): completing the scope throws and nothing is kept.
@@ -216,6 +218,8 @@ public sealed class PostgresTransactionScopeTests() : TransactionScopeSuite(new 
 public abstract class MariaDbTransactionScopeTests(MySqlProvider provider) : TransactionScopeSuite(new MySqlDialect(provider))
 {
     [MySqlFact] public Task OpenPerCall_joins() => OpenPerCall_joins_the_scope_a_completed_scope_commits_and_an_uncompleted_one_rolls_back();
+
+    [MySqlFact] public Task Connection_scope_steps_aside() => A_connection_scope_steps_aside_for_a_transaction_scope_and_parks_again_after_it();
 
     /// <summary>
     /// MySqlConnector enlists the second connection in an XA transaction of its own, and both commit. MySql.Data hands

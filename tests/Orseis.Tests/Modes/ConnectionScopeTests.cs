@@ -340,12 +340,25 @@ public sealed class ConnectionScopeTests : IDisposable
     [Fact]
     public async Task On_the_system_clock_a_parked_connection_goes_back_by_itself()
     {
-        await using Database db = _file.Open(configure: o => o.ScopeIdleWindow = TimeSpan.FromMilliseconds(5));
-        await using ConnectionScope scope = db.BeginScope();
-        await db.ScalarAsync<long>("select 1");
-        for (int i = 0; i < 200 && db.GetPoolReport().ParkedConnections > 0; i++)
-            await Task.Delay(10);
-        Assert.Equal(0, db.GetPoolReport().ParkedConnections);
-        Assert.True(db.GetPoolReport().ParkedTime >= TimeSpan.FromMilliseconds(5));
+        foreach (bool timed in new[] { true, false })
+        {
+            await using Database db = _file.Open(configure: o =>
+            {
+                o.ScopeIdleWindow = TimeSpan.FromMilliseconds(5);
+                o.Diagnostics.Detectors = timed ? FindingKind.All : FindingKind.None;
+            });
+            await using ConnectionScope scope = db.BeginScope();
+            await db.ScalarAsync<long>("select 1");
+            for (int i = 0; i < 200 && db.GetPoolReport().ParkedConnections > 0; i++)
+                await Task.Delay(10);
+            PoolReport report = db.GetPoolReport();
+            Assert.Equal(0, report.ParkedConnections);
+
+            // Timed, the parked time is read on the clock; untimed, parking reads no clock and the report says so.
+            if (timed)
+                Assert.True(report.ParkedTime >= TimeSpan.FromMilliseconds(5), $"parked {report.ParkedTime}");
+            else
+                Assert.Null(report.ParkedTime);
+        }
     }
 }

@@ -54,22 +54,14 @@ public static class StudySummary
     {
         StudyPoint[] line = [.. results.Line(library, nameof(RatioStudy.OpenPerCall))];
         if (line.Length == 0)
-            return "no results";
+            return ScopeMedians(results, library).TrimStart(';', ' ') is { Length: > 0 } scopeOnly ? scopeOnly : "no results";
         StudyPoint widest = line.MaxBy(p => double.IsNaN(p.HalfWidthPercent) ? 0 : p.HalfWidthPercent)!;
         string interval = double.IsNaN(widest.HalfWidthPercent)
             ? "no interval (it needs 6 rounds or more)"
             : Invariant($"widest interval +-{widest.HalfWidthPercent:F1} % (N = {widest.N})");
         var text = new StringBuilder(Invariant(
             $"median ratio over N {StudyPoint.Median(line.Select(p => p.Ratio)):F2}x (range {line.Min(p => p.Ratio):F2}-{line.Max(p => p.Ratio):F2}), per query {StudyPoint.Median(line.Select(p => p.ReuseUsPerQuery)):F2} -> {StudyPoint.Median(line.Select(p => p.VariantUsPerQuery)):F2} us, {interval}"));
-        StudyPoint[] scoped = [.. results.Line(library, nameof(RatioStudy.AdaptiveScope))];
-        if (scoped.Length > 0)
-        {
-            text.Append(Invariant(
-                $"; adaptive scope median {StudyPoint.Median(scoped.Select(p => p.Ratio)):F2}x (range {scoped.Min(p => p.Ratio):F2}-{scoped.Max(p => p.Ratio):F2})"));
-            double[] overSession = [.. scoped.Select(p => ScopeOverSession(results, p.N)).OfType<double>()];
-            if (overSession.Length > 0)
-                text.Append(Invariant($", scope/session {overSession.Min():F2}-{overSession.Max():F2} over N"));
-        }
+        text.Append(ScopeMedians(results, library));
 
         foreach (string variant in new[] { nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose) })
         {
@@ -113,6 +105,18 @@ public static class StudySummary
 
         text.Append(Original2014).Append('\n');
         return text.ToString();
+    }
+
+    /// <summary>The adaptive scope's median ratio and range, and its time over a session's; empty without scope points.</summary>
+    private static string ScopeMedians(StudyResults results, string library)
+    {
+        StudyPoint[] scoped = [.. results.Line(library, nameof(RatioStudy.AdaptiveScope))];
+        if (scoped.Length == 0)
+            return "";
+        string text = Invariant(
+            $"; adaptive scope median {StudyPoint.Median(scoped.Select(p => p.Ratio)):F2}x (range {scoped.Min(p => p.Ratio):F2}-{scoped.Max(p => p.Ratio):F2})");
+        double[] overSession = [.. scoped.Select(p => ScopeOverSession(results, p.N)).OfType<double>()];
+        return overSession.Length == 0 ? text : text + Invariant($", scope/session {overSession.Min():F2}-{overSession.Max():F2} over N");
     }
 
     /// <summary>

@@ -5,11 +5,13 @@ namespace Orseis.Execution;
 /// <summary>
 /// The one timer that gives parked connections back to the pool (<see cref="ScopeSlot"/>): a slot that parks a connection
 /// joins a queue once, and the timer, running only while the queue holds something, looks at each queued slot every
-/// <see cref="Period"/> and closes the connections whose idle window has passed. No timer per call or per scope.
+/// <see cref="Period"/> and closes the connections whose idle window has passed, counted in sweeps (<see cref="Tick"/>),
+/// so parking reads no clock. No timer per call or per scope.
 /// </summary>
 /// <remarks>
 /// Every database on the system clock shares <see cref="System"/>; a database given another clock (a test's fake one)
-/// gets a sweep of its own (<see cref="For"/>). A connection goes back between one and two periods after its last call.
+/// gets a sweep of its own (<see cref="For"/>). A connection goes back between the window and the window plus a period
+/// after its last call, later when the timer is late (a starved thread pool), never sooner.
 /// </remarks>
 internal sealed class ParkSweep
 {
@@ -18,6 +20,7 @@ internal sealed class ParkSweep
     private ITimer? _timer;
     private int _armed;
     private int _sweeping;
+    private long _tick;
 
     private ParkSweep(TimeProvider time) => Time = time;
 
@@ -28,6 +31,15 @@ internal sealed class ParkSweep
     public static TimeSpan Period { get; } = TimeSpan.FromMilliseconds(1);
 
     public TimeProvider Time { get; }
+
+    /// <summary>
+    /// The sweeps made so far: a clock for idle windows that costs a parking call no clock read. It stands still while the
+    /// timer sleeps, so a connection parked then is given back no sooner than one parked while it runs.
+    /// </summary>
+    public long Tick => Volatile.Read(ref _tick);
+
+    /// <summary>The sweeps that must pass over a connection parked for <paramref name="window"/> before it is due.</summary>
+    public static long WindowTicks(TimeSpan window) => Math.Max(1, (long)Math.Ceiling(window / Period));
 
     /// <summary>The sweep for <paramref name="time"/>: the shared <see cref="System"/> one, or a new one for any other clock.</summary>
     public static ParkSweep For(TimeProvider time) => time == TimeProvider.System ? System : new ParkSweep(time);
@@ -59,10 +71,10 @@ internal sealed class ParkSweep
             return; // the previous tick is still closing connections
         try
         {
-            long now = Time.GetTimestamp();
+            long tick = Interlocked.Increment(ref _tick);
             for (int n = _queue.Count; n > 0 && _queue.TryDequeue(out ScopeSlot? slot); n--)
             {
-                if (slot.Sweep(now))
+                if (slot.Sweep(tick))
                     _queue.Enqueue(slot);
             }
         }

@@ -21,10 +21,11 @@ internal sealed class ScopeSlot
 {
     private readonly Lock _lock = new();
     private readonly ParkSweep _sweep;
-    private readonly long _window;
+    private readonly long _windowTicks;
     private readonly string _owner;
     private DbConnection? _parked;
-    private long _parkedAt;
+    private long _parkedAt; // a timestamp while the pool's telemetry is timed, else 0
+    private long _parkedTick;
     private DbCommand? _command;
     private int _defaultTimeout;
     private bool _queued;
@@ -36,7 +37,7 @@ internal sealed class ScopeSlot
         Pool = pool;
         _owner = owner;
         _sweep = pool.Parks;
-        _window = (long)(pool.Options.ScopeIdleWindow.TotalSeconds * _sweep.Time.TimestampFrequency);
+        _windowTicks = ParkSweep.WindowTicks(pool.Options.ScopeIdleWindow);
     }
 
     public PoolContext Pool { get; }
@@ -45,7 +46,7 @@ internal sealed class ScopeSlot
     public bool Ended => Volatile.Read(ref _ended);
 
     /// <summary>Calls served by the parked connection instead of an open.</summary>
-    public long Reuses => Interlocked.Read(ref _reuses);
+    public long Reuses => Volatile.Read(ref _reuses);
 
     /// <summary>
     /// The parked connection for one call, if there is one and it is still open; its hold starts now. False when the
@@ -70,7 +71,7 @@ internal sealed class ScopeSlot
             return false;
         }
 
-        Interlocked.Increment(ref _reuses);
+        _reuses++; // one taker at a time: a take follows the park it takes, and a park the take before it
         StackTrace? acquirer = Pool.Telemetry.CaptureAcquirer(forStream);
         lease = new Lease(connection, Pool.Telemetry.Unparked(connection, _owner, acquirer, parkedAt), this);
         return true;
@@ -85,7 +86,8 @@ internal sealed class ScopeSlot
         DbConnection connection = lease.Connection;
         if (Volatile.Read(ref _ended) || connection.State != ConnectionState.Open)
             return false;
-        long now = _sweep.Time.GetTimestamp();
+        long now = Pool.Telemetry.IsTimed ? _sweep.Time.GetTimestamp() : 0;
+        long tick = _sweep.Tick;
         bool queue;
         lock (_lock)
         {
@@ -93,6 +95,7 @@ internal sealed class ScopeSlot
                 return false;
             Pool.Telemetry.Parked(connection, lease.Hold);
             Volatile.Write(ref _parkedAt, now);
+            _parkedTick = tick;
             Volatile.Write(ref _parked, connection);
             queue = !_queued;
             _queued = true;
@@ -149,10 +152,10 @@ internal sealed class ScopeSlot
     }
 
     /// <summary>
-    /// The sweep's look at this slot at <paramref name="now"/>: gives the parked connection back when its idle window has
-    /// passed. True when the slot stays queued (a connection is still parked).
+    /// The sweep's look at this slot at its <paramref name="tick"/> (<see cref="ParkSweep.Tick"/>): gives the parked
+    /// connection back when its idle window has passed. True when the slot stays queued (a connection is still parked).
     /// </summary>
-    internal bool Sweep(long now)
+    internal bool Sweep(long tick)
     {
         DbConnection? due;
         DbCommand? command;
@@ -160,7 +163,7 @@ internal sealed class ScopeSlot
         lock (_lock)
         {
             due = _parked;
-            if (due is not null && now - _parkedAt < _window && !_ended)
+            if (due is not null && tick - _parkedTick <= _windowTicks && !_ended)
                 return true;
             _queued = false;
             if (due is null)
