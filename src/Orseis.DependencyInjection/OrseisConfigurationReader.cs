@@ -22,7 +22,7 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
     private const string TimeSpanHint = "a time span such as 00:00:30 (hh:mm:ss)";
 
     private static readonly string[] TopKeys =
-        [ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "PoolName", "Diagnostics"];
+        [ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "ScopeIdleWindow", "PoolName", "Diagnostics"];
 
     private static readonly string[] DiagnosticsKeys =
     [
@@ -75,6 +75,8 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
             options.CommandTimeout = Time(section, "CommandTimeout", commandTimeout, infinite: true);
         if (Value(section, "ReuseWaitTimeout") is { } reuseWait)
             options.ReuseWaitTimeout = Time(section, "ReuseWaitTimeout", reuseWait, infinite: true);
+        if (Value(section, "ScopeIdleWindow") is { } idleWindow)
+            options.ScopeIdleWindow = Time(section, "ScopeIdleWindow", idleWindow, infinite: false);
         if (Value(section, "PoolName") is { } poolName)
             options.PoolName = poolName;
 

@@ -23,6 +23,7 @@ public sealed class AddOrseisTests : IDisposable
             ("Orseis:Mode", "reuseconnection"),
             ("Orseis:CommandTimeout", "00:00:07"),
             ("Orseis:ReuseWaitTimeout", "Infinite"),
+            ("Orseis:ScopeIdleWindow", "00:00:00.005"),
             ("Orseis:PoolName", "app-db"),
             ("Orseis:Diagnostics:ProviderPoolCounts", "true"));
         var services = new ServiceCollection();
@@ -41,6 +42,7 @@ public sealed class AddOrseisTests : IDisposable
             OrseisOptions options = provider.GetRequiredService<IOptionsMonitor<OrseisOptions>>().Get(Options.DefaultName);
             Assert.Equal(TimeSpan.FromSeconds(7), options.CommandTimeout);
             Assert.Equal(Timeout.InfiniteTimeSpan, options.ReuseWaitTimeout);
+            Assert.Equal(TimeSpan.FromMilliseconds(5), options.ScopeIdleWindow);
             Assert.True(options.Diagnostics.ProviderPoolCounts);
 
             await db.ExecuteAsync("create table t (id integer primary key)");
