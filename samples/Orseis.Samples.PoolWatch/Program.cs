@@ -12,7 +12,11 @@ using Npgsql;
 using Orseis;
 using Orseis.Diagnostics;
 
-var rate = new Option<double>("--rate") { Description = "calls per second, all workers together", DefaultValueFactory = _ => 50 };
+var rate = new Option<double>("--rate")
+{
+    Description = "units of work per second, all workers together (calls, with the default --unit 1)",
+    DefaultValueFactory = _ => 50,
+};
 var concurrency = new Option<int>("--concurrency") { Description = "workers running calls side by side", DefaultValueFactory = _ => 4 };
 var mode = new Option<ExecutionMode>("--mode")
 {
@@ -31,6 +35,15 @@ var postgres = new Option<string?>("--postgres")
 {
     Description = "use PostgreSQL (an Npgsql connection string) instead of a temporary SQLite file",
 };
+var unit = new Option<int>("--unit")
+{
+    Description = "calls each worker makes back to back per tick: one unit of work (a request's calls)",
+    DefaultValueFactory = _ => 1,
+};
+var scope = new Option<bool>("--scope")
+{
+    Description = "run each unit of work inside a ConnectionScope (db.BeginScope()), so its calls share one connection",
+};
 var report = new Option<double>("--report")
 {
     Description = "print Database.GetPoolReport() every this many seconds (0 = only at the end)",
@@ -38,16 +51,18 @@ var report = new Option<double>("--report")
 };
 rate.Validators.Add(r => { if (r.GetValueOrDefault<double>() <= 0) r.AddError("--rate must be positive."); });
 concurrency.Validators.Add(r => { if (r.GetValueOrDefault<int>() <= 0) r.AddError("--concurrency must be positive."); });
+unit.Validators.Add(r => { if (r.GetValueOrDefault<int>() <= 0) r.AddError("--unit must be positive."); });
 var root = new RootCommand("PoolWatch: a steady database load through Orseis, to watch its pool live from outside.")
 {
-    rate, concurrency, mode, duration, holdMs, postgres, report,
+    rate, concurrency, mode, duration, holdMs, postgres, unit, scope, report,
 };
 // System.CommandLine turns SIGINT (Ctrl+C, `kill -INT`) and SIGTERM (`kill -TERM`) into this token, and gives the run 2 s
 // to finish before it ends the process: the workers stop at once and the last report is printed well inside that.
 root.SetAction((parse, terminating) => RunAsync(terminating, new Options(
     parse.GetValue(rate), parse.GetValue(concurrency), parse.GetValue(mode),
     parse.GetValue(duration) is { } seconds ? TimeSpan.FromSeconds(seconds) : null,
-    parse.GetValue(holdMs), parse.GetValue(postgres), TimeSpan.FromSeconds(parse.GetValue(report)))));
+    parse.GetValue(holdMs), parse.GetValue(postgres), parse.GetValue(unit), parse.GetValue(scope),
+    TimeSpan.FromSeconds(parse.GetValue(report)))));
 Signals.HearSigIntInBackground();
 return await root.Parse(args).InvokeAsync();
 
@@ -86,7 +101,7 @@ static async Task<int> RunAsync(CancellationToken terminating, Options options)
         // The end-to-end test waits for this exact line before it attaches.
         string provider = options.Postgres is null ? "sqlite" : "postgresql";
         Console.WriteLine($"ready pid={Environment.ProcessId} mode={options.Mode} rate={options.Rate} "
-            + $"concurrency={options.Concurrency} provider={provider}");
+            + $"concurrency={options.Concurrency} provider={provider} unit={options.Unit} scope={options.Scope}");
 
         long calls = 0;
         var clock = Stopwatch.StartNew();
@@ -121,10 +136,12 @@ static async Task<int> RunAsync(CancellationToken terminating, Options options)
                     }
                     else
                     {
-                        await db.QueryAsync<string>("select name from items where id <= @n", new { n = 5 });
+                        await using ConnectionScope? unitScope = options.Scope ? db.BeginScope() : null;
+                        for (int c = 0; c < options.Unit; c++)
+                            await db.QueryAsync<string>("select name from items where id <= @n", new { n = 5 });
                     }
 
-                    Interlocked.Increment(ref calls);
+                    Interlocked.Add(ref calls, options.HoldMs > 0 ? 1 : options.Unit);
                 }
                 catch (OrseisException e)
                 {
@@ -164,4 +181,5 @@ static async Task<int> RunAsync(CancellationToken terminating, Options options)
 }
 
 internal sealed record Options(
-    double Rate, int Concurrency, ExecutionMode Mode, TimeSpan? Duration, int HoldMs, string? Postgres, TimeSpan ReportEvery);
+    double Rate, int Concurrency, ExecutionMode Mode, TimeSpan? Duration, int HoldMs, string? Postgres, int Unit, bool Scope,
+    TimeSpan ReportEvery);

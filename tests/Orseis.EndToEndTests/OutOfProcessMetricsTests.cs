@@ -35,13 +35,28 @@ public sealed class OutOfProcessMetricsTests
         Assert.InRange(perCommand.Last(), 0, 0.1);
     }
 
-    /// <summary>Runs the sample in <paramref name="mode"/> and collects a few seconds of per-second values.</summary>
-    private static (List<double> Opens, List<double> Commands, List<double> OpensPerCommand) Watch(string mode)
+    [Fact]
+    public void Units_of_work_in_connection_scopes_show_one_open_and_the_rest_reused()
     {
-        using PoolWatchProcess sample = PoolWatchProcess.Start(
-            "--rate", Rate.ToString(System.Globalization.CultureInfo.InvariantCulture), "--concurrency", "2", "--mode", mode,
-            "--duration", "45", "--report", "0");
+        // Ticks of five back-to-back calls, each in a scope: one open per tick, four calls on the parked connection.
         var values = new ConcurrentQueue<MetricValue>();
+        (List<double> opens, List<double> commands, _) = Watch("OpenPerCall", values, rate: Rate / 5, "--unit", "5", "--scope");
+        List<double> reuses = [.. values.Where(v => v.Instrument == "orseis.scope.reuses").Select(v => v.Value).Skip(1)];
+
+        double perSecond = Median(commands);
+        Assert.InRange(perSecond, Rate * 0.4, Rate * 1.6);
+        Assert.InRange(Median(opens) / perSecond, 0.1, 0.3);
+        Assert.InRange(Median(reuses) / perSecond, 0.7, 0.9);
+    }
+
+    /// <summary>Runs the sample in <paramref name="mode"/> and collects a few seconds of per-second values.</summary>
+    private static (List<double> Opens, List<double> Commands, List<double> OpensPerCommand) Watch(
+        string mode, ConcurrentQueue<MetricValue>? values = null, int rate = Rate, params string[] more)
+    {
+        using PoolWatchProcess sample = PoolWatchProcess.Start([
+            "--rate", rate.ToString(System.Globalization.CultureInfo.InvariantCulture), "--concurrency", "2", "--mode", mode,
+            "--duration", "45", "--report", "0", .. more]);
+        values ??= new ConcurrentQueue<MetricValue>();
         using (var session = new OrseisTraceSession(sample.Id, TimeSpan.FromSeconds(1)))
         {
             session.Metric += m =>
