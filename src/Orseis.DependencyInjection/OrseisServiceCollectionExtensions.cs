@@ -15,7 +15,8 @@ namespace Microsoft.Extensions.DependencyInjection;
 /// <para>
 /// Configuration keys, all optional but the connection string where the provider is a factory: <c>ConnectionString</c>,
 /// <c>Mode</c> (<c>OpenPerCall</c> or <c>ReuseConnection</c>), <c>CommandTimeout</c> and <c>ReuseWaitTimeout</c>
-/// (time spans such as <c>00:00:30</c>, or <c>Infinite</c>), <c>ScopeIdleWindow</c> (a time span), <c>PoolName</c>, and under <c>Diagnostics</c>:
+/// (time spans such as <c>00:00:30</c>, or <c>Infinite</c>), <c>ScopeIdleWindow</c> (a time span),
+/// <c>PoolName</c>, and under <c>Diagnostics</c>:
 /// <c>Detectors</c> (<c>All</c>, or names such as <c>Churn, SlowOpen</c>), <c>CaptureCommandText</c>,
 /// <c>ChurnThreshold</c>, <c>ChurnGap</c>, <c>SlowOpenFactor</c>, <c>SlowOpenFloor</c>, <c>QueueWaitFloor</c>,
 /// <c>HeldTooLongThreshold</c>, <c>ThreadPoolDelayThreshold</c>, <c>FindingInterval</c>, <c>FindingsKept</c>,

@@ -40,6 +40,24 @@ public sealed class Session : SqlRunner, IDisposable, IAsyncDisposable
     /// <summary>The transaction open on this session, if any.</summary>
     public SessionTransaction? Transaction { get; private set; }
 
+    /// <summary>
+    /// The session's open connection, for what Orseis does not wrap (PostgreSQL's <c>COPY</c>, <c>SqlBulkCopy</c>,
+    /// <c>MySqlBulkCopy</c>): use it between the session's calls, never during one. Do not close or dispose it, change its
+    /// database, or begin or end a transaction on it (use <see cref="BeginTransaction"/>, and pass
+    /// <see cref="SessionTransaction.DbTransaction"/> to what needs it): the session keeps using it, and the pool gets it
+    /// back when the session is disposed.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The session's connection broke; its next call opens a new one.</exception>
+    public DbConnection Connection
+    {
+        get
+        {
+            ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+            return Kept.Connection ?? throw new InvalidOperationException(
+                "This session has no open connection now: the last one broke. Its next call opens a new one.");
+        }
+    }
+
     /// <summary>How many times this session replaced a connection that had broken (outside a transaction).</summary>
     public int Reopens => Kept.Reopens;
 

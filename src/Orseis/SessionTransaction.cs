@@ -28,6 +28,12 @@ public sealed class SessionTransaction : IDisposable, IAsyncDisposable
 
     internal DbTransaction Inner { get; }
 
+    /// <summary>
+    /// The provider's transaction, for an API that must join it (a bulk copy on <see cref="Session.Connection"/>). End it
+    /// through this object (<see cref="Commit"/>, <see cref="Rollback"/>, <see cref="Dispose"/>), never directly.
+    /// </summary>
+    public DbTransaction DbTransaction => Inner;
+
     /// <summary>True once committed, rolled back, disposed or lost with its connection.</summary>
     internal bool Ended { get; set; }
 
