@@ -207,6 +207,15 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         return _call.Report(error, cancellationToken, watch);
     }
 
+    /// <summary>The provider's reader, for <see cref="LeasedReader"/>: the caller reads it directly.</summary>
+    internal DbDataReader Inner => _reader;
+
+    /// <summary>A read of <see cref="Inner"/> by the caller failed: what to throw instead (null: the error itself).</summary>
+    internal Exception? ReadFailed(Exception error, CancellationToken cancellationToken) => Failed(error, null, cancellationToken);
+
+    /// <summary>The caller moved past the last result set of <see cref="Inner"/>: the command finished.</summary>
+    internal void Consumed() => _hasResult = false;
+
     private void ThrowIfDone()
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);

@@ -10,7 +10,7 @@ public abstract partial class ServerSuite
 {
     /// <summary>Every call shape (buffered, stream, grid), sync and async: each must fail alike.</summary>
     private static readonly string[] CallForms =
-        ["execute async", "execute sync", "stream async", "stream sync", "grid async", "grid sync", "scalar async"];
+        ["execute async", "execute sync", "stream async", "stream sync", "grid async", "grid sync", "reader async", "reader sync", "scalar async"];
 
     protected async Task A_connection_killed_during_a_call_is_reported_alike_in_every_mode()
     {
@@ -100,6 +100,24 @@ public abstract partial class ServerSuite
                 {
                     Assert.Equal(1, await grids.ReadSingleAsync<int>(cancellationToken));
                     await grids.ReadAsync<object?>(cancellationToken);
+                }
+
+                break;
+            case "reader async":
+                await using (System.Data.Common.DbDataReader reader = await runner.ExecuteReaderAsync(sql, timeout: timeout, cancellationToken: cancellationToken))
+                {
+                    while (await reader.ReadAsync(cancellationToken))
+                    {
+                    }
+                }
+
+                break;
+            case "reader sync":
+                using (System.Data.Common.DbDataReader reader = runner.ExecuteReader(sql, timeout: timeout))
+                {
+                    while (reader.Read())
+                    {
+                    }
                 }
 
                 break;
