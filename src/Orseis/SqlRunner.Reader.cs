@@ -31,6 +31,7 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
         Pool.Telemetry.EnterFlow();
-        return new LeasedReader(await OpenGridAsync(new CommandRequest(sql, args, timeout), async: true, cancellationToken).ConfigureAwait(false));
+        GridReader call = await OpenGridAsync(new CommandRequest(sql, args, timeout), async: true, cancellationToken).ConfigureAwait(false);
+        return new LeasedReader(call);
     }
 }

@@ -162,5 +162,6 @@ internal sealed class LeasedReader(GridReader call) : DbDataReader
 
     public override bool IsDBNull(int ordinal) => _inner.IsDBNull(ordinal);
 
-    public override Task<bool> IsDBNullAsync(int ordinal, CancellationToken cancellationToken) => _inner.IsDBNullAsync(ordinal, cancellationToken);
+    public override Task<bool> IsDBNullAsync(int ordinal, CancellationToken cancellationToken) =>
+        _inner.IsDBNullAsync(ordinal, cancellationToken);
 }
