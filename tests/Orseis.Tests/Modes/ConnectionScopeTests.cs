@@ -93,16 +93,18 @@ public sealed class ConnectionScopeTests : IDisposable
         await NameAsync(_db, 1);
         Assert.Equal(1, _db.GetPoolReport().ParkedConnections);
 
-        _time.Advance(TimeSpan.FromMilliseconds(1)); // within the 2 ms window: still parked
+        _time.Advance(TimeSpan.FromMilliseconds(2)); // the first sweep after the park: not yet a whole window
         Assert.Equal(1, _db.GetPoolReport().ParkedConnections);
-        _time.Advance(TimeSpan.FromMilliseconds(2));
+        _time.Advance(TimeSpan.FromMilliseconds(1));
+        Assert.Equal(1, _db.GetPoolReport().ParkedConnections);
+        _time.Advance(TimeSpan.FromMilliseconds(1)); // the second: parked for a whole window at least
         Assert.Equal(0, _db.GetPoolReport().ParkedConnections);
 
         await NameAsync(_db, 2); // the next call after a quiet spell opens again
         PoolReport report = _db.GetPoolReport();
         Assert.Equal(2, report.Opens);
         Assert.Equal(0, report.ScopeReuses);
-        Assert.Equal(TimeSpan.FromMilliseconds(3), report.ParkedTime);
+        Assert.Equal(TimeSpan.FromMilliseconds(4), report.ParkedTime);
         Assert.Equal(1, report.ParkedConnections);
     }
 
@@ -325,6 +327,31 @@ public sealed class ConnectionScopeTests : IDisposable
         }
 
         return null;
+    }
+
+    [Fact]
+    public async Task The_sweep_timer_keeps_no_ended_scope_alive()
+    {
+        // A window no other test uses: this test's parking starts the timer of a sweep of its own.
+        await using Database db = _file.Open(configure: o => o.ScopeIdleWindow = TimeSpan.FromMilliseconds(3.71));
+        WeakReference scope = await ParkOnceAsync(db);
+        for (int i = 0; i < 50 && scope.IsAlive; i++)
+        {
+            await Task.Delay(20);
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+        }
+
+        Assert.False(scope.IsAlive, "the sweep's timer kept the scope that first parked a connection alive");
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static async Task<WeakReference> ParkOnceAsync(Database db)
+    {
+        ConnectionScope scope = db.BeginScope();
+        await db.ScalarAsync<long>("select 1");
+        await scope.DisposeAsync();
+        return new WeakReference(scope);
     }
 
     [Theory]

@@ -52,7 +52,16 @@ internal sealed class DeadlineSweep
         {
             // The timer lives as long as the sweep (the process, for the system clock's): it costs one check per period
             // while no call is watched.
-            _timer ??= Time.CreateTimer(static state => ((DeadlineSweep)state!).Sweep(), this, Period, Period);
+            // Without the first caller's execution context, which the timer would otherwise keep alive for the process.
+            AsyncFlowControl? flow = ExecutionContext.IsFlowSuppressed() ? null : ExecutionContext.SuppressFlow();
+            try
+            {
+                _timer ??= Time.CreateTimer(static state => ((DeadlineSweep)state!).Sweep(), this, Period, Period);
+            }
+            finally
+            {
+                flow?.Undo();
+            }
         }
     }
 

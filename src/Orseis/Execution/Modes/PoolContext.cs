@@ -28,7 +28,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
             ? ProviderPoolStats.For(Traits, source, options.Diagnostics.ProviderPoolCounts)
             : null;
         Deadlines = DeadlineSweep.For(options.Diagnostics.TimeProvider);
-        Parks = ParkSweep.For(options.Diagnostics.TimeProvider);
+        Parks = ParkSweep.For(options.Diagnostics.TimeProvider, options.ScopeIdleWindow);
         Telemetry = new PoolTelemetry(
             name, system, Traits.MaxPoolSize(source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString,
             Traits.AsyncRunsSynchronously ? Traits.RootNamespace : null);

@@ -4,14 +4,14 @@ namespace Orseis.Execution;
 
 /// <summary>
 /// The one timer that gives parked connections back to the pool (<see cref="ScopeSlot"/>): a slot that parks a connection
-/// joins a queue once, and the timer, running only while the queue holds something, looks at each queued slot every
-/// <see cref="Period"/> and closes the connections whose idle window has passed, counted in sweeps (<see cref="Tick"/>),
-/// so parking reads no clock. No timer per call or per scope.
+/// joins a queue once, and the timer, running only while the queue holds something, looks at each queued slot once per
+/// idle window (<see cref="Period"/>) and closes the connections parked since before the previous look: parked for at
+/// least a window, counted in sweeps (<see cref="Tick"/>), so parking reads no clock. No timer per call or per scope.
 /// </summary>
 /// <remarks>
-/// Every database on the system clock shares <see cref="System"/>; a database given another clock (a test's fake one)
-/// gets a sweep of its own (<see cref="For"/>). A connection goes back between the window and the window plus a period
-/// after its last call, later when the timer is late (a starved thread pool), never sooner.
+/// Databases on the system clock share one sweep per idle window (<see cref="For"/>); a database given another clock (a
+/// test's fake one) gets a sweep of its own. A connection goes back between one and two windows after its last call,
+/// later when the timer is late (a starved thread pool), never sooner.
 /// </remarks>
 internal sealed class ParkSweep
 {
@@ -22,13 +22,19 @@ internal sealed class ParkSweep
     private int _sweeping;
     private long _tick;
 
-    private ParkSweep(TimeProvider time) => Time = time;
+    private static readonly ConcurrentDictionary<TimeSpan, ParkSweep> SystemSweeps = new();
 
-    /// <summary>The sweep of <see cref="TimeProvider.System"/>.</summary>
-    public static ParkSweep System { get; } = new(TimeProvider.System);
+    private ParkSweep(TimeProvider time, TimeSpan window)
+    {
+        Time = time;
+        Period = window;
+    }
 
-    /// <summary>How often queued slots are looked at while any is queued: a millisecond, the finest a timer here fires.</summary>
-    public static TimeSpan Period { get; } = TimeSpan.FromMilliseconds(1);
+    /// <summary>
+    /// How often queued slots are looked at while any is queued: the idle window itself, so a scope busy with back-to-back
+    /// calls costs one timer tick per window (500 a second with the default 2 ms), and a long window almost none.
+    /// </summary>
+    public TimeSpan Period { get; }
 
     public TimeProvider Time { get; }
 
@@ -38,11 +44,14 @@ internal sealed class ParkSweep
     /// </summary>
     public long Tick => Volatile.Read(ref _tick);
 
-    /// <summary>The sweeps that must pass over a connection parked for <paramref name="window"/> before it is due.</summary>
-    public static long WindowTicks(TimeSpan window) => Math.Max(1, (long)Math.Ceiling(window / Period));
-
-    /// <summary>The sweep for <paramref name="time"/>: the shared <see cref="System"/> one, or a new one for any other clock.</summary>
-    public static ParkSweep For(TimeProvider time) => time == TimeProvider.System ? System : new ParkSweep(time);
+    /// <summary>
+    /// The sweep of connections parked for <paramref name="window"/> on <paramref name="time"/>: one per window on the system
+    /// clock, shared by every database with that window; a new one for any other clock (a test's fake one).
+    /// </summary>
+    public static ParkSweep For(TimeProvider time, TimeSpan window) =>
+        time == TimeProvider.System
+            ? SystemSweeps.GetOrAdd(window, static w => new ParkSweep(TimeProvider.System, w))
+            : new ParkSweep(time, window);
 
     /// <summary>Queues <paramref name="slot"/>, which just parked a connection and was not queued; starts the timer if it sleeps.</summary>
     public void Enqueue(ScopeSlot slot)
@@ -61,7 +70,18 @@ internal sealed class ParkSweep
         }
 
         lock (_starting)
-            _timer ??= Time.CreateTimer(static state => ((ParkSweep)state!).Sweep(), this, period, period);
+        {
+            // Created without the first parking caller's execution context, which would keep its scope alive with the timer.
+            AsyncFlowControl? flow = ExecutionContext.IsFlowSuppressed() ? null : ExecutionContext.SuppressFlow();
+            try
+            {
+                _timer ??= Time.CreateTimer(static state => ((ParkSweep)state!).Sweep(), this, period, period);
+            }
+            finally
+            {
+                flow?.Undo();
+            }
+        }
     }
 
     /// <summary>One look at every queued slot: due connections are closed, slots still parked stay queued, the rest leave.</summary>

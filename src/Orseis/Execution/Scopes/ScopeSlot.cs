@@ -21,7 +21,6 @@ internal sealed class ScopeSlot
 {
     private readonly Lock _lock = new();
     private readonly ParkSweep _sweep;
-    private readonly long _windowTicks;
     private readonly string _owner;
     private DbConnection? _parked;
     private long _parkedAt; // a timestamp while the pool's telemetry is timed, else 0
@@ -37,7 +36,6 @@ internal sealed class ScopeSlot
         Pool = pool;
         _owner = owner;
         _sweep = pool.Parks;
-        _windowTicks = ParkSweep.WindowTicks(pool.Options.ScopeIdleWindow);
     }
 
     public PoolContext Pool { get; }
@@ -163,7 +161,8 @@ internal sealed class ScopeSlot
         lock (_lock)
         {
             due = _parked;
-            if (due is not null && tick - _parkedTick <= _windowTicks && !_ended)
+            // Due once a whole sweep period (the idle window) passed over it: parked before the previous sweep.
+            if (due is not null && tick - _parkedTick < 2 && !_ended)
                 return true;
             _queued = false;
             if (due is null)
