@@ -326,7 +326,7 @@ internal struct CallLifecycle
         }
 
         if (abandoned is null)
-            return Source.ReleaseAsync(Lease, async);
+            return Source.ReleaseAsync(Lease, async, _failed);
         Source.Abandon(Lease, command!, abandoned);
         return default;
     }

@@ -64,7 +64,7 @@ internal sealed class BorrowedSource(PoolContext pool, DbConnection connection, 
         }
     }
 
-    public override ValueTask ReleaseAsync(Lease lease, bool async)
+    public override ValueTask ReleaseAsync(Lease lease, bool async, bool failed = false)
     {
         bool close = _openedHere;
         _openedHere = false;

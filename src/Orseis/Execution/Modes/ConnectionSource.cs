@@ -45,8 +45,11 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     protected abstract ValueTask<Lease> AcquireCoreAsync(
         System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken);
 
-    /// <summary>Gives back what <see cref="AcquireAsync"/> returned.</summary>
-    public abstract ValueTask ReleaseAsync(Lease lease, bool async);
+    /// <summary>
+    /// Gives back what <see cref="AcquireAsync"/> returned; <paramref name="failed"/> when the call failed (its connection may
+    /// be broken, and is not kept for another call without a look at its state).
+    /// </summary>
+    public abstract ValueTask ReleaseAsync(Lease lease, bool async, bool failed = false);
 
     /// <summary>
     /// The command for one buffered call on <paramref name="lease"/>'s connection, with no text, parameters or transaction yet.

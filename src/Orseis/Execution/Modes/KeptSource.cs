@@ -15,7 +15,7 @@ internal abstract class KeptSource(PoolContext pool, Type ownerType, KeptConnect
     /// <summary>Ends a call's hold on the kept connection (the session's guard, the shared connection's gate).</summary>
     protected abstract void Leave();
 
-    public override ValueTask ReleaseAsync(Lease lease, bool async)
+    public override ValueTask ReleaseAsync(Lease lease, bool async, bool failed = false)
     {
         Leave();
         return default;

@@ -55,12 +55,12 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
                 "Use a session's own transaction instead (db.OpenSession(), then session.BeginTransaction()).")
             : null;
 
-    public override ValueTask ReleaseAsync(Lease lease, bool async)
+    public override ValueTask ReleaseAsync(Lease lease, bool async, bool failed = false)
     {
         if (lease.Scope is { } scope)
         {
             // Parked for the scope's next call, or back to the pool (another connection is parked, or the scope ended).
-            if (scope.TryPark(lease))
+            if (scope.TryPark(lease, failed))
                 return default;
             scope.DropCommand(lease.Connection)?.Dispose();
             return Pool.CloseAsync(lease, async);

@@ -15,7 +15,9 @@ namespace Orseis.Execution;
 /// </remarks>
 internal sealed class ParkSweep
 {
-    private readonly ConcurrentQueue<ScopeSlot> _queue = new();
+    private readonly Lock _queueLock = new();
+    private List<ScopeSlot> _queue = [];
+    private List<ScopeSlot> _spare = []; // the list a sweep works on; two lists, so a steady load allocates nothing
     private readonly Lock _starting = new();
     private ITimer? _timer;
     private int _armed;
@@ -56,7 +58,8 @@ internal sealed class ParkSweep
     /// <summary>Queues <paramref name="slot"/>, which just parked a connection and was not queued; starts the timer if it sleeps.</summary>
     public void Enqueue(ScopeSlot slot)
     {
-        _queue.Enqueue(slot);
+        lock (_queueLock)
+            _queue.Add(slot);
         if (Volatile.Read(ref _armed) == 0 && Interlocked.CompareExchange(ref _armed, 1, 0) == 0)
             Arm(Period);
     }
@@ -89,13 +92,27 @@ internal sealed class ParkSweep
     {
         if (Interlocked.Exchange(ref _sweeping, 1) != 0)
             return; // the previous tick is still closing connections
+        bool empty;
         try
         {
             long tick = Interlocked.Increment(ref _tick);
-            for (int n = _queue.Count; n > 0 && _queue.TryDequeue(out ScopeSlot? slot); n--)
+            List<ScopeSlot> batch;
+            lock (_queueLock)
+                (batch, _queue, _spare) = (_queue, _spare, null!);
+            int kept = 0;
+            for (int i = 0; i < batch.Count; i++)
             {
-                if (slot.Sweep(tick))
-                    _queue.Enqueue(slot);
+                if (batch[i].Sweep(tick))
+                    batch[kept++] = batch[i];
+            }
+
+            batch.RemoveRange(kept, batch.Count - kept);
+            lock (_queueLock)
+            {
+                _queue.AddRange(batch);
+                batch.Clear();
+                _spare = batch;
+                empty = _queue.Count == 0;
             }
         }
         finally
@@ -103,13 +120,16 @@ internal sealed class ParkSweep
             Volatile.Write(ref _sweeping, 0);
         }
 
-        if (!_queue.IsEmpty)
+        if (!empty)
             return;
 
         // Sleep, unless a slot was queued meanwhile: a slot queued after _armed reads 0 arms the timer itself.
         _timer!.Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         Volatile.Write(ref _armed, 0);
-        if (!_queue.IsEmpty && Interlocked.CompareExchange(ref _armed, 1, 0) == 0)
+        bool queued;
+        lock (_queueLock)
+            queued = _queue.Count != 0;
+        if (queued && Interlocked.CompareExchange(ref _armed, 1, 0) == 0)
             Arm(Period);
     }
 }
