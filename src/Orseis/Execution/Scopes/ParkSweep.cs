@@ -3,23 +3,28 @@ using System.Collections.Concurrent;
 namespace Orseis.Execution;
 
 /// <summary>
-/// The one timer that gives parked connections back to the pool (<see cref="ScopeSlot"/>): a slot that parks a connection
-/// joins a queue once, and the timer, running only while the queue holds something, looks at each queued slot once per
+/// The one sweep that gives parked connections back to the pool (<see cref="ScopeSlot"/>): a slot that parks a connection
+/// joins a queue once, and the sweep, running only while the queue holds something, looks at each queued slot once per
 /// idle window (<see cref="Period"/>) and closes the connections parked since before the previous look: parked for at
 /// least a window, counted in sweeps (<see cref="Tick"/>), so parking reads no clock. No timer per call or per scope.
 /// </summary>
 /// <remarks>
 /// Databases on the system clock share one sweep per idle window (<see cref="For"/>); a database given another clock (a
 /// test's fake one) gets a sweep of its own. A connection goes back between one and two windows after its last call,
-/// later when the timer is late (a starved thread pool), never sooner.
+/// later when the sweep is late (a machine out of CPU), never sooner.
 /// </remarks>
+[System.Diagnostics.CodeAnalysis.SuppressMessage(
+    "Design", "CA1001:Types that own disposable fields should be disposable",
+    Justification = "A sweep of the system clock lives as long as the process, with its thread; the others never use the semaphore.")]
 internal sealed class ParkSweep
 {
     private readonly Lock _queueLock = new();
     private List<ScopeSlot> _queue = [];
     private List<ScopeSlot> _spare = []; // the list a sweep works on; two lists, so a steady load allocates nothing
     private readonly Lock _starting = new();
+    private readonly SemaphoreSlim _wake = new(0, int.MaxValue);
     private ITimer? _timer;
+    private Thread? _thread;
     private int _armed;
     private int _sweeping;
     private long _tick;
@@ -66,6 +71,12 @@ internal sealed class ParkSweep
 
     private void Arm(TimeSpan period)
     {
+        if (Time == TimeProvider.System)
+        {
+            WakeThread();
+            return;
+        }
+
         if (Volatile.Read(ref _timer) is { } timer)
         {
             timer.Change(period, period);
@@ -87,11 +98,68 @@ internal sealed class ParkSweep
         }
     }
 
-    /// <summary>One look at every queued slot: due connections are closed, slots still parked stay queued, the rest leave.</summary>
+    /// <summary>
+    /// On the system clock, a thread of the sweep's own sleeps for the period between sweeps: the runtime's timers tick at
+    /// the kernel's timer interrupt (every 4 ms with HZ=250), which would make a 2 ms window 8; a thread's sleep is a
+    /// high-resolution one (2.1 ms for 2 ms here). It waits, using no CPU, while nothing is parked.
+    /// </summary>
+    private void WakeThread()
+    {
+        if (Volatile.Read(ref _thread) is null)
+        {
+            lock (_starting)
+            {
+                if (_thread is null)
+                {
+                    var thread = new Thread(RunThread) { IsBackground = true, Name = "Orseis scope sweep" };
+                    thread.UnsafeStart(); // no caller's execution context: it would live as long as the thread
+                    _thread = thread;
+                }
+            }
+        }
+
+        _wake.Release();
+    }
+
+    private void RunThread()
+    {
+        int sleep = Math.Max(1, (int)Math.Ceiling(Period.TotalMilliseconds));
+        while (true)
+        {
+            _wake.Wait();
+            do
+            {
+                Thread.Sleep(sleep);
+            }
+            while (SweepOnce());
+        }
+    }
+
+    /// <summary>A tick of the timer (any clock but the system's): one sweep, and the timer stops when nothing is queued.</summary>
     internal void Sweep()
     {
+        if (SweepOnce())
+            return;
+
+        // Nothing queued: stop, unless a slot came meanwhile (one queued after _armed reads 0 arms the timer itself).
+        _timer!.Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        Volatile.Write(ref _armed, 0);
+        bool queued;
+        lock (_queueLock)
+            queued = _queue.Count != 0;
+        if (queued && Interlocked.CompareExchange(ref _armed, 1, 0) == 0)
+            Arm(Period);
+    }
+
+    /// <summary>
+    /// One look at every queued slot: due connections are closed, slots still parked stay queued, the rest leave. Returns
+    /// whether to go on sweeping: something is still queued. On the system clock, a false return also disarms the sweep,
+    /// unless a slot came meanwhile (then true).
+    /// </summary>
+    private bool SweepOnce()
+    {
         if (Interlocked.Exchange(ref _sweeping, 1) != 0)
-            return; // the previous tick is still closing connections
+            return true; // the previous tick is still closing connections
         bool empty;
         try
         {
@@ -121,15 +189,15 @@ internal sealed class ParkSweep
         }
 
         if (!empty)
-            return;
+            return true;
+        if (Time != TimeProvider.System)
+            return false;
 
-        // Sleep, unless a slot was queued meanwhile: a slot queued after _armed reads 0 arms the timer itself.
-        _timer!.Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        // The thread waits again, unless a slot was queued meanwhile (one queued after _armed reads 0 wakes it itself).
         Volatile.Write(ref _armed, 0);
         bool queued;
         lock (_queueLock)
             queued = _queue.Count != 0;
-        if (queued && Interlocked.CompareExchange(ref _armed, 1, 0) == 0)
-            Arm(Period);
+        return queued && Interlocked.CompareExchange(ref _armed, 1, 0) == 0;
     }
 }
