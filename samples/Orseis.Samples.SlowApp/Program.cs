@@ -15,7 +15,7 @@
 //
 //   hey -n 130 -c 130 -t 0 http://127.0.0.1:5080/slow/5/db
 //   hey -z 10s -c 1000 'http://127.0.0.1:5080/work?pauseMs=5'     (1..20 calls by turns; /work/7 makes 7; always async)
-//   curl http://127.0.0.1:5080/report                             (?resetPeak=true: the provider's used peak starts anew)
+//   curl http://127.0.0.1:5080/report                             (?resetPeak=true: the provider's peaks start anew)
 using System.Data.Common;
 using Orseis;
 using Orseis.Diagnostics;
@@ -88,9 +88,9 @@ app.MapGet("/work/{calls:int}", (int calls, int? pauseMs, HttpContext context) =
 // What Orseis saw: the pool report, its findings, and the thread pool's size now.
 app.MapGet("/report", (bool? resetPeak) =>
 {
-    IResult report = Results.Json(SlowAppReport.From(db.GetPoolReport(), settings, started, errors, usage, work));
+    IResult report = Results.Json(SlowAppReport.From(db.GetPoolReport(), settings, started, errors, usage.Read(), work));
     if (resetPeak == true)
-        usage.ResetPeak();
+        usage.ResetPeaks();
     return report;
 });
 

@@ -4,20 +4,26 @@ using System.Diagnostics.Metrics;
 namespace Orseis.Samples.SlowApp;
 
 /// <summary>
-/// The connections MySqlConnector counts as used (taken out of its pool, by a call or a session, or parked in a scope),
-/// followed change by change on its meter (<c>db.client.connections.usage</c>, state <c>used</c>): the count now, the
-/// most at once since the last <see cref="ResetPeak"/>, and the count integrated over time (connection-seconds), from
-/// which two readings give the mean between them. Orseis' own PeakInUse counts a connection parked in a scope as not in
-/// use; this counts every connection the pool has handed out. MySql.Data publishes no meter: zero there.
+/// MySqlConnector's pool as its meter tells it change by change: connections created (<c>db.client.connections.create_time</c>,
+/// one measurement per connect), idle and used (<c>db.client.connections.usage</c>). A connection is <em>taken</em> from
+/// the moment it leaves the idle list until it is back: created minus idle. That includes the reset round trip the
+/// provider makes before a pooled connection counts as used, and a connection parked in a scope (Orseis' own PeakInUse
+/// counts neither). For both counts: the most at once since the last <see cref="ResetPeaks"/>, and the count integrated
+/// over time (connection-seconds), from which two readings give the mean between them. Right while no connection is
+/// destroyed (an error or Connection Lifetime would make "taken" count it on); MySql.Data publishes no meter: zeros.
 /// </summary>
 internal sealed class ProviderUsage : IDisposable
 {
     private readonly MeterListener _listener;
     private readonly Lock _lock = new();
+    private long _created;
+    private long _idle;
     private long _used;
-    private long _peak;
+    private long _peakUsed;
+    private long _peakTaken;
     private long _since = Stopwatch.GetTimestamp();
-    private double _area;
+    private double _usedSeconds;
+    private double _takenSeconds;
 
     /// <summary>Starts listening; the counts are right only for pools created after this.</summary>
     public ProviderUsage()
@@ -27,81 +33,84 @@ internal sealed class ProviderUsage : IDisposable
             InstrumentPublished = static (instrument, listener) =>
             {
                 if (instrument.Meter.Name == "MySqlConnector" && !instrument.IsObservable &&
-                    instrument.Name is "db.client.connections.usage" or "db.client.connection.count")
+                    instrument.Name is "db.client.connections.usage" or "db.client.connection.count" or "db.client.connections.create_time")
                 {
                     listener.EnableMeasurementEvents(instrument);
                 }
             },
         };
-        _listener.SetMeasurementEventCallback<int>((_, value, tags, _) => Changed(value, tags));
-        _listener.SetMeasurementEventCallback<long>((_, value, tags, _) => Changed(value, tags));
+        _listener.SetMeasurementEventCallback<int>((instrument, value, tags, _) => Changed(instrument, value, tags));
+        _listener.SetMeasurementEventCallback<long>((instrument, value, tags, _) => Changed(instrument, value, tags));
+        _listener.SetMeasurementEventCallback<double>((instrument, _, tags, _) => Changed(instrument, 1, tags));
         _listener.Start();
     }
 
-    /// <summary>Connections used now.</summary>
-    public long Used
-    {
-        get
-        {
-            lock (_lock)
-                return _used;
-        }
-    }
-
-    /// <summary>The most connections used at once since the start or the last <see cref="ResetPeak"/>.</summary>
-    public long Peak
-    {
-        get
-        {
-            lock (_lock)
-                return _peak;
-        }
-    }
-
-    /// <summary>The used count integrated over time since the start, in connection-seconds.</summary>
-    public double ConnectionSeconds
-    {
-        get
-        {
-            lock (_lock)
-            {
-                Advance();
-                return _area;
-            }
-        }
-    }
-
-    /// <summary>Starts a new peak from the connections used now.</summary>
-    public void ResetPeak()
+    /// <summary>A reading: the counts now, their peaks since the last <see cref="ResetPeaks"/>, their integrals since the start.</summary>
+    public Reading Read()
     {
         lock (_lock)
-            _peak = _used;
+        {
+            Advance();
+            return new Reading(_used, Taken, _peakUsed, _peakTaken, _usedSeconds, _takenSeconds);
+        }
+    }
+
+    /// <summary>Starts new peaks from the counts now.</summary>
+    public void ResetPeaks()
+    {
+        lock (_lock)
+        {
+            _peakUsed = _used;
+            _peakTaken = Taken;
+        }
     }
 
     public void Dispose() => _listener.Dispose();
 
-    private void Changed(long value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    private long Taken => _created - _idle;
+
+    private void Changed(Instrument instrument, long value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
     {
+        if (instrument.Name == "db.client.connections.create_time")
+        {
+            Count(ref _created, 1);
+            return;
+        }
+
         foreach (KeyValuePair<string, object?> tag in tags)
         {
-            if (tag.Key is "state" or "db.client.connection.state" && tag.Value is "used")
+            if (tag.Key is "state" or "db.client.connection.state")
             {
-                lock (_lock)
-                {
-                    Advance();
-                    _used += value;
-                    _peak = Math.Max(_peak, _used);
-                }
-
+                if (tag.Value is "used")
+                    Count(ref _used, value);
+                else if (tag.Value is "idle")
+                    Count(ref _idle, value);
                 return;
             }
+        }
+    }
+
+    private void Count(ref long field, long change)
+    {
+        lock (_lock)
+        {
+            Advance();
+            field += change;
+            _peakUsed = Math.Max(_peakUsed, _used);
+            _peakTaken = Math.Max(_peakTaken, Taken);
         }
     }
 
     private void Advance()
     {
         long now = Stopwatch.GetTimestamp();
-        _area += _used * (double)(now - _since) / Stopwatch.Frequency;
+        double seconds = (double)(now - _since) / Stopwatch.Frequency;
+        _usedSeconds += _used * seconds;
+        _takenSeconds += Taken * seconds;
         _since = now;
     }
+
+    /// <summary>One reading of <see cref="ProviderUsage"/>.</summary>
+    internal readonly record struct Reading(
+        long Used, long Taken, long PeakUsed, long PeakTaken, double UsedSeconds, double TakenSeconds);
 }

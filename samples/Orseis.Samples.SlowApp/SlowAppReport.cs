@@ -4,7 +4,7 @@ namespace Orseis.Samples.SlowApp;
 
 /// <summary>
 /// The app's <c>/report</c>: Orseis' pool report in a few numbers, its findings, the thread pool now, what /work did, and
-/// the connections the provider counted as used (<see cref="ProviderUsage"/>: calls and scopes' parked connections alike).
+/// MySqlConnector's own count of the connections out of its pool (<see cref="ProviderUsage"/>: parked ones too).
 /// </summary>
 internal sealed record SlowAppReport(
     string Provider, string Calls, int? MinThreads, double UptimeSeconds, long Opens, int PeakInUse, int PeakDemand, long QueuedOpens,
@@ -29,15 +29,28 @@ internal sealed record SlowAppReport(
     /// <summary>The time connections sat parked in scopes, all together, in milliseconds.</summary>
     public double ParkedMilliseconds { get; init; }
 
-    /// <summary>Connections MySqlConnector counts as used now.</summary>
+    /// <summary>Connections MySqlConnector counts as used now (leased to a caller, its reset done; parked in a scope too).</summary>
     public long ProviderUsed { get; init; }
 
-    /// <summary>The most connections MySqlConnector counted as used at once since the start or the last <c>?resetPeak=true</c>.</summary>
+    /// <summary>Connections out of MySqlConnector's idle list now: used, or being reset for a caller.</summary>
+    public long ProviderTaken { get; init; }
+
+    /// <summary>The most connections used at once since the start or the last <c>?resetPeak=true</c>.</summary>
     public long ProviderPeakUsed { get; init; }
 
-    /// <summary>MySqlConnector's used count integrated over time since the start (connection-seconds): the mean between two
-    /// reports is the difference over their <see cref="UptimeSeconds"/>.</summary>
+    /// <summary>The most connections taken at once since the start or the last <c>?resetPeak=true</c>.</summary>
+    public long ProviderPeakTaken { get; init; }
+
+    /// <summary>
+    /// The used and taken counts integrated over time since the start (connection-seconds): the mean between two reports is
+    /// the difference over their <see cref="UptimeSeconds"/>.
+    /// </summary>
     public double ProviderUsedSeconds { get; init; }
+
+    public double ProviderTakenSeconds { get; init; }
+
+    /// <summary>CPU time this process used since it started (user and system), in seconds.</summary>
+    public double CpuSeconds { get; init; }
 
     /// <summary>/work requests that came in, answered 200, and calls whose value came back right.</summary>
     public long WorkRequests { get; init; }
@@ -47,7 +60,7 @@ internal sealed record SlowAppReport(
     public long WorkCalls { get; init; }
 
     public static SlowAppReport From(
-        PoolReport report, SlowAppSettings settings, DateTimeOffset started, SlowAppErrors errors, ProviderUsage usage,
+        PoolReport report, SlowAppSettings settings, DateTimeOffset started, SlowAppErrors errors, ProviderUsage.Reading pool,
         WorkEndpoint work) => new(
         settings.Provider, settings.Sync ? "sync" : "async", settings.MinThreads, (DateTimeOffset.UtcNow - started).TotalSeconds,
         report.Opens, report.PeakInUse, report.PeakDemand, report.QueuedOpens, report.ProviderPhysicalConnects, ThreadPool.ThreadCount,
@@ -61,9 +74,13 @@ internal sealed record SlowAppReport(
         ScopeReuses = report.ScopeReuses,
         ParkedConnections = report.ParkedConnections,
         ParkedMilliseconds = report.ParkedTime.TotalMilliseconds,
-        ProviderUsed = usage.Used,
-        ProviderPeakUsed = usage.Peak,
-        ProviderUsedSeconds = usage.ConnectionSeconds,
+        ProviderUsed = pool.Used,
+        ProviderTaken = pool.Taken,
+        ProviderPeakUsed = pool.PeakUsed,
+        ProviderPeakTaken = pool.PeakTaken,
+        ProviderUsedSeconds = pool.UsedSeconds,
+        ProviderTakenSeconds = pool.TakenSeconds,
+        CpuSeconds = Environment.CpuUsage.TotalTime.TotalSeconds,
         WorkRequests = work.Requests,
         WorkAnswered = work.Answered,
         WorkCalls = work.Calls,

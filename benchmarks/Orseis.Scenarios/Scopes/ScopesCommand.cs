@@ -19,8 +19,31 @@ internal static class ScopesCommand
     public static readonly string[] Units = ["percall", "scope", "session"];
 
     /// <summary>One unit's measured load: hey's summary, and the app's report before and after it.</summary>
-    internal sealed record Measured(string Unit, int PauseMs, int Run, HeySummary Hey, WorkReport Before, WorkReport After)
+    /// <param name="Unit">percall, scope or session.</param>
+    /// <param name="PauseMs">The pause between two calls of a request.</param>
+    /// <param name="Run">The run, from 1.</param>
+    /// <param name="Hey">What hey printed for the measured load.</param>
+    /// <param name="Before">The app's report just before the load.</param>
+    /// <param name="After">The app's report half a second after it.</param>
+    /// <param name="MachineBusy">The machine's busy CPU time over the load, seconds (every core), when /proc/stat is there.</param>
+    /// <param name="MachineTotal">The machine's CPU time in all over the load (wall time x cores).</param>
+    /// <param name="ServerCpu">The MariaDB server's CPU time over the load, when ORSEIS_MYSQL_PID names it.</param>
+    internal sealed record Measured(
+        string Unit, int PauseMs, int Run, HeySummary Hey, WorkReport Before, WorkReport After, double? MachineBusy, double? MachineTotal,
+        double? ServerCpu)
     {
+        /// <summary>/work requests answered 200 between the two reports.</summary>
+        public long Answered => After.WorkAnswered - Before.WorkAnswered;
+
+        /// <summary>The app's CPU time per request answered, in milliseconds.</summary>
+        public double AppCpuPerRequest => Answered == 0 ? double.NaN : (After.CpuSeconds - Before.CpuSeconds) * 1000 / Answered;
+
+        /// <summary>The server's CPU time per request answered, in milliseconds; NaN when unknown.</summary>
+        public double ServerCpuPerRequest => ServerCpu is { } s && Answered > 0 ? s * 1000 / Answered : double.NaN;
+
+        /// <summary>The share of the machine's CPU time that was busy over the load; NaN when unknown.</summary>
+        public double MachineBusyShare => MachineBusy is { } b && MachineTotal is > 0 and { } t ? b / t : double.NaN;
+
         public long Opens => After.Opens - Before.Opens;
 
         public long Commands => After.Commands - Before.Commands;
@@ -31,9 +54,13 @@ internal static class ScopesCommand
 
         public long QueuedOpens => After.QueuedOpens - Before.QueuedOpens;
 
-        /// <summary>Connections out of the provider's pool on average between the two reports (the load and half a second).</summary>
-        public double MeanOutOfPool =>
-            (After.ProviderUsedSeconds - Before.ProviderUsedSeconds) / (After.UptimeSeconds - Before.UptimeSeconds);
+        /// <summary>Connections out of the provider's idle list on average between the two reports (the load and half a second).</summary>
+        public double MeanTaken => (After.ProviderTakenSeconds - Before.ProviderTakenSeconds) / Seconds;
+
+        /// <summary>Connections the provider counted as used on average between the two reports.</summary>
+        public double MeanUsed => (After.ProviderUsedSeconds - Before.ProviderUsedSeconds) / Seconds;
+
+        private double Seconds => After.UptimeSeconds - Before.UptimeSeconds;
 
         public Dictionary<string, long> NewErrors => Added(Before.Errors, After.Errors);
 
@@ -73,7 +100,7 @@ internal static class ScopesCommand
                     Console.Error.WriteLine(
                         Invariant($"run {run}, pause {pause} ms, {unit}: {hey.OkPerSecond:0} ok/s, p50 {hey.P50Seconds * 1000:0.0} ms, ") +
                         Invariant($"p99 {hey.P99Seconds * 1000:0.0} ms, failed {hey.Failed}, ") +
-                        Invariant($"peak out of pool {measured.After.ProviderPeakUsed}, ") +
+                        Invariant($"peak taken {measured.After.ProviderPeakTaken}, mean taken {measured.MeanTaken:0.0}, ") +
                         Invariant($"opens/commands {measured.Opens}/{measured.Commands} ({clock.Elapsed.TotalMinutes:0.0} min)"));
                 }
 
@@ -99,11 +126,17 @@ internal static class ScopesCommand
         await HeySummary.RunAsync(url, concurrency, null, concurrency * 2, TimeSpan.FromMinutes(3));
         await Task.Delay(TimeSpan.FromSeconds(1));
         WorkReport before = await process.ReportAsync(resetPeak: true);
+        (double Busy, double Total)? machineBefore = CpuClock.Machine();
+        double? serverBefore = CpuClock.Server();
         TimeSpan load = TimeSpan.FromSeconds(seconds);
         HeySummary hey = await HeySummary.RunAsync(url, concurrency, load, 0, load + TimeSpan.FromSeconds(90));
+        (double Busy, double Total)? machineAfter = CpuClock.Machine();
+        double? serverAfter = CpuClock.Server();
         await Task.Delay(TimeSpan.FromMilliseconds(500)); // the detectors' last findings
         WorkReport after = await process.ReportAsync();
-        return new Measured(unit, pause, run, hey, before, after);
+        return new Measured(
+            unit, pause, run, hey, before, after, machineAfter?.Busy - machineBefore?.Busy, machineAfter?.Total - machineBefore?.Total,
+            serverAfter - serverBefore);
     }
 
     private static string Report(
@@ -118,11 +151,14 @@ internal static class ScopesCommand
         if (cut)
             text.AppendLine("**Cut short by --max-minutes: not every run was made.**");
         text.AppendLine();
-        text.AppendLine("Over runs: the median and [range]. ok/s: requests answered 200 per second of hey's wall time. Peak out of");
-        text.AppendLine("pool: the most connections MySqlConnector had handed out at once during the measured load (held by a call or a");
-        text.AppendLine("session, or parked in a scope); mean out of pool: the same count averaged over the load (and half a second after");
-        text.AppendLine("it). Orseis' PeakInUse does not count parked connections and covers the warm-up too. Parked ms per call: the");
-        text.AppendLine("time connections sat parked in scopes, divided by the calls.");
+        text.AppendLine("Over runs: the median and [range]. ok/s: requests answered 200 per second of hey's wall time. Taken:");
+        text.AppendLine("connections out of MySqlConnector's idle list, from its meter (being reset for an open, held by a call or a");
+        text.AppendLine("session, or parked in a scope): the most at once during the measured load, and the mean over it (and half a");
+        text.AppendLine("second after). Used: the same without the reset round trip MySqlConnector makes before it counts a pooled");
+        text.AppendLine("connection as used. Orseis' PeakInUse counts neither resets nor parked connections, and covers the warm-up");
+        text.AppendLine("too. Parked ms per call: the time connections sat parked in scopes, divided by the calls. CPU ms per request:");
+        text.AppendLine("the app's and the MariaDB server's CPU time (user and system) over the load, divided by the requests answered;");
+        text.AppendLine("machine busy: the share of all cores' time that was not idle while hey ran (the other engineer's work included).");
         foreach (int pause in pauses)
         {
             Measured[] all = [.. results.Where(r => r.PauseMs == pause)];
@@ -131,9 +167,10 @@ internal static class ScopesCommand
             text.AppendLine();
             text.AppendLine(Invariant($"### Pause {pause} ms between calls"));
             text.AppendLine();
-            text.Append("| unit | ok/s | p50 ms | p99 ms | failed | peak out of pool | mean out of pool | Orseis PeakInUse ");
-            text.AppendLine("| opens / commands | scope reuses / commands | parked ms per call | queued opens | findings |");
-            text.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+            text.Append("| unit | ok/s | p50 ms | p99 ms | failed | peak taken | mean taken | mean used | Orseis PeakInUse ");
+            text.AppendLine("| opens / commands | scope reuses / commands | parked ms per call | queued opens | app CPU ms per request "
+                            + "| server CPU ms per request | machine busy | findings |");
+            text.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
             foreach (string unit in Units)
             {
                 Measured[] rows = [.. all.Where(r => r.Unit == unit)];
@@ -143,11 +180,12 @@ internal static class ScopesCommand
                 [
                     unit, Cell(rows, r => r.Hey.OkPerSecond, "0"), Cell(rows, r => r.Hey.P50Seconds * 1000, "0.0"),
                     Cell(rows, r => r.Hey.P99Seconds * 1000, "0.0"), Invariant($"{rows.Sum(r => r.Hey.Failed)}"),
-                    Cell(rows, r => r.After.ProviderPeakUsed, "0"), Cell(rows, r => r.MeanOutOfPool, "0.0"),
-                    Cell(rows, r => r.After.PeakInUse, "0"),
+                    Cell(rows, r => r.After.ProviderPeakTaken, "0"), Cell(rows, r => r.MeanTaken, "0.0"),
+                    Cell(rows, r => r.MeanUsed, "0.0"), Cell(rows, r => r.After.PeakInUse, "0"),
                     Cell(rows, r => Ratio(r.Opens, r.Commands), "0.000"), Cell(rows, r => Ratio(r.ScopeReuses, r.Commands), "0.000"),
                     Cell(rows, r => r.Commands == 0 ? 0 : r.ParkedMilliseconds / r.Commands, "0.00"), Cell(rows, r => r.QueuedOpens, "0"),
-                    FindingsIn(rows),
+                    Cell(rows, r => r.AppCpuPerRequest, "0.00"), Cell(rows, r => r.ServerCpuPerRequest, "0.00"),
+                    Cell(rows, r => r.MachineBusyShare * 100, "0") + " %", FindingsIn(rows),
                 ];
                 text.AppendLine("| " + string.Join(" | ", cells) + " |");
             }
@@ -176,7 +214,7 @@ internal static class ScopesCommand
 
         static double Ok(Measured r) => r.Hey.OkPerSecond;
         static double P99(Measured r) => r.Hey.P99Seconds * 1000;
-        static double Peak(Measured r) => r.After.ProviderPeakUsed;
+        static double Peak(Measured r) => r.After.ProviderPeakTaken;
         if (percall.Length > 0)
         {
             double s = Median(scope, Ok), p = Median(percall, Ok);
@@ -194,7 +232,7 @@ internal static class ScopesCommand
         if (percall.Length > 0)
         {
             double s = Median(scope, Peak), p = Median(percall, Peak);
-            yield return Invariant($"peak out of the pool not above open-per-call's: scope {s:0}, percall {p:0}: ") +
+            yield return Invariant($"peak connections taken from the pool not above open-per-call's: scope {s:0}, percall {p:0}: ") +
                          Met(s <= p, Overlap(scope, percall, Peak)) +
                          Invariant($" (Orseis PeakInUse, parked ones not counted: scope {Median(scope, r => r.After.PeakInUse):0}, ") +
                          Invariant($"percall {Median(percall, r => r.After.PeakInUse):0})");

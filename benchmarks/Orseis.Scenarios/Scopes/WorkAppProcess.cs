@@ -9,8 +9,9 @@ namespace Orseis.Scenarios.Scopes;
 /// <summary>What the SlowApp's <c>/report</c> says that the scopes study reads (samples/Orseis.Samples.SlowApp/SlowAppReport.cs).</summary>
 internal sealed record WorkReport(
     string Unit, double UptimeSeconds, long Opens, long Commands, int PeakInUse, long QueuedOpens, long ScopeReuses,
-    double ParkedMilliseconds, long ProviderPeakUsed, double ProviderUsedSeconds, long WorkRequests, long WorkAnswered, long WorkCalls,
-    int ThreadPoolThreads, Dictionary<string, long> Errors, Dictionary<string, long> FindingCounts);
+    double ParkedMilliseconds, long ProviderPeakUsed, long ProviderPeakTaken, double ProviderUsedSeconds, double ProviderTakenSeconds,
+    double CpuSeconds, long WorkRequests, long WorkAnswered, long WorkCalls, int ThreadPoolThreads, Dictionary<string, long> Errors,
+    Dictionary<string, long> FindingCounts);
 
 /// <summary>The SlowApp sample in a process of its own on a free loopback port, with one SLOWAPP_UNIT; killed on dispose.</summary>
 internal sealed class WorkAppProcess : IAsyncDisposable
