@@ -152,8 +152,18 @@ var scopePauses = new Option<int[]>("--pauses")
 var scopeSeconds = new Option<int>("--seconds") { Description = "seconds of load per unit and run", DefaultValueFactory = _ => 10 };
 var scopeConcurrency = new Option<int>("--concurrency") { Description = "hey workers (async callers)", DefaultValueFactory = _ => 1000 };
 var scopeMaxPool = MaxPoolOption();
-var scopeDetectors = new Option<string>("--detectors") { Description = "the app's detectors", DefaultValueFactory = _ => "all" };
-scopeDetectors.AcceptOnlyFromAmong("all", "none");
+var scopeDetectors = new Option<bool[]>("--detectors")
+{
+    Description = "the app's detectors, all or none or both (all,none): each setting is measured in the same runs",
+    CustomParser = r =>
+    {
+        string[] texts = [.. r.Tokens.SelectMany(t => t.Value.Split(','))];
+        if (texts.Length == 0 || texts.Any(t => t is not ("all" or "none")) || texts.Distinct().Count() != texts.Length)
+            r.AddError($"--detectors must be all, none or all,none, not '{string.Join(',', texts)}'");
+        return [.. texts.Select(t => t == "all")];
+    },
+    DefaultValueFactory = _ => [true, false],
+};
 var scopeMaxMinutes = new Option<int>("--max-minutes")
 {
     Description = "start no new measurement after this many minutes", DefaultValueFactory = _ => 15,
@@ -170,7 +180,7 @@ AtLeast(scopeConcurrency, 1, "");
 AtLeast(scopeMaxMinutes, 1, "");
 scopes.SetAction((parse, _) => Guarded(() => Orseis.Scenarios.Scopes.ScopesCommand.RunAsync(
     parse.GetValue(scopeRuns), parse.GetRequiredValue(scopePauses), parse.GetValue(scopeSeconds), parse.GetValue(scopeConcurrency),
-    parse.GetValue(scopeMaxPool), parse.GetRequiredValue(scopeDetectors) == "all", parse.GetValue(scopeMaxMinutes),
+    parse.GetValue(scopeMaxPool), parse.GetRequiredValue(scopeDetectors), parse.GetValue(scopeMaxMinutes),
     parse.GetValue(scopeOut), parse.GetValue(scopeApp))));
 
 var root = new RootCommand(

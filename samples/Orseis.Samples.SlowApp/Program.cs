@@ -10,7 +10,7 @@
 //   SLOWAPP_MAX_POOL        Maximum Pool Size (default 100, both providers' default)
 //   SLOWAPP_UNIT            how /work's calls get a connection: percall (default: open per call), scope (every request
 //                           in a ConnectionScope, app.UseOrseisScopes()) or session (a Session per /work request)
-//   SLOWAPP_DETECTORS       all (default) or none: Orseis' detectors
+//   SLOWAPP_DETECTORS       Orseis' detectors: all (default), none, or FindingKind names (e.g. Churn,Saturation)
 //   ASPNETCORE_URLS         where to listen (e.g. http://127.0.0.1:5080)
 //
 //   hey -n 130 -c 130 -t 0 http://127.0.0.1:5080/slow/5/db
@@ -18,7 +18,6 @@
 //   curl http://127.0.0.1:5080/report                             (?resetPeak=true: the provider's peaks start anew)
 using System.Data.Common;
 using Orseis;
-using Orseis.Diagnostics;
 using Orseis.Samples.SlowApp;
 
 SlowAppSettings settings;
@@ -49,7 +48,7 @@ await using var db = new Database(factory, connectionString, new OrseisOptions
 {
     PoolName = "slowapp",
     CommandTimeout = TimeSpan.FromMinutes(5),
-    Diagnostics = { Detectors = settings.Detectors ? FindingKind.All : FindingKind.None },
+    Diagnostics = { Detectors = settings.Detectors },
 });
 
 WebApplicationBuilder builder = WebApplication.CreateBuilder(args);

@@ -1,3 +1,5 @@
+using Orseis.Diagnostics;
+
 namespace Orseis.Samples.SlowApp;
 
 /// <summary>The app's settings, read from the environment (see Program.cs), each checked with a message naming it.</summary>
@@ -7,9 +9,10 @@ namespace Orseis.Samples.SlowApp;
 /// <param name="MinThreads">SLOWAPP_MIN_THREADS.</param>
 /// <param name="MaxPool">SLOWAPP_MAX_POOL.</param>
 /// <param name="Unit">SLOWAPP_UNIT: how /work's calls get their connection (percall, scope or session).</param>
-/// <param name="Detectors">SLOWAPP_DETECTORS: all (default) or none.</param>
+/// <param name="Detectors">SLOWAPP_DETECTORS: all (default), none, or FindingKind names, comma-separated.</param>
 internal sealed record SlowAppSettings(
-    string ConnectionString, string Provider, bool Sync, int? MinThreads, int MaxPool, string Unit = "percall", bool Detectors = true)
+    string ConnectionString, string Provider, bool Sync, int? MinThreads, int MaxPool, string Unit = "percall",
+    FindingKind Detectors = FindingKind.All)
 {
     public static SlowAppSettings FromEnvironment()
     {
@@ -27,10 +30,10 @@ internal sealed record SlowAppSettings(
         if (unit is not ("percall" or "scope" or "session"))
             throw new ArgumentException($"SLOWAPP_UNIT must be percall, scope or session, not '{unit}'.");
         string detectors = Environment.GetEnvironmentVariable("SLOWAPP_DETECTORS") is { Length: > 0 } d ? d : "all";
-        if (detectors is not ("all" or "none"))
-            throw new ArgumentException($"SLOWAPP_DETECTORS must be all or none, not '{detectors}'.");
+        if (!Enum.TryParse(detectors, ignoreCase: true, out FindingKind kinds) || char.IsAsciiDigit(detectors[0]))
+            throw new ArgumentException($"SLOWAPP_DETECTORS must be all, none or FindingKind names (Churn,Saturation), not '{detectors}'.");
         int maxPool = Number("SLOWAPP_MAX_POOL", 100) ?? 100;
-        return new SlowAppSettings(cs, provider, calls == "sync", Number("SLOWAPP_MIN_THREADS", null), maxPool, unit, detectors == "all");
+        return new SlowAppSettings(cs, provider, calls == "sync", Number("SLOWAPP_MIN_THREADS", null), maxPool, unit, kinds);
     }
 
     private static int? Number(string name, int? fallback)

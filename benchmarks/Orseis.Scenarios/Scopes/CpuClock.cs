@@ -4,16 +4,29 @@ using System.Globalization;
 namespace Orseis.Scenarios.Scopes;
 
 /// <summary>
-/// CPU time read from Linux's /proc: the whole machine's busy and total time (<c>/proc/stat</c>), and one process's user
-/// and system time (<c>/proc/PID/stat</c>, here the MariaDB server named by ORSEIS_MYSQL_PID). Null where /proc is not
-/// there or the process is unknown.
+/// CPU time read from Linux: the whole machine's busy and total time (<c>/proc/stat</c>), a process's user and system
+/// time (<c>/proc/PID/stat</c>: the app, and the MariaDB server named by ORSEIS_MYSQL_PID), and that of this process's
+/// children that have ended and been waited for (cutime and cstime in <c>/proc/self/stat</c>: hey, once it exited). Null
+/// where not available.
 /// </summary>
 internal static class CpuClock
 {
     private static readonly Lazy<double> TicksPerSecond = new(ClockTicks);
 
-    /// <summary>The machine's CPU time so far, busy and in all (every core), in seconds.</summary>
-    public static (double Busy, double Total)? Machine()
+    /// <summary>One reading, seconds so far.</summary>
+    internal readonly record struct Reading(double? MachineBusy, double? MachineTotal, double? App, double? Server, double? Children);
+
+    /// <summary>Reads every clock now; <paramref name="appPid"/> is the app's process.</summary>
+    public static Reading Read(int appPid)
+    {
+        (double Busy, double Total)? machine = Machine();
+        return new Reading(
+            machine?.Busy, machine?.Total, Process(appPid.ToString(CultureInfo.InvariantCulture)),
+            Environment.GetEnvironmentVariable("ORSEIS_MYSQL_PID") is { Length: > 0 } server ? Process(server) : null,
+            Process("self", children: true));
+    }
+
+    private static (double Busy, double Total)? Machine()
     {
         try
         {
@@ -29,17 +42,16 @@ internal static class CpuClock
         }
     }
 
-    /// <summary>The MariaDB server's CPU time so far (user and system), in seconds, when ORSEIS_MYSQL_PID names it.</summary>
-    public static double? Server()
+    private static double? Process(string pid, bool children = false)
     {
-        if (Environment.GetEnvironmentVariable("ORSEIS_MYSQL_PID") is not { Length: > 0 } pid)
-            return null;
         try
         {
             string stat = File.ReadAllText($"/proc/{pid}/stat");
-            // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14th and 15th.
+            // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 14th and
+            // 15th, cutime and cstime (children waited for) the 16th and 17th.
             string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            return (Number(fields[11]) + Number(fields[12])) / TicksPerSecond.Value;
+            int first = children ? 13 : 11;
+            return (Number(fields[first]) + Number(fields[first + 1])) / TicksPerSecond.Value;
         }
         catch (Exception error) when (error is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
         {
@@ -53,7 +65,8 @@ internal static class CpuClock
     {
         try
         {
-            using Process getconf = Process.Start(new ProcessStartInfo("getconf", ["CLK_TCK"]) { RedirectStandardOutput = true })!;
+            var start = new ProcessStartInfo("getconf", ["CLK_TCK"]) { RedirectStandardOutput = true };
+            using Process getconf = System.Diagnostics.Process.Start(start)!;
             string text = getconf.StandardOutput.ReadToEnd().Trim();
             getconf.WaitForExit();
             return double.TryParse(text, CultureInfo.InvariantCulture, out double ticks) && ticks > 0 ? ticks : 100;

@@ -29,6 +29,9 @@ internal sealed class WorkAppProcess : IAsyncDisposable
 
     public Uri Root { get; }
 
+    /// <summary>The app's process id.</summary>
+    public int Id => _process.Id;
+
     /// <summary>Starts the app built at <paramref name="dll"/> and waits until <c>/health</c> answers (it touches no database).</summary>
     public static async Task<WorkAppProcess> StartAsync(string dll, string unit, int maxPool, bool detectors)
     {
