@@ -132,9 +132,61 @@ AtLeast(warmCallers, 1, "");
 warmUp.SetAction((parse, _) => Guarded(() => WarmUpStudy.RunAsync(
     parse.GetValue(warmRuns), parse.GetValue(warmCallers), parse.GetValue(warmConnect), parse.GetValue(warmIdle), parse.GetValue(warmOut))));
 
-var root = new RootCommand("Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, warmup, hog")
+var scopeRuns = new Option<int>("--runs")
 {
-    suite, run, sweep, overhead, idle, instructions, overheadChild, coldStart, failover, warmUp, hog,
+    Description = "runs of the whole matrix, each unit in a fresh app process", DefaultValueFactory = _ => 3,
+};
+var scopePauses = new Option<int[]>("--pauses")
+{
+    Description = "milliseconds of await Task.Delay between two calls of a request, comma-separated",
+    CustomParser = r =>
+    {
+        string[] texts = [.. r.Tokens.SelectMany(t => t.Value.Split(','))];
+        int[] values = [.. texts.Select(v => int.TryParse(v, System.Globalization.CultureInfo.InvariantCulture, out int ms) ? ms : -1)];
+        if (values.Any(v => v is < 0 or > 1000))
+            r.AddError($"--pauses must be whole milliseconds from 0 to 1000, comma-separated, not '{string.Join(',', texts)}'");
+        return values;
+    },
+    DefaultValueFactory = _ => [0, 5],
+};
+var scopeSeconds = new Option<int>("--seconds") { Description = "seconds of load per unit and run", DefaultValueFactory = _ => 10 };
+var scopeConcurrency = new Option<int>("--concurrency") { Description = "hey workers (async callers)", DefaultValueFactory = _ => 1000 };
+var scopeMaxPool = MaxPoolOption();
+var scopeDetectors = new Option<bool[]>("--detectors")
+{
+    Description = "the app's detectors, all or none or both (all,none): each setting is measured in the same runs",
+    CustomParser = r =>
+    {
+        string[] texts = [.. r.Tokens.SelectMany(t => t.Value.Split(','))];
+        if (texts.Length == 0 || texts.Any(t => t is not ("all" or "none")) || texts.Distinct().Count() != texts.Length)
+            r.AddError($"--detectors must be all, none or all,none, not '{string.Join(',', texts)}'");
+        return [.. texts.Select(t => t == "all")];
+    },
+    DefaultValueFactory = _ => [true, false],
+};
+var scopeMaxMinutes = new Option<int>("--max-minutes")
+{
+    Description = "start no new measurement after this many minutes", DefaultValueFactory = _ => 15,
+};
+var scopeOut = OutOption();
+var scopeApp = AppOption();
+var scopes = new Command("scopes", "1..20 calls a request from 1000 callers (hey): open per call, a scope or a session per request")
+{
+    scopeRuns, scopePauses, scopeSeconds, scopeConcurrency, scopeMaxPool, scopeDetectors, scopeMaxMinutes, scopeOut, scopeApp,
+};
+AtLeast(scopeRuns, 1, "");
+AtLeast(scopeSeconds, 1, "");
+AtLeast(scopeConcurrency, 1, "");
+AtLeast(scopeMaxMinutes, 1, "");
+scopes.SetAction((parse, _) => Guarded(() => Orseis.Scenarios.Scopes.ScopesCommand.RunAsync(
+    parse.GetValue(scopeRuns), parse.GetRequiredValue(scopePauses), parse.GetValue(scopeSeconds), parse.GetValue(scopeConcurrency),
+    parse.GetValue(scopeMaxPool), parse.GetRequiredValue(scopeDetectors), parse.GetValue(scopeMaxMinutes),
+    parse.GetValue(scopeOut), parse.GetValue(scopeApp))));
+
+var root = new RootCommand(
+    "Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, warmup, scopes, hog")
+{
+    suite, run, sweep, overhead, idle, instructions, overheadChild, coldStart, failover, warmUp, scopes, hog,
 };
 return await root.Parse(args).InvokeAsync();
 

@@ -1,18 +1,23 @@
-// SlowApp: a web app whose one endpoint holds a pooled MariaDB connection for a few seconds, to watch what a burst of
-// requests does to a cold pool and a cold thread pool (docs/cold-start.md). Settings come from the environment:
+// SlowApp: a web app whose /slow endpoint holds a pooled MariaDB connection for a few seconds, to watch what a burst of
+// requests does to a cold pool and a cold thread pool (docs/cold-start.md), and whose /work endpoint makes 1..20 small
+// queries per request, with or without a pause between them, per call, in a scope or in a session
+// (docs/results/scopes/web-load.md). Settings come from the environment:
 //
 //   ORSEIS_MYSQL            the server (scripts/mariadb-start.sh prints one)
 //   SLOWAPP_PROVIDER        mysqlconnector (default) or mysql-data
 //   SLOWAPP_CALLS           async (default) or sync: which Orseis calls the endpoint makes
 //   SLOWAPP_MIN_THREADS     ThreadPool.SetMinThreads for worker threads (default: the runtime's, one per core)
 //   SLOWAPP_MAX_POOL        Maximum Pool Size (default 100, both providers' default)
+//   SLOWAPP_UNIT            how /work's calls get a connection: percall (default: open per call), scope (every request
+//                           in a ConnectionScope, app.UseOrseisScopes()) or session (a Session per /work request)
+//   SLOWAPP_DETECTORS       Orseis' detectors: all (default), none, or FindingKind names (e.g. Churn,Saturation)
 //   ASPNETCORE_URLS         where to listen (e.g. http://127.0.0.1:5080)
 //
 //   hey -n 130 -c 130 -t 0 http://127.0.0.1:5080/slow/5/db
-//   curl http://127.0.0.1:5080/report
+//   hey -z 10s -c 1000 'http://127.0.0.1:5080/work?pauseMs=5'     (1..20 calls by turns; /work/7 makes 7; always async)
+//   curl http://127.0.0.1:5080/report                             (?resetPeak=true: the provider's peaks start anew)
 using System.Data.Common;
 using Orseis;
-using Orseis.Diagnostics;
 using Orseis.Samples.SlowApp;
 
 SlowAppSettings settings;
@@ -32,20 +37,26 @@ if (settings.MinThreads is { } minThreads)
     ThreadPool.SetMinThreads(minThreads, io);
 }
 
-DbProviderFactory factory = settings.Provider == "mysql-data" ? MySql.Data.MySqlClient.MySqlClientFactory.Instance : MySqlConnector.MySqlConnectorFactory.Instance;
+DbProviderFactory factory = settings.Provider == "mysql-data"
+    ? MySql.Data.MySqlClient.MySqlClientFactory.Instance
+    : MySqlConnector.MySqlConnectorFactory.Instance;
 string connectionString = settings.ConnectionString.TrimEnd(';') + $";Maximum Pool Size={settings.MaxPool}";
 if (settings.Provider == "mysql-data")
     connectionString = Orseis.Testing.MySqlDataOnMariaDb.ConnectionString(connectionString, connectionReset: true);
+using var usage = new ProviderUsage(); // before the pool's first connection: it counts changes
 await using var db = new Database(factory, connectionString, new OrseisOptions
 {
     PoolName = "slowapp",
     CommandTimeout = TimeSpan.FromMinutes(5),
-    Diagnostics = { Detectors = FindingKind.All },
+    Diagnostics = { Detectors = settings.Detectors },
 });
 
 WebApplicationBuilder builder = WebApplication.CreateBuilder(args);
 builder.Logging.ClearProviders();
+builder.Services.AddSingleton(db); // UseOrseisScopes finds the database here; the app disposes it itself
 WebApplication app = builder.Build();
+if (settings.Unit == "scope")
+    app.UseOrseisScopes(); // every request below runs in a ConnectionScope of db
 var started = DateTimeOffset.UtcNow;
 
 // Answers without touching the database: the study waits for it before the burst.
@@ -68,8 +79,19 @@ app.MapGet("/slow/{seconds:double}/db", async (double seconds) =>
     }
 });
 
+var work = new WorkEndpoint(db, settings.Unit, errors);
+app.MapGet("/work", (int? pauseMs, HttpContext context) => work.HandleAsync(null, pauseMs ?? 0, context.RequestAborted));
+app.MapGet("/work/{calls:int}", (int calls, int? pauseMs, HttpContext context) =>
+    work.HandleAsync(calls, pauseMs ?? 0, context.RequestAborted));
+
 // What Orseis saw: the pool report, its findings, and the thread pool's size now.
-app.MapGet("/report", () => Results.Json(SlowAppReport.From(db.GetPoolReport(), settings, started, errors)));
+app.MapGet("/report", (bool? resetPeak) =>
+{
+    IResult report = Results.Json(SlowAppReport.From(db.GetPoolReport(), settings, started, errors, usage.Read(), work));
+    if (resetPeak == true)
+        usage.ResetPeaks();
+    return report;
+});
 
 app.Run();
 return 0;

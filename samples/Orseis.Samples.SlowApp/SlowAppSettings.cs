@@ -1,20 +1,39 @@
+using Orseis.Diagnostics;
+
 namespace Orseis.Samples.SlowApp;
 
 /// <summary>The app's settings, read from the environment (see Program.cs), each checked with a message naming it.</summary>
-internal sealed record SlowAppSettings(string ConnectionString, string Provider, bool Sync, int? MinThreads, int MaxPool)
+/// <param name="ConnectionString">ORSEIS_MYSQL.</param>
+/// <param name="Provider">SLOWAPP_PROVIDER: mysqlconnector or mysql-data.</param>
+/// <param name="Sync">SLOWAPP_CALLS is sync.</param>
+/// <param name="MinThreads">SLOWAPP_MIN_THREADS.</param>
+/// <param name="MaxPool">SLOWAPP_MAX_POOL.</param>
+/// <param name="Unit">SLOWAPP_UNIT: how /work's calls get their connection (percall, scope or session).</param>
+/// <param name="Detectors">SLOWAPP_DETECTORS: all (default), none, or FindingKind names, comma-separated.</param>
+internal sealed record SlowAppSettings(
+    string ConnectionString, string Provider, bool Sync, int? MinThreads, int MaxPool, string Unit = "percall",
+    FindingKind Detectors = FindingKind.All)
 {
     public static SlowAppSettings FromEnvironment()
     {
         string cs = Environment.GetEnvironmentVariable("ORSEIS_MYSQL") is { Length: > 0 } value
             ? value
-            : throw new ArgumentException("ORSEIS_MYSQL is not set: give it a MariaDB connection string (scripts/mariadb-start.sh prints one).");
+            : throw new ArgumentException(
+                "ORSEIS_MYSQL is not set: give it a MariaDB connection string (scripts/mariadb-start.sh prints one).");
         string provider = Environment.GetEnvironmentVariable("SLOWAPP_PROVIDER") ?? "mysqlconnector";
         if (provider is not ("mysqlconnector" or "mysql-data"))
             throw new ArgumentException($"SLOWAPP_PROVIDER must be mysqlconnector or mysql-data, not '{provider}'.");
         string calls = Environment.GetEnvironmentVariable("SLOWAPP_CALLS") ?? "async";
         if (calls is not ("async" or "sync"))
             throw new ArgumentException($"SLOWAPP_CALLS must be async or sync, not '{calls}'.");
-        return new SlowAppSettings(cs, provider, calls == "sync", Number("SLOWAPP_MIN_THREADS", null), Number("SLOWAPP_MAX_POOL", 100) ?? 100);
+        string unit = Environment.GetEnvironmentVariable("SLOWAPP_UNIT") is { Length: > 0 } u ? u : "percall";
+        if (unit is not ("percall" or "scope" or "session"))
+            throw new ArgumentException($"SLOWAPP_UNIT must be percall, scope or session, not '{unit}'.");
+        string detectors = Environment.GetEnvironmentVariable("SLOWAPP_DETECTORS") is { Length: > 0 } d ? d : "all";
+        if (!Enum.TryParse(detectors, ignoreCase: true, out FindingKind kinds) || char.IsAsciiDigit(detectors[0]))
+            throw new ArgumentException($"SLOWAPP_DETECTORS must be all, none or FindingKind names (Churn,Saturation), not '{detectors}'.");
+        int maxPool = Number("SLOWAPP_MAX_POOL", 100) ?? 100;
+        return new SlowAppSettings(cs, provider, calls == "sync", Number("SLOWAPP_MIN_THREADS", null), maxPool, unit, kinds);
     }
 
     private static int? Number(string name, int? fallback)
