@@ -73,7 +73,7 @@ internal sealed record SlowAppReport(
         InUse = report.InUse,
         ScopeReuses = report.ScopeReuses,
         ParkedConnections = report.ParkedConnections,
-        ParkedMilliseconds = report.ParkedTime.TotalMilliseconds,
+        ParkedMilliseconds = report.ParkedTime?.TotalMilliseconds ?? 0, // timed only with detectors on
         ProviderUsed = pool.Used,
         ProviderTaken = pool.Taken,
         ProviderPeakUsed = pool.PeakUsed,
