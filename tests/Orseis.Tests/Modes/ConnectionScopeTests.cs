@@ -105,7 +105,36 @@ public sealed class ConnectionScopeTests : IDisposable
         Assert.Equal(2, report.Opens);
         Assert.Equal(0, report.ScopeReuses);
         Assert.Equal(TimeSpan.FromMilliseconds(4), report.ParkedTime);
-        Assert.Equal(1, report.ParkedConnections);
+        Assert.Equal(0, report.ParkedConnections); // a scope that paused parks again only one call in four
+    }
+
+    [Fact]
+    public async Task A_scope_that_pauses_longer_than_the_window_parks_one_call_in_four_until_calls_come_back_to_back()
+    {
+        await using ConnectionScope scope = _db.BeginScope();
+        await NameAsync(_db, 1);
+        _time.Advance(TimeSpan.FromMilliseconds(4)); // a pause: the parked connection goes back unused
+        Assert.Equal(0, _db.GetPoolReport().ParkedConnections);
+
+        var parkedAfter = new List<int>();
+        for (int call = 0; call < 8; call++)
+        {
+            await NameAsync(_db, 2);
+            parkedAfter.Add(_db.GetPoolReport().ParkedConnections);
+            _time.Advance(TimeSpan.FromMilliseconds(4));
+        }
+
+        // One release in four parks, to notice calls coming back to back; the rest give their connection back at once.
+        Assert.Equal([0, 0, 0, 1, 0, 0, 0, 1], parkedAfter);
+
+        await NameAsync(_db, 3);
+        await NameAsync(_db, 3);
+        await NameAsync(_db, 3);
+        await NameAsync(_db, 3); // parked (the fourth), then taken by the next: calls came back to back
+        await NameAsync(_db, 3);
+        await NameAsync(_db, 3);
+        Assert.Equal(1, _db.GetPoolReport().ParkedConnections);
+        Assert.True(scope.ReusedCalls >= 2, $"reused {scope.ReusedCalls}");
     }
 
     [Fact]

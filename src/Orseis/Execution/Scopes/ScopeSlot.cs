@@ -30,6 +30,8 @@ internal sealed class ScopeSlot
     private bool _queued;
     private bool _ended;
     private long _reuses;
+    private int _unused; // parked connections the sweep gave back unused since the last reuse
+    private int _releases; // calls that ended while _unused > 0
 
     public ScopeSlot(PoolContext pool, string owner)
     {
@@ -66,6 +68,7 @@ internal sealed class ScopeSlot
         // costs some providers an allocation (Npgsql 10: 96 bytes). A dead one fails the call as a session's would.
 
         _reuses++; // one taker at a time: a take follows the park it takes, and a park the take before it
+        Volatile.Write(ref _unused, 0);
         StackTrace? acquirer = Pool.Telemetry.CaptureAcquirer(forStream);
         lease = new Lease(connection, Pool.Telemetry.Unparked(connection, _owner, acquirer, parkedAt), this);
         return true;
@@ -80,6 +83,12 @@ internal sealed class ScopeSlot
     {
         DbConnection connection = lease.Connection;
         if (Volatile.Read(ref _ended) || (failed && connection.State != ConnectionState.Open))
+            return false;
+
+        // A scope whose parked connection went back unused pauses longer than the window between calls (an HTTP call, a
+        // delay): parking there only holds a connection idle. It parks one call in four, to notice calls coming back to back
+        // again (a reuse), and gives the others' connections back at once.
+        if (Volatile.Read(ref _unused) > 0 && (Interlocked.Increment(ref _releases) & 3) != 0)
             return false;
         long now = Pool.Telemetry.IsTimed ? _sweep.Time.GetTimestamp() : 0;
         long tick = _sweep.Tick;
@@ -170,6 +179,8 @@ internal sealed class ScopeSlot
         }
 
         command = DropCommand(due);
+        if (!Volatile.Read(ref _ended))
+            Interlocked.Increment(ref _unused);
 
         Pool.Telemetry.ParkEnded(parkedAt);
         CloseParked(due, command);
