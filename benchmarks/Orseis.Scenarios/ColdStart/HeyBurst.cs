@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 
 namespace Orseis.Scenarios.ColdStart;
@@ -71,38 +70,7 @@ internal sealed record HeyBurst(int Sent, IReadOnlyList<HeyRequest> Requests)
 
     private static async Task<HeyBurst> RunAsync(string[] args, int? sent, TimeSpan limit)
     {
-        var start = new ProcessStartInfo("hey") { RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (string arg in args)
-            start.ArgumentList.Add(arg);
-        Process hey;
-        try
-        {
-            hey = Process.Start(start)!;
-        }
-        catch (System.ComponentModel.Win32Exception)
-        {
-            throw new ScenarioSetupException("hey is not installed: apt-get install hey (Debian's HTTP load generator).");
-        }
-
-        using (hey)
-        {
-            Task<string> output = hey.StandardOutput.ReadToEndAsync();
-            Task<string> errors = hey.StandardError.ReadToEndAsync();
-            using var timeout = new CancellationTokenSource(limit);
-            try
-            {
-                await hey.WaitForExitAsync(timeout.Token);
-            }
-            catch (OperationCanceledException)
-            {
-                hey.Kill(entireProcessTree: true);
-                throw new TimeoutException($"hey {string.Join(' ', args)} did not finish within {limit.TotalSeconds:0} s.");
-            }
-
-            if (hey.ExitCode != 0)
-                throw new InvalidOperationException($"hey failed with exit code {hey.ExitCode}: {await errors}");
-            return Parse(await output, sent);
-        }
+        return Parse(await HeyProcess.RunAsync(args, limit), sent);
     }
 
     private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);

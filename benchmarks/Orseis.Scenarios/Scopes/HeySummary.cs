@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Text.RegularExpressions;
 
@@ -45,38 +44,7 @@ internal sealed partial record HeySummary(
         string[] args = duration is { } d
             ? ["-z", Invariant((int)d.TotalSeconds) + "s", "-c", Invariant(concurrency), "-t", "20", url.ToString()]
             : ["-n", Invariant(requests), "-c", Invariant(concurrency), "-t", "20", url.ToString()];
-        var start = new ProcessStartInfo("hey") { RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (string arg in args)
-            start.ArgumentList.Add(arg);
-        Process hey;
-        try
-        {
-            hey = Process.Start(start)!;
-        }
-        catch (System.ComponentModel.Win32Exception)
-        {
-            throw new ScenarioSetupException("hey is not installed: apt-get install hey (Debian's HTTP load generator).");
-        }
-
-        using (hey)
-        {
-            Task<string> output = hey.StandardOutput.ReadToEndAsync();
-            Task<string> errors = hey.StandardError.ReadToEndAsync();
-            using var timeout = new CancellationTokenSource(limit);
-            try
-            {
-                await hey.WaitForExitAsync(timeout.Token);
-            }
-            catch (OperationCanceledException)
-            {
-                hey.Kill(entireProcessTree: true);
-                throw new TimeoutException($"hey {string.Join(' ', args)} did not finish within {limit.TotalSeconds:0} s.");
-            }
-
-            if (hey.ExitCode != 0)
-                throw new InvalidOperationException($"hey failed with exit code {hey.ExitCode}: {await errors}");
-            return Parse(await output);
-        }
+        return Parse(await HeyProcess.RunAsync(args, limit));
     }
 
     private static double Percentile(string text, int p)
