@@ -55,11 +55,18 @@ internal sealed class SlowAppProcess : IAsyncDisposable
 
     public Uri Root { get; }
 
+    /// <summary>The app's process id.</summary>
+    public int Id => _process.Id;
+
+    /// <summary>GETs <paramref name="path"/> (relative to <see cref="Root"/>) and returns the body.</summary>
+    public Task<string> GetStringAsync(string path) => _http.GetStringAsync(path);
+
     /// <summary>
     /// Starts the app built at <paramref name="dll"/> against <paramref name="connectionString"/> (by default the scenarios'
     /// server, ORSEIS_MYSQL) and waits until <c>/health</c> answers (it touches no database).
     /// </summary>
-    public static async Task<SlowAppProcess> StartAsync(string dll, SlowAppConfig config, int maxPool, string? connectionString = null)
+    public static async Task<SlowAppProcess> StartAsync(
+        string dll, SlowAppConfig config, int maxPool, string? connectionString = null, IReadOnlyDictionary<string, string>? settings = null)
     {
         int port = FreePort();
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true };
@@ -70,7 +77,11 @@ internal sealed class SlowAppProcess : IAsyncDisposable
         start.Environment["SLOWAPP_MAX_POOL"] = maxPool.ToString(System.Globalization.CultureInfo.InvariantCulture);
         if (config.MinThreads is { } min)
             start.Environment["SLOWAPP_MIN_THREADS"] = min.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        else
+            start.Environment.Remove("SLOWAPP_MIN_THREADS"); // not the caller's own
         start.Environment["ASPNETCORE_URLS"] = $"http://127.0.0.1:{port}";
+        foreach ((string name, string value) in settings ?? new Dictionary<string, string>())
+            start.Environment[name] = value;
         var app = new SlowAppProcess(Process.Start(start)!, new Uri($"http://127.0.0.1:{port}/"));
         _ = app._process.StandardOutput.ReadToEndAsync();
         Task<string> errors = app._process.StandardError.ReadToEndAsync();
