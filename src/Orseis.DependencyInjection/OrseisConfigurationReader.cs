@@ -22,7 +22,10 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
     private const string TimeSpanHint = "a time span such as 00:00:30 (hh:mm:ss)";
 
     private static readonly string[] TopKeys =
-        [ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "ScopeIdleWindow", "PoolName", "NullKeepsDefault", "Diagnostics"];
+    [
+        ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "ScopeIdleWindow", "PoolName", "NullKeepsDefault",
+        "Diagnostics",
+    ];
 
     private static readonly string[] DiagnosticsKeys =
     [
