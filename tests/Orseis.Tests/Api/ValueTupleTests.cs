@@ -85,6 +85,15 @@ public sealed class ValueTupleTests
         Assert.Equal(("name", "Item2"), (wrongType.Column, wrongType.Member));
     }
 
+    [Fact]
+    public void A_System_Tuple_maps_by_its_constructor_names_as_in_Dapper_not_by_position()
+    {
+        using var db = new SeededDatabase(RunnerKind.OpenPerCall);
+        Assert.Equal(Tuple.Create(7L, "x"), db.Runner.QuerySingle<Tuple<long, string>>("select 'x' as item2, 7 as item1"));
+        var error = Assert.Throws<MappingException>(() => db.Runner.QuerySingle<Tuple<long, string>>("select 7 as id, 'x' as name"));
+        Assert.Contains("no column for constructor parameter 'item1'", error.Message, StringComparison.Ordinal);
+    }
+
     public sealed record Owner(long Id, string Name);
 
     [Fact]
