@@ -73,6 +73,8 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
     [PostgresFact] public Task Multi_mapping_and_type_handlers() => Joins_map_onto_several_types_and_type_handlers_convert_both_ways_in_every_mode();
 
     [PostgresFact] public Task Several_result_sets() => Several_result_sets_of_one_command_are_read_in_order_in_every_mode();
+
+    [PostgresFact] public Task Dapper_mapping_rules() => Tuples_members_nulls_and_splits_map_as_Dapper_users_expect();
 }
 
 /// <summary>PostgreSQL-only checks: the DbDataSource constructor and what the default pool name reveals.</summary>
