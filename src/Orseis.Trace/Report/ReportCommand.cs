@@ -91,8 +91,8 @@ internal static class ReportCommand
     }
 
     /// <summary>
-    /// A .nettrace starts with <c>Nettrace</c> and ends with the format's end-of-stream tag (a single byte 1) once the
-    /// session was stopped cleanly: a file cut short (a crash, a copy that stopped) ends elsewhere in a block. TraceEvent
+    /// A .nettrace starts with <c>Nettrace</c> and ends with the format's end-object tag (6) of its last block and its
+    /// end-of-stream tag (1) once the session was stopped cleanly: a file cut short (a crash, a copy that stopped) ends elsewhere in a block. TraceEvent
     /// reads such a file up to the cut without saying so, which would make a report of half the facts.
     /// </summary>
     private static void CheckComplete(string path)
@@ -103,8 +103,8 @@ internal static class ReportCommand
             byte[] head = new byte[8];
             if (file.Length < 16 || file.ReadAtLeast(head, 8, throwOnEndOfStream: false) < 8 || !"Nettrace"u8.SequenceEqual(head))
                 throw new ToolError(ExitCode.BadTraceFile, $"'{path}' is not a .nettrace file (it does not start with 'Nettrace')");
-            file.Seek(-1, SeekOrigin.End);
-            if (file.ReadByte() != 1)
+            file.Seek(-2, SeekOrigin.End);
+            if (file.ReadByte() != 6 || file.ReadByte() != 1)
                 throw new ToolError(ExitCode.BadTraceFile, $"'{path}' is cut short: it does not end where a finished .nettrace ends");
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)

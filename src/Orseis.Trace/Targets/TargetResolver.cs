@@ -57,7 +57,8 @@ internal static class TargetResolver
     private static async Task<Target> StartAsync(IReadOnlyList<string> command, CancellationToken cancel)
     {
         string port = Path.Combine(Path.GetTempPath(), $"orseis-trace-{Environment.ProcessId}-{Guid.NewGuid():N}.sock");
-        var info = new ProcessStartInfo(command[0]) { UseShellExecute = false };
+        // The app's own output goes to stderr: stdout is the tool's (a JSON report, a live table).
+        var info = new ProcessStartInfo(command[0]) { UseShellExecute = false, RedirectStandardOutput = true };
         foreach (string arg in command.Skip(1))
             info.ArgumentList.Add(arg);
         info.Environment["DOTNET_DiagnosticPorts"] = port;
@@ -87,6 +88,12 @@ internal static class TargetResolver
             try
             {
                 child = Process.Start(start) ?? throw new ToolError(ExitCode.AttachFailed, $"could not start {description}");
+                child.OutputDataReceived += (_, e) =>
+                {
+                    if (e.Data is not null)
+                        Console.Error.WriteLine(e.Data);
+                };
+                child.BeginOutputReadLine();
             }
             catch (System.ComponentModel.Win32Exception e)
             {
