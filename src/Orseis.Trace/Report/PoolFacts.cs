@@ -14,7 +14,7 @@ internal sealed class PoolFacts(string name)
     /// <summary>Each completed open: when, and how long it took (ms).</summary>
     public List<(DateTime Time, double Ms)> Opens { get; } = [];
 
-    /// <summary>Connections in use after each event that says (open, release), with its time.</summary>
+    /// <summary>Connections held through Orseis at each event that says (after an open; before a release), with its time.</summary>
     public List<(DateTime Time, int InUse)> InUse { get; } = [];
 
     private readonly List<double> _commandMs = [];
@@ -67,8 +67,9 @@ internal sealed class PoolFacts(string name)
                 break;
         }
 
+        // Released says how many stay held after it: the released one was held with them until then.
         if (e.InUse >= 0)
-            InUse.Add((e.Time, e.InUse));
+            InUse.Add((e.Time, e.Name == "Released" ? e.InUse + 1 : e.InUse));
         if (e.Pending >= 0)
             _peakPendingEvents = Math.Max(_peakPendingEvents, e.Pending);
     }

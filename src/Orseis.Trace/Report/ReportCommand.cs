@@ -17,10 +17,10 @@ internal static class ReportCommand
     {
         if (trace is not null && targetOptions.Given)
             throw new ToolError(ExitCode.Usage, "give a trace file or a process (-p, -n, --diagnostic-port, -- COMMAND), not both");
-        TraceReport report;
+        (TraceReport report, TraceFacts facts) read;
         if (trace is not null)
         {
-            report = Read(trace, Path.GetFileName(trace));
+            read = Read(trace, Path.GetFileName(trace));
         }
         else
         {
@@ -29,7 +29,7 @@ internal static class ReportCommand
             {
                 await using (Target target = await TargetResolver.ConnectAsync(targetOptions, cancel).ConfigureAwait(false))
                     await CollectCommand.RecordAsync(target, interval, duration, recorded, cancel).ConfigureAwait(false);
-                report = Read(recorded, "(live)");
+                read = Read(recorded, "(live)");
             }
             finally
             {
@@ -39,9 +39,9 @@ internal static class ReportCommand
 
         string text = format switch
         {
-            "json" => JsonSerializer.Serialize(report, Indented) + "\n",
-            "html" => HtmlReport.Write(report),
-            _ => TextReport.Write(report),
+            "json" => JsonSerializer.Serialize(read.report, Indented) + "\n",
+            "html" => HtmlReport.Write(read.report, read.facts),
+            _ => TextReport.Write(read.report),
         };
         if (output is null)
         {
@@ -63,7 +63,7 @@ internal static class ReportCommand
     }
 
     /// <summary>Reads a whole trace; a missing, foreign or cut-short file is refused with its reason.</summary>
-    internal static TraceReport Read(string path, string name)
+    internal static (TraceReport Report, TraceFacts Facts) Read(string path, string name)
     {
         if (!File.Exists(path))
             throw new ToolError(ExitCode.BadTraceFile, $"no trace file '{path}'");
@@ -87,7 +87,7 @@ internal static class ReportCommand
 
         if (orseisEvents == 0)
             throw new ToolError(ExitCode.NoOrseis, $"'{path}' holds no Orseis event or meter value: the process did not use Orseis while recorded");
-        return facts.Build(name);
+        return (facts.Build(name), facts);
     }
 
     /// <summary>
