@@ -38,14 +38,18 @@ internal static class TraceCli
     };
     private static readonly Option<string> MonitorFormat = new Option<string>("--format")
     {
-        Description = "text (a live table on a terminal, lines otherwise) or json (one object per interval)", DefaultValueFactory = _ => "text",
+        Description = "text (a live table on a terminal, lines otherwise) or json (one object per interval)",
+        DefaultValueFactory = _ => "text",
     }.AcceptOnlyFromAmong("text", "json");
     private static readonly Option<string> ReportFormat = new Option<string>("--format")
     {
         Description = "text, json, or html (one self-contained file with charts)", DefaultValueFactory = _ => "text",
     }.AcceptOnlyFromAmong("text", "json", "html");
     private static readonly Option<string> Output = new("--output", "-o") { Description = "the .nettrace file to write", Required = true };
-    private static readonly Option<string?> ReportOutput = new("--output", "-o") { Description = "write the report to this file, not stdout" };
+    private static readonly Option<string?> ReportOutput = new("--output", "-o")
+    {
+        Description = "write the report to this file, not stdout",
+    };
     private static readonly Argument<string?> TraceFile = new("trace")
     {
         Description = "a .nettrace file from `orseis-trace collect` or `dotnet-trace collect`; or give a process instead",
@@ -58,7 +62,8 @@ internal static class TraceCli
         {
             ProcessId, Name, DiagnosticPort, Interval, Duration, MonitorFormat,
         };
-        var collect = new Command("collect", "Record Orseis' events and meters, the thread pool and the provider's pool meter to a .nettrace")
+        var collect = new Command("collect",
+            "Record Orseis' events and meters, the thread pool and the provider's pool meter to a .nettrace")
         {
             ProcessId, Name, DiagnosticPort, Interval, Duration, Output,
         };
@@ -75,7 +80,8 @@ internal static class TraceCli
         };
 
         Func<ParseResult, CancellationToken, Task<int>> monitorAction = Guarded((p, ct) =>
-            MonitorCommand.RunAsync(Target(p, command), Durations.Interval(p.GetValue(Interval)!), DurationOf(p), p.GetValue(MonitorFormat)!, ct));
+            MonitorCommand.RunAsync(Target(p, command), Durations.Interval(p.GetValue(Interval)!), DurationOf(p),
+                p.GetValue(MonitorFormat)!, ct));
         root.SetAction(monitorAction);
         monitor.SetAction(monitorAction);
         collect.SetAction(Guarded((p, ct) => CollectCommand.RunAsync(Target(p, command), Durations.Interval(p.GetValue(Interval)!),

@@ -5,7 +5,8 @@ namespace Orseis.Trace.Monitor;
 /// <summary><c>monitor</c> on a terminal: one table per pool and the latest findings, redrawn in place each interval.</summary>
 internal static class LiveView
 {
-    public static Spectre.Console.Rendering.IRenderable Render(string target, MonitorSnapshot? s, IReadOnlyList<(string Pool, FindingSnapshot F)> findings)
+    public static Spectre.Console.Rendering.IRenderable Render(
+        string target, MonitorSnapshot? s, IReadOnlyList<(string Pool, FindingSnapshot F)> findings)
     {
         var rows = new List<Spectre.Console.Rendering.IRenderable>
         {
@@ -30,15 +31,21 @@ internal static class LiveView
         {
             string waiting = p.Waiting is > 0 ? $"[yellow]{PlainView.Num(p.Waiting)}[/]" : PlainView.Num(p.Waiting);
             table.AddRow(Markup.Escape($"{p.Pool} ({p.System})"), PlainView.Num(p.OpensPerSecond), PlainView.Num(p.CommandsPerSecond),
-                $"{PlainView.Num(p.InUse)} / {PlainView.Num(p.Max)}", waiting, Ms(p.WaitMs), Ms(p.UseMs), PlainView.Num(p.TimeoutsPerSecond));
+                $"{PlainView.Num(p.InUse)} / {PlainView.Num(p.Max)}", waiting, Ms(p.WaitMs), Ms(p.UseMs),
+                PlainView.Num(p.TimeoutsPerSecond));
         }
 
         rows.Add(table);
         rows.Add(new Markup(
-            $"thread pool: queue [bold]{PlainView.Num(s.ThreadPool.QueueLength)}[/], threads [bold]{PlainView.Num(s.ThreadPool.Threads)}[/]"));
+            $"thread pool: queue [bold]{PlainView.Num(s.ThreadPool.QueueLength)}[/], "
+            + $"threads [bold]{PlainView.Num(s.ThreadPool.Threads)}[/]"));
         rows.Add(new Markup(findings.Count == 0 ? "[green]no findings yet[/]" : $"[bold red]findings[/] ({findings.Count}, latest last):"));
         foreach ((string pool, FindingSnapshot f) in findings.TakeLast(8))
-            rows.Add(new Markup($"  [red]{f.Time:HH:mm:ss.fff} {Markup.Escape(f.Kind)}[/] {Markup.Escape(pool)}: {Markup.Escape(f.Message)}"));
+        {
+            rows.Add(new Markup(
+                $"  [red]{f.Time:HH:mm:ss.fff} {Markup.Escape(f.Kind)}[/] {Markup.Escape(pool)}: {Markup.Escape(f.Message)}"));
+        }
+
         return new Rows(rows);
     }
 

@@ -52,7 +52,8 @@ internal sealed class MonitorState(TimeSpan interval)
             var pools = new List<PoolSnapshot>();
             foreach ((string pool, Dictionary<string, MetricValue> v) in _pools.OrderBy(p => p.Key, StringComparer.Ordinal))
             {
-                double Rate(string key) => v.TryGetValue(key, out MetricValue? m) && m.Kind == "Rate" ? Math.Round(m.Value / seconds, 2) : 0;
+                double Rate(string key) =>
+                    v.TryGetValue(key, out MetricValue? m) && m.Kind == "Rate" ? Math.Round(m.Value / seconds, 2) : 0;
                 double? Value(string key) => v.TryGetValue(key, out MetricValue? m) ? m.Value : null;
                 Quantiles? Q(string key) => v.TryGetValue(key, out MetricValue? m) && m.Value > 0 ? Quantiles.FromSeconds(m.Detail) : null;
                 string system = v.Values.Select(m => Tag(m.Tags, "db.system.name")).FirstOrDefault(s => s is not null) ?? "";

@@ -24,4 +24,5 @@ internal sealed record FindingSnapshot(DateTime Time, string Kind, string Messag
 internal sealed record ThreadPoolSnapshot(double? QueueLength, double? Threads);
 
 /// <summary>Everything <c>monitor</c> shows for one interval.</summary>
-internal sealed record MonitorSnapshot(DateTime Time, double IntervalSeconds, IReadOnlyList<PoolSnapshot> Pools, ThreadPoolSnapshot ThreadPool);
+internal sealed record MonitorSnapshot(
+    DateTime Time, double IntervalSeconds, IReadOnlyList<PoolSnapshot> Pools, ThreadPoolSnapshot ThreadPool);

@@ -95,7 +95,8 @@ internal static class CollectCommand
 
     private static void Progress(TimeSpan elapsed, long bytes, string output)
     {
-        string line = string.Create(CultureInfo.InvariantCulture, $"  {elapsed:hh\\:mm\\:ss}  {bytes / 1024.0:0.0} KiB written to {output}");
+        string line = string.Create(CultureInfo.InvariantCulture,
+            $"  {elapsed:hh\\:mm\\:ss}  {bytes / 1024.0:0.0} KiB written to {output}");
         if (Console.IsErrorRedirected)
             Console.Error.WriteLine(line);
         else

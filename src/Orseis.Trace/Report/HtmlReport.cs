@@ -15,7 +15,8 @@ internal static class HtmlReport
             .Append("pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap}.found{color:#b00}.none{color:#080}")
             .Append("li{margin-bottom:.5em}</style></head><body>\n");
         html.Append("<h1>orseis-trace report</h1><p>").Append(E(r.Trace)).Append(", ")
-            .Append(TraceFacts.Invariant(r.Seconds)).Append(" s recorded").Append(r.Start is { } s ? $", from {s:yyyy-MM-dd HH:mm:ss.fff} UTC" : "")
+            .Append(TraceFacts.Invariant(r.Seconds)).Append(" s recorded")
+            .Append(r.Start is { } s ? $", from {s:yyyy-MM-dd HH:mm:ss.fff} UTC" : "")
             .Append(".</p>\n");
         foreach (PoolReport p in r.Pools)
         {

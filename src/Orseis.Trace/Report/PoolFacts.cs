@@ -84,11 +84,13 @@ internal sealed class PoolFacts(string name)
                 : new CountReport(Math.Round(meter, 3), PerSecond(meter), null, meter > 0 ? "meter" : "none");
         }
 
-        var findings = Findings.Select(f => new FindingReport(f.Time.ToUniversalTime(), f.Kind, f.Message, TraceFacts.Figures(f.Figures))).ToList();
+        var findings = Findings
+            .Select(f => new FindingReport(f.Time.ToUniversalTime(), f.Kind, f.Message, TraceFacts.Figures(f.Figures))).ToList();
         List<string> found = [.. findings.Select(f => f.Kind).Distinct().Order(StringComparer.Ordinal)];
         double? peakInUse = InUse.Count > 0 ? Math.Max(_peakInUse ?? 0, InUse.Max(i => i.InUse)) : _peakInUse;
         double? peakWaiting = _peakPendingEvents >= 0 ? Math.Max(_peakWaiting ?? 0, _peakPendingEvents) : _peakWaiting;
-        return new PoolReport(Name, System, found, findings, Count([.. Opens.Select(o => o.Ms)], _meterOpens), Count(_commandMs, _meterCommands),
+        return new PoolReport(Name, System, found, findings, Count([.. Opens.Select(o => o.Ms)], _meterOpens),
+            Count(_commandMs, _meterCommands),
             TraceFacts.PercentilesOf(_heldMs), peakInUse, _max, peakWaiting, _timeouts, _peakWaitP99);
     }
 }

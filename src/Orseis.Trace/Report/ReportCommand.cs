@@ -86,14 +86,19 @@ internal static class ReportCommand
         }
 
         if (orseisEvents == 0)
-            throw new ToolError(ExitCode.NoOrseis, $"'{path}' holds no Orseis event or meter value: the process did not use Orseis while recorded");
+        {
+            throw new ToolError(ExitCode.NoOrseis,
+                $"'{path}' holds no Orseis event or meter value: the process did not use Orseis while recorded");
+        }
+
         return (facts.Build(name), facts);
     }
 
     /// <summary>
     /// A .nettrace starts with <c>Nettrace</c> and ends with the format's end-object tag (6) of its last block and its
-    /// end-of-stream tag (1) once the session was stopped cleanly: a file cut short (a crash, a copy that stopped) ends elsewhere in a block. TraceEvent
-    /// reads such a file up to the cut without saying so, which would make a report of half the facts.
+    /// end-of-stream tag (1) once the session was stopped cleanly: a file cut short (a crash, a copy that stopped) ends
+    /// elsewhere in a block. TraceEvent reads such a file up to the cut without saying so, which would make a report of half
+    /// the facts.
     /// </summary>
     private static void CheckComplete(string path)
     {

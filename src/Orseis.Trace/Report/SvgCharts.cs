@@ -34,7 +34,11 @@ internal static class SvgCharts
             double x = Left + (i * slot) + 2, y = Height - Bottom - h;
             svg.Append(Inv($"<rect x='{x:0.#}' y='{y:0.#}' width='{slot - 4:0.#}' height='{h:0.#}' fill='#1f77b4'/>"));
             if (counts[i] > 0)
-                svg.Append(Inv($"<text x='{x + ((slot - 4) / 2):0.#}' y='{y - 3:0.#}' text-anchor='middle' font-size='10'>{counts[i]}</text>"));
+            {
+                double middle = x + ((slot - 4) / 2);
+                svg.Append(Inv($"<text x='{middle:0.#}' y='{y - 3:0.#}' text-anchor='middle' font-size='10'>{counts[i]}</text>"));
+            }
+
             double mid = x + ((slot - 4) / 2);
             svg.Append(Inv($"<text x='{mid:0.#}' y='{Height - Bottom + 12}' text-anchor='middle' font-size='8'>{labels[i]}</text>"));
         }

@@ -33,8 +33,9 @@ internal sealed class TraceFacts
         var pools = _pools.Values.OrderBy(p => p.Name, StringComparer.Ordinal).Select(p => p.Build(seconds)).ToList();
         ThreadPoolReport threadPool = new(_adjustments.Count, _adjustments.Count(a => a.Reason == "Starvation"),
             _adjustments.Count == 0 ? null : _adjustments.Max(a => a.Threads), _peakQueue);
-        var provider = _providerPeaks.OrderBy(p => p.Key.Meter, StringComparer.Ordinal).ThenBy(p => p.Key.Instrument, StringComparer.Ordinal)
-            .ThenBy(p => p.Key.Tags, StringComparer.Ordinal).Select(p => new ProviderMeterReport(p.Key.Meter, p.Key.Instrument, p.Key.Tags, p.Value))
+        var provider = _providerPeaks.OrderBy(p => p.Key.Meter, StringComparer.Ordinal)
+            .ThenBy(p => p.Key.Instrument, StringComparer.Ordinal).ThenBy(p => p.Key.Tags, StringComparer.Ordinal)
+            .Select(p => new ProviderMeterReport(p.Key.Meter, p.Key.Instrument, p.Key.Tags, p.Value))
             .ToList();
         return new TraceReport(trace, _start?.ToUniversalTime(), _end?.ToUniversalTime(), seconds, pools, threadPool, provider);
     }
@@ -55,7 +56,11 @@ internal sealed class TraceFacts
                 break;
             default:
                 if (m.Kind == "Value")
-                    _providerPeaks[(m.Meter, m.Instrument, m.Tags)] = Math.Max(_providerPeaks.GetValueOrDefault((m.Meter, m.Instrument, m.Tags)), m.Value);
+                {
+                    _providerPeaks[(m.Meter, m.Instrument, m.Tags)] =
+                        Math.Max(_providerPeaks.GetValueOrDefault((m.Meter, m.Instrument, m.Tags)), m.Value);
+                }
+
                 break;
         }
     }

@@ -101,7 +101,8 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
 
     /// <summary>Whether <paramref name="name"/> names this process: the app name, or the process name.</summary>
     public bool IsNamed(string name) =>
-        string.Equals(Name, name, StringComparison.OrdinalIgnoreCase) || string.Equals(ProcessName, name, StringComparison.OrdinalIgnoreCase);
+        string.Equals(Name, name, StringComparison.OrdinalIgnoreCase)
+        || string.Equals(ProcessName, name, StringComparison.OrdinalIgnoreCase);
 
     private static string[] CommandLineOf(int id, Process process)
     {

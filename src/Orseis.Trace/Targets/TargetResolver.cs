@@ -102,7 +102,8 @@ internal static class TargetResolver
         }
         else
         {
-            await Console.Error.WriteLineAsync($"orseis-trace: waiting for a process at {port} (start it with DOTNET_DiagnosticPorts={port})")
+            await Console.Error.WriteLineAsync(
+                    $"orseis-trace: waiting for a process at {port} (start it with DOTNET_DiagnosticPorts={port})")
                 .ConfigureAwait(false);
         }
 
