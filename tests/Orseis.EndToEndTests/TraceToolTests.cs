@@ -16,6 +16,29 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
 
     private static string Sample => BuiltProgram.Dll("samples", "Orseis.Samples.PoolWatch");
 
+    /// <summary>
+    /// The sample copied under a name of its own (its dll, deps and runtimeconfig renamed), so <c>-n</c> finds this test's
+    /// processes and not the PoolWatch samples other test classes run at the same time.
+    /// </summary>
+    private string RenamedSample(string name)
+    {
+        string folder = Path.Combine(_work, name);
+        if (Directory.Exists(folder))
+            return Path.Combine(folder, name + ".dll");
+        string built = Path.GetDirectoryName(Sample)!;
+        foreach (string file in Directory.GetFiles(built, "*", SearchOption.AllDirectories))
+        {
+            string relative = Path.GetRelativePath(built, file);
+            if (Path.GetDirectoryName(relative) is not { Length: > 0 })
+                relative = relative.Replace("Orseis.Samples.PoolWatch.", name + ".", StringComparison.Ordinal);
+            string target = Path.Combine(folder, relative);
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+            File.Copy(file, target);
+        }
+
+        return Path.Combine(folder, name + ".dll");
+    }
+
     private static string Fixture(string name) => Path.Combine(RepositoryRoot.Find(), "tests", "Orseis.EndToEndTests", "Fixtures", name);
 
     private ToolProcess.Result Run(params string[] args) => ToolProcess.Run(_work, installed.Command, args, Limit);
@@ -88,19 +111,20 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
     [Fact]
     public void Ps_marks_the_sample_and_monitor_attaches_to_it_by_pid_and_by_name()
     {
-        using PoolWatchProcess sample = PoolWatchProcess.Start("--rate", "40", "--concurrency", "2", "--duration", "60", "--report", "0");
+        using PoolWatchProcess sample = PoolWatchProcess.StartDll(RenamedSample("TracedPoolWatch"),
+            "--rate", "40", "--concurrency", "2", "--duration", "60", "--report", "0");
         string pid = sample.Id.ToString(CultureInfo.InvariantCulture);
 
         ToolProcess.Result ps = Run("ps");
         Assert.True(ps.ExitCode == 0, ps.Error);
-        Assert.Matches($@"(?m)^\s*{pid}\s+Orseis\.Samples\.PoolWatch\s+yes\s", ps.Output);
+        Assert.Matches($@"(?m)^\s*{pid}\s+TracedPoolWatch\s+yes\s", ps.Output);
 
         ToolProcess.Result byPid = Run("-p", pid, "--duration", "2.5");
         Assert.True(byPid.ExitCode == 0, byPid.Error);
         Assert.Matches(@"\] poolwatch \(sqlite\): opens/s [1-9][0-9.]*, commands/s [1-9]", byPid.Output);
         Assert.Matches(@"wait p50 [0-9.]+ / p95 [0-9.]+ / p99 [0-9.]+ ms", byPid.Output);
 
-        ToolProcess.Result byName = Run("monitor", "-n", "Orseis.Samples.PoolWatch", "--duration", "2500ms", "--format", "json");
+        ToolProcess.Result byName = Run("monitor", "-n", "TracedPoolWatch", "--duration", "2500ms", "--format", "json");
         Assert.True(byName.ExitCode == 0, byName.Error);
         Assert.Contains("\"pool\":\"poolwatch\"", byName.Output, StringComparison.Ordinal);
     }
@@ -157,9 +181,10 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
             }
         }
 
-        using PoolWatchProcess one = PoolWatchProcess.Start("--rate", "5", "--concurrency", "1", "--duration", "60", "--report", "0");
-        using PoolWatchProcess two = PoolWatchProcess.Start("--rate", "5", "--concurrency", "1", "--duration", "60", "--report", "0");
-        Refused(6, "are named 'Orseis.Samples.PoolWatch'", "-n", "Orseis.Samples.PoolWatch");
+        string twin = RenamedSample("TwinPoolWatch");
+        using PoolWatchProcess one = PoolWatchProcess.StartDll(twin, "--rate", "5", "--concurrency", "1", "--duration", "60", "--report", "0");
+        using PoolWatchProcess two = PoolWatchProcess.StartDll(twin, "--rate", "5", "--concurrency", "1", "--duration", "60", "--report", "0");
+        Refused(6, $"2 .NET processes are named 'TwinPoolWatch' ({one.Id}, {two.Id})", "-n", "TwinPoolWatch");
     }
 
     private void Refused(int code, string message, params string[] args)
