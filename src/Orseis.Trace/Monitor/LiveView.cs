@@ -43,11 +43,14 @@ internal static class LiveView
         foreach ((string pool, FindingSnapshot f) in findings.TakeLast(8))
         {
             rows.Add(new Markup(
-                $"  [red]{f.Time:HH:mm:ss.fff} {Markup.Escape(f.Kind)}[/] {Markup.Escape(pool)}: {Markup.Escape(f.Message)}"));
+                $"  [red]{f.Time:HH:mm:ss.fff} {Markup.Escape(f.Kind)}[/] {Markup.Escape(pool)}: {Markup.Escape(FirstSentence(f.Message))}"));
         }
 
         return new Rows(rows);
     }
+
+    /// <summary>The table keeps a finding to its first sentence; <c>report</c> and <c>--format json</c> give it whole.</summary>
+    private static string FirstSentence(string message) => message.Split(". ", 2)[0] + ".";
 
     private static string Ms(Quantiles? q) => q is null ? "-" : $"{PlainView.Num(q.P50)} / {PlainView.Num(q.P95)} / {PlainView.Num(q.P99)}";
 }

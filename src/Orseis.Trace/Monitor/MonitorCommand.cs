@@ -18,7 +18,7 @@ internal static class MonitorCommand
         CancellationToken cancel)
     {
         bool json = format == "json";
-        bool live = !json && !Console.IsOutputRedirected && AnsiConsole.Profile.Capabilities.Interactive;
+        bool live = !json && !Console.IsOutputRedirected && AnsiConsole.Profile.Capabilities.Ansi;
         await using Target target = await TargetResolver.ConnectAsync(targetOptions, cancel).ConfigureAwait(false);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancel);
         if (duration is { } d)
