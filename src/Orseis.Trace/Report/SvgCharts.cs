@@ -77,7 +77,10 @@ internal static class SvgCharts
         {
             double x = Left + ((f.Time - start).TotalSeconds / seconds * (Width - Left - Right));
             svg.Append(Inv($"<line x1='{x:0.#}' y1='{Top}' x2='{x:0.#}' y2='{Height - Bottom}' stroke='#d62728' stroke-dasharray='4 2'/>"));
-            svg.Append(Inv($"<text x='{x + 3:0.#}' y='{Top + 10}' font-size='10' fill='#d62728'>{WebUtility.HtmlEncode(f.Kind)}</text>"));
+            // A label near the right edge goes to the left of its line.
+            (double labelX, string anchor) = x > Width - Right - 80 ? (x - 3, "end") : (x + 3, "start");
+            svg.Append(Inv($"<text x='{labelX:0.#}' y='{Top + 10}' font-size='10' fill='#d62728' text-anchor='{anchor}'>"))
+                .Append(WebUtility.HtmlEncode(f.Kind)).Append("</text>");
         }
 
         svg.Append(Inv($"<text x='{Left - 4}' y='{Top + 4}' text-anchor='end' font-size='10'>{max:0}</text>"));

@@ -40,8 +40,11 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
         foreach (string socket in Directory.EnumerateFiles(Path.GetTempPath(), "dotnet-diagnostic-*-socket"))
         {
             string[] parts = Path.GetFileName(socket).Split('-');
-            if (parts.Length >= 4 && int.TryParse(parts[2], System.Globalization.CultureInfo.InvariantCulture, out int id) && IsRunning(id))
+            if (parts.Length >= 4 && int.TryParse(parts[2], System.Globalization.CultureInfo.InvariantCulture, out int id)
+                && IsRunning(id) && RunsTheRuntime(id) != false)
+            {
                 ids.Add(id);
+            }
         }
 
         return [.. ids];
@@ -79,7 +82,15 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
     }
 
     /// <summary>Whether process <paramref name="id"/> mapped Orseis.dll into memory (Linux: /proc/ID/maps).</summary>
-    public static bool? LoadedOrseis(int id)
+    public static bool? LoadedOrseis(int id) => Maps(id, "/Orseis.dll");
+
+    /// <summary>
+    /// Whether process <paramref name="id"/> runs the .NET runtime (Linux: libcoreclr.so in /proc/ID/maps). A socket left by
+    /// a .NET process that died can carry the id of a later process that is not .NET at all.
+    /// </summary>
+    private static bool? RunsTheRuntime(int id) => Maps(id, "/libcoreclr.so");
+
+    private static bool? Maps(int id, string fileSuffix)
     {
         if (!OperatingSystem.IsLinux())
             return null;
@@ -87,7 +98,7 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
         {
             foreach (string line in File.ReadLines($"/proc/{id}/maps"))
             {
-                if (line.EndsWith("/Orseis.dll", StringComparison.Ordinal))
+                if (line.EndsWith(fileSuffix, StringComparison.Ordinal))
                     return true;
             }
 
