@@ -42,8 +42,8 @@ internal static class LiveView
         rows.Add(new Markup(findings.Count == 0 ? "[green]no findings yet[/]" : $"[bold red]findings[/] ({findings.Count}, latest last):"));
         foreach ((string pool, FindingSnapshot f) in findings.TakeLast(8))
         {
-            rows.Add(new Markup(
-                $"  [red]{f.Time:HH:mm:ss.fff} {Markup.Escape(f.Kind)}[/] {Markup.Escape(pool)}: {Markup.Escape(FirstSentence(f.Message))}"));
+            string message = Markup.Escape(FirstSentence(f.Message));
+            rows.Add(new Markup($"  [red]{f.Time:HH:mm:ss.fff} {Markup.Escape(f.Kind)}[/] {Markup.Escape(pool)}: {message}"));
         }
 
         return new Rows(rows);
