@@ -112,6 +112,9 @@ internal static class TraceCli
             catch (Exception e)
 #pragma warning restore CA1031
             {
+                // ORSEIS_TRACE_DEBUG=1 prints the whole exception, for a bug report.
+                if (Environment.GetEnvironmentVariable("ORSEIS_TRACE_DEBUG") == "1")
+                    Console.Error.WriteLine(e);
                 return Fail(ExitCode.Internal, $"unexpected {e.GetType().Name}: {FirstLine(e.Message)}");
             }
         };

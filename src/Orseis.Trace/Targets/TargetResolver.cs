@@ -109,7 +109,23 @@ internal static class TargetResolver
 
         try
         {
-            DiagnosticsClientConnector connector = await connecting.ConfigureAwait(false);
+            if (child is not null)
+            {
+                // A command that is not a .NET app never connects: its exit says so at once.
+                await Task.WhenAny(connecting, child.WaitForExitAsync(limit.Token)).ConfigureAwait(false);
+                if (!connecting.IsCompleted && child.HasExited)
+                {
+                    int code = child.ExitCode;
+                    await limit.CancelAsync().ConfigureAwait(false);
+                    child.Dispose();
+                    throw new ToolError(ExitCode.AttachFailed,
+                        $"{description} exited (code {code}) without connecting to the diagnostic port: is it a .NET app?");
+                }
+            }
+
+            DiagnosticsClientConnector? connector = await connecting.ConfigureAwait(false);
+            if (connector?.Instance is null)
+                throw new ToolError(ExitCode.AttachFailed, $"{description} did not connect to the diagnostic port: is it a .NET app?");
             return new Target(connector.Instance, child?.Id, description, connector, child, suspended: true);
         }
         catch (Exception e) when (e is OperationCanceledException or IOException or System.Net.Sockets.SocketException
