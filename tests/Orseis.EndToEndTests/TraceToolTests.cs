@@ -149,6 +149,7 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         Refused(8, "is not a .nettrace file", "report", foreign);
         Refused(8, "is cut short", "report", truncated);
         Refused(8, "no trace file", "report", Path.Combine(_work, "none.nettrace"));
+        Refused(9, "'/bin/true' exited (code 0) without connecting to the diagnostic port", "report", "--", "/bin/true");
 
         using (Process notDotnet = Process.Start("sleep", "30"))
         {
