@@ -11,10 +11,13 @@ public sealed class PoolWatchProcess : IDisposable
 
     public int Id => _process.Id;
 
-    public static PoolWatchProcess Start(params string[] args)
+    public static PoolWatchProcess Start(params string[] args) => StartDll(BuiltProgram.Dll("samples", "Orseis.Samples.PoolWatch"), args);
+
+    /// <summary>Starts the sample from <paramref name="dll"/> (a renamed copy, say, for a process name no other test uses).</summary>
+    public static PoolWatchProcess StartDll(string dll, params string[] args)
     {
         var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        info.ArgumentList.Add(BuiltProgram.Dll("samples", "Orseis.Samples.PoolWatch"));
+        info.ArgumentList.Add(dll);
         foreach (string arg in args)
             info.ArgumentList.Add(arg);
         Process process = Process.Start(info) ?? throw new InvalidOperationException("could not start dotnet");

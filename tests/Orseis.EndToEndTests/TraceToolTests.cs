@@ -1,51 +1,202 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
 using Orseis.Testing;
 
 namespace Orseis.EndToEndTests;
 
 /// <summary>
-/// orseis-trace as its users get it: packed as a dotnet tool, installed with <c>dotnet tool install</c>, and run by its
-/// command name against the PoolWatch sample in another process, and with bad input.
+/// orseis-trace as its users get it: packed as a dotnet tool, installed with <c>dotnet tool install --tool-path</c>, and run
+/// by its command name against the PoolWatch sample in another process, on a recorded trace, and with bad input.
 /// </summary>
 public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : IClassFixture<TraceToolTests.InstalledTool>
 {
+    private static readonly TimeSpan Limit = TimeSpan.FromSeconds(90);
     private readonly string _work = installed.Work;
 
-    [Fact]
-    public void Installed_as_a_dotnet_tool_it_attaches_to_a_process_and_reports_its_pool()
+    private static string Sample => BuiltProgram.Dll("samples", "Orseis.Samples.PoolWatch");
+
+    /// <summary>
+    /// The sample copied under a name of its own (its dll, deps and runtimeconfig renamed), so <c>-n</c> finds this test's
+    /// processes and not the PoolWatch samples other test classes run at the same time.
+    /// </summary>
+    private string RenamedSample(string name)
     {
-        string tool = installed.Command;
-        using PoolWatchProcess sample = PoolWatchProcess.Start("--rate", "40", "--concurrency", "2", "--duration", "60", "--report", "0");
+        string folder = Path.Combine(_work, name);
+        if (Directory.Exists(folder))
+            return Path.Combine(folder, name + ".dll");
+        string built = Path.GetDirectoryName(Sample)!;
+        foreach (string file in Directory.GetFiles(built, "*", SearchOption.AllDirectories))
+        {
+            string relative = Path.GetRelativePath(built, file);
+            if (Path.GetDirectoryName(relative) is not { Length: > 0 })
+                relative = relative.Replace("Orseis.Samples.PoolWatch.", name + ".", StringComparison.Ordinal);
+            string target = Path.Combine(folder, relative);
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+            File.Copy(file, target);
+        }
 
-        ToolProcess.Result watched = ToolProcess.Run(_work, tool, [sample.Id.ToString(System.Globalization.CultureInfo.InvariantCulture), "--duration", "3.5"], TimeSpan.FromSeconds(60));
+        return Path.Combine(folder, name + ".dll");
+    }
 
-        Assert.True(watched.ExitCode == 0, watched.Output + watched.Error);
-        Assert.Contains($"orseis-trace: attached to {sample.Id}", watched.Output, StringComparison.Ordinal);
-        // At least one interval of the meter, read out of process, with the sample's pool and its opens per second.
-        Assert.Matches(@"orseis\.connection\.opens\s+\d+(\.\d+)? / 1 s\s+\[db\.client\.connection\.pool\.name=poolwatch", watched.Output);
-        Assert.Contains("pool report 'poolwatch' (while attached):", watched.Output, StringComparison.Ordinal);
-        Assert.Matches(@"opens/s [1-9]", watched.Output);
+    private static string Fixture(string name) => Path.Combine(RepositoryRoot.Find(), "tests", "Orseis.EndToEndTests", "Fixtures", name);
+
+    private ToolProcess.Result Run(params string[] args) => ToolProcess.Run(_work, installed.Command, args, Limit);
+
+    [Fact]
+    public void Report_on_the_recorded_fixture_writes_exactly_the_expected_json()
+    {
+        File.Copy(Fixture("poolwatch-churn.nettrace"), Path.Combine(_work, "poolwatch-churn.nettrace"), overwrite: true);
+
+        ToolProcess.Result report = Run("report", "poolwatch-churn.nettrace", "--format", "json");
+
+        Assert.True(report.ExitCode == 0, report.Error);
+        Assert.Equal(File.ReadAllText(Fixture("poolwatch-churn.report.json")).ReplaceLineEndings("\n"), report.Output.ReplaceLineEndings("\n"));
     }
 
     [Fact]
-    public void Installed_as_a_dotnet_tool_it_says_what_was_wrong_with_its_input()
+    public void Report_text_and_html_name_the_finding_with_its_numbers()
     {
-        string tool = installed.Command;
+        ToolProcess.Result text = Run("report", Fixture("poolwatch-churn.nettrace"));
+        Assert.True(text.ExitCode == 0, text.Error);
+        Assert.Contains("pool 'poolwatch' (sqlite): found Churn", text.Output, StringComparison.Ordinal);
+        Assert.Contains("opens=10, opensPerSecond=23.794", text.Output, StringComparison.Ordinal);
 
-        ToolProcess.Result noProcess = ToolProcess.Run(_work, tool, ["999999", "--duration", "1"], TimeSpan.FromSeconds(60));
-        Assert.Equal(2, noProcess.ExitCode);
-        Assert.Contains("cannot attach to process 999999", noProcess.Error, StringComparison.Ordinal);
+        string html = Path.Combine(_work, "report.html");
+        ToolProcess.Result written = Run("report", Fixture("poolwatch-churn.nettrace"), "--format", "html", "-o", html);
+        Assert.True(written.ExitCode == 0, written.Error);
+        string page = File.ReadAllText(html);
+        Assert.Contains("<b>Found: Churn</b>", page, StringComparison.Ordinal);
+        Assert.Equal(2, page.Split("<svg ").Length - 1); // the open-time histogram and the timeline
+        Assert.DoesNotContain("<script", page, StringComparison.Ordinal);
+        Assert.DoesNotContain("src=", page, StringComparison.Ordinal); // self-contained
+    }
 
-        ToolProcess.Result nothing = ToolProcess.Run(_work, tool, [], TimeSpan.FromSeconds(60));
-        Assert.NotEqual(0, nothing.ExitCode);
-        Assert.Contains("give either a process id to attach to or --file", nothing.Error, StringComparison.Ordinal);
+    [Fact]
+    public void Report_of_a_command_started_under_the_tool_names_the_churn_the_process_found_and_nothing_else()
+    {
+        ToolProcess.Result report = Run("report", "--format", "json", "--",
+            ToolProcess.Dotnet(), Sample, "--rate", "20", "--concurrency", "2", "--duration", "1.5", "--report", "0");
 
-        ToolProcess.Result badInterval = ToolProcess.Run(_work, tool, ["1", "--interval", "0"], TimeSpan.FromSeconds(60));
-        Assert.NotEqual(0, badInterval.ExitCode);
-        Assert.Contains("--interval must be between", badInterval.Error, StringComparison.Ordinal);
+        Assert.True(report.ExitCode == 0, report.Error);
+        using JsonDocument json = JsonDocument.Parse(report.Output);
+        JsonElement pool = Assert.Single(json.RootElement.GetProperty("pools").EnumerateArray());
+        Assert.Equal("poolwatch", pool.GetProperty("pool").GetString());
+        // The sample's set-up (ten inserts back to back in Main) is churn, raised in its first second: seen only because
+        // the session was on before the app started. The same verdict as the sample's own in-process report (its
+        // output goes to the tool's stderr).
+        Assert.Equal(["Churn"], pool.GetProperty("found").EnumerateArray().Select(k => k.GetString()));
+        Assert.Contains("findings: Churn 1", report.Error, StringComparison.Ordinal);
+        Assert.True(pool.GetProperty("opens").GetProperty("count").GetDouble() >= 10);
+    }
 
-        ToolProcess.Result missingFile = ToolProcess.Run(_work, tool, ["--file", Path.Combine(_work, "none.nettrace")], TimeSpan.FromSeconds(60));
-        Assert.NotEqual(0, missingFile.ExitCode);
-        Assert.Contains("none.nettrace", missingFile.Error, StringComparison.Ordinal);
+    [Fact]
+    public void Monitor_json_gives_one_object_per_interval_with_the_pool_and_the_finding()
+    {
+        ToolProcess.Result monitor = Run("monitor", "--format", "json", "--interval", "0.5", "--",
+            ToolProcess.Dotnet(), Sample, "--rate", "40", "--concurrency", "2", "--duration", "2.5", "--report", "0");
+
+        Assert.True(monitor.ExitCode == 0, monitor.Error);
+        List<JsonElement> intervals = [.. monitor.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => JsonDocument.Parse(l).RootElement)];
+        Assert.True(intervals.Count >= 2, monitor.Output);
+        List<JsonElement> pools = [.. intervals.SelectMany(i => i.GetProperty("pools").EnumerateArray())];
+        Assert.Contains(pools, p => p.GetProperty("pool").GetString() == "poolwatch" && p.GetProperty("opensPerSecond").GetDouble() > 0);
+        JsonElement churn = Assert.Single(pools.SelectMany(p => p.GetProperty("findings").EnumerateArray()));
+        Assert.Equal("Churn", churn.GetProperty("kind").GetString());
+        // Wait percentiles in milliseconds, never raw seconds.
+        JsonElement waited = pools.First(p => p.GetProperty("waitMs").ValueKind == JsonValueKind.Object).GetProperty("waitMs");
+        Assert.True(waited.GetProperty("p50").GetDouble() is > 0.001 and < 1000, waited.ToString());
+    }
+
+    [Fact]
+    public void Ps_marks_the_sample_and_monitor_attaches_to_it_by_pid_and_by_name()
+    {
+        using PoolWatchProcess sample = PoolWatchProcess.StartDll(RenamedSample("TracedPoolWatch"),
+            "--rate", "40", "--concurrency", "2", "--duration", "60", "--report", "0");
+        string pid = sample.Id.ToString(CultureInfo.InvariantCulture);
+
+        ToolProcess.Result ps = Run("ps");
+        Assert.True(ps.ExitCode == 0, ps.Error);
+        Assert.Matches($@"(?m)^\s*{pid}\s+TracedPoolWatch\s+yes\s", ps.Output);
+
+        ToolProcess.Result byPid = Run("-p", pid, "--duration", "2.5");
+        Assert.True(byPid.ExitCode == 0, byPid.Error);
+        Assert.Matches(@"\] poolwatch \(sqlite\): opens/s [1-9][0-9.]*, commands/s [1-9]", byPid.Output);
+        Assert.Matches(@"wait p50 [0-9.]+ / p95 [0-9.]+ / p99 [0-9.]+ ms", byPid.Output);
+
+        ToolProcess.Result byName = Run("monitor", "-n", "TracedPoolWatch", "--duration", "2500ms", "--format", "json");
+        Assert.True(byName.ExitCode == 0, byName.Error);
+        Assert.Contains("\"pool\":\"poolwatch\"", byName.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Bad_input_is_one_line_and_an_exit_code_per_kind()
+    {
+        string foreign = Path.Combine(_work, "foreign.nettrace"), truncated = Path.Combine(_work, "truncated.nettrace");
+        File.WriteAllText(foreign, "not a trace\n");
+        byte[] whole = File.ReadAllBytes(Fixture("poolwatch-churn.nettrace"));
+        File.WriteAllBytes(truncated, whole[..(whole.Length / 2)]);
+
+        Refused(1, "Unrecognized command or argument '--bogus'", "--bogus");
+        Refused(1, "--process-id takes a process id (a number), not 'abc'", "-p", "abc");
+        Refused(1, "say which process to watch", "monitor");
+        Refused(2, "--duration must be more than zero", "-p", "1", "--duration", "0");
+        Refused(2, "--duration must be more than zero", "collect", "-p", "1", "-o", "x.nettrace", "--duration", "-2s");
+        Refused(2, "--interval must be from 0.1 s to 3600 s", "-p", "1", "--interval", "5000");
+        Refused(2, "--duration 'soon' is not a duration", "-p", "1", "--duration", "soon");
+        Refused(3, "no process 999999 is running", "-p", "999999");
+        Refused(5, "no .NET process is named 'no-such-app'", "-n", "no-such-app");
+        Refused(8, "is not a .nettrace file", "report", foreign);
+        Refused(8, "is cut short", "report", truncated);
+        Refused(8, "no trace file", "report", Path.Combine(_work, "none.nettrace"));
+        Refused(9, "'/bin/true' exited (code 0) without connecting to the diagnostic port", "report", "--", "/bin/true");
+
+        using (Process notDotnet = Process.Start("sleep", "30"))
+        {
+            try
+            {
+                Refused(4, $"process {notDotnet.Id} is not a .NET process", "-p", notDotnet.Id.ToString(CultureInfo.InvariantCulture));
+            }
+            finally
+            {
+                notDotnet.Kill();
+            }
+        }
+
+        // A .NET process without Orseis: another orseis-trace, waiting at a diagnostic port.
+        string port = Path.Combine(_work, "wait.sock");
+        var waiting = new ProcessStartInfo(installed.Command) { RedirectStandardError = true, RedirectStandardOutput = true };
+        foreach (string arg in new[] { "monitor", "--diagnostic-port", port })
+            waiting.ArgumentList.Add(arg);
+        using (Process other = Process.Start(waiting)!)
+        {
+            try
+            {
+                for (int i = 0; i < 100 && !File.Exists(port); i++)
+                    Thread.Sleep(100);
+                Refused(7, "has not loaded Orseis", "-p", other.Id.ToString(CultureInfo.InvariantCulture));
+            }
+            finally
+            {
+                other.Kill();
+            }
+        }
+
+        string twin = RenamedSample("TwinPoolWatch");
+        using PoolWatchProcess one = PoolWatchProcess.StartDll(twin, "--rate", "5", "--concurrency", "1", "--duration", "60", "--report", "0");
+        using PoolWatchProcess two = PoolWatchProcess.StartDll(twin, "--rate", "5", "--concurrency", "1", "--duration", "60", "--report", "0");
+        Refused(6, $"2 .NET processes are named 'TwinPoolWatch' ({one.Id}, {two.Id})", "-n", "TwinPoolWatch");
+    }
+
+    private void Refused(int code, string message, params string[] args)
+    {
+        ToolProcess.Result result = Run(args);
+        string what = $"orseis-trace {string.Join(' ', args)}: exit {result.ExitCode}, stderr:\n{result.Error}";
+        Assert.True(result.ExitCode == code, what);
+        Assert.Contains(message, result.Error, StringComparison.Ordinal);
+        Assert.Single(result.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith("orseis-trace: ", result.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", result.Error, StringComparison.Ordinal);
     }
 
     /// <summary>src/Orseis.Trace packed and installed once with <c>dotnet tool install --tool-path</c>, for the tests of the class.</summary>
@@ -58,6 +209,10 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
             Succeeds(ToolProcess.Run(root, ToolProcess.Dotnet(),
                 ["pack", Path.Combine("src", "Orseis.Trace", "Orseis.Trace.csproj"), "-c", "Release", "--no-restore", "-o", packages, "-nologo",
                  "-nodeReuse:false", "-p:UseSharedCompilation=false"], TimeSpan.FromMinutes(3)));
+            string package = Assert.Single(Directory.GetFiles(packages, "Orseis.Trace.*.nupkg"), p => !p.EndsWith(".snupkg", StringComparison.Ordinal));
+            using (System.IO.Compression.ZipArchive zip = System.IO.Compression.ZipFile.OpenRead(package))
+                PackageEntries = [.. zip.Entries.Select(e => e.FullName)];
+            PackageBytes = new FileInfo(package).Length;
             Succeeds(ToolProcess.Run(Work, ToolProcess.Dotnet(),
                 ["tool", "install", "Orseis.Trace", "--tool-path", tools, "--add-source", packages, "--prerelease"], TimeSpan.FromMinutes(3)));
             Command = Path.Combine(tools, OperatingSystem.IsWindows() ? "orseis-trace.exe" : "orseis-trace");
@@ -69,9 +224,23 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         /// <summary>The installed <c>orseis-trace</c> command.</summary>
         public string Command { get; }
 
+        public IReadOnlyList<string> PackageEntries { get; }
+
+        public long PackageBytes { get; }
+
         public void Dispose() => Directory.Delete(Work, recursive: true);
 
         private static void Succeeds(ToolProcess.Result result) =>
             Assert.True(result.ExitCode == 0, $"exited with {result.ExitCode}:\n{result.Output}\n{result.Error}");
+    }
+
+    [Fact]
+    public void The_package_has_a_readme_and_no_windows_only_native_files()
+    {
+        Assert.Contains("README.md", installed.PackageEntries);
+        Assert.DoesNotContain(installed.PackageEntries, e => e.Contains("msdia140", StringComparison.OrdinalIgnoreCase)
+            || e.Contains("KernelTraceControl", StringComparison.OrdinalIgnoreCase));
+        Assert.DoesNotContain(installed.PackageEntries, e => e.EndsWith(".resources.dll", StringComparison.Ordinal));
+        Assert.True(installed.PackageBytes < 2_500_000, $"the package is {installed.PackageBytes} bytes");
     }
 }

@@ -17,9 +17,6 @@ public sealed class LineLengthTests
     /// </summary>
     private static readonly Dictionary<string, int> Baseline = new(StringComparer.Ordinal)
     {
-        ["src/Orseis.Trace/OrseisTraceSession.cs"] = 1,
-        ["src/Orseis.Trace/PoolSummary.cs"] = 6,
-        ["src/Orseis.Trace/Program.cs"] = 5,
         ["src/Orseis/Diagnostics/Detectors/ChurnDetector.cs"] = 3,
         ["src/Orseis/Diagnostics/Detectors/HeldTooLongDetector.cs"] = 2,
         ["src/Orseis/Diagnostics/Detectors/PhysicalConnections.cs"] = 1,

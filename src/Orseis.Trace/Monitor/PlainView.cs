@@ -1,0 +1,20 @@
+using System.Globalization;
+
+namespace Orseis.Trace.Monitor;
+
+/// <summary><c>monitor</c> as lines: one per pool and interval, a finding as soon as it arrives (stdout not a terminal).</summary>
+internal static class PlainView
+{
+    public static string Line(MonitorSnapshot s, PoolSnapshot p) => string.Create(CultureInfo.InvariantCulture,
+        $"[{s.Time:HH:mm:ss}] {p.Pool} ({p.System}): opens/s {p.OpensPerSecond:0.##}, commands/s {p.CommandsPerSecond:0.##}, "
+        + $"in use {Num(p.InUse)}/{Num(p.Max)} max, idle {Num(p.Idle)}, waiting {Num(p.Waiting)}, "
+        + $"wait {Q(p.WaitMs)}, use {Q(p.UseMs)}, command {Q(p.CommandMs)}, timeouts/s {p.TimeoutsPerSecond:0.##}; "
+        + $"thread pool queue {Num(s.ThreadPool.QueueLength)}, threads {Num(s.ThreadPool.Threads)}");
+
+    public static string Finding(string pool, FindingSnapshot f) =>
+        string.Create(CultureInfo.InvariantCulture, $"[{f.Time:HH:mm:ss.fff}] FINDING {f.Kind} {pool}: {f.Message} ({f.Figures})");
+
+    internal static string Num(double? value) => value is { } v ? v.ToString("0.##", CultureInfo.InvariantCulture) : "-";
+
+    internal static string Q(Quantiles? q) => q?.ToString() ?? "-";
+}

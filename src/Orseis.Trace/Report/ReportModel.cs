@@ -1,0 +1,41 @@
+namespace Orseis.Trace.Report;
+
+/// <summary>What <c>report</c> found in one trace; <c>--format json</c> writes exactly this.</summary>
+internal sealed record TraceReport(
+    string Trace,
+    DateTime? Start,
+    DateTime? End,
+    double Seconds,
+    IReadOnlyList<PoolReport> Pools,
+    ThreadPoolReport ThreadPool,
+    IReadOnlyList<ProviderMeterReport> ProviderMeters);
+
+/// <summary>One pool: what the process found (its detectors' finding events) and the figures its events and meter carried.</summary>
+internal sealed record PoolReport(
+    string Pool,
+    string System,
+    IReadOnlyList<string> Found,
+    IReadOnlyList<FindingReport> Findings,
+    CountReport Opens,
+    CountReport Commands,
+    Percentiles? HeldMs,
+    double? PeakInUse,
+    double? MaxPoolSize,
+    double? PeakWaiting,
+    double Timeouts,
+    double? PeakWaitP99Ms);
+
+/// <summary>A finding event as the process raised it, with its figures.</summary>
+internal sealed record FindingReport(DateTime Time, string Kind, string Message, IReadOnlyDictionary<string, string> Figures);
+
+/// <summary>Opens or commands: how many, how often, how long (from the events when recorded, else from the meter).</summary>
+internal sealed record CountReport(double Count, double PerSecond, Percentiles? Ms, string From);
+
+/// <summary>Percentiles in ms, exact over the recorded events.</summary>
+internal sealed record Percentiles(int Count, double P50, double P95, double P99, double Max);
+
+/// <summary>The runtime's thread pool while recorded.</summary>
+internal sealed record ThreadPoolReport(int Adjustments, int StarvationInjections, int? PeakThreads, double? PeakQueueLength);
+
+/// <summary>A provider's own pool instrument (Npgsql, MySqlConnector), its peak while recorded.</summary>
+internal sealed record ProviderMeterReport(string Meter, string Instrument, string Tags, double Peak);

@@ -1,0 +1,45 @@
+using System.Globalization;
+using System.Text;
+
+namespace Orseis.Trace.Report;
+
+/// <summary><c>report --format text</c>: per pool, what was found and the numbers behind it.</summary>
+internal static class TextReport
+{
+    public static string Write(TraceReport r)
+    {
+        var text = new StringBuilder();
+        void Line(string line) => text.Append(line).Append('\n');
+        string N(double? v) => v is { } x ? TraceFacts.Invariant(x) : "-";
+        string P(Percentiles? p) => p is null ? "-" : string.Create(CultureInfo.InvariantCulture,
+            $"p50 {N(p.P50)} / p95 {N(p.P95)} / p99 {N(p.P99)} / max {N(p.Max)} ms (n={p.Count})");
+
+        Line($"orseis-trace report: {r.Trace}, {N(r.Seconds)} s recorded, {r.Pools.Count} pool(s)");
+        if (r.Pools.Count == 0)
+            Line("  no Orseis pool appears in this trace");
+        foreach (PoolReport p in r.Pools)
+        {
+            Line("");
+            Line($"pool '{p.Pool}' ({(p.System.Length > 0 ? p.System : "?")}): "
+                + (p.Found.Count == 0 ? "nothing found" : "found " + string.Join(", ", p.Found)));
+            Line($"  opens {N(p.Opens.Count)} ({N(p.Opens.PerSecond)}/s, from {p.Opens.From}), open time {P(p.Opens.Ms)}");
+            Line($"  commands {N(p.Commands.Count)} ({N(p.Commands.PerSecond)}/s), command time {P(p.Commands.Ms)}");
+            Line($"  held {P(p.HeldMs)}");
+            Line($"  in use peak {N(p.PeakInUse)} of max {N(p.MaxPoolSize)}, waiting in Open peak {N(p.PeakWaiting)}, "
+                + $"wait p99 peak {N(p.PeakWaitP99Ms)} ms, timeouts {N(p.Timeouts)}");
+            foreach (FindingReport f in p.Findings)
+            {
+                Line($"  - [{f.Kind}] {f.Time:HH:mm:ss.fff}Z {f.Message}");
+                if (f.Figures.Count > 0)
+                    Line("      " + string.Join(", ", f.Figures.Select(kv => $"{kv.Key}={kv.Value}")));
+            }
+        }
+
+        Line("");
+        Line($"thread pool: {r.ThreadPool.Adjustments} adjustment(s), {r.ThreadPool.StarvationInjections} injection(s) for starvation, "
+            + $"peak threads {N(r.ThreadPool.PeakThreads)}, peak queue {N(r.ThreadPool.PeakQueueLength)}");
+        foreach (ProviderMeterReport m in r.ProviderMeters)
+            Line($"provider meter {m.Meter}: {m.Instrument} peak {N(m.Peak)} [{m.Tags}]");
+        return text.ToString();
+    }
+}
