@@ -24,11 +24,12 @@ namespace Orseis;
 /// string? name = p.Get&lt;string&gt;("p_name");
 /// </code>
 /// </example>
-public sealed class ParameterBag
+public sealed partial class ParameterBag
 {
     private readonly List<Entry> _entries = [];
     private TypeHandlerSet? _handlers;
     private bool _ran;
+    private Exception? _outputFailed;
 
     /// <summary>
     /// How the call's text is read: <see cref="CommandType.Text"/> (the default: SQL with <c>@name</c> parameters) or
@@ -57,6 +58,13 @@ public sealed class ParameterBag
             throw new ArgumentException($"Parameter '{bare}' has the undefined direction {(int)direction}.", nameof(direction));
         _entries.Add(new Entry(bare, value, dbType, direction, size));
         return this;
+    }
+
+    private void AddEntry(Entry entry)
+    {
+        if (Find(entry.Name) is not null)
+            throw new ArgumentException($"Parameter '{entry.Name}' was already added to this ParameterBag.", nameof(entry));
+        _entries.Add(entry);
     }
 
     /// <summary>The value of a parameter: for an output, input-output or return value, as read back after the call; for an input, the value
@@ -122,6 +130,7 @@ public sealed class ParameterBag
     internal string Bind(DbCommand command, string sql, TypeHandlerSet? handlers)
     {
         _ran = false;
+        _outputFailed = null;
         _handlers = handlers;
         bool text = CommandType == CommandType.Text;
         foreach (Entry entry in _entries)
@@ -136,8 +145,11 @@ public sealed class ParameterBag
             }
 
             string name = text ? SqlNames.FindSpelling(sql, entry.Name) ?? entry.Name : entry.Name;
-            DbParameter parameter = ParameterBinder.Create(command, name, entry.Value, handlers);
-            parameter.Direction = entry.Direction;
+            object? value = entry.Member is { } member
+                ? entry.Direction == ParameterDirection.InputOutput ? member.Read(entry.Target!, entry.Name) : null
+                : entry.Value;
+            DbParameter parameter = ParameterBinder.Create(command, name, value, handlers);
+            SetDirection(parameter, entry);
             if (entry.DbType is { } dbType)
                 parameter.DbType = dbType;
             if (entry.Size is { } size)
@@ -151,6 +163,24 @@ public sealed class ParameterBag
         return sql;
     }
 
+    /// <summary>
+    /// Sets the parameter's direction; a provider that has no outputs (Microsoft.Data.Sqlite refuses any direction but
+    /// Input, without naming the parameter) is reported with the parameter's name.
+    /// </summary>
+    private static void SetDirection(DbParameter parameter, Entry entry)
+    {
+        try
+        {
+            parameter.Direction = entry.Direction;
+        }
+        catch (Exception error) when (error is ArgumentException or NotSupportedException)
+        {
+            throw new NotSupportedException(
+                $"Parameter '{entry.Name}' is {entry.Direction}, which the provider ({parameter.GetType().Name}) refused: it has no " +
+                "output parameters (SQLite has none, nor procedures). The provider's error is the inner exception.", error);
+        }
+    }
+
     /// <summary>Reads the outputs back from the command's parameters once the call has completed (and its reader is closed).</summary>
     internal void ReadBack()
     {
@@ -162,6 +192,7 @@ public sealed class ParameterBag
         }
 
         _ran = true;
+        WriteTargets();
     }
 
     private Entry? Find(string bare)
@@ -179,6 +210,12 @@ public sealed class ParameterBag
 
     private sealed class Entry(string name, object? value, DbType? dbType, ParameterDirection direction, int? size)
     {
+        /// <summary>The member an output is written back to (<see cref="Output{T}"/>); null for a plain entry.</summary>
+        public OutputMember? Member { get; init; }
+
+        /// <summary>The object that holds <see cref="Member"/>.</summary>
+        public object? Target { get; init; }
+
         public string Name { get; } = name;
 
         public object? Value { get; } = value;

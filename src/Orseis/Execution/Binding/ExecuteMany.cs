@@ -93,6 +93,7 @@ internal static class ExecuteMany
             }
 
             (item as ParameterBag)?.ReadBack();
+            ParameterBag.ThrowIfOutputFailed(item);
         }
 
         return total;
@@ -151,7 +152,10 @@ internal static class ExecuteMany
                 }
 
                 for (int i = start; i < end; i++)
+                {
                     (items[i] as ParameterBag)?.ReadBack();
+                    ParameterBag.ThrowIfOutputFailed(items[i]);
+                }
 
                 start = end;
             }
