@@ -127,7 +127,7 @@ public sealed partial class ParameterBag
     internal bool NeedsOwnCommand => CommandType != CommandType.Text || _entries.Exists(e => e.Direction != ParameterDirection.Input);
 
     /// <summary>Adds these parameters to <paramref name="command"/>, sets its command type and returns the text to run.</summary>
-    internal string Bind(DbCommand command, string sql, TypeHandlerSet? handlers)
+    internal string Bind(DbCommand command, string sql, TypeHandlerSet? handlers, HashSet<string>? literal = null)
     {
         _ran = false;
         _outputFailed = null;
@@ -140,7 +140,7 @@ public sealed partial class ParameterBag
             if (text && entry is { Direction: ParameterDirection.Input, DbType: null, Size: null })
             {
                 // As a dictionary's entry: spelled as the SQL spells it, lists expanded, left out when the SQL does not use it.
-                sql = ParameterBinder.Add(command, sql, entry.Name, entry.Value, handlers);
+                sql = ParameterBinder.Add(command, sql, entry.Name, entry.Value, handlers, literal);
                 continue;
             }
 
@@ -193,6 +193,14 @@ public sealed partial class ParameterBag
 
         _ran = true;
         WriteTargets();
+    }
+
+    /// <summary>The value of the input <paramref name="name"/> (a literal's, <c>{=name}</c>); false when there is no such input.</summary>
+    internal bool TryGetInput(string name, out object? value)
+    {
+        Entry? entry = Find(Bare(name));
+        value = entry?.Value;
+        return entry is { Direction: ParameterDirection.Input };
     }
 
     private Entry? Find(string bare)
