@@ -179,6 +179,9 @@ internal static class ParameterBinder
             case null:
                 parameter.Value = DBNull.Value;
                 break;
+            case DbStringValue text:
+                text.Apply(parameter);
+                break;
             case Enum e:
                 parameter.Value = Convert.ChangeType(e, Enum.GetUnderlyingType(e.GetType()), CultureInfo.InvariantCulture);
                 break;
