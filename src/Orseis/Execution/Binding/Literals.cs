@@ -116,7 +116,8 @@ internal static partial class Literals
                     text.Append(text.Length == 1 ? "" : ", ").Append(Format(name, element));
                 }
 
-                return text.Length == 1 ? "(SELECT NULL WHERE 1 = 0)" : text.Append(')').ToString();
+                // An empty list: a subquery of no rows, typed as a number (PostgreSQL will not compare a number with an untyped NULL).
+                return text.Length == 1 ? "(SELECT 0 WHERE 1 = 0)" : text.Append(')').ToString();
             default:
                 throw Unsupported(name, "a " + value.GetType().Name);
         }
