@@ -40,7 +40,9 @@ public sealed class DbStringValue
     /// <summary>The length sent as the parameter's size; null for Dapper's default (4000, or -1 beyond).</summary>
     public int? Length { get; }
 
-    /// <summary>True for ANSI text (<c>varchar</c>, <c>char</c>), false (the default) for Unicode (<c>nvarchar</c>, <c>nchar</c>).</summary>
+    /// <summary>
+    /// True for ANSI text (<c>varchar</c>, <c>char</c>), false (the default) for Unicode (<c>nvarchar</c>, <c>nchar</c>).
+    /// </summary>
     public bool IsAnsi { get; init; }
 
     /// <summary>True for a fixed-length type (<c>char(n)</c>, <c>nchar(n)</c>); needs a <see cref="Length"/>.</summary>
@@ -48,7 +50,8 @@ public sealed class DbStringValue
 
     /// <summary>The shape, never the value (values stay out of logs and messages).</summary>
     /// <returns>A description such as <c>DbStringValue(AnsiStringFixedLength, Length 4)</c>.</returns>
-    public override string ToString() => $"DbStringValue({DbType}, Length {Length?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "default"})";
+    public override string ToString() =>
+        $"DbStringValue({DbType}, Length {Length?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "default"})";
 
     private DbType DbType => IsAnsi
         ? IsFixedLength ? DbType.AnsiStringFixedLength : DbType.AnsiString

@@ -17,7 +17,8 @@ public sealed partial class ParameterBag
     /// </summary>
     /// <typeparam name="T">The target's type, a class.</typeparam>
     /// <param name="target">The object whose member receives the value.</param>
-    /// <param name="member">The member: a property or field (<c>x =&gt; x.Id</c>), or a chain of them (<c>x =&gt; x.Address.Id</c>).</param>
+    /// <param name="member">The member: a property or field (<c>x =&gt; x.Id</c>), or a chain of them
+    /// (<c>x =&gt; x.Address.Id</c>).</param>
     /// <param name="dbType">The database type; by default the member's type says it (<c>int</c>: <see cref="DbType.Int32"/>).</param>
     /// <param name="size">The size of a variable-length output; a string member gets 4000 (or its value's length, if longer) by
     /// default, as in Dapper.</param>
@@ -46,7 +47,11 @@ public sealed partial class ParameterBag
         ArgumentNullException.ThrowIfNull(target);
         ArgumentNullException.ThrowIfNull(member);
         if (direction is not (ParameterDirection.InputOutput or ParameterDirection.Output or ParameterDirection.ReturnValue))
-            throw new ArgumentException($"An output member needs the direction InputOutput, Output or ReturnValue, not {direction}.", nameof(direction));
+        {
+            throw new ArgumentException(
+                $"An output member needs the direction InputOutput, Output or ReturnValue, not {direction}.", nameof(direction));
+        }
+
         OutputMember compiled = OutputMember.For(member);
         string bare = Bare(name ?? compiled.DefaultName);
         if (bare.Length == 0)
@@ -77,7 +82,8 @@ public sealed partial class ParameterBag
             catch (Exception error) when (error is InvalidOperationException or ArgumentException)
             {
                 _outputFailed ??= new InvalidOperationException(
-                    $"Output parameter '{entry.Name}' could not be written to member {member.Path} ({ScalarTypes.Describe(member.Type)}): " +
+                    $"Output parameter '{entry.Name}' could not be written to member {member.Path} " +
+                    $"({ScalarTypes.Describe(member.Type)}): " +
                     $"{error.Message}", error);
             }
         }

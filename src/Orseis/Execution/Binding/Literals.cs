@@ -58,7 +58,8 @@ internal static partial class Literals
             case IEnumerable<KeyValuePair<string, object?>> pairs:
                 return Pick(pairs, name, out value);
             case IDictionary dictionary:
-                return Pick(dictionary.Keys.OfType<string>().Select(k => new KeyValuePair<string, object?>(k, dictionary[k])), name, out value);
+                var entries = dictionary.Keys.OfType<string>().Select(k => new KeyValuePair<string, object?>(k, dictionary[k]));
+                return Pick(entries, name, out value);
             default:
                 return Pick(ParameterBinder.MembersOf(args), name, out value);
         }
@@ -88,7 +89,9 @@ internal static partial class Literals
 
     private static string Bare(string name) => name.TrimStart('@', ':', '?', '$');
 
-    /// <summary>The SQL literal of <paramref name="value"/>; negative numbers in parentheses, so <c>10-{=n}</c> never becomes a comment.</summary>
+    /// <summary>
+    /// The SQL literal of <paramref name="value"/>; negative numbers in parentheses, so <c>10-{=n}</c> never becomes a comment.
+    /// </summary>
     private static string Format(string name, object? value)
     {
         CultureInfo c = CultureInfo.InvariantCulture;
@@ -127,7 +130,8 @@ internal static partial class Literals
 
 #pragma warning disable CA2208 // the error is about the public call's 'args'
     private static ArgumentException Missing(string name) =>
-        new($"The SQL has the literal {{={name}}}, but the arguments have no member or entry '{name}' to write there.", PublicParameters.Args);
+        new($"The SQL has the literal {{={name}}}, but the arguments have no member or entry '{name}' to write there.",
+            PublicParameters.Args);
 
     private static ArgumentException Unsupported(string name, string what) =>
         new($"The literal {{={name}}} is {what}: only numbers, booleans, enums, NULL and lists of them are written into the SQL as " +

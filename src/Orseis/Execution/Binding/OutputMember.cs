@@ -19,7 +19,12 @@ internal sealed class OutputMember
     private readonly Action<object, ParameterBag, string> _write;
 
     private OutputMember(
-        string path, string name, Type type, Func<object, object?>[] owners, Func<object, object?> read, Action<object, ParameterBag, string> write)
+        string path,
+        string name,
+        Type type,
+        Func<object, object?>[] owners,
+        Func<object, object?> read,
+        Action<object, ParameterBag, string> write)
     {
         Path = path;
         DefaultName = name;
@@ -76,7 +81,9 @@ internal sealed class OutputMember
 
     private static List<MemberInfo> Chain<T>(Expression<Func<T, object?>> expression)
     {
-        Expression body = expression.Body is UnaryExpression { NodeType: ExpressionType.Convert } convert ? convert.Operand : expression.Body;
+        Expression body = expression.Body is UnaryExpression { NodeType: ExpressionType.Convert } convert
+            ? convert.Operand
+            : expression.Body;
         var chain = new List<MemberInfo>();
         while (body is MemberExpression { Member: PropertyInfo or FieldInfo } member)
         {
@@ -98,15 +105,16 @@ internal sealed class OutputMember
             if (i < chain.Count - 1 && type.IsValueType)
             {
                 throw new ArgumentException(
-                    $"Member {member.DeclaringType!.Name}.{member.Name} is a struct ({type.Name}): an output could only be written to a copy.",
+                    $"Member {member.DeclaringType!.Name}.{member.Name} is a struct ({type.Name}): an output could only be " +
+                    "written to a copy.",
                     nameof(expression));
             }
 
             if (i == chain.Count - 1 && !Settable(member))
             {
                 throw new ArgumentException(
-                    $"Member {member.DeclaringType!.Name}.{member.Name} cannot be set (no setter, or a read-only field), so an output cannot be " +
-                    "written to it.", nameof(expression));
+                    $"Member {member.DeclaringType!.Name}.{member.Name} cannot be set (no setter, or a read-only field), " +
+                    "so an output cannot be written to it.", nameof(expression));
             }
         }
 

@@ -150,8 +150,11 @@ internal static class ParameterBinder
     }
 
     /// <summary>True for a list written into the SQL as a literal (<c>in {=ids}</c>) and not also used as a parameter.</summary>
-    private static bool WrittenAsLiteral(string sql, string name, HashSet<string>? literal) =>
-        literal is not null && literal.Contains(name.TrimStart('@', ':', '?', '$')) && SqlNames.FindSpelling(sql, name.TrimStart('@', ':', '?', '$')) is null;
+    private static bool WrittenAsLiteral(string sql, string name, HashSet<string>? literal)
+    {
+        string bare = name.TrimStart('@', ':', '?', '$');
+        return literal is not null && literal.Contains(bare) && SqlNames.FindSpelling(sql, bare) is null;
+    }
 
     /// <summary>A list to expand, unless a type handler sends the whole value (a collection stored as JSON, say).</summary>
     private static bool IsList(object value, Mapping.TypeHandlerSet? handlers) =>
