@@ -6,9 +6,10 @@ namespace Orseis;
 
 /// <summary>
 /// The result sets of one command (from <see cref="SqlRunner.QueryMultiple(string, object?, TimeSpan?)"/>), read in order: each <c>Read</c>
-/// maps
-/// the current result set and moves to the next. It holds its connection until disposed; disposing it before every
-/// result set was read asks the server to stop sending the rest.
+/// maps the current result set (buffered, or row by row: <see cref="Read{T}(bool)"/>) and moves to the next. It holds its
+/// connection until its last result set has been read, when the call ends at once (outputs read back, the connection
+/// given back), or until it is disposed; disposing it before every result set was read asks the server to stop sending
+/// the rest.
 /// </summary>
 public sealed partial class GridReader : IDisposable, IAsyncDisposable
 {
