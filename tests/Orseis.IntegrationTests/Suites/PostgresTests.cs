@@ -33,7 +33,8 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public Task Dapper_findings() => Arguments_and_conversions_behave_as_Dapper_users_expect();
 
-    [PostgresFact] public Task Literals() => Literals_are_written_into_the_sql_in_every_mode("select id from {0} order by id limit {=take}");
+    [PostgresFact] public Task Literals() =>
+        Literals_are_written_into_the_sql_in_every_mode("select id from {0} order by id limit {=take}");
 
     [PostgresFact] public void String_shape() => A_string_parameters_shape_reaches_the_server();
 

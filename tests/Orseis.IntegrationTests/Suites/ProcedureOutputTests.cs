@@ -121,7 +121,8 @@ public sealed class ProcedureOutputTests : IDisposable
             var error = await Assert.ThrowsAsync<InvalidOperationException>(() => db.ExecuteAsync(Name("label"),
                 new ParameterBag { CommandType = CommandType.StoredProcedure }
                     .Output(wrong, w => w.Label, DbType.String, name: "p_label", direction: ParameterDirection.Output)));
-            Assert.Contains("Output parameter 'p_label' could not be written to member Wrong.Label (Int32)", error.Message, StringComparison.Ordinal);
+            Assert.Contains("Output parameter 'p_label' could not be written to member Wrong.Label (Int32)", error.Message,
+                StringComparison.Ordinal);
             Assert.DoesNotContain("secret", error.Message, StringComparison.Ordinal);
             Assert.Equal(0, db.GetPoolReport().InUse);
 
@@ -185,7 +186,10 @@ public sealed class ProcedureOutputTests : IDisposable
     {
         var dialect = new SqlServerDialect();
         using Database db = dialect.Open(ExecutionMode.OpenPerCall);
-        db.Execute(Text($"create procedure {_name}_ret @a int, @label nvarchar(50) output as begin set @label = N'got ' + cast(@a as nvarchar(10)); return @a * 2; end"));
+        db.Execute(Text($"""
+            create procedure {_name}_ret @a int, @label nvarchar(50) output as
+            begin set @label = N'got ' + cast(@a as nvarchar(10)); return @a * 2; end
+            """));
         try
         {
             var tally = new Tally();

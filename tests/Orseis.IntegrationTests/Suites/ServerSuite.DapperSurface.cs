@@ -27,7 +27,8 @@ public abstract partial class ServerSuite
             Assert.Equal(20, runner.Scalar<int>(count + "id not in {=ids}", new { ids = new List<long>() }));
             Assert.Equal(10, runner.Scalar<int>(count + "id > 5-{=n}", new { n = -5 }));
             Assert.Equal(20, runner.Scalar<int>(count + "1 = {=t}", new { t = true }));
-            Assert.Equal("item 2", runner.QuerySingle<string>(Text($"select name from {Table} where id = {{=e}} and amount > @min"), new { e = Pick.Second, min = 0m }));
+            Assert.Equal("item 2", runner.QuerySingle<string>(Text($"select name from {Table} where id = {{=e}} and amount > @min"),
+                new { e = Pick.Second, min = 0m }));
         }
 
         // Each item of a sequence gets its own literal (in batches where the provider has them).
@@ -49,15 +50,21 @@ public abstract partial class ServerSuite
         try
         {
             string insert = Text($"insert into {table} (code, name) values (@code, @name)");
-            db.Execute(insert, new { code = new DbStringValue("AB", 4) { IsAnsi = true, IsFixedLength = true }, name = new DbStringValue("é-ok", 20) });
+            db.Execute(insert, new { code = new DbStringValue("AB", 4) { IsAnsi = true, IsFixedLength = true },
+                name = new DbStringValue("é-ok", 20) });
             db.Execute(insert, new[] { new { code = new DbStringValue("CD") { IsAnsi = true }, name = new DbStringValue("x") } });
-            Assert.Equal(1, db.Scalar<int>(Text($"select count(*) from {table} where code = @c"), new { c = new DbStringValue("AB", 4) { IsAnsi = true, IsFixedLength = true } }));
-            Assert.Equal("é-ok", db.QuerySingle<string>(Text($"select name from {table} where code = @c"), new { c = new DbStringValue("AB") { IsAnsi = true } }));
-            Assert.Equal("AB", db.QuerySingle<string>(Text($"select code from {table} where name = @n"), new { n = new DbStringValue("é-ok") }).TrimEnd());
+            Assert.Equal(1, db.Scalar<int>(Text($"select count(*) from {table} where code = @c"), new { c = new DbStringValue("AB",
+                4) { IsAnsi = true, IsFixedLength = true } }));
+            Assert.Equal("é-ok", db.QuerySingle<string>(Text($"select name from {table} where code = @c"),
+                new { c = new DbStringValue("AB") { IsAnsi = true } }));
+            Assert.Equal("AB", db.QuerySingle<string>(Text($"select code from {table} where name = @n"),
+                new { n = new DbStringValue("é-ok") }).TrimEnd());
 
-            var tooLong = Assert.Throws<ArgumentException>(() => db.Execute(insert, new { code = new DbStringValue("ABCDE", 4) { IsAnsi = true }, name = "y" }));
+            var tooLong = Assert.Throws<ArgumentException>(() => db.Execute(insert, new { code = new DbStringValue("ABCDE",
+                4) { IsAnsi = true }, name = "y" }));
             Assert.Contains("Parameter 'code' is a DbStringValue longer than its Length (4)", tooLong.Message, StringComparison.Ordinal);
-            Assert.ThrowsAny<DbException>(() => db.Execute(insert, new { code = new DbStringValue("ABCDEFG") { IsAnsi = true }, name = "z" }));
+            Assert.ThrowsAny<DbException>(() => db.Execute(insert, new { code = new DbStringValue("ABCDEFG") { IsAnsi = true },
+                name = "z" }));
             Assert.Equal(2, db.Scalar<int>(Text($"select count(*) from {table}")));
         }
         finally

@@ -42,7 +42,8 @@ public sealed class GridUnbufferedTests
         Assert.Contains("being read unbuffered", wrongOrder.Message, StringComparison.Ordinal);
         Assert.Throws<InvalidOperationException>(() => grid.ReadSingle<long>());
         Assert.Equal([1L], first);
-        Assert.Contains("already been read", Assert.Throws<InvalidOperationException>(() => first.ToList()).Message, StringComparison.Ordinal);
+        Assert.Contains("already been read", Assert.Throws<InvalidOperationException>(() => first.ToList()).Message,
+            StringComparison.Ordinal);
         Assert.Empty(grid.Read<long>());
     }
 
@@ -73,7 +74,8 @@ public sealed class GridUnbufferedTests
     public async Task The_async_unbuffered_read_honours_its_token_and_ends_the_call_after_the_last_result_set(RunnerKind kind)
     {
         using var db = new SeededDatabase(kind);
-        await using GridReader grid = await db.Runner.QueryMultipleAsync("select id from people order by id; select name from people order by id");
+        await using GridReader grid = await db.Runner.QueryMultipleAsync(
+            "select id from people order by id; select name from people order by id");
         var ids = new List<long>();
         await foreach (long id in grid.ReadUnbufferedAsync<long>())
             ids.Add(id);

@@ -47,7 +47,8 @@ public sealed class AnsweringDataSource(string connectionString) : DbDataSource
 
         public override SqliteDataReader ExecuteReader(CommandBehavior behavior)
         {
-            source.Sent.Enqueue([.. Parameters.Cast<SqliteParameter>().Select(p => (p.ParameterName, p.Direction, p.DbType, p.Size, p.Value))]);
+            source.Sent.Enqueue([.. Parameters.Cast<SqliteParameter>().Select(p => (p.ParameterName, p.Direction, p.DbType, p.Size,
+                p.Value))]);
             SqliteParameter[] outputs = [.. Parameters.Cast<SqliteParameter>().Where(p => p.Direction != ParameterDirection.Input)];
             foreach (SqliteParameter output in outputs)
                 Parameters.Remove(output);

@@ -50,13 +50,16 @@ public sealed class DbStringValueTests
     {
         var ansi = new DbStringValue("AB", 4) { IsAnsi = true, IsFixedLength = true };
         Assert.Equal(System.Data.SqlDbType.Char, ((Microsoft.Data.SqlClient.SqlParameter)Bound("sqlclient", ansi)).SqlDbType);
-        Assert.Equal(System.Data.SqlDbType.VarChar, ((Microsoft.Data.SqlClient.SqlParameter)Bound("sqlclient", new DbStringValue("a") { IsAnsi = true })).SqlDbType);
-        Assert.Equal(System.Data.SqlDbType.NVarChar, ((Microsoft.Data.SqlClient.SqlParameter)Bound("sqlclient", new DbStringValue("a"))).SqlDbType);
+        Assert.Equal(System.Data.SqlDbType.VarChar, ((Microsoft.Data.SqlClient.SqlParameter)Bound("sqlclient",
+            new DbStringValue("a") { IsAnsi = true })).SqlDbType);
+        Assert.Equal(System.Data.SqlDbType.NVarChar, ((Microsoft.Data.SqlClient.SqlParameter)Bound("sqlclient",
+            new DbStringValue("a"))).SqlDbType);
         Assert.Equal(MySqlConnector.MySqlDbType.String, ((MySqlConnector.MySqlParameter)Bound("mysqlconnector", ansi)).MySqlDbType);
 
         // PostgreSQL has no ANSI text and Npgsql sends every string DbType as text, fixed length included.
         Assert.Equal(NpgsqlTypes.NpgsqlDbType.Text, ((Npgsql.NpgsqlParameter)Bound("npgsql", ansi)).NpgsqlDbType);
-        Assert.Equal(NpgsqlTypes.NpgsqlDbType.Text, ((Npgsql.NpgsqlParameter)Bound("npgsql", new DbStringValue("a") { IsAnsi = true })).NpgsqlDbType);
+        Assert.Equal(NpgsqlTypes.NpgsqlDbType.Text, ((Npgsql.NpgsqlParameter)Bound("npgsql",
+            new DbStringValue("a") { IsAnsi = true })).NpgsqlDbType);
     }
 
     [Fact]
@@ -64,15 +67,20 @@ public sealed class DbStringValueTests
     {
         using var db = new SeededDatabase(RunnerKind.OpenPerCall);
         db.Runner.Execute("create table codes (code text)");
-        db.Runner.Execute("insert into codes (code) values (@code)", new[] { new { code = new DbStringValue("AB", 4) { IsAnsi = true, IsFixedLength = true } }, new { code = new DbStringValue(null) } });
-        Assert.Equal(["AB"], db.Runner.Query<string>("select code from codes where code in @codes", new { codes = new[] { new DbStringValue("AB"), new DbStringValue("ZZ") } }));
-        Assert.Equal(1, db.Runner.Scalar<int>("select count(*) from codes where code is @c", new ParameterBag().Add("c", new DbStringValue(null) { IsAnsi = true })));
+        db.Runner.Execute("insert into codes (code) values (@code)", new[] { new { code = new DbStringValue("AB", 4) { IsAnsi = true,
+            IsFixedLength = true } }, new { code = new DbStringValue(null) } });
+        Assert.Equal(["AB"], db.Runner.Query<string>("select code from codes where code in @codes",
+            new { codes = new[] { new DbStringValue("AB"), new DbStringValue("ZZ") } }));
+        Assert.Equal(1, db.Runner.Scalar<int>("select count(*) from codes where code is @c", new ParameterBag().Add("c",
+            new DbStringValue(null) { IsAnsi = true })));
 
-        var tooLong = Assert.Throws<ArgumentException>(() => db.Runner.Execute("insert into codes (code) values (@code)", new { code = new DbStringValue("ABCDE-secret", 4) }));
+        var tooLong = Assert.Throws<ArgumentException>(() => db.Runner.Execute("insert into codes (code) values (@code)",
+            new { code = new DbStringValue("ABCDE-secret", 4) }));
         Assert.Equal("args", tooLong.ParamName);
         Assert.Contains("Parameter 'code' is a DbStringValue longer than its Length (4)", tooLong.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("secret", tooLong.Message, StringComparison.Ordinal);
-        var noLength = Assert.Throws<ArgumentException>(() => db.Runner.Execute("insert into codes (code) values (@code)", new { code = new DbStringValue("A") { IsFixedLength = true } }));
+        var noLength = Assert.Throws<ArgumentException>(() => db.Runner.Execute("insert into codes (code) values (@code)",
+            new { code = new DbStringValue("A") { IsFixedLength = true } }));
         Assert.Contains("fixed-length DbStringValue without a Length", noLength.Message, StringComparison.Ordinal);
         Assert.Equal(2, db.Runner.Scalar<int>("select count(*) from codes"));
         Assert.Throws<ArgumentOutOfRangeException>(() => new DbStringValue("a", 0));

@@ -41,7 +41,8 @@ public sealed class LiteralTests
     public void Limits_where_a_parameter_is_not_wanted_and_literals_next_to_parameters_and_lists()
     {
         using var db = new SeededDatabase(RunnerKind.Session);
-        Assert.Equal([2L, 3L], db.Runner.Query<long>("select id from people where id >= @min order by id limit {=take}", new { min = 2, take = 2 }));
+        Assert.Equal([2L, 3L], db.Runner.Query<long>("select id from people where id >= @min order by id limit {=take}", new { min = 2,
+            take = 2 }));
         Assert.Equal([1L], db.Runner.Query<long>("select @x where 1 in @ids and 1 = {=a}", new { x = 1L, ids = new[] { 1, 2, 3 }, a = 1 }));
         Assert.Equal(2, db.Runner.Scalar<int>("select count(*) from people where id in {=ids}", new { ids = new[] { 1, 3, 9 } }));
         Assert.Equal(0, db.Runner.Scalar<int>("select count(*) from people where id in {=ids}", new { ids = Array.Empty<int>() }));
@@ -67,18 +68,24 @@ public sealed class LiteralTests
     public void Text_and_other_values_are_refused_naming_the_literal_never_the_value()
     {
         using var db = new SeededDatabase(RunnerKind.OpenPerCall);
-        var text = Assert.Throws<ArgumentException>(() => db.Runner.Query<int>("select {=name}", new { name = "x'; drop table people; --secret" }));
+        var text = Assert.Throws<ArgumentException>(() => db.Runner.Query<int>("select {=name}",
+            new { name = "x'; drop table people; --secret" }));
         Assert.Equal("args", text.ParamName);
-        Assert.Contains("The literal {=name} is a String: only numbers, booleans, enums, NULL and lists of them", text.Message, StringComparison.Ordinal);
+        Assert.Contains("The literal {=name} is a String: only numbers, booleans, enums, NULL and lists of them", text.Message,
+            StringComparison.Ordinal);
         Assert.Contains("(@name)", text.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("secret", text.Message, StringComparison.Ordinal);
 
-        Assert.Contains("is a Guid", Assert.Throws<ArgumentException>(() => db.Runner.Query<int>("select {=g}", new { g = Guid.NewGuid() })).Message, StringComparison.Ordinal);
-        Assert.Contains("not finite", Assert.Throws<ArgumentException>(() => db.Runner.Query<int>("select {=d}", new { d = double.NaN })).Message, StringComparison.Ordinal);
-        Assert.Contains("is a String", Assert.Throws<ArgumentException>(() => db.Runner.Query<int>("select 1 where 1 in {=s}", new { s = new[] { "a" } })).Message, StringComparison.Ordinal);
+        Assert.Contains("is a Guid", Assert.Throws<ArgumentException>(() => db.Runner.Query<int>("select {=g}",
+            new { g = Guid.NewGuid() })).Message, StringComparison.Ordinal);
+        Assert.Contains("not finite", Assert.Throws<ArgumentException>(() => db.Runner.Query<int>("select {=d}",
+            new { d = double.NaN })).Message, StringComparison.Ordinal);
+        Assert.Contains("is a String", Assert.Throws<ArgumentException>(() => db.Runner.Query<int>("select 1 where 1 in {=s}",
+            new { s = new[] { "a" } })).Message, StringComparison.Ordinal);
 
         var missing = Assert.Throws<ArgumentException>(() => db.Runner.Execute("select {=top}", new { take = 1 }));
-        Assert.Contains("The SQL has the literal {=top}, but the arguments have no member or entry 'top'", missing.Message, StringComparison.Ordinal);
+        Assert.Contains("The SQL has the literal {=top}, but the arguments have no member or entry 'top'", missing.Message,
+            StringComparison.Ordinal);
         Assert.Equal(5, db.Runner.Scalar<int>("select count(*) from people"));
     }
 }

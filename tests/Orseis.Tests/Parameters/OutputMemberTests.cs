@@ -86,20 +86,23 @@ public sealed class OutputMemberTests : IDisposable
             args => _db.QueryAsync<string>("select name from t where id = @k", args),
             args => Task.FromResult(_db.QuerySingle<string>("select name from t where id = @k", args)),
             args => _db.ScalarAsync<string>("select name from t where id = @k", args),
-            args => Task.FromResult(_db.Query<string, string, string>("select name, name as id from t where id = @k", (a, b) => a + b, args)),
+            args => Task.FromResult(_db.Query<string, string, string>("select name, name as id from t where id = @k", (a, b) => a + b,
+                args)),
         ];
         foreach (Func<ParameterBag, Task> call in calls)
         {
             var account = new Account { Id = 21, Home = new Address() };
             ParameterBag args = Bind(account);
             await call(args);
-            Assert.Equal((42, null, Level.High, "noted", "Oslo", 7), (account.Id, account.Balance, account.Level, account.Note, account.Home.City, account.Count));
+            Assert.Equal((42, null, Level.High, "noted", "Oslo", 7), (account.Id, account.Balance, account.Level, account.Note,
+                account.Home.City, account.Count));
             Assert.Equal(42, args.Get<int>("Id")); // also readable from the bag by its name
         }
 
         // The input-output parameter carried the member's value when the call started; the shapes came from the members' types.
         var sent = _source.Sent.Last().ToDictionary(p => p.Name.TrimStart('@'));
-        Assert.Equal((ParameterDirection.InputOutput, DbType.Int32, (object?)21), (sent["Id"].Direction, sent["Id"].DbType, sent["Id"].Value));
+        Assert.Equal((ParameterDirection.InputOutput, DbType.Int32, (object?)21), (sent["Id"].Direction, sent["Id"].DbType,
+            sent["Id"].Value));
         Assert.Equal((ParameterDirection.Output, DbType.String, 4000), (sent["Note"].Direction, sent["Note"].DbType, sent["Note"].Size));
         Assert.Equal((ParameterDirection.ReturnValue, DbType.Int32), (sent["p_count"].Direction, sent["p_count"].DbType));
         Assert.Equal(DbType.Int64, sent["Balance"].DbType);
@@ -156,7 +159,8 @@ public sealed class OutputMemberTests : IDisposable
         _source.Answers["Level"] = "not-a-level-secret";
         var account = new Account { Id = 1, Home = new Address() };
         var error = Assert.Throws<InvalidOperationException>(() => _db.Execute("select 1", Bind(account)));
-        Assert.Contains("Output parameter 'Level' could not be written to member Account.Level (Level)", error.Message, StringComparison.Ordinal);
+        Assert.Contains("Output parameter 'Level' could not be written to member Account.Level (Level)", error.Message,
+            StringComparison.Ordinal);
         Assert.DoesNotContain("secret", error.Message, StringComparison.Ordinal);
         Assert.Equal((2, "Oslo"), (account.Id, account.Home!.City));
         Assert.Equal(0, _db.GetPoolReport().InUse);
@@ -165,11 +169,13 @@ public sealed class OutputMemberTests : IDisposable
         _source.Answers["Note"] = DBNull.Value;
         _source.Answers["p_count"] = DBNull.Value;
         var nulls = Assert.Throws<InvalidOperationException>(() => _db.Execute("select 1", Bind(new Account { Home = new Address() })));
-        Assert.Contains("Output parameter 'p_count' could not be written to member Account.Count (Int32)", nulls.Message, StringComparison.Ordinal);
+        Assert.Contains("Output parameter 'p_count' could not be written to member Account.Count (Int32)", nulls.Message,
+            StringComparison.Ordinal);
         Assert.Contains("NULL", nulls.Message, StringComparison.Ordinal);
 
         var missing = new Account();
-        var chain = Assert.Throws<InvalidOperationException>(() => _db.Execute("select 1", new ParameterBag().Output(missing, a => a.Home!.City)));
+        var chain = Assert.Throws<InvalidOperationException>(() => _db.Execute("select 1", new ParameterBag().Output(missing,
+            a => a.Home!.City)));
         Assert.Contains("Account.Home is null", chain.Message, StringComparison.Ordinal);
     }
 
@@ -178,12 +184,16 @@ public sealed class OutputMemberTests : IDisposable
     {
         var account = new Account();
         var bag = new ParameterBag();
-        Assert.Contains("cannot be set", Assert.Throws<ArgumentException>(() => bag.Output(account, a => a.ReadOnly)).Message, StringComparison.Ordinal);
-        Assert.Contains("property or field", Assert.Throws<ArgumentException>(() => bag.Output(account, a => a.Id + 1)).Message, StringComparison.Ordinal);
+        Assert.Contains("cannot be set", Assert.Throws<ArgumentException>(() => bag.Output(account, a => a.ReadOnly)).Message,
+            StringComparison.Ordinal);
+        Assert.Contains("property or field", Assert.Throws<ArgumentException>(() => bag.Output(account, a => a.Id + 1)).Message,
+            StringComparison.Ordinal);
         Assert.Throws<ArgumentException>(() => bag.Output(account, a => a.Id, direction: ParameterDirection.Input));
         bag.Output(account, a => a.Count);
-        Assert.Contains("'Count' was already added", Assert.Throws<ArgumentException>(() => bag.Output(account, a => a.Count)).Message, StringComparison.Ordinal);
-        Assert.Contains("'count' was already added", Assert.Throws<ArgumentException>(() => bag.Add("count", 1)).Message, StringComparison.Ordinal);
+        Assert.Contains("'Count' was already added", Assert.Throws<ArgumentException>(() => bag.Output(account, a => a.Count)).Message,
+            StringComparison.Ordinal);
+        Assert.Contains("'count' was already added", Assert.Throws<ArgumentException>(() => bag.Add("count", 1)).Message,
+            StringComparison.Ordinal);
     }
 
     [Fact]
@@ -191,8 +201,10 @@ public sealed class OutputMemberTests : IDisposable
     {
         using Database plain = _file.Open();
         var account = new Account { Id = 1 };
-        var error = await Assert.ThrowsAsync<NotSupportedException>(() => plain.ExecuteAsync("update t set name = 'x'", new ParameterBag().Output(account, a => a.Id)));
-        Assert.Contains("Parameter 'Id' is InputOutput, which the provider (SqliteParameter) refused", error.Message, StringComparison.Ordinal);
+        var error = await Assert.ThrowsAsync<NotSupportedException>(() => plain.ExecuteAsync("update t set name = 'x'",
+            new ParameterBag().Output(account, a => a.Id)));
+        Assert.Contains("Parameter 'Id' is InputOutput, which the provider (SqliteParameter) refused", error.Message,
+            StringComparison.Ordinal);
         Assert.IsType<ArgumentException>(error.InnerException);
         Assert.Equal(0, plain.Scalar<int>("select count(*) from t where name = 'x'"));
         Assert.Equal(1, account.Id);
