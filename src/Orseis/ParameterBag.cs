@@ -11,9 +11,9 @@ namespace Orseis;
 /// of any call; outputs are read back when the call completes and read with <see cref="Get{T}(string)"/>.
 /// </summary>
 /// <remarks>
-/// A buffered call (<c>Execute</c>, <c>Query</c>, <c>Scalar</c>…) has its outputs when it returns. A stream or a
-/// <see cref="GridReader"/> has them once it is finished or disposed, because providers send output values after the
-/// last result set. One <see cref="ParameterBag"/> serves one call at a time; it can be reused for the next call.
+/// A buffered call (<c>Execute</c>, <c>Query</c>, <c>Scalar</c>…) has its outputs when it returns. A stream has them once
+/// it is finished, a <see cref="GridReader"/> once its last result set is read, because providers send output values
+/// after the last result set. <see cref="Output{T}"/> writes an output to an object's member at that moment. One <see cref="ParameterBag"/> serves one call at a time; it can be reused for the next call.
 /// </remarks>
 /// <example>
 /// <code>
