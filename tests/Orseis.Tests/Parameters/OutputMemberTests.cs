@@ -150,6 +150,14 @@ public sealed class OutputMemberTests : IDisposable
         Account[] accounts = [new() { Id = 1, Home = new Address() }, new() { Id = 10, Home = new Address() }];
         Assert.Equal(2, _db.Execute("update t set name = name where id = @k", accounts.Select(Bind).ToArray()));
         Assert.Equal([2, 20], accounts.Select(a => a.Id));
+
+        // An output the member cannot take stops the sequence at that item, which the error names.
+        _source.Answers["Level"] = "not-a-level";
+        Account[] failing = [new() { Id = 1, Home = new Address() }, new() { Id = 10, Home = new Address() }];
+        var error = Assert.Throws<InvalidOperationException>(() => _db.Execute("update t set name = name where id = @k",
+            failing.Select(Bind).ToArray()));
+        Assert.Equal(0, error.Data["Orseis.ItemIndex"]);
+        Assert.Equal((2, 10), (failing[0].Id, failing[1].Id));
     }
 
     [Fact]
