@@ -13,7 +13,8 @@ namespace Orseis;
 /// <remarks>
 /// A buffered call (<c>Execute</c>, <c>Query</c>, <c>Scalar</c>…) has its outputs when it returns. A stream has them once
 /// it is finished, a <see cref="GridReader"/> once its last result set is read, because providers send output values
-/// after the last result set. <see cref="Output{T}"/> writes an output to an object's member at that moment. One <see cref="ParameterBag"/> serves one call at a time; it can be reused for the next call.
+/// after the last result set. <see cref="Output{T}"/> writes an output to an object's member at that moment. One
+/// <see cref="ParameterBag"/> serves one call at a time; it can be reused for the next call.
 /// </remarks>
 /// <example>
 /// <code>
