@@ -6,9 +6,10 @@ namespace Orseis;
 
 /// <summary>
 /// The result sets of one command (from <see cref="SqlRunner.QueryMultiple(string, object?, TimeSpan?)"/>), read in order: each <c>Read</c>
-/// maps
-/// the current result set and moves to the next. It holds its connection until disposed; disposing it before every
-/// result set was read asks the server to stop sending the rest.
+/// maps the current result set (buffered, or row by row: <see cref="Read{T}(bool)"/>) and moves to the next. It holds its
+/// connection until its last result set has been read, when the call ends at once (outputs read back, the connection
+/// given back), or until it is disposed; disposing it before every result set was read asks the server to stop sending
+/// the rest.
 /// </summary>
 public sealed partial class GridReader : IDisposable, IAsyncDisposable
 {
@@ -17,6 +18,7 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     private Task? _abandoned;
     private bool _hasResult = true;
     private bool _failed;
+    private bool _ended;
     private int _disposed;
 
     internal GridReader(CallLifecycle call, DbDataReader reader)
@@ -38,7 +40,7 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     /// <exception cref="InvalidOperationException">Every result set has already been read.</exception>
     public List<T> Read<T>() => SyncPath.Done(ReadListAsync<T>(async: false, CancellationToken.None));
 
-    /// <inheritdoc cref="Read{T}"/>
+    /// <inheritdoc cref="Read{T}()"/>
     /// <param name="cancellationToken">Cancels the read.</param>
     public Task<List<T>> ReadAsync<T>(CancellationToken cancellationToken = default) =>
         ReadListAsync<T>(async: true, cancellationToken).AsTask();
@@ -100,9 +102,10 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         // Each read is timed and cancelled on its own, as the grid's execute was (see CallLifecycle.WatchStep).
         using CallWatch? watch = _call.WatchStep(async, cancellationToken);
         CancellationToken token = watch?.Token ?? cancellationToken;
+        List<T> rows;
         try
         {
-            var rows = new List<T>();
+            rows = new List<T>();
             if (await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false))
             {
                 Func<DbDataReader, T> map = mapperFor(_reader, _call.Command.CommandText, _call.Runner.Handlers);
@@ -114,7 +117,6 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
             }
 
             await NextAsync(async, watch, token).ConfigureAwait(false);
-            return rows;
         }
         catch (Exception error) when (Failed(error, watch, cancellationToken) is { } translated)
         {
@@ -123,8 +125,12 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         catch (Exception error) when (error is InvalidOperationException or MappingException or ArgumentException)
         {
             await SkipAsync(async).ConfigureAwait(false);
+            await FinishIfConsumedAsync(async).ConfigureAwait(false);
             throw;
         }
+
+        await FinishIfConsumedAsync(async).ConfigureAwait(false);
+        return rows;
     }
 
     private async ValueTask<T?> ReadRowAsync<T>(RowLimit limit, bool async, CancellationToken cancellationToken)
@@ -132,9 +138,9 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         ThrowIfDone();
         using CallWatch? watch = _call.WatchStep(async, cancellationToken);
         CancellationToken token = watch?.Token ?? cancellationToken;
+        T? row = default;
         try
         {
-            T? row = default;
             if (await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false))
             {
                 row = RowMapper<T>.Get(_reader, _call.Command.CommandText, _call.Runner.Handlers)(_reader);
@@ -151,7 +157,6 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
 
             // The rest of a result set read for its first row is skipped by moving to the next one.
             await NextAsync(async, watch, token).ConfigureAwait(false);
-            return row;
         }
         catch (Exception error) when (Failed(error, watch, cancellationToken) is { } translated)
         {
@@ -160,8 +165,12 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         catch (Exception error) when (error is InvalidOperationException or MappingException)
         {
             await SkipAsync(async).ConfigureAwait(false);
+            await FinishIfConsumedAsync(async).ConfigureAwait(false);
             throw;
         }
+
+        await FinishIfConsumedAsync(async).ConfigureAwait(false);
+        return row;
     }
 
     /// <summary>Waits for one provider operation of a grid under <paramref name="watch"/>; the operation itself when null.</summary>
@@ -185,8 +194,48 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         }
     }
 
-    private async ValueTask NextAsync(bool async, CallWatch? watch, CancellationToken cancellationToken) =>
+    private async ValueTask NextAsync(bool async, CallWatch? watch, CancellationToken cancellationToken)
+    {
         _hasResult = await Watched(SqlRunner.NextResultAsync(_reader, async, cancellationToken), watch).ConfigureAwait(false);
+        if (_hasResult)
+            _resultIndex++;
+    }
+
+    /// <summary>
+    /// Once the last result set was read cleanly, ends the call at once, as Dapper does: the reader is closed, the outputs
+    /// are read back and the connection is given back (to the pool, open-per-call), before the grid is disposed.
+    /// </summary>
+    private ValueTask FinishIfConsumedAsync(bool async) =>
+        _hasResult || _failed || _ended || _abandoned is not null || Volatile.Read(ref _disposed) != 0 ? default : FinishAsync(async);
+
+    private async ValueTask FinishAsync(bool async)
+    {
+        _ended = true;
+        try
+        {
+            await SqlRunner.DisposeReaderAsync(_reader, async).ConfigureAwait(false);
+            _call.Complete();
+        }
+        catch (Exception error)
+        {
+            _call.Fail(error);
+            Diagnostics.OrseisActivitySource.Failed(Span, error);
+            throw;
+        }
+        finally
+        {
+            try
+            {
+                await _call.EndAsync(async).ConfigureAwait(false);
+            }
+            finally
+            {
+                Diagnostics.OrseisActivitySource.Stop(Span);
+            }
+        }
+
+        ParameterBag.ThrowIfOutputFailed(_call.Request.Args);
+    }
 
     /// <summary>Notes a failure (reported when the reader is disposed) and returns the error the caller gets instead, if any.</summary>
     private Exception? Failed(Exception error, CallWatch? watch, CancellationToken cancellationToken)
@@ -221,6 +270,12 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
         if (!_hasResult)
             throw new InvalidOperationException("Every result set of this command has been read.");
+        if (_unbuffered != Unbuffered.None)
+        {
+            throw new InvalidOperationException(
+                "The current result set is being read unbuffered: read it to its end (or dispose its enumerator) before reading the " +
+                "next one. Result sets are read in order, each once.");
+        }
     }
 
     /// <summary>Closes the reader (asking the server to stop sending unread result sets) and gives back the connection.</summary>
@@ -232,9 +287,11 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
 
     private async ValueTask DisposeAsync(bool async)
     {
-        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        if (Interlocked.Exchange(ref _disposed, 1) != 0 || _ended)
             return;
+        _ended = true;
         bool closed = false;
+        bool readBack = false;
         try
         {
             if (_abandoned is null)
@@ -253,7 +310,7 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
             if (_failed)
                 _call.Fail(null);
             else
-                _call.Complete(readBack: closed && !_hasResult);
+                _call.Complete(readBack = closed && !_hasResult);
             try
             {
                 await _call.EndAsync(async, _abandoned).ConfigureAwait(false);
@@ -263,5 +320,8 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
                 Diagnostics.OrseisActivitySource.Stop(Span);
             }
         }
+
+        if (readBack)
+            ParameterBag.ThrowIfOutputFailed(_call.Request.Args);
     }
 }

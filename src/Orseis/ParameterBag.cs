@@ -11,9 +11,10 @@ namespace Orseis;
 /// of any call; outputs are read back when the call completes and read with <see cref="Get{T}(string)"/>.
 /// </summary>
 /// <remarks>
-/// A buffered call (<c>Execute</c>, <c>Query</c>, <c>Scalar</c>…) has its outputs when it returns. A stream or a
-/// <see cref="GridReader"/> has them once it is finished or disposed, because providers send output values after the
-/// last result set. One <see cref="ParameterBag"/> serves one call at a time; it can be reused for the next call.
+/// A buffered call (<c>Execute</c>, <c>Query</c>, <c>Scalar</c>…) has its outputs when it returns. A stream has them once
+/// it is finished, a <see cref="GridReader"/> once its last result set is read, because providers send output values
+/// after the last result set. <see cref="Output{T}"/> writes an output to an object's member at that moment. One
+/// <see cref="ParameterBag"/> serves one call at a time; it can be reused for the next call.
 /// </remarks>
 /// <example>
 /// <code>
@@ -24,11 +25,12 @@ namespace Orseis;
 /// string? name = p.Get&lt;string&gt;("p_name");
 /// </code>
 /// </example>
-public sealed class ParameterBag
+public sealed partial class ParameterBag
 {
     private readonly List<Entry> _entries = [];
     private TypeHandlerSet? _handlers;
     private bool _ran;
+    private Exception? _outputFailed;
 
     /// <summary>
     /// How the call's text is read: <see cref="CommandType.Text"/> (the default: SQL with <c>@name</c> parameters) or
@@ -57,6 +59,13 @@ public sealed class ParameterBag
             throw new ArgumentException($"Parameter '{bare}' has the undefined direction {(int)direction}.", nameof(direction));
         _entries.Add(new Entry(bare, value, dbType, direction, size));
         return this;
+    }
+
+    private void AddEntry(Entry entry)
+    {
+        if (Find(entry.Name) is not null)
+            throw new ArgumentException($"Parameter '{entry.Name}' was already added to this ParameterBag.", nameof(entry));
+        _entries.Add(entry);
     }
 
     /// <summary>The value of a parameter: for an output, input-output or return value, as read back after the call; for an input, the value
@@ -119,9 +128,10 @@ public sealed class ParameterBag
     internal bool NeedsOwnCommand => CommandType != CommandType.Text || _entries.Exists(e => e.Direction != ParameterDirection.Input);
 
     /// <summary>Adds these parameters to <paramref name="command"/>, sets its command type and returns the text to run.</summary>
-    internal string Bind(DbCommand command, string sql, TypeHandlerSet? handlers)
+    internal string Bind(DbCommand command, string sql, TypeHandlerSet? handlers, HashSet<string>? literal = null)
     {
         _ran = false;
+        _outputFailed = null;
         _handlers = handlers;
         bool text = CommandType == CommandType.Text;
         foreach (Entry entry in _entries)
@@ -131,13 +141,16 @@ public sealed class ParameterBag
             if (text && entry is { Direction: ParameterDirection.Input, DbType: null, Size: null })
             {
                 // As a dictionary's entry: spelled as the SQL spells it, lists expanded, left out when the SQL does not use it.
-                sql = ParameterBinder.Add(command, sql, entry.Name, entry.Value, handlers);
+                sql = ParameterBinder.Add(command, sql, entry.Name, entry.Value, handlers, literal);
                 continue;
             }
 
             string name = text ? SqlNames.FindSpelling(sql, entry.Name) ?? entry.Name : entry.Name;
-            DbParameter parameter = ParameterBinder.Create(command, name, entry.Value, handlers);
-            parameter.Direction = entry.Direction;
+            object? value = entry.Member is { } member
+                ? entry.Direction == ParameterDirection.InputOutput ? member.Read(entry.Target!, entry.Name) : null
+                : entry.Value;
+            DbParameter parameter = ParameterBinder.Create(command, name, value, handlers);
+            SetDirection(parameter, entry);
             if (entry.DbType is { } dbType)
                 parameter.DbType = dbType;
             if (entry.Size is { } size)
@@ -151,6 +164,24 @@ public sealed class ParameterBag
         return sql;
     }
 
+    /// <summary>
+    /// Sets the parameter's direction; a provider that has no outputs (Microsoft.Data.Sqlite refuses any direction but
+    /// Input, without naming the parameter) is reported with the parameter's name.
+    /// </summary>
+    private static void SetDirection(DbParameter parameter, Entry entry)
+    {
+        try
+        {
+            parameter.Direction = entry.Direction;
+        }
+        catch (Exception error) when (error is ArgumentException or NotSupportedException)
+        {
+            throw new NotSupportedException(
+                $"Parameter '{entry.Name}' is {entry.Direction}, which the provider ({parameter.GetType().Name}) refused: it has no " +
+                "output parameters (SQLite has none, nor procedures). The provider's error is the inner exception.", error);
+        }
+    }
+
     /// <summary>Reads the outputs back from the command's parameters once the call has completed (and its reader is closed).</summary>
     internal void ReadBack()
     {
@@ -162,6 +193,15 @@ public sealed class ParameterBag
         }
 
         _ran = true;
+        WriteTargets();
+    }
+
+    /// <summary>The value of the input <paramref name="name"/> (a literal's, <c>{=name}</c>); false when there is no such input.</summary>
+    internal bool TryGetInput(string name, out object? value)
+    {
+        Entry? entry = Find(Bare(name));
+        value = entry?.Value;
+        return entry is { Direction: ParameterDirection.Input };
     }
 
     private Entry? Find(string bare)
@@ -179,6 +219,12 @@ public sealed class ParameterBag
 
     private sealed class Entry(string name, object? value, DbType? dbType, ParameterDirection direction, int? size)
     {
+        /// <summary>The member an output is written back to (<see cref="Output{T}"/>); null for a plain entry.</summary>
+        public OutputMember? Member { get; init; }
+
+        /// <summary>The object that holds <see cref="Member"/>.</summary>
+        public object? Target { get; init; }
+
         public string Name { get; } = name;
 
         public object? Value { get; } = value;

@@ -102,6 +102,8 @@ public abstract partial class SqlRunner
                 else
                     call.Complete(readBack: finished); // outputs arrive only when every row was read
                 await call.EndAsync(async).ConfigureAwait(false);
+                if (finished && !failed)
+                    ParameterBag.ThrowIfOutputFailed(request.Args);
             }
         }
     }

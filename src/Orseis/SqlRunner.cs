@@ -43,11 +43,11 @@ public abstract partial class SqlRunner
         CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
     {
         CallLifecycle call = await CallLifecycle.StartAsync(this, request, CallShape.Buffered, async, cancellationToken).ConfigureAwait(false);
+        TResult result;
         try
         {
-            TResult result = await call.WatchAsync(body(call.Command, Handlers, async, call.Token)).ConfigureAwait(false);
+            result = await call.WatchAsync(body(call.Command, Handlers, async, call.Token)).ConfigureAwait(false);
             call.Complete();
-            return result;
         }
         catch (Exception error)
         {
@@ -59,6 +59,10 @@ public abstract partial class SqlRunner
         {
             await call.EndAsync(async).ConfigureAwait(false);
         }
+
+        // An output that could not be written to its member (ParameterBag.Output) is thrown once the connection is back.
+        ParameterBag.ThrowIfOutputFailed(request.Args);
+        return result;
     }
 
     private TResult Run<TResult>(CommandRequest request, CallBody<TResult> body)

@@ -36,6 +36,13 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
 
     [MySqlFact] public Task Dapper_findings() => Arguments_and_conversions_behave_as_Dapper_users_expect();
 
+    [MySqlFact] public Task Literals() =>
+        Literals_are_written_into_the_sql_in_every_mode("select id from {0} order by id limit {=take}");
+
+    [MySqlFact] public void String_shape() => A_string_parameters_shape_reaches_the_server();
+
+    [MySqlFact] public Task Grid_unbuffered() => A_grid_reads_unbuffered_and_lets_go_after_its_last_result_set();
+
     [MySqlFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();
 
     [MySqlFact] public Task Busy_transaction() => Commit_rollback_and_dispose_while_the_session_is_busy_change_nothing();

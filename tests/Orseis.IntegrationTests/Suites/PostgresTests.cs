@@ -33,6 +33,13 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public Task Dapper_findings() => Arguments_and_conversions_behave_as_Dapper_users_expect();
 
+    [PostgresFact] public Task Literals() =>
+        Literals_are_written_into_the_sql_in_every_mode("select id from {0} order by id limit {=take}");
+
+    [PostgresFact] public void String_shape() => A_string_parameters_shape_reaches_the_server();
+
+    [PostgresFact] public Task Grid_unbuffered() => A_grid_reads_unbuffered_and_lets_go_after_its_last_result_set();
+
     [PostgresFact] public void Guid_not_text() => A_guid_column_is_not_read_into_a_string_member("select gen_random_uuid() as Id");
 
     [PostgresFact] public Task Cancelled() => A_cancelled_statement_stops_on_the_server_and_the_connection_is_usable_after();

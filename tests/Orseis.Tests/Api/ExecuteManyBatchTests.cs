@@ -32,6 +32,16 @@ public sealed class ExecuteManyBatchTests : IDisposable
 
     private Database Open(ExecutionMode mode, TimeSpan? timeout = null) => new(_source, new OrseisOptions { Mode = mode, CommandTimeout = timeout });
 
+    [Fact]
+    public void Each_item_of_a_batch_gets_its_own_literal()
+    {
+        using Database db = Open(ExecutionMode.OpenPerCall);
+        object[] rows = [.. Enumerable.Range(1, 5).Select(i => new { id = i, name = "n" + i, amount = -i })];
+        Assert.Equal(5, db.Execute("insert into items (id, name, amount) values ({=id}, @name, {=amount})", rows));
+        Assert.Equal((5, 5), (_source.Batches.Single().Commands, _source.Batches.Single().Parameters)); // one batch; @name only
+        Assert.Equal(-15, db.Scalar<int>("select sum(amount) from items where id in {=ids}", new { ids = new[] { 1, 2, 3, 4, 5 } }));
+    }
+
     [Theory]
     [InlineData(ExecutionMode.OpenPerCall)]
     [InlineData(ExecutionMode.ReuseConnection)]

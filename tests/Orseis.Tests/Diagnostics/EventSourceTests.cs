@@ -116,6 +116,25 @@ public sealed class EventSourceTests : DiagTest
     }
 
     [Fact]
+    public void A_grid_is_released_as_soon_as_its_last_result_set_is_read_not_when_disposed()
+    {
+        using var events = new EventCollector();
+        using Database db = Open();
+        using (GridReader grids = db.QueryMultiple("select name from items order by id; select count(*) from items"))
+        {
+            Assert.Equal(3, grids.Read<string>(buffered: false).Count());
+            Assert.DoesNotContain(events.For(Pool), e => e.EventName == "Released");
+            Assert.Equal(1, db.GetPoolReport().InUse);
+            Assert.Equal(3L, grids.ReadSingle<long>());
+            Assert.Equal(["CommandStop", "Released"], events.For(Pool).Select(e => e.EventName).TakeLast(2));
+            Assert.True((bool)EventCollector.Field(events.For(Pool).Single(e => e.EventName == "CommandStop"), "succeeded")!);
+            Assert.Equal(0, db.GetPoolReport().InUse);
+        }
+
+        Assert.Single(events.For(Pool), e => e.EventName == "Released");
+    }
+
+    [Fact]
     public void Each_finding_is_an_event_with_kind_message_and_figures()
     {
         using var events = new EventCollector();

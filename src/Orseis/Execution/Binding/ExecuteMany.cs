@@ -86,13 +86,13 @@ internal static class ExecuteMany
                 command.Parameters.Clear();
                 command.CommandText = ParameterBinder.Bind(command, sql, item, handlers);
                 total += async ? await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false) : command.ExecuteNonQuery();
+                (item as ParameterBag)?.ReadBack();
+                ParameterBag.ThrowIfOutputFailed(item); // an output its member cannot take stops the sequence at this item
             }
             catch (Exception error) when (MarkItem(error, index))
             {
                 throw; // not reached: the filter only marks
             }
-
-            (item as ParameterBag)?.ReadBack();
         }
 
         return total;
@@ -151,7 +151,10 @@ internal static class ExecuteMany
                 }
 
                 for (int i = start; i < end; i++)
+                {
                     (items[i] as ParameterBag)?.ReadBack();
+                    ParameterBag.ThrowIfOutputFailed(items[i]);
+                }
 
                 start = end;
             }

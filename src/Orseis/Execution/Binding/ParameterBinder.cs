@@ -23,6 +23,15 @@ internal static class ParameterBinder
     /// <param name="handlers">The database's type handlers; null when it has none.</param>
     public static string Bind(DbCommand command, string sql, object? args, Mapping.TypeHandlerSet? handlers = null)
     {
+        // Dapper's {=name}: written into the text first, so a list written there is not also expanded.
+        if (args is not null && Literals.In(sql))
+            return BindWithLiterals(command, sql, args, handlers);
+        return BindArgs(command, sql, args, handlers);
+    }
+
+    /// <summary><see cref="Bind"/> once any literal is written.</summary>
+    private static string BindArgs(DbCommand command, string sql, object? args, Mapping.TypeHandlerSet? handlers)
+    {
         // Only types that reached the default case below are in the cache, so a cached type goes there directly
         // instead of through the collection type tests.
         if (args is not null && _lastArgs is { } last && last.Type == args.GetType())
@@ -65,17 +74,58 @@ internal static class ParameterBinder
         }
     }
 
+    /// <summary><see cref="Bind"/> for SQL with <c>{=name}</c> literals (<see cref="Literals"/>).</summary>
+    private static string BindWithLiterals(DbCommand command, string sql, object args, Mapping.TypeHandlerSet? handlers)
+    {
+        sql = Literals.Replace(sql, args, out HashSet<string>? literal);
+        switch (args)
+        {
+            case ParameterBag bag:
+                return bag.Bind(command, sql, handlers, literal);
+            case ParameterList or DbParameter or IEnumerable<DbParameter>:
+                return BindArgs(command, sql, args, handlers);
+            case IEnumerable<KeyValuePair<string, object?>> pairs:
+                foreach (var (name, value) in pairs)
+                    sql = Add(command, sql, name, value, handlers, literal);
+                return sql;
+            case IDictionary dictionary:
+                foreach (DictionaryEntry entry in dictionary)
+                {
+                    if (entry.Key is not string name)
+                        throw HotPathErrors.DictionaryKeyNotString(entry.Key.GetType());
+                    sql = Add(command, sql, name, entry.Value, handlers, literal);
+                }
+
+                return sql;
+            default:
+                return BindMembers(command, sql, args, Getters.GetOrAdd(args.GetType(), Compile), handlers, literal);
+        }
+    }
+
+    /// <summary>The public members of an argument object with their values, for <see cref="Literals"/>.</summary>
+    internal static IEnumerable<KeyValuePair<string, object?>> MembersOf(object args)
+    {
+        foreach (Getter getter in Getters.GetOrAdd(args.GetType(), Compile))
+            yield return new(getter.Name, getter.Read(args));
+    }
+
     /// <summary>Adds a parameter per member of <paramref name="args"/> that the SQL uses (lists expanded).</summary>
-    private static string BindMembers(DbCommand command, string sql, object args, Getter[] getters, Mapping.TypeHandlerSet? handlers)
+    private static string BindMembers(
+        DbCommand command, string sql, object args, Getter[] getters, Mapping.TypeHandlerSet? handlers, HashSet<string>? literal = null)
     {
         bool prefixed = ProviderTraits.Of(command).PrefixedParameterNames;
         foreach (Getter getter in getters)
         {
             object? value = getter.Read(args);
             if (value is IEnumerable list && IsList(value, handlers))
-                sql = ListExpansion.Expand(command, sql, getter.Name, list, handlers);
+            {
+                if (!WrittenAsLiteral(sql, getter.Name, literal))
+                    sql = ListExpansion.Expand(command, sql, getter.Name, list, handlers);
+            }
             else if (getter.SpellingIn(sql, prefixed) is { } spelling)
+            {
                 command.Parameters.Add(Create(command, spelling, value, handlers));
+            }
         }
 
         return sql;
@@ -89,13 +139,21 @@ internal static class ParameterBinder
     /// Adds one named argument, spelled as the SQL spells it. An argument the SQL does not use is not sent (an object
     /// may carry more members than one statement needs), except that a list the SQL has no place for is an error.
     /// </summary>
-    internal static string Add(DbCommand command, string sql, string name, object? value, Mapping.TypeHandlerSet? handlers)
+    internal static string Add(
+        DbCommand command, string sql, string name, object? value, Mapping.TypeHandlerSet? handlers, HashSet<string>? literal = null)
     {
         if (value is IEnumerable list && IsList(value, handlers))
-            return ListExpansion.Expand(command, sql, name, list, handlers);
+            return WrittenAsLiteral(sql, name, literal) ? sql : ListExpansion.Expand(command, sql, name, list, handlers);
         if (SqlNames.FindSpelling(sql, name) is { } spelling)
             command.Parameters.Add(Create(command, spelling, value, handlers));
         return sql;
+    }
+
+    /// <summary>True for a list written into the SQL as a literal (<c>in {=ids}</c>) and not also used as a parameter.</summary>
+    private static bool WrittenAsLiteral(string sql, string name, HashSet<string>? literal)
+    {
+        string bare = name.TrimStart('@', ':', '?', '$');
+        return literal is not null && literal.Contains(bare) && SqlNames.FindSpelling(sql, bare) is null;
     }
 
     /// <summary>A list to expand, unless a type handler sends the whole value (a collection stored as JSON, say).</summary>
@@ -123,6 +181,9 @@ internal static class ParameterBinder
         {
             case null:
                 parameter.Value = DBNull.Value;
+                break;
+            case DbStringValue text:
+                text.Apply(parameter);
                 break;
             case Enum e:
                 parameter.Value = Convert.ChangeType(e, Enum.GetUnderlyingType(e.GetType()), CultureInfo.InvariantCulture);

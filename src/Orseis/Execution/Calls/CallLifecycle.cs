@@ -259,6 +259,13 @@ internal struct CallLifecycle
         async ? CancellingCommand(CallWatch.Start(Pool.Deadlines, Timeout, cancellationToken)) : null;
 
     /// <summary>
+    /// A watch over an enumeration read at the caller's pace (a grid's unbuffered result set): its token only, as a
+    /// stream's; the provider's command timeout bounds each wait. Null when the token cannot be cancelled.
+    /// </summary>
+    public readonly CallWatch? WatchEnumeration(CancellationToken cancellationToken) =>
+        CancellingCommand(CallWatch.Start(Pool.Deadlines, cancellationToken));
+
+    /// <summary>
     /// <paramref name="watch"/>, made to cancel the command itself when it stops, for a provider whose async methods run
     /// synchronously and never look at their token again (MySql.Data's reads): its <c>Cancel</c> stops the statement.
     /// </summary>
