@@ -5,7 +5,8 @@ namespace Orseis.Diagnostics;
 
 /// <summary>
 /// The spans of one pool's calls, as the OpenTelemetry database client span conventions name them. A call's span is
-/// named <c>{db.operation.name} {target}</c>, the target being <c>db.namespace</c> when the connection string names a
+/// named after its <c>db.query.summary</c> when it has one (<c>SELECT orders</c>, <see cref="OperationTagSets"/>), else
+/// <c>{db.operation.name} {target}</c>, the target being <c>db.namespace</c> when the connection string names a
 /// database, else <c>server.address:server.port</c>; a procedure's span is named after the procedure; with no known
 /// operation the span is named after its target, or <c>db.system.name</c>. Names are built once per pool, so a call
 /// allocates only its <see cref="Activity"/>. Every span carries <c>db.system.name</c>,
@@ -47,13 +48,14 @@ internal sealed class CallSpans
     {
         string? procedure = args is ParameterBag { CommandType: CommandType.StoredProcedure } ? sql : null;
         int operation = procedure is null ? SqlOperation.Find(sql) : -1;
-        string name = procedure ?? (operation >= 0 ? _names[operation] : _fallbackName);
+        string? summary = operation >= 0 ? _operations?.SummaryOf(sql) : null;
+        string name = procedure ?? summary ?? (operation >= 0 ? _names[operation] : _fallbackName);
         Activity? span = Start(name, ActivityKind.Client);
         if (span is { IsAllDataRequested: true })
         {
             if (operation >= 0)
                 span.SetTag("db.operation.name", SqlOperation.Names[operation]);
-            if (operation >= 0 && _operations?.SummaryOf(sql) is { } summary)
+            if (summary is not null)
                 span.SetTag("db.query.summary", summary);
             if (procedure is not null)
                 span.SetTag("db.stored_procedure.name", procedure);

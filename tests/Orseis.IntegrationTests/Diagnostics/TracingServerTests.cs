@@ -54,7 +54,8 @@ public sealed class TracingServerTests
             Assert.Equal(database, span.GetTagItem("db.namespace"));
         }
 
-        Assert.All(calls, call => Assert.Equal($"SELECT {database}", call.DisplayName));
+        // "select 1" names no table: operation and database; the missing table's statement is named by its summary.
+        Assert.Equal([$"SELECT {database}", "SELECT orseis_no_such_table", $"SELECT {database}"], calls.Select(c => c.DisplayName));
         Assert.Equal([ActivityStatusCode.Unset, ActivityStatusCode.Error, ActivityStatusCode.Unset], calls.Select(c => c.Status));
         Assert.Equal(missingTable, calls[1].GetTagItem("error.type"));
         Assert.Equal(missingTable, calls[1].GetTagItem("db.response.status_code"));

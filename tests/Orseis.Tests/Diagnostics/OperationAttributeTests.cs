@@ -120,10 +120,10 @@ public sealed class OperationAttributeTests : DiagTest
 
         List<Activity> mine = [.. spans.Where(s => Equals(s.GetTagItem("db.client.connection.pool.name"), Pool))];
         Assert.All(mine.Where(s => s.DisplayName is CallSpans.OpenName or CallSpans.SessionOpenName), s => Assert.Equal(ActivityKind.Internal, s.Kind));
-        List<Activity> calls = [.. mine.Where(s => s.DisplayName == "SELECT")];
-        Assert.Equal(2, calls.Count);
+        List<Activity> calls = [.. mine.Where(s => s.DisplayName.StartsWith("SELECT", StringComparison.Ordinal)).OrderBy(c => c.StartTimeUtc)];
+        Assert.Equal(["SELECT items", "SELECT"], calls.Select(c => c.DisplayName)); // the join has no summary
         Assert.All(calls, c => Assert.Equal(ActivityKind.Client, c.Kind));
-        Assert.Equal(["SELECT items", null], calls.OrderBy(c => c.StartTimeUtc).Select(c => c.GetTagItem("db.query.summary")));
+        Assert.Equal(["SELECT items", null], calls.Select(c => c.GetTagItem("db.query.summary")));
     }
 
     private static List<MetricSnapshot> Export(Action work)
