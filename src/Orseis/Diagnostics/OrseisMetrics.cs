@@ -3,7 +3,10 @@ using System.Diagnostics.Metrics;
 namespace Orseis.Diagnostics;
 
 /// <summary>
-/// The <c>Orseis</c> meter: OpenTelemetry database client names where one fits, <c>orseis.*</c> for the rest. Every
+/// The <c>Orseis</c> meter: OpenTelemetry database client names where one fits, <c>orseis.*</c> for the rest. A
+/// conventional instrument has one publisher per pool: where the provider's own meter publishes it
+/// (<see cref="ProviderInstruments"/>), a pool's figure goes under the <c>orseis.*</c> twin instead
+/// (<see cref="OwnNames"/>, <see cref="OwnOperationDuration"/>), so a backend summing it counts nothing twice. Every
 /// measurement carries <c>db.client.connection.pool.name</c> and <c>db.system.name</c>. Observable instruments read the
 /// counts each live pool keeps anyway, so they cost nothing until collected.
 /// </summary>
