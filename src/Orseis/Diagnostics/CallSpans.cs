@@ -5,7 +5,8 @@ namespace Orseis.Diagnostics;
 
 /// <summary>
 /// The spans of one pool's calls, as the OpenTelemetry database client span conventions name them. A call's span is
-/// named <c>{db.operation.name} {target}</c>, the target being <c>db.namespace</c> when the connection string names a
+/// named after its <c>db.query.summary</c> when it has one (<c>SELECT orders</c>, <see cref="OperationTagSets"/>), else
+/// <c>{db.operation.name} {target}</c>, the target being <c>db.namespace</c> when the connection string names a
 /// database, else <c>server.address:server.port</c>; a procedure's span is named after the procedure; with no known
 /// operation the span is named after its target, or <c>db.system.name</c>. Names are built once per pool, so a call
 /// allocates only its <see cref="Activity"/>. Every span carries <c>db.system.name</c>,
@@ -26,11 +27,14 @@ internal sealed class CallSpans
     private readonly string[] _names;
     private readonly string _fallbackName;
     private readonly DiagnosticsOptions _options;
+    private readonly OperationTagSets? _operations;
 
-    public CallSpans(string systemName, KeyValuePair<string, object?>[] tags, DiagnosticsOptions options)
+    public CallSpans(
+        string systemName, KeyValuePair<string, object?>[] tags, DiagnosticsOptions options, OperationTagSets? operations = null)
     {
         _tags = tags;
         _options = options;
+        _operations = operations;
         string? target = Target(tags);
         _fallbackName = target ?? systemName;
         _names = [.. SqlOperation.Names.Select(operation => target is null ? operation : $"{operation} {target}")];
@@ -44,12 +48,15 @@ internal sealed class CallSpans
     {
         string? procedure = args is ParameterBag { CommandType: CommandType.StoredProcedure } ? sql : null;
         int operation = procedure is null ? SqlOperation.Find(sql) : -1;
-        string name = procedure ?? (operation >= 0 ? _names[operation] : _fallbackName);
-        Activity? span = Start(name);
+        string? summary = operation >= 0 ? _operations?.SummaryOf(sql) : null;
+        string name = procedure ?? summary ?? (operation >= 0 ? _names[operation] : _fallbackName);
+        Activity? span = Start(name, ActivityKind.Client);
         if (span is { IsAllDataRequested: true })
         {
             if (operation >= 0)
                 span.SetTag("db.operation.name", SqlOperation.Names[operation]);
+            if (summary is not null)
+                span.SetTag("db.query.summary", summary);
             if (procedure is not null)
                 span.SetTag("db.stored_procedure.name", procedure);
             if (_options.CaptureCommandText)
@@ -59,20 +66,24 @@ internal sealed class CallSpans
         return span;
     }
 
-    /// <summary>Starts the span of acquiring a connection, a child of the call that needs it; null when nobody samples it.</summary>
-    public Activity? StartOpen() => Start(OpenName);
+    /// <summary>
+    /// Starts the span of acquiring a connection, a child of the call that needs it; null when nobody samples it. Internal,
+    /// not Client: it is no call to the database of its own (an APM counts each Client span as a dependency call), and the
+    /// provider's own spans under it are the calls it makes.
+    /// </summary>
+    public Activity? StartOpen() => Start(OpenName, ActivityKind.Internal);
 
-    /// <summary>Starts the span of opening a session; null when nobody samples it.</summary>
-    public Activity? StartSessionOpen() => Start(SessionOpenName);
+    /// <summary>Starts the span of opening a session (a pool wait too, so Internal); null when nobody samples it.</summary>
+    public Activity? StartSessionOpen() => Start(SessionOpenName, ActivityKind.Internal);
 
     /// <summary>
-    /// A client span with the pool's attributes; null when nobody samples it or a listener fails (tracing never breaks a call).
+    /// A span with the pool's attributes; null when nobody samples it or a listener fails (tracing never breaks a call).
     /// </summary>
-    private Activity? Start(string name)
+    private Activity? Start(string name, ActivityKind kind)
     {
         try
         {
-            return OrseisActivitySource.Source.StartActivity(name, ActivityKind.Client, default(ActivityContext), _tags);
+            return OrseisActivitySource.Source.StartActivity(name, kind, default(ActivityContext), _tags);
         }
 #pragma warning disable CA1031 // tracing must not change what the query does
         catch (Exception)

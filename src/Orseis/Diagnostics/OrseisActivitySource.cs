@@ -1,4 +1,3 @@
-using System.Data.Common;
 using System.Diagnostics;
 
 namespace Orseis.Diagnostics;
@@ -78,20 +77,6 @@ internal static class OrseisActivitySource
         }
     }
 
-    /// <summary>
-    /// The <c>error.type</c> of a failure: the SQLSTATE the provider reports (<see cref="DbException.SqlState"/>:
-    /// Npgsql, MySqlConnector), on the error or on the provider error Orseis wrapped (a broken connection, a timeout),
-    /// also returned as <paramref name="statusCode"/>; otherwise the exception's full type name.
-    /// </summary>
-    public static string ErrorType(Exception error, out string? statusCode)
-    {
-        if ((error as DbException ?? error.InnerException as DbException) is { SqlState: { Length: > 0 } state })
-        {
-            statusCode = state;
-            return state;
-        }
-
-        statusCode = null;
-        return error.GetType().FullName ?? "_OTHER";
-    }
+    /// <summary>The <c>error.type</c> of a failure and its <c>db.response.status_code</c> (<see cref="DbErrorType"/>).</summary>
+    public static string ErrorType(Exception error, out string? statusCode) => DbErrorType.Of(error, out statusCode);
 }

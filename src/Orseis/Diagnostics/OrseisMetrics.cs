@@ -3,7 +3,10 @@ using System.Diagnostics.Metrics;
 namespace Orseis.Diagnostics;
 
 /// <summary>
-/// The <c>Orseis</c> meter: OpenTelemetry database client names where one fits, <c>orseis.*</c> for the rest. Every
+/// The <c>Orseis</c> meter: OpenTelemetry database client names where one fits, <c>orseis.*</c> for the rest. A
+/// conventional instrument has one publisher per pool: where the provider's own meter publishes it
+/// (<see cref="ProviderInstruments"/>), a pool's figure goes under the <c>orseis.*</c> twin instead
+/// (<see cref="OwnNames"/>, <see cref="OwnOperationDuration"/>), so a backend summing it counts nothing twice. Every
 /// measurement carries <c>db.client.connection.pool.name</c> and <c>db.system.name</c>. Observable instruments read the
 /// counts each live pool keeps anyway, so they cost nothing until collected.
 /// </summary>
@@ -27,7 +30,8 @@ internal static class OrseisMetrics
     /// saturated pool queues for a hold time or up to the pool timeout. With the SDK's default buckets (0 to 5 s first)
     /// every one of these would land in the first bucket.
     /// </summary>
-    public static readonly IReadOnlyList<double> WaitBuckets = [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
+    public static readonly IReadOnlyList<double> WaitBuckets =
+        [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
 
     /// <summary>
     /// Bucket advice for <c>db.client.connection.use_time</c>: 100 µs (one call on a kept-alive pool) to 5 minutes (a
@@ -35,18 +39,23 @@ internal static class OrseisMetrics
     /// </summary>
     public static readonly IReadOnlyList<double> UseBuckets = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
 
-    public static readonly Histogram<double> WaitTime = Meter.CreateHistogram(
-        "db.client.connection.wait_time", "s", "The time it took to obtain an open connection (Open: pool wait, reset, physical connect).",
-        tags: null, Advice(WaitBuckets));
+    /// <summary>The pool instruments under their conventional names: for pools whose provider publishes none itself.</summary>
+    public static readonly PoolInstruments Conventional = new("db.client.connection");
 
-    public static readonly Histogram<double> UseTime = Meter.CreateHistogram(
-        "db.client.connection.use_time", "s", "The time between obtaining a connection and giving it back.", tags: null, Advice(UseBuckets));
+    /// <summary>
+    /// The same instruments under <c>orseis.connection.*</c>: for pools whose provider's own meter publishes the pool
+    /// (<see cref="ProviderInstruments.Pool"/>), so that a conventional instrument has one publisher per pool.
+    /// </summary>
+    public static readonly PoolInstruments OwnNames = new("orseis.connection");
 
     public static readonly Histogram<double> OperationDuration = Meter.CreateHistogram(
         "db.client.operation.duration", "s", "Duration of database client operations (one command).", tags: null, Advice(OperationBuckets));
 
-    public static readonly Counter<long> Timeouts = Meter.CreateCounter<long>(
-        "db.client.connection.timeouts", "{timeout}", "Opens that timed out waiting for a pooled connection.");
+    /// <summary><c>db.client.operation.duration</c> for pools whose provider publishes it itself (Npgsql).</summary>
+    public static readonly Histogram<double> OwnOperationDuration = Meter.CreateHistogram(
+        "orseis.operation.duration", "s",
+        "Duration of one command as Orseis timed it, where the provider publishes db.client.operation.duration itself.",
+        tags: null, Advice(OperationBuckets));
 
     public static readonly Counter<long> Opens = Meter.CreateCounter<long>(
         "orseis.connection.opens", "{open}", "Connection opens (pool checkouts) made by Orseis.");
@@ -75,12 +84,17 @@ internal static class OrseisMetrics
     {
         Meter.CreateObservableUpDownCounter("orseis.scope.parked", () => Observe(p => p.ParkedNow), "{connection}",
             "Connections parked in ConnectionScopes now (out of the provider's pool, held by no call).");
-        Meter.CreateObservableUpDownCounter("db.client.connection.count", ObserveCount, "{connection}",
-            "Connections held by Orseis (state=used); state=idle where the provider reports it.");
-        Meter.CreateObservableUpDownCounter("db.client.connection.pending_requests", () => Observe(p => p.Pending), "{request}",
-            "Callers inside Open right now.");
-        Meter.CreateObservableUpDownCounter("db.client.connection.max", ObserveMax, "{connection}",
-            "Max Pool Size from the connection string or the provider's default, where known.");
+        foreach (bool own in (bool[])[false, true])
+        {
+            string prefix = own ? "orseis.connection" : "db.client.connection";
+            Meter.CreateObservableUpDownCounter($"{prefix}.count", () => ObserveCount(own), "{connection}",
+                "Connections held through Orseis (db.client.connection.state=used).");
+            Meter.CreateObservableUpDownCounter($"{prefix}.pending_requests", () => Observe(p => p.Pending, own), "{request}",
+                "Callers inside Open right now.");
+            Meter.CreateObservableUpDownCounter($"{prefix}.max", () => ObserveMax(own), "{connection}",
+                "Max Pool Size from the connection string or the provider's default, where known.");
+        }
+
         Meter.CreateObservableUpDownCounter("orseis.sessions.active", () => Observe(p => p.ActiveSessions), "{session}",
             "Open Orseis sessions.");
         Meter.CreateObservableGauge("orseis.connection.opens_per_command", ObserveOpensPerCommand, "{open}",
@@ -90,7 +104,8 @@ internal static class OrseisMetrics
     private static InstrumentAdvice<double> Advice(IReadOnlyList<double> buckets) => new() { HistogramBucketBoundaries = buckets };
 
     /// <summary>True when a listener wants any timed figure.</summary>
-    public static bool TimingEnabled => WaitTime.Enabled || UseTime.Enabled || OperationDuration.Enabled || ReuseWaitTime.Enabled;
+    public static bool TimingEnabled =>
+        Conventional.Timed || OwnNames.Timed || OperationDuration.Enabled || OwnOperationDuration.Enabled || ReuseWaitTime.Enabled;
 
     public static void Register(PoolTelemetry pool)
     {
@@ -113,19 +128,20 @@ internal static class OrseisMetrics
     private static IEnumerable<Measurement<long>> Observe(Func<PoolTelemetry, long> value) =>
         Snapshot().Select(p => new Measurement<long>(value(p), p.Tags));
 
-    private static IEnumerable<Measurement<long>> ObserveCount()
-    {
-        foreach (PoolTelemetry pool in Snapshot())
-        {
-            yield return new Measurement<long>(pool.InUse, [.. pool.Tags, new("db.client.connection.state", "used")]);
-            pool.ProviderPool?.Refresh(); // the provider's own observable counts, read through Orseis' listener
-            if (pool.ProviderPool?.Idle is { } idle)
-                yield return new Measurement<long>(idle, [.. pool.Tags, new("db.client.connection.state", "idle")]);
-        }
-    }
+    /// <summary>The pools whose instruments go under <c>orseis.connection.*</c> (<paramref name="own"/>), or else the conventional names.
+    /// </summary>
+    private static IEnumerable<PoolTelemetry> Named(bool own) => Snapshot().Where(p => p.OwnNamedPool == own);
 
-    private static IEnumerable<Measurement<long>> ObserveMax() =>
-        Snapshot().Where(p => p.MaxPoolSize is not null).Select(p => new Measurement<long>(p.MaxPoolSize!.Value, p.Tags));
+    private static IEnumerable<Measurement<long>> Observe(Func<PoolTelemetry, long> value, bool own) =>
+        Named(own).Select(p => new Measurement<long>(value(p), p.Tags));
+
+    // Connections held through Orseis. The provider's idle connections are not added: where the provider knows them, its
+    // own meter publishes them, and a backend summing both would count them twice.
+    private static IEnumerable<Measurement<long>> ObserveCount(bool own) =>
+        Named(own).Select(p => new Measurement<long>(p.InUse, p.UsedTags));
+
+    private static IEnumerable<Measurement<long>> ObserveMax(bool own) =>
+        Named(own).Where(p => p.MaxPoolSize is not null).Select(p => new Measurement<long>(p.MaxPoolSize!.Value, p.Tags));
 
     private static IEnumerable<Measurement<double>> ObserveOpensPerCommand() =>
         Snapshot().Where(p => p.Commands > 0).Select(p => new Measurement<double>((double)p.Opens / p.Commands, p.Tags));

@@ -57,8 +57,8 @@ internal sealed partial class PoolTelemetry
             return;
         long now = _time.GetTimestamp();
         TimeSpan held = _time.GetElapsedTime(holder.Started, now);
-        if (OrseisMetrics.UseTime.Enabled)
-            Guard(static (self, held) => OrseisMetrics.UseTime.Record(held.TotalSeconds, self.Tags), held);
+        if (_instruments.UseTime.Enabled)
+            Guard(static (self, held) => self._instruments.UseTime.Record(held.TotalSeconds, self.Tags), held);
         if (EventsOn)
         {
             Guard(static (self, state) => OrseisEventSource.Log.Released(

@@ -82,9 +82,9 @@ internal sealed partial class PoolTelemetry
     /// <summary>The open's time on the meter and the EventSource; <paramref name="error"/> is null when it succeeded.</summary>
     private void OpenTimed(TimeSpan elapsed, Exception? error, long pending)
     {
-        if (OrseisMetrics.WaitTime.Enabled)
+        if (_instruments.WaitTime.Enabled)
         {
-            Guard(static (self, state) => OrseisMetrics.WaitTime.Record(
+            Guard(static (self, state) => self._instruments.WaitTime.Record(
                 state.elapsed.TotalSeconds, state.error is null ? self.Tags : WithError(self.Tags, state.error)), (elapsed, error));
         }
 
@@ -136,8 +136,8 @@ internal sealed partial class PoolTelemetry
     private PoolExhaustedException Exhausted(in OpenFailure failure)
     {
         Interlocked.Increment(ref _timeouts);
-        if (OrseisMetrics.Timeouts.Enabled)
-            Guard(static (self, _) => OrseisMetrics.Timeouts.Add(1, self.Tags), 0);
+        if (_instruments.Timeouts.Enabled)
+            Guard(static (self, _) => self._instruments.Timeouts.Add(1, self.Tags), 0);
         ProviderPool?.Refresh();
         return PoolExhaustion.Explain(
             failure.Error, failure.Timeout, PoolName, MaxPoolSize, (int)InUse, (int)Pending + 1, ProviderPool?.Idle, _holders.Longest());

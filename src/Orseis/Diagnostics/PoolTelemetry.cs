@@ -1,4 +1,5 @@
 using System.Data.Common;
+using System.Diagnostics.Metrics;
 using Orseis.Diagnostics.Detectors;
 using Orseis.Execution;
 
@@ -27,6 +28,9 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly PhysicalConnections? _identities;
     private readonly ConnectWaves _waves = new();
     private readonly PoolObservers _observers;
+    private readonly PoolInstruments _instruments;
+    private readonly Histogram<double> _duration;
+    private readonly OperationTagSets _operations;
     private long _opens;
     private long _commands;
     private long _inUse;
@@ -41,7 +45,8 @@ internal sealed partial class PoolTelemetry : IDisposable
 
     public PoolTelemetry(
         string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null,
-        string? connectionString = null, string? blockingAsyncProvider = null)
+        string? connectionString = null, string? blockingAsyncProvider = null,
+        ProviderInstruments providerInstruments = ProviderInstruments.None)
     {
         PoolName = poolName;
         SystemName = systemName;
@@ -52,7 +57,14 @@ internal sealed partial class PoolTelemetry : IDisposable
         _created = _time.GetTimestamp();
         ProviderPool = providerPool;
         Tags = [new("db.client.connection.pool.name", poolName), new("db.system.name", systemName)];
+        UsedTags = [.. Tags, new("db.client.connection.state", "used")];
         OperationTags = [.. Tags, .. ProviderInfo.ServerAttributes(systemName, connectionString)];
+        _operations = new OperationTagSets(OperationTags);
+        OwnNamedPool = (providerInstruments & ProviderInstruments.Pool) != 0;
+        _instruments = OwnNamedPool ? OrseisMetrics.OwnNames : OrseisMetrics.Conventional;
+        _duration = (providerInstruments & ProviderInstruments.OperationDuration) != 0
+            ? OrseisMetrics.OwnOperationDuration
+            : OrseisMetrics.OperationDuration;
         _log = new FindingLog(poolName, Tags, options, _time);
         _holders = new HolderTable(_time, maxPoolSize);
         _identities = providerPool is null && options.Detectors != FindingKind.None ? PhysicalConnections.For(systemName) : null;
@@ -74,6 +86,15 @@ internal sealed partial class PoolTelemetry : IDisposable
 
     /// <summary>The pool's tags: on every instrument.</summary>
     public KeyValuePair<string, object?>[] Tags { get; }
+
+    /// <summary><see cref="Tags"/> with <c>db.client.connection.state=used</c>: Orseis' connection count.</summary>
+    public KeyValuePair<string, object?>[] UsedTags { get; }
+
+    /// <summary>
+    /// Whether this pool's instruments go under <c>orseis.connection.*</c> because its provider's meter publishes the
+    /// conventional ones (<see cref="ProviderInstruments.Pool"/>).
+    /// </summary>
+    public bool OwnNamedPool { get; }
 
     /// <summary>
     /// <see cref="Tags"/> plus <c>server.address</c>, <c>server.port</c> and <c>db.namespace</c> where the connection
@@ -117,7 +138,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         Interlocked.Increment(ref _commands);
         if (OrseisMetrics.Commands.Enabled)
             Guard(static (self, _) => OrseisMetrics.Commands.Add(1, self.Tags), 0);
-        if (!EventsOn && !OrseisMetrics.OperationDuration.Enabled)
+        if (!EventsOn && !_duration.Enabled)
             return 0;
         if (EventsOn)
             Guard(static (self, sql) => OrseisEventSource.Log.CommandStart(self.PoolName, self.Captured(sql) ?? ""), sql);
@@ -127,17 +148,21 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// <summary>
     /// A command finished. <paramref name="error"/> is what failed it where the caller saw it (a stream's iterator
     /// cannot catch around its yields, so a failed stream passes none and is tagged <c>error.type=_OTHER</c>).
+    /// <paramref name="sql"/> and <paramref name="args"/> are the call's, for its operation's attributes
+    /// (<see cref="OperationTagSets"/>); never recorded as text.
     /// </summary>
-    public void CommandCompleted(long started, bool succeeded, Exception? error = null)
+    public void CommandCompleted(long started, bool succeeded, Exception? error = null, string? sql = null, object? args = null)
     {
         if (started == 0)
             return;
         TimeSpan elapsed = _time.GetElapsedTime(started);
-        if (OrseisMetrics.OperationDuration.Enabled)
+        if (_duration.Enabled)
         {
-            Guard(static (self, state) => OrseisMetrics.OperationDuration.Record(
-                state.elapsed.TotalSeconds, state.succeeded ? self.OperationTags : WithError(self.OperationTags, state.error)),
-                (elapsed, succeeded, error));
+            Guard(static (self, state) =>
+            {
+                KeyValuePair<string, object?>[] tags = self._operations.For(state.sql, state.args);
+                self._duration.Record(state.elapsed.TotalSeconds, state.succeeded ? tags : WithError(tags, state.error));
+            }, (elapsed, succeeded, error, sql, args));
         }
 
         if (EventsOn)
@@ -167,9 +192,12 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// </summary>
     internal static KeyValuePair<string, object?>[] WithError(KeyValuePair<string, object?>[] tags, Exception? error)
     {
-        if (error is DbException { SqlState: { Length: > 0 } state })
-            return [.. tags, new("error.type", state), new("db.response.status_code", state)];
-        return [.. tags, new("error.type", error?.GetType().FullName ?? "_OTHER")];
+        if (error is null)
+            return [.. tags, new("error.type", "_OTHER")];
+        string type = DbErrorType.Of(error, out string? statusCode);
+        return statusCode is null
+            ? [.. tags, new("error.type", type)]
+            : [.. tags, new("error.type", type), new("db.response.status_code", statusCode)];
     }
 
     public long ReuseWaitStarting()

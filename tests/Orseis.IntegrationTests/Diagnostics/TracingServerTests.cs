@@ -20,7 +20,7 @@ public sealed class TracingServerTests
 
     [MySqlFact]
     public Task MariaDb_spans_name_the_server_and_database() =>
-        Spans_name_the_server_and_database(new MySqlDialect(), "mysql", "MySqlConnector", "Server", "42S02");
+        Spans_name_the_server_and_database(new MySqlDialect(), "mysql", "MySqlConnector", "Server", "1146");
 
     private static async Task Spans_name_the_server_and_database(Dialect dialect, string system, string providerSource, string hostKey, string missingTable)
     {
@@ -46,14 +46,16 @@ public sealed class TracingServerTests
         Assert.Equal(3, calls.Count);
         foreach (Activity span in mine)
         {
-            Assert.Equal(ActivityKind.Client, span.Kind);
+            // Only a call is a dependency call (Client); the pool waits and the session's open are Internal.
+            Assert.Equal(calls.Contains(span) ? ActivityKind.Client : ActivityKind.Internal, span.Kind);
             Assert.Equal(system, span.GetTagItem("db.system.name"));
             Assert.Equal(host, span.GetTagItem("server.address"));
             Assert.Equal(port, span.GetTagItem("server.port"));
             Assert.Equal(database, span.GetTagItem("db.namespace"));
         }
 
-        Assert.All(calls, call => Assert.Equal($"SELECT {database}", call.DisplayName));
+        // "select 1" names no table: operation and database; the missing table's statement is named by its summary.
+        Assert.Equal([$"SELECT {database}", "SELECT orseis_no_such_table", $"SELECT {database}"], calls.Select(c => c.DisplayName));
         Assert.Equal([ActivityStatusCode.Unset, ActivityStatusCode.Error, ActivityStatusCode.Unset], calls.Select(c => c.Status));
         Assert.Equal(missingTable, calls[1].GetTagItem("error.type"));
         Assert.Equal(missingTable, calls[1].GetTagItem("db.response.status_code"));
@@ -63,8 +65,19 @@ public sealed class TracingServerTests
         List<Activity> opens = [.. mine.Where(a => a.DisplayName == "orseis.connection.open")];
         Assert.Equal(3, opens.Count);
         Assert.Equal([calls[0].SpanId, calls[1].SpanId, sessionOpen.SpanId], opens.Select(o => o.ParentSpanId));
-        List<Activity> providers = [.. exported.Where(a => a.Source.Name == providerSource)];
+        // The provider's spans in Orseis' traces: each under the Orseis span that caused it, a command under its call, and
+        // whatever the provider does to hand out a connection (Npgsql's CONNECT for a physical connect, MySqlConnector's Open
+        // for every open) under the pool wait, where it is the only Client span.
+        List<Activity> providers = [.. exported.Where(a => a.Source.Name == providerSource && mine.Any(m => m.TraceId == a.TraceId))];
         Assert.NotEmpty(providers);
+        Assert.All(providers, p => Assert.Contains(mine, m => m.SpanId == p.ParentSpanId));
         Assert.All(calls, call => Assert.Contains(providers, p => p.ParentSpanId == call.SpanId));
+        List<Activity> underOpens = [.. providers.Where(p => opens.Any(o => o.SpanId == p.ParentSpanId))];
+        Assert.All(underOpens, p => Assert.Equal(ActivityKind.Client, p.Kind));
+        Assert.DoesNotContain(underOpens, p => providers.Any(c => calls.Any(call => call.SpanId == c.ParentSpanId) && c.DisplayName == p.DisplayName));
+        if (providerSource == "MySqlConnector")
+            Assert.All(opens, o => Assert.Equal("Open", Assert.Single(underOpens, p => p.ParentSpanId == o.SpanId).DisplayName));
+        else
+            Assert.All(underOpens, p => Assert.StartsWith("CONNECT", p.DisplayName, StringComparison.Ordinal));
     }
 }

@@ -285,7 +285,7 @@ internal struct CallLifecycle
         _completed = true;
         if (readBack)
             (Request.Args as ParameterBag)?.ReadBack();
-        Pool.Telemetry.CommandCompleted(Started, succeeded: true);
+        Pool.Telemetry.CommandCompleted(Started, succeeded: true, sql: Request.Sql, args: Request.Args);
     }
 
     /// <summary>The call failed with <paramref name="error"/> (null when its cause is reported elsewhere): the telemetry stops.</summary>
@@ -294,7 +294,7 @@ internal struct CallLifecycle
         if (_completed)
             return;
         _completed = _failed = true;
-        Pool.Telemetry.CommandCompleted(Started, succeeded: false, error);
+        Pool.Telemetry.CommandCompleted(Started, succeeded: false, error, Request.Sql, Request.Args);
     }
 
     /// <summary>

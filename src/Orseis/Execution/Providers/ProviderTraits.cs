@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
 using System.Globalization;
+using Orseis.Diagnostics;
 
 namespace Orseis.Execution;
 
@@ -49,6 +50,7 @@ internal sealed class ProviderTraits
         KnowsDateAndTimeOnly = true,
         TypedGettersRefuseNull = true,
         PoolMeterName = "Npgsql",
+        OwnInstruments = ProviderInstruments.Pool | ProviderInstruments.OperationDuration,
     };
 
     /// <summary>Microsoft.Data.SqlClient.</summary>
@@ -75,6 +77,7 @@ internal sealed class ProviderTraits
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         KnowsDateAndTimeOnly = true,
         PoolMeterName = "MySqlConnector",
+        OwnInstruments = ProviderInstruments.Pool,
     };
 
     /// <summary>Oracle's MySql.Data (8.0), which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
@@ -140,6 +143,12 @@ internal sealed class ProviderTraits
 
     /// <summary>The name of the meter on which the provider publishes its pool's counts, if it has one.</summary>
     public string? PoolMeterName { get; private init; }
+
+    /// <summary>
+    /// The conventional instruments the provider's meter publishes itself: Orseis publishes its own figures for them under
+    /// <c>orseis.*</c> names (<see cref="OrseisMetrics"/>).
+    /// </summary>
+    public ProviderInstruments OwnInstruments { get; private init; }
 
     /// <summary>
     /// The connection string keys that turn joining an ambient <c>TransactionScope</c> on or off (on by default where
