@@ -42,3 +42,13 @@ internal static class StudyTools
     public static bool OnPath(string tool) =>
         (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Append("/usr/sbin").Any(dir => File.Exists(Path.Combine(dir, tool)));
 }
+
+/// <summary>Needs a PostgreSQL (ORSEIS_POSTGRES): skipped, saying why, without it, except in CI where test.sh starts one.</summary>
+public sealed class PostgresToolFactAttribute : FactAttribute
+{
+    public PostgresToolFactAttribute()
+    {
+        if (!StudyTools.InCi && string.IsNullOrEmpty(Environment.GetEnvironmentVariable("ORSEIS_POSTGRES")))
+            Skip = "Needs ORSEIS_POSTGRES (a PostgreSQL connection string); ./scripts/test.sh starts a private PostgreSQL and sets it.";
+    }
+}

@@ -108,6 +108,26 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         Assert.True(waited.GetProperty("p50").GetDouble() is > 0.001 and < 1000, waited.ToString());
     }
 
+    /// <summary>
+    /// Npgsql publishes the conventional pool instruments itself, so Orseis publishes its own under orseis.connection.*:
+    /// the tool reads them as the pool's figures all the same.
+    /// </summary>
+    [PostgresToolFact]
+    public void Monitor_reads_a_postgres_pools_figures_that_orseis_publishes_under_its_own_names()
+    {
+        string postgres = Environment.GetEnvironmentVariable("ORSEIS_POSTGRES")!;
+        ToolProcess.Result monitor = Run("monitor", "--format", "json", "--interval", "0.5", "--", ToolProcess.Dotnet(), Sample,
+            "--postgres", postgres + ";Maximum Pool Size=3", "--hold-ms", "150", "--concurrency", "6", "--duration", "3", "--report", "0");
+
+        Assert.True(monitor.ExitCode == 0, monitor.Error);
+        List<JsonElement> pools = [.. monitor.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            .SelectMany(l => JsonDocument.Parse(l).RootElement.GetProperty("pools").EnumerateArray())
+            .Where(p => p.GetProperty("pool").GetString() == "poolwatch")];
+        Assert.Contains(pools, p => p.GetProperty("max").ValueKind == JsonValueKind.Number && p.GetProperty("max").GetDouble() == 3);
+        Assert.Contains(pools, p => p.GetProperty("inUse").ValueKind == JsonValueKind.Number && p.GetProperty("inUse").GetDouble() >= 1);
+        Assert.Contains(pools, p => p.GetProperty("useMs").ValueKind == JsonValueKind.Object);
+    }
+
     [Fact]
     public void Ps_marks_the_sample_and_monitor_attaches_to_it_by_pid_and_by_name()
     {

@@ -67,6 +67,8 @@ public sealed class OrseisEventDecoder
         if (meter == "Orseis")
             OrseisEvents++;
         string instrument = Text(e, "instrumentName");
+        if (meter == "Orseis")
+            instrument = ConventionalName(instrument);
         string tags = Text(e, "tags");
         MetricValue? value = e.EventName switch
         {
@@ -126,4 +128,18 @@ public sealed class OrseisEventDecoder
         subscribe(new OrseisEventDecoder(source));
         source.Process();
     }
+
+    /// <summary>
+    /// Orseis publishes a pool's figures under <c>orseis.connection.*</c> (and a call's time under
+    /// <c>orseis.operation.duration</c>) where the provider's own meter already uses the conventional names (Npgsql,
+    /// MySqlConnector), so backends do not count them twice. The tool reads Orseis' own figures under one name either way.
+    /// </summary>
+    internal static string ConventionalName(string instrument) => instrument switch
+    {
+        "orseis.connection.count" or "orseis.connection.max" or "orseis.connection.pending_requests"
+            or "orseis.connection.wait_time" or "orseis.connection.use_time" or "orseis.connection.timeouts" =>
+            "db.client.connection." + instrument["orseis.connection.".Length..],
+        "orseis.operation.duration" => "db.client.operation.duration",
+        _ => instrument,
+    };
 }
