@@ -22,7 +22,11 @@ public sealed partial class DynamicRow : IDynamicMetaObjectProvider
             Call(GetMethod, Expression.Constant(binder.Name));
 
         public override DynamicMetaObject BindSetMember(SetMemberBinder binder, DynamicMetaObject value) =>
-            Call(SetMethod, Expression.Constant(binder.Name), Expression.Convert(value.Expression, typeof(object)), Expression.Constant(false));
+            Call(
+                SetMethod,
+                Expression.Constant(binder.Name),
+                Expression.Convert(value.Expression, typeof(object)),
+                Expression.Constant(false));
 
         public override IEnumerable<string> GetDynamicMemberNames() => ((DynamicRow)Value!).Keys;
 

@@ -76,7 +76,9 @@ public sealed partial class DynamicRow
     /// <param name="column">The column's name: matched exactly first, then ignoring case.</param>
     /// <returns>The converted value.</returns>
     /// <exception cref="KeyNotFoundException">The row has no such column.</exception>
-    /// <exception cref="MappingException">The value is NULL and <typeparamref name="T"/> cannot hold it, or it does not convert.</exception>
+    /// <exception cref="MappingException">
+    /// The value is NULL and <typeparamref name="T"/> cannot hold it, or it does not convert.
+    /// </exception>
     public T? Get<T>(string column) => Convert<T>(IndexOrThrow(column));
 
     /// <inheritdoc cref="Get{T}(string)"/>
@@ -143,10 +145,8 @@ public sealed partial class DynamicRow
         {
             text.Append(first ? " " : ", ").Append(column.Key).Append(" = ");
             first = false;
-            if (column.Value is null)
-                text.Append("NULL");
-            else
-                text.Append('\'').Append(System.Convert.ToString(column.Value, System.Globalization.CultureInfo.InvariantCulture)).Append('\'');
+            string? value = System.Convert.ToString(column.Value, System.Globalization.CultureInfo.InvariantCulture);
+            text.Append(column.Value is null ? "NULL" : $"'{value}'");
         }
 
         return text.Append('}').ToString();
@@ -187,13 +187,15 @@ public sealed partial class DynamicRow
         int index = _columns.IndexOf(column);
         return index >= 0
             ? index
-            : throw Missing($"The row has no column '{column}' (its columns: {_columns.Describe()}). Names match exactly, then ignoring case.");
+            : throw Missing(
+                $"The row has no column '{column}' (its columns: {_columns.Describe()}). Names match exactly, then ignoring case.");
     }
 
     private int CheckIndex(int index) =>
         (uint)index < (uint)_values.Length
             ? index
-            : throw new ArgumentOutOfRangeException(nameof(index), index, $"The row has {_values.Length} columns (0 to {_values.Length - 1}).");
+            : throw new ArgumentOutOfRangeException(
+                nameof(index), index, $"The row has {_values.Length} columns (0 to {_values.Length - 1}).");
 
     private static KeyNotFoundException Missing(string message) => new(message);
 

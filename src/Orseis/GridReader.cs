@@ -38,7 +38,7 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
     /// <exception cref="InvalidOperationException">Every result set has already been read.</exception>
     public List<T> Read<T>() => SyncPath.Done(ReadListAsync<T>(async: false, CancellationToken.None));
 
-    /// <inheritdoc cref="Read{T}"/>
+    /// <inheritdoc cref="Read{T}()"/>
     /// <param name="cancellationToken">Cancels the read.</param>
     public Task<List<T>> ReadAsync<T>(CancellationToken cancellationToken = default) =>
         ReadListAsync<T>(async: true, cancellationToken).AsTask();
