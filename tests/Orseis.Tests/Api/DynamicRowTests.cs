@@ -79,6 +79,49 @@ public sealed class DynamicRowTests
         }
     }
 
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task Dappers_non_generic_calls_read_dynamic_rows_and_their_interpolated_forms_send_parameters(RunnerKind kind)
+    {
+        using var db = new SeededDatabase(kind);
+        SqlRunner r = db.Runner;
+        const string One = "select id, name from people where id = @id";
+        Assert.Equal(["person 4", "person 5"], r.Query(Two).Select(row => (string)row.name));
+        Assert.Equal(2, (await r.QueryAsync(Two)).Count);
+        Assert.Equal(2L, r.QueryFirst(One, new { id = 2 }).id);
+        Assert.Equal(2L, (await r.QueryFirstAsync(One, new { id = 2 })).id);
+        Assert.Equal(2L, r.QuerySingle(One, new { id = 2 }).id);
+        Assert.Equal(2L, (await r.QuerySingleAsync(One, new { id = 2 })).id);
+        Assert.Null(r.QueryFirstOrDefault(One, new { id = 9 }));
+        Assert.Null(await r.QueryFirstOrDefaultAsync(One, new { id = 9 }));
+        Assert.Null(r.QuerySingleOrDefault(One, new { id = 9 }));
+        Assert.Null(await r.QuerySingleOrDefaultAsync(One, new { id = 9 }));
+        Assert.Equal([4L, 5L], r.Stream(Two).Select(row => (long)row.id));
+        int streamed = 0;
+        await foreach (dynamic row in r.StreamAsync(Two))
+            streamed += (int)row.id;
+        Assert.Equal(9, streamed);
+
+        // Each hole is a parameter: a quote in the value cannot end the string.
+        string tricky = "person 1' or '1'='1";
+        Assert.Empty(r.Query($"select id from people where name = {tricky}"));
+        Assert.Empty(await r.QueryAsync($"select id from people where name = {tricky}"));
+        Assert.Null(r.QueryFirstOrDefault($"select id from people where name = {tricky}"));
+        Assert.Null(await r.QuerySingleOrDefaultAsync($"select id from people where name = {tricky}"));
+        Assert.Empty(r.Stream($"select id from people where name = {tricky}"));
+        long id = 1;
+        Assert.Equal("person 1", r.QuerySingle($"select name from people where id = {id}").name);
+        Assert.Equal("person 1", (await r.QueryFirstAsync($"select name from people where id = {id}")).name);
+
+        await using GridReader grid = await r.QueryMultipleAsync(Two + "; " + Two + "; select 1 as a; select 2 as a; select 3 as a; select 4 as a");
+        Assert.Equal(2, grid.Read().Count);
+        Assert.Equal(2, (await grid.ReadAsync()).Count);
+        Assert.Equal(1L, grid.ReadFirst().a);
+        Assert.Equal(2L, (await grid.ReadSingleAsync()).a);
+        Assert.Equal(3L, grid.ReadFirstOrDefault()!.a);
+        Assert.Equal(4L, (await grid.ReadSingleOrDefaultAsync())!.a);
+    }
+
     [Fact]
     public void Rows_of_one_result_share_their_column_names_and_each_is_one_object_and_its_values()
     {
