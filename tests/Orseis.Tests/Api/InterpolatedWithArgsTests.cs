@@ -62,6 +62,12 @@ public sealed class InterpolatedWithArgsTests
         "db.QueryFirstOrDefaultAsync(typeof(int), $\"select {id}\", new { x = 1 })",
         "db.Query($\"select {id}\", new[] { typeof(int) }, p => p, new { x = 1 })",
         "db.QueryAsync($\"select {id}\", new[] { typeof(int) }, p => p, new { x = 1 }, \"Id\")",
+        "db.Query<int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e) => a, new { x = 1 })",
+        "db.QueryAsync<int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e) => a, new { x = 1 })",
+        "db.Query<int, int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e, f) => a, new { x = 1 })",
+        "db.QueryAsync<int, int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e, f) => a, new { x = 1 }, \"Id\")",
+        "db.Query<int, int, int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e, f, g) => a, new { x = 1 })",
+        "db.QueryAsync<int, int, int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e, f, g) => a, args: new { x = 1 })",
         "session.Query<int>($\"select {name}\", new Dictionary<string, object?>())",
     ];
 
@@ -84,10 +90,10 @@ public sealed class InterpolatedWithArgsTests
         MethodInfo[] methods = typeof(SqlRunner).GetMethods(BindingFlags.Public | BindingFlags.Instance).Where(TakesHandler).ToArray();
         MethodInfo[] calls = [.. methods.Where(m => !Guarded(m))];
         MethodInfo[] guards = [.. methods.Where(Guarded)];
-        Assert.Equal(48, calls.Length);
+        Assert.Equal(54, calls.Length);
         Assert.Equal(calls.Select(Signature).Order(StringComparer.Ordinal), guards.Select(g => Signature(g).Replace(", Object, ", ", ", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
         Assert.All(guards, g => Assert.Equal(typeof(object), g.GetParameters()[ArgsIndex(g)].ParameterType));
-        Assert.Equal(calls.Select(m => m.Name).Order(StringComparer.Ordinal), Calls.Take(48).Select(c => c[3..c.IndexOfAny(['<', '('])]).Order(StringComparer.Ordinal));
+        Assert.Equal(calls.Select(m => m.Name).Order(StringComparer.Ordinal), Calls.Take(54).Select(c => c[3..c.IndexOfAny(['<', '('])]).Order(StringComparer.Ordinal));
 
         // args follows the map function where there is one, else the SQL.
         static int ArgsIndex(MethodInfo m)
