@@ -74,6 +74,8 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
     [MySqlFact] public Task Multi_mapping_and_type_handlers() => Joins_map_onto_several_types_and_type_handlers_convert_both_ways_in_every_mode();
 
     [MySqlFact] public Task Several_result_sets() => Several_result_sets_of_one_command_are_read_in_order_in_every_mode();
+
+    [MySqlFact] public Task Rows_without_a_static_type() => Rows_without_a_static_type_read_the_same_in_every_mode();
 }
 
 /// <summary>The suite through MySqlConnector.</summary>

@@ -73,6 +73,8 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
     [PostgresFact] public Task Multi_mapping_and_type_handlers() => Joins_map_onto_several_types_and_type_handlers_convert_both_ways_in_every_mode();
 
     [PostgresFact] public Task Several_result_sets() => Several_result_sets_of_one_command_are_read_in_order_in_every_mode();
+
+    [PostgresFact] public Task Rows_without_a_static_type() => Rows_without_a_static_type_read_the_same_in_every_mode();
 }
 
 /// <summary>PostgreSQL-only checks: the DbDataSource constructor and what the default pool name reveals.</summary>
