@@ -22,7 +22,10 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
     private const string TimeSpanHint = "a time span such as 00:00:30 (hh:mm:ss)";
 
     private static readonly string[] TopKeys =
-        [ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "ScopeIdleWindow", "PoolName", "Diagnostics"];
+    [
+        ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "ScopeIdleWindow", "PoolName", "NullKeepsDefault",
+        "Diagnostics",
+    ];
 
     private static readonly string[] DiagnosticsKeys =
     [
@@ -79,6 +82,8 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
             options.ScopeIdleWindow = Time(section, "ScopeIdleWindow", idleWindow, infinite: false);
         if (Value(section, "PoolName") is { } poolName)
             options.PoolName = poolName;
+        if (Value(section, "NullKeepsDefault") is { } nullKeepsDefault)
+            options.NullKeepsDefault = Boolean(section, "NullKeepsDefault", nullKeepsDefault);
 
         IConfigurationSection diagnostics = section.GetSection("Diagnostics");
         foreach (IConfigurationSection child in diagnostics.GetChildren())

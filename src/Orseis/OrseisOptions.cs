@@ -35,6 +35,15 @@ public sealed class OrseisOptions
     /// <summary>Pool diagnostics: events, metrics and detectors. See <see cref="Diagnostics.DiagnosticsOptions"/>.</summary>
     public Diagnostics.DiagnosticsOptions Diagnostics { get; set; } = new();
 
+    /// <summary>
+    /// What a NULL read into a member that cannot hold NULL (an <c>int</c>, a <c>bool</c>, a struct) does.
+    /// <see langword="false"/> (the default): a <see cref="MappingException"/> naming the column and the member, so a
+    /// NULL never passes for a real 0. <see langword="true"/>, as Dapper does: the member is left as the object was
+    /// constructed (its initializer's value, or its default), and a constructor parameter, value tuple element, single-column
+    /// value or <c>Scalar&lt;T&gt;</c> gets <see langword="default"/>. Members that can hold NULL read it as null either way.
+    /// </summary>
+    public bool NullKeepsDefault { get; set; }
+
     private readonly Dictionary<Type, Mapping.ITypeHandler> _typeHandlers = [];
 
     /// <summary>

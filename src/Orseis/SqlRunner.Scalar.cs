@@ -61,7 +61,7 @@ public abstract partial class SqlRunner
             return typed;
         if (value is DBNull)
         {
-            if (default(T) is null)
+            if (default(T) is null || handlers?.NullKeepsDefault == true)
                 return default;
             throw MappingErrors.NullColumn(reader, 0, member: null, typeof(T));
         }

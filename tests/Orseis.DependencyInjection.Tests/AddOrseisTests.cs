@@ -25,6 +25,7 @@ public sealed class AddOrseisTests : IDisposable
             ("Orseis:ReuseWaitTimeout", "Infinite"),
             ("Orseis:ScopeIdleWindow", "00:00:00.005"),
             ("Orseis:PoolName", "app-db"),
+            ("Orseis:NullKeepsDefault", "True"),
             ("Orseis:Diagnostics:ProviderPoolCounts", "true"));
         var services = new ServiceCollection();
         services.AddOrseis(SqliteFactory.Instance, configuration.GetSection("Orseis"));
@@ -44,6 +45,8 @@ public sealed class AddOrseisTests : IDisposable
             Assert.Equal(Timeout.InfiniteTimeSpan, options.ReuseWaitTimeout);
             Assert.Equal(TimeSpan.FromMilliseconds(5), options.ScopeIdleWindow);
             Assert.True(options.Diagnostics.ProviderPoolCounts);
+            Assert.True(options.NullKeepsDefault);
+            Assert.Equal(0, await db.ScalarAsync<int>("select null")); // the database was built with it
 
             await db.ExecuteAsync("create table t (id integer primary key)");
             Assert.Equal(2, await db.ExecuteAsync("insert into t (id) values (@id)", new[] { new { id = 1 }, new { id = 2 } }));

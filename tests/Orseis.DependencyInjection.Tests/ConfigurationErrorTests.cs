@@ -25,6 +25,12 @@ public sealed class ConfigurationErrorTests
         Assert.Equal("Orseis:Mode has the value 'Foo'; use OpenPerCall or ReuseConnection.", ResolveError(("Orseis:ConnectionString", Connection), ("Orseis:Mode", "Foo")));
 
     [Fact]
+    public void NullKeepsDefault_takes_true_or_false() =>
+        Assert.Equal(
+            "Orseis:NullKeepsDefault has the value 'yes'; use true or false.",
+            ResolveError(("Orseis:ConnectionString", Connection), ("Orseis:NullKeepsDefault", "yes")));
+
+    [Fact]
     public void A_number_is_not_a_mode() =>
         Assert.StartsWith("Orseis:Mode has the value '1'", ResolveError(("Orseis:ConnectionString", Connection), ("Orseis:Mode", "1")), StringComparison.Ordinal);
 

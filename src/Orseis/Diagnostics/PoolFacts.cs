@@ -36,7 +36,7 @@ internal readonly record struct OpenOutcome(
 }
 
 /// <summary>
-/// An open that completed with a connection, as every observer hears it (<see cref="IPoolObserver.OnOpenCompleted"/>).
+/// An open that completed with a connection, as every observer hears it (<see cref="PoolObserver.OnOpenCompleted"/>).
 /// </summary>
 /// <param name="Start">How it began.</param>
 /// <param name="Outcome">How it turned out.</param>
@@ -48,19 +48,19 @@ internal readonly record struct OpenOutcome(
 /// Sync opens too: MySql.Data's synchronous Open blocks on tasks that need a pool thread to finish a connect.</param>
 internal readonly record struct CompletedOpen(OpenStart Start, OpenOutcome Outcome, long At, bool AfterFirstWave, TimeSpan ThreadPoolDelay);
 
-/// <summary>An open that failed, as every observer hears it (<see cref="IPoolObserver.OnOpenFailed"/>).</summary>
+/// <summary>An open that failed, as every observer hears it (<see cref="PoolObserver.OnOpenFailed"/>).</summary>
 /// <param name="Start">How it began.</param>
 /// <param name="Failure">What the failure was.</param>
 /// <param name="Exhausted">What the caller is told instead when the open timed out; null otherwise.</param>
 internal readonly record struct FailedOpen(OpenStart Start, OpenFailure Failure, PoolExhaustedException? Exhausted);
 
-/// <summary>A connection that went back to the pool (<see cref="IPoolObserver.OnReleased"/>).</summary>
+/// <summary>A connection that went back to the pool (<see cref="PoolObserver.OnReleased"/>).</summary>
 /// <param name="Holder">Who held it, since when, with which flow.</param>
 /// <param name="Held">For how long.</param>
 /// <param name="At">When it went back (a timestamp of the pool's clock).</param>
 internal readonly record struct Release(HolderTable.Holder Holder, TimeSpan Held, long At);
 
-/// <summary>A statement that failed (<see cref="IPoolObserver.OnCommandFailed"/>).</summary>
+/// <summary>A statement that failed (<see cref="PoolObserver.OnCommandFailed"/>).</summary>
 /// <param name="Error">What failed it.</param>
 /// <param name="Sql">Its text when <see cref="DiagnosticsOptions.CaptureCommandText"/> allows it; null otherwise.</param>
 internal readonly record struct CommandFailure(Exception Error, string? Sql);

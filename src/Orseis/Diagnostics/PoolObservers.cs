@@ -6,10 +6,10 @@ namespace Orseis.Diagnostics;
 /// <summary>
 /// The observers of one pool, made from its <see cref="DiagnosticsOptions.Detectors"/>: one line per detector in
 /// <see cref="Table"/>, saying which detectors turn it on, which of the facts that cost something to record it needs
-/// (<see cref="CostlyFacts"/>), and how it is made. A new detector is a class under <c>Detectors/</c> that implements
-/// <see cref="IPoolObserver"/>, and a line here. The table's order is the order in which they hear each fact, and so the
+/// (<see cref="CostlyFacts"/>), and how it is made. A new detector is a class under <c>Detectors/</c> that derives from
+/// <see cref="PoolObserver"/>, and a line here. The table's order is the order in which they hear each fact, and so the
 /// order of the findings one step may raise. Each fact goes only to the observers that implement its method (read once,
-/// from each observer type's interface map), so a call pays for the detectors that listen to its step, not for all.
+/// from each observer type's overrides), so a call pays for the detectors that listen to its step, not for all.
 /// </summary>
 internal sealed class PoolObservers
 {
@@ -36,46 +36,46 @@ internal sealed class PoolObservers
         new(Always, CostlyFacts.None, static p => new PoolSizeAdvisor(p.Log, p.MaxPoolSize, p.Reports(FindingKind.PoolSize))),
     ];
 
-    private PoolObservers(List<IPoolObserver> observers, CostlyFacts needs)
+    private PoolObservers(List<PoolObserver> observers, CostlyFacts needs)
     {
         All = [.. observers];
         Needs = needs;
-        OpenStarting = Hearing(observers, nameof(IPoolObserver.OnOpenStarting));
-        OpenCompleted = Hearing(observers, nameof(IPoolObserver.OnOpenCompleted));
-        OpenFailed = Hearing(observers, nameof(IPoolObserver.OnOpenFailed));
-        Acquired = Hearing(observers, nameof(IPoolObserver.OnAcquired));
-        Released = Hearing(observers, nameof(IPoolObserver.OnReleased));
-        CommandFailed = Hearing(observers, nameof(IPoolObserver.OnCommandFailed));
+        OpenStarting = Hearing(observers, nameof(PoolObserver.OnOpenStarting));
+        OpenCompleted = Hearing(observers, nameof(PoolObserver.OnOpenCompleted));
+        OpenFailed = Hearing(observers, nameof(PoolObserver.OnOpenFailed));
+        Acquired = Hearing(observers, nameof(PoolObserver.OnAcquired));
+        Released = Hearing(observers, nameof(PoolObserver.OnReleased));
+        CommandFailed = Hearing(observers, nameof(PoolObserver.OnCommandFailed));
     }
 
     /// <summary>Every observer, in table order: each describes itself in a report, and is disposed with the pool.</summary>
-    public IPoolObserver[] All { get; }
+    public PoolObserver[] All { get; }
 
     /// <summary>The costly facts some observer needs.</summary>
     public CostlyFacts Needs { get; }
 
-    /// <summary>Those that hear <see cref="IPoolObserver.OnOpenStarting"/>.</summary>
-    public IPoolObserver[] OpenStarting { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnOpenStarting"/>.</summary>
+    public PoolObserver[] OpenStarting { get; }
 
-    /// <summary>Those that hear <see cref="IPoolObserver.OnOpenCompleted"/>.</summary>
-    public IPoolObserver[] OpenCompleted { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnOpenCompleted"/>.</summary>
+    public PoolObserver[] OpenCompleted { get; }
 
-    /// <summary>Those that hear <see cref="IPoolObserver.OnOpenFailed"/>.</summary>
-    public IPoolObserver[] OpenFailed { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnOpenFailed"/>.</summary>
+    public PoolObserver[] OpenFailed { get; }
 
-    /// <summary>Those that hear <see cref="IPoolObserver.OnAcquired"/>.</summary>
-    public IPoolObserver[] Acquired { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnAcquired"/>.</summary>
+    public PoolObserver[] Acquired { get; }
 
-    /// <summary>Those that hear <see cref="IPoolObserver.OnReleased"/>.</summary>
-    public IPoolObserver[] Released { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnReleased"/>.</summary>
+    public PoolObserver[] Released { get; }
 
-    /// <summary>Those that hear <see cref="IPoolObserver.OnCommandFailed"/>.</summary>
-    public IPoolObserver[] CommandFailed { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnCommandFailed"/>.</summary>
+    public PoolObserver[] CommandFailed { get; }
 
     /// <summary>The observers <paramref name="context"/>'s detectors turn on, in table order.</summary>
     public static PoolObservers For(ObserverContext context)
     {
-        var observers = new List<IPoolObserver>(Table.Length);
+        var observers = new List<PoolObserver>(Table.Length);
         CostlyFacts needs = CostlyFacts.None;
         foreach (Entry entry in Table)
         {
@@ -88,24 +88,23 @@ internal sealed class PoolObservers
         return new PoolObservers(observers, needs);
     }
 
-    /// <summary>The observers whose type implements <paramref name="method"/> rather than leaving it to the interface's no-op.</summary>
-    private static IPoolObserver[] Hearing(List<IPoolObserver> observers, string method)
+    /// <summary>The observers whose type overrides <paramref name="method"/> rather than leaving it to the base's no-op.</summary>
+    private static PoolObserver[] Hearing(List<PoolObserver> observers, string method)
     {
-        var hearing = new List<IPoolObserver>();
-        foreach (IPoolObserver observer in observers)
+        MethodInfo declared = typeof(PoolObserver).GetMethod(method)!;
+        Type[] parameters = [.. declared.GetParameters().Select(p => p.ParameterType)];
+        var hearing = new List<PoolObserver>();
+        foreach (PoolObserver observer in observers)
         {
-            InterfaceMapping map = observer.GetType().GetInterfaceMap(typeof(IPoolObserver));
-            for (int i = 0; i < map.InterfaceMethods.Length; i++)
-            {
-                if (map.InterfaceMethods[i].Name == method && map.TargetMethods[i].DeclaringType != typeof(IPoolObserver))
-                    hearing.Add(observer);
-            }
+            MethodInfo? target = observer.GetType().GetMethod(method, BindingFlags.Public | BindingFlags.Instance, parameters);
+            if (target is not null && target.DeclaringType != typeof(PoolObserver))
+                hearing.Add(observer);
         }
 
         return [.. hearing];
     }
 
-    private sealed record Entry(FindingKind On, CostlyFacts Needs, Func<ObserverContext, IPoolObserver> Create);
+    private sealed record Entry(FindingKind On, CostlyFacts Needs, Func<ObserverContext, PoolObserver> Create);
 }
 
 /// <summary>

@@ -42,7 +42,7 @@ internal sealed partial class PoolTelemetry
         }
 
         if (Observed)
-            Tell(_observers.Acquired, static (IPoolObserver o, in long at) => o.OnAcquired(at), now);
+            Tell<long, AcquiredStep>(_observers.Acquired, now);
         return hold;
     }
 
@@ -65,6 +65,6 @@ internal sealed partial class PoolTelemetry
                 self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
         }
 
-        Tell(_observers.Released, static (IPoolObserver o, in Release r) => o.OnReleased(r), new Release(holder, held, now));
+        Tell<Release, ReleasedStep>(_observers.Released, new Release(holder, held, now));
     }
 }

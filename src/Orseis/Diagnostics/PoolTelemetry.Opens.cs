@@ -30,7 +30,7 @@ internal sealed partial class PoolTelemetry
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (Observed)
-            Tell(_observers.OpenStarting, static (IPoolObserver o, in OpenStart s) => o.OnOpenStarting(s), start);
+            Tell<OpenStart, OpenStartingStep>(_observers.OpenStarting, start);
         return start;
     }
 
@@ -51,8 +51,7 @@ internal sealed partial class PoolTelemetry
         OpenTimed(elapsed, null, pending);
         if (Observed)
         {
-            Tell(_observers.OpenCompleted, static (IPoolObserver o, in CompletedOpen c) => o.OnOpenCompleted(c),
-                Completed(start, elapsed, connection, now));
+            Tell<CompletedOpen, OpenCompletedStep>(_observers.OpenCompleted, Completed(start, elapsed, connection, now));
         }
 
         return now;
@@ -74,8 +73,7 @@ internal sealed partial class PoolTelemetry
         PoolExhaustedException? exhausted = failure.Timeout == OpenTimeout.None ? null : Exhausted(failure);
         if (Observed)
         {
-            Tell(_observers.OpenFailed, static (IPoolObserver o, in FailedOpen f) => o.OnOpenFailed(f),
-                new FailedOpen(start, failure, exhausted));
+            Tell<FailedOpen, OpenFailedStep>(_observers.OpenFailed, new FailedOpen(start, failure, exhausted));
         }
 
         return exhausted;

@@ -7,7 +7,7 @@ internal sealed partial class PoolTelemetry
     public PoolReport CreateReport(ExecutionMode mode)
     {
         var figures = new ReportFigures { Opens = Opens };
-        foreach (IPoolObserver observer in _observers.All)
+        foreach (PoolObserver observer in _observers.All)
             observer.Describe(figures);
         ProviderPool?.Refresh();
         TimeSpan elapsed = _time.GetElapsedTime(_created);

@@ -7,7 +7,7 @@ namespace Orseis.Diagnostics;
 /// <summary>
 /// The one small recorder every step of a call reports to: counts, the meter, the EventSource and the logger, and the
 /// facts of each step (an open's start, completion or failure, a hold, a release, a failed statement), recorded once
-/// and handed to every detector behind <see cref="IPoolObserver"/> (one small class each, under <c>Detectors/</c>, made
+/// and handed to every detector behind <see cref="PoolObserver"/> (one small class each, under <c>Detectors/</c>, made
 /// by <see cref="PoolObservers"/>). Counts (in use, waiting, opens, commands, peak demand) are plain interlocked integers
 /// and always kept; clock reads, events, holders and detectors happen only when a listener is enabled or
 /// <see cref="DiagnosticsOptions.Detectors"/> asks for them. Time is read through the options' <see cref="TimeProvider"/>.
@@ -62,9 +62,6 @@ internal sealed partial class PoolTelemetry : IDisposable
         _observers = PoolObservers.For(new ObserverContext(_log, maxPoolSize, _holders, connects, providerPool, blockingAsyncProvider));
         OrseisMetrics.Register(this);
     }
-
-    /// <summary>One observer step over a fact, given by a static lambda (cached by the compiler: nothing allocates).</summary>
-    private delegate void Step<TFact>(IPoolObserver observer, in TFact fact);
 
     public string PoolName { get; }
 
@@ -158,8 +155,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     {
         if (Observed)
         {
-            Tell(_observers.CommandFailed, static (IPoolObserver o, in CommandFailure f) => o.OnCommandFailed(f),
-                new CommandFailure(error, Captured(sql)));
+            Tell<CommandFailure, CommandFailedStep>(_observers.CommandFailed, new CommandFailure(error, Captured(sql)));
         }
     }
 
@@ -198,7 +194,7 @@ internal sealed partial class PoolTelemetry : IDisposable
 
     public void Dispose()
     {
-        foreach (IPoolObserver observer in _observers.All)
+        foreach (PoolObserver observer in _observers.All)
             (observer as IDisposable)?.Dispose();
         OrseisMetrics.Unregister(this);
     }
@@ -209,13 +205,14 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// <summary>
     /// Hands <paramref name="fact"/> to <paramref name="observers"/>, in order; one that throws ends the step, never the query.
     /// </summary>
-    private static void Tell<TFact>(IPoolObserver[] observers, Step<TFact> step, in TFact fact)
+    private static void Tell<TFact, TStep>(PoolObserver[] observers, in TFact fact)
         where TFact : struct
+        where TStep : struct, IStep<TFact>
     {
         try
         {
-            foreach (IPoolObserver observer in observers)
-                step(observer, fact);
+            foreach (PoolObserver observer in observers)
+                default(TStep).Tell(observer, fact);
         }
         catch (Exception)
         {

@@ -2,7 +2,7 @@ namespace Orseis.Diagnostics;
 
 /// <summary>
 /// What a <see cref="PoolReport"/> takes from the pool's observers, filled as the report is made: the telemetry sets
-/// <see cref="Opens"/>, then each observer writes what it measured (<see cref="IPoolObserver.Describe"/>) in the order
+/// <see cref="Opens"/>, then each observer writes what it measured (<see cref="PoolObserver.Describe"/>) in the order
 /// registered, so the pool-size advice, registered last, reads what the others wrote. What nobody writes stays empty.
 /// </summary>
 internal sealed class ReportFigures

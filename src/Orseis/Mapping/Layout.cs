@@ -49,6 +49,9 @@ internal sealed class Layout : IEquatable<Layout>
     /// <summary>The type handlers the mapper compiled for this layout embeds (part of the key, by reference); null for none.</summary>
     public TypeHandlerSet? Handlers { get; }
 
+    /// <summary>The database's <see cref="OrseisOptions.NullKeepsDefault"/>, which the mapper compiled for this layout follows.</summary>
+    public bool NullKeepsDefault => Handlers?.NullKeepsDefault == true;
+
     public static Layout Capture(DbDataReader reader, bool withNames, TypeHandlerSet? handlers = null)
     {
         int count = withNames ? reader.FieldCount : 1;

@@ -9,7 +9,7 @@ namespace Orseis.Mapping;
 /// member's, checked numeric conversions where they differ, <see cref="ValueConverter"/> otherwise. Every column read is
 /// guarded so that a failure names the column, its database type, the member and the member's type.
 /// </summary>
-internal static class MapperCompiler
+internal static partial class MapperCompiler
 {
     private static readonly ParameterExpression Reader = Expression.Parameter(typeof(DbDataReader), "reader");
 
@@ -29,117 +29,30 @@ internal static class MapperCompiler
         Expression body = Body(type, slice, offset, scalar);
         if (nullWhenFirstIsNull)
         {
-            Expression firstIsNull =
-                Expression.Call(Reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, Expression.Constant(offset));
-            body = Expression.Condition(firstIsNull, Expression.Default(type), body);
+            body = Expression.Condition(IsNull(offset), Expression.Default(type), body);
         }
 
         return Expression.Lambda(typeof(Func<,>).MakeGenericType(typeof(DbDataReader), type), body, Reader).Compile();
     }
 
-    private static Expression Body(Type type, Layout layout, int offset, bool scalar) => scalar
-        ? ReadColumn(offset, layout.Types[0], type, member: null, layout)
+    private static Expression Body(Type type, Layout layout, int offset, bool scalar) =>
+        scalar ? ReadColumn(offset, layout.Types[0], type, member: null, layout)
+        : TupleElements.IsValueTuple(type) ? ConstructTuple(type, layout, offset)
         : Construct(type, layout, offset);
-
-    private static Expression Construct(Type type, Layout layout, int offset)
-    {
-        var columns = new ColumnMatcher(layout.Names);
-        var used = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
-        NewExpression creation = ChooseConstructor(type, layout, offset, columns, used);
-
-        var bindings = new List<MemberBinding>();
-        foreach (MemberInfo member in WritableMembers(type))
-        {
-            if (used.Contains(member.Name))
-                continue;
-            int ordinal = columns.Find(member.Name);
-            if (ordinal < 0)
-                continue;
-            Type memberType = member is PropertyInfo p ? p.PropertyType : ((FieldInfo)member).FieldType;
-            Expression read = ReadColumn(offset + ordinal, layout.Types[ordinal], memberType, $"{type.Name}.{member.Name}", layout);
-            bindings.Add(Expression.Bind(member, read));
-            used.Add(member.Name);
-        }
-
-        if (used.Count == 0)
-        {
-            throw new MappingException(
-                $"None of the result's columns ({string.Join(", ", layout.Names)}) matches a constructor parameter, settable property or " +
-                $"field of {type.Name}. Name the columns after the members (case and underscores are ignored) or alias them in SQL.",
-                column: null, member: type.Name);
-        }
-
-        return bindings.Count == 0 ? creation : Expression.MemberInit(creation, bindings);
-    }
-
-    private static NewExpression ChooseConstructor(Type type, Layout layout, int offset, ColumnMatcher columns, HashSet<string> used)
-    {
-        if (type.IsValueType || type.GetConstructor(Type.EmptyTypes) is not null)
-            return Expression.New(type);
-
-        ConstructorInfo[] candidates = [.. type.GetConstructors().OrderByDescending(c => c.GetParameters().Length)];
-        string? firstMiss = null;
-        foreach (ConstructorInfo constructor in candidates)
-        {
-            ParameterInfo[] parameters = constructor.GetParameters();
-            var arguments = new Expression[parameters.Length];
-            string? missing = null;
-            for (int i = 0; i < parameters.Length; i++)
-            {
-                int ordinal = columns.Find(parameters[i].Name!);
-                if (ordinal < 0)
-                {
-                    missing = parameters[i].Name;
-                    break;
-                }
-
-                arguments[i] = ReadColumn(
-                    offset + ordinal, layout.Types[ordinal], parameters[i].ParameterType, $"{type.Name}({parameters[i].Name})", layout);
-            }
-
-            if (missing is null)
-            {
-                foreach (ParameterInfo parameter in parameters)
-                    used.Add(parameter.Name!);
-                return Expression.New(constructor, arguments);
-            }
-
-            firstMiss ??= $"constructor parameter '{missing}'";
-        }
-
-        throw new MappingException(
-            $"{type.Name} has no parameterless constructor, and no public constructor has a column for each of its parameters " +
-            $"(no column for {firstMiss ?? "any constructor: the type has none that is public"}; " +
-            $"columns: {string.Join(", ", layout.Names)}).",
-            column: null, member: type.Name);
-    }
-
-    private static IEnumerable<MemberInfo> WritableMembers(Type type)
-    {
-        foreach (PropertyInfo property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
-        {
-            if (property.SetMethod is { IsPublic: true } && property.GetIndexParameters().Length == 0)
-                yield return property;
-        }
-
-        foreach (FieldInfo field in type.GetFields(BindingFlags.Public | BindingFlags.Instance))
-        {
-            if (!field.IsInitOnly)
-                yield return field;
-        }
-    }
 
     /// <summary>Reads column <paramref name="ordinal"/> as <paramref name="target"/>, NULL-checked and error-guarded.</summary>
     /// <remarks>
     /// When the layout's provider refuses NULL in its typed getters and the member cannot hold NULL, the provider's own
     /// NULL check (its typed getter throws) stands in for an IsDBNull call per read; the error path then tells the NULL
-    /// apart. A type with a handler is read with <see cref="DbDataReader.GetValue(int)"/> and the handler's Parse.
+    /// apart. A type with a handler is read with <see cref="DbDataReader.GetValue(int)"/> and the handler's Parse. A NULL
+    /// into a type that cannot hold it throws, or gives <see langword="default"/> under <see cref="Layout.NullKeepsDefault"/>;
+    /// <paramref name="checkedNotNull"/> says the caller has already tested the column for NULL.
     /// </remarks>
-    private static TryExpression ReadColumn(int ordinal, Type columnType, Type target, string? member, Layout layout)
+    private static TryExpression ReadColumn(
+        int ordinal, Type columnType, Type target, string? member, Layout layout, bool checkedNotNull = false)
     {
         Expression index = Expression.Constant(ordinal);
-        Expression isNull = Expression.Call(Reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, index);
-        bool acceptsNull = !target.IsValueType || Nullable.GetUnderlyingType(target) is not null;
+        bool acceptsNull = AcceptsNull(target) || layout.NullKeepsDefault;
         ITypeHandler? handler = layout.Handlers?.For(target);
 
         Expression value = handler is null ? ReadValue(index, columnType, target) : ReadHandled(index, handler, target);
@@ -147,9 +60,9 @@ internal static class MapperCompiler
             ? Expression.Default(target)
             : Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.NullColumn), null,
                 Reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target);
-        Expression read = !acceptsNull && layout.ProviderRefusesNull && handler is null
+        Expression read = checkedNotNull || (!acceptsNull && layout.ProviderRefusesNull && handler is null)
             ? value
-            : Expression.Condition(isNull, whenNull, value);
+            : Expression.Condition(IsNull(ordinal), whenNull, value);
 
         ParameterExpression error = Expression.Variable(typeof(Exception), "error");
         Expression wrap = handler is null
@@ -160,6 +73,13 @@ internal static class MapperCompiler
                 Expression.Constant(handler.GetType(), typeof(Type))), target);
         return Expression.TryCatch(read, Expression.Catch(error, wrap));
     }
+
+    /// <summary>True when <paramref name="type"/> can hold NULL: a reference type or a <c>Nullable&lt;T&gt;</c>.</summary>
+    private static bool AcceptsNull(Type type) => !type.IsValueType || Nullable.GetUnderlyingType(type) is not null;
+
+    /// <summary><c>reader.IsDBNull(ordinal)</c>.</summary>
+    private static MethodCallExpression IsNull(int ordinal) =>
+        Expression.Call(Reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.IsDBNull))!, Expression.Constant(ordinal));
 
     /// <summary><c>handler.Parse(reader.GetValue(index))</c>, typed: the handler's result is not boxed.</summary>
     private static Expression ReadHandled(Expression index, ITypeHandler handler, Type target)

@@ -9,12 +9,12 @@ namespace Orseis.Mapping;
 /// splitOn) and cached, like single-type mapping.
 /// </summary>
 /// <remarks>
-/// Split columns are searched from the right, as Dapper does for typed multi-mapping: the last type starts at the
-/// rightmost column named by the last name in <c>splitOn</c>, the type before it at the nearest such column to the left
-/// of that, and so on; the first type gets every column before the first split. One name is used for every split
-/// (<c>"Id"</c>, the default, splits <c>u.id, u.name, p.id, p.title</c> before <c>p.id</c>); several names, comma-separated,
-/// give one split per type after the first, left to right. Names match case-insensitively. For every type after the
-/// first, a NULL in its split column maps to <see langword="default"/> (null for a class): an outer join that found nothing.
+/// Split columns are searched from the right, as Dapper does for typed multi-mapping (<see cref="Splits"/> for <c>"*"</c> and longer
+/// lists): the last type starts at the rightmost column named by the last name in <c>splitOn</c>, the type before it at the nearest such
+/// column to the left of that, and so on; the first type gets every column before the first split. One name is used for every split
+/// (<c>"Id"</c>, the default, splits <c>u.id, u.name, p.id, p.title</c> before <c>p.id</c>); several names, comma-separated, give one split
+/// per type after the first, left to right. Names match case-insensitively. For every type after the first, a NULL in its split column maps
+/// to <see langword="default"/> (null for a class): an outer join that found nothing.
 /// </remarks>
 internal static class MultiMapper
 {
@@ -48,6 +48,11 @@ internal static class MultiMapper
     }
 
     /// <summary>The first column of each type's part of the row.</summary>
+    /// <remarks>
+    /// As Dapper: <c>"*"</c> gives each type after the first one column (the first type gets the rest), alone or as one of
+    /// several names; more names than splits use the last ones (one per type after the first, counted from the right).
+    /// Unlike Dapper, a list with more than one name but fewer than the splits is refused rather than reusing its first name.
+    /// </remarks>
     internal static int[] Splits(Type[] types, string[] columns, string splitOn)
     {
         string[] names = (splitOn ?? "").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
@@ -57,7 +62,7 @@ internal static class MultiMapper
                 "splitOn names no column; give the column where each type after the first starts (default \"Id\").", nameof(splitOn));
         }
 
-        if (names.Length != 1 && names.Length != types.Length - 1)
+        if (names.Length != 1 && names.Length < types.Length - 1)
         {
             throw new ArgumentException(
                 $"splitOn names {names.Length} columns ({string.Join(", ", names)}) for {types.Length} types; " +
@@ -68,30 +73,40 @@ internal static class MultiMapper
         int end = columns.Length;
         for (int k = types.Length - 1; k > 0; k--)
         {
-            string name = names.Length == 1 ? names[0] : names[k - 1];
-            int found = -1;
-            for (int i = end - 1; i >= k && found < 0; i--)
-            {
-                if (string.Equals(columns[i], name, StringComparison.OrdinalIgnoreCase))
-                    found = i;
-            }
-
+            string name = names.Length == 1 ? names[0] : names[names.Length - types.Length + k];
+            int found = name == "*" ? (end - 1 >= k ? end - 1 : -1) : FindFromRight(columns, name, k, end);
             if (found < 0)
-            {
-                throw new MappingException(
-                    $"The split column '{name}' where {types[k].Name} starts was not found: " +
-                    $"searching from the right, in columns {k + 1} to {end} of " +
-                    $"({string.Join(", ", columns)}), leaving a column for each type before it. Name that column in splitOn " +
-                    "(comma-separated, one per type after the first) or alias it in SQL.",
-                    column: name, member: types[k].Name);
-            }
-
+                throw SplitNotFound(types, columns, name, k, end);
             starts[k] = found;
             end = found;
         }
 
         return starts;
     }
+
+    /// <summary>The rightmost column named <paramref name="name"/> in [<paramref name="first"/>, <paramref name="end"/>), or -1.</summary>
+    private static int FindFromRight(string[] columns, string name, int first, int end)
+    {
+        for (int i = end - 1; i >= first; i--)
+        {
+            if (string.Equals(columns[i], name, StringComparison.OrdinalIgnoreCase))
+                return i;
+        }
+
+        return -1;
+    }
+
+    private static MappingException SplitNotFound(Type[] types, string[] columns, string name, int k, int end) => name == "*"
+        ? new MappingException(
+            $"splitOn '*' gives each type after the first one column, but the result has {columns.Length} column(s) " +
+            $"({string.Join(", ", columns)}) for {types.Length} types: {types[k].Name} has no column left. Select a column per type.",
+            column: null, member: types[k].Name)
+        : new MappingException(
+            $"splitOn column '{name}' where {types[k].Name} starts was not found: " +
+            $"searching from the right, in columns {k + 1} to {end} of " +
+            $"({string.Join(", ", columns)}), leaving a column for each type before it. Name that column in splitOn " +
+            "(comma-separated, one per type after the first) or alias it in SQL.",
+            column: name, member: types[k].Name);
 
     private sealed class Key(Type[] types, Layout layout, string splitOn) : IEquatable<Key>
     {

@@ -111,7 +111,7 @@ public sealed class MultiMappingTests
             db.Runner.Query<Person, Pet, string>("select p.id, p.name, pet.name as pet_name from people p join pets pet on pet.owner_id = p.id", (p, pet) => "", splitOn: "pet_id"));
         Assert.Equal("pet_id", error.Column);
         Assert.StartsWith(
-            "The split column 'pet_id' where Pet starts was not found: searching from the right, in columns 2 to 3 of (id, name, pet_name), ",
+            "splitOn column 'pet_id' where Pet starts was not found: searching from the right, in columns 2 to 3 of (id, name, pet_name), ",
             error.Message, StringComparison.Ordinal);
 
         // The first column is never a split: with one "id" at the start, a second type has nowhere to start.
@@ -124,10 +124,10 @@ public sealed class MultiMappingTests
     public void A_split_list_of_the_wrong_length_or_an_empty_one_names_splitOn()
     {
         using SeededDatabase db = WithPets(RunnerKind.OpenPerCall);
-        var tooMany = Assert.Throws<ArgumentException>(() =>
-            db.Runner.Query<Person, Pet, string>("select 1 as id, 2 as id", (p, pet) => "", splitOn: "id,id,id"));
-        Assert.Equal("splitOn", tooMany.ParamName);
-        Assert.Contains("3 columns", tooMany.Message, StringComparison.Ordinal);
+        var tooFew = Assert.Throws<ArgumentException>(() =>
+            db.Runner.Query<long, long, long, long, string>("select 1 as a, 2 as b, 3 as c, 4 as d", (a, b, c, d) => "", splitOn: "b,c"));
+        Assert.Equal("splitOn", tooFew.ParamName);
+        Assert.Contains("2 columns (b, c) for 4 types", tooFew.Message, StringComparison.Ordinal);
         var empty = Assert.Throws<ArgumentException>(() => db.Runner.Query<Person, Pet, string>("select 1 as id, 2 as id", (p, pet) => "", splitOn: " , "));
         Assert.Equal("splitOn", empty.ParamName);
         Assert.Throws<ArgumentNullException>(() => db.Runner.Query<Person, Pet, string>("select 1", null!));

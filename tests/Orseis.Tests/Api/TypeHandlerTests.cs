@@ -177,6 +177,22 @@ public sealed class TypeHandlerTests
     }
 
     [Fact]
+    public void The_handler_of_T_reads_T_nullable_in_single_columns_tuple_elements_and_with_NullKeepsDefault()
+    {
+        using SeededDatabase db = Accounts(RunnerKind.OpenPerCall);
+        db.Runner.Execute("insert into accounts (id, referrer) values ('u-1', null), ('u-2', 'u-1')");
+        Assert.Equal([null, new UserId("u-1")], db.Runner.Query<UserId?>("select referrer from accounts order by id"));
+        Assert.Equal(
+            [(new UserId("u-1"), (UserId?)null), (new UserId("u-2"), new UserId("u-1"))],
+            db.Runner.Query<(UserId, UserId?)>("select id, referrer from accounts order by id"));
+        Assert.Throws<MappingException>(() => db.Runner.Query<(UserId, UserId)>("select id, referrer from accounts"));
+
+        using SeededDatabase lenient = Accounts(RunnerKind.OpenPerCall, o => o.AddTypeHandler(new UserIdHandler()).NullKeepsDefault = true);
+        lenient.Runner.Execute("insert into accounts (id, referrer) values ('u-1', null)");
+        Assert.Equal((new UserId("u-1"), default(UserId)), lenient.Runner.QuerySingle<(UserId, UserId)>("select id, referrer from accounts"));
+    }
+
+    [Fact]
     public void Registration_refuses_a_nullable_type_and_a_second_handler_for_a_type()
     {
         var options = new OrseisOptions().AddTypeHandler(new UserIdHandler());

@@ -64,5 +64,5 @@ public sealed class PoolObserversTests
         return PoolObservers.For(new ObserverContext(fake.Log, 10, new HolderTable(fake.Time, 10), ConnectCount.None, null, null));
     }
 
-    private static Type[] Types(IPoolObserver[] observers) => [.. observers.Select(o => o.GetType())];
+    private static Type[] Types(PoolObserver[] observers) => [.. observers.Select(o => o.GetType())];
 }

@@ -44,9 +44,7 @@ public sealed class MapperCompilerTests : IDisposable
 
     public sealed class NoPublicConstructor
     {
-        private NoPublicConstructor()
-        {
-        }
+        private NoPublicConstructor(long id) => Id = id;
 
         public long Id { get; set; }
     }
@@ -90,6 +88,7 @@ public sealed class MapperCompilerTests : IDisposable
         public long Field;
         public readonly long ReadOnlyField;
 #pragma warning restore CA1051
+        private readonly long _hidden = -1;
 
         public long Settable { get; set; }
 
@@ -97,14 +96,28 @@ public sealed class MapperCompilerTests : IDisposable
 
         public long InitOnly { get; init; }
 
+        public long GetOnly { get; }
+
+        public long Computed => 42;
+
         public long this[int index] { get => index; set { } }
+
+        internal long Internal { get; set; } = -2;
+
+        private long Secret { get; set; } = -3;
+
+        public (long Hidden, long Internal, long Secret) NonPublic => (_hidden, Internal, Secret);
     }
 
     [Fact]
-    public void Public_settable_properties_init_properties_and_writable_fields_are_written_and_nothing_else()
+    public void Public_members_are_written_whatever_their_setter_as_Dapper_does_but_not_non_public_members()
     {
-        Members row = _db.QuerySingle<Members>("select 1 as field, 2 as readonlyfield, 3 as settable, 4 as privateset, 5 as initonly, 6 as item");
-        Assert.Equal((1L, 0L, 3L, 0L, 5L), (row.Field, row.ReadOnlyField, row.Settable, row.PrivateSet, row.InitOnly));
+        Members row = _db.QuerySingle<Members>(
+            "select 1 as field, 2 as readonlyfield, 3 as settable, 4 as privateset, 5 as initonly, 6 as getonly, 7 as computed, " +
+            "8 as item, 9 as _hidden, 10 as internal, 11 as secret");
+        Assert.Equal((1L, 2L, 3L, 4L, 5L, 6L), (row.Field, row.ReadOnlyField, row.Settable, row.PrivateSet, row.InitOnly, row.GetOnly));
+        Assert.Equal(42, row.Computed);
+        Assert.Equal((-1L, -2L, -3L), row.NonPublic);
     }
 
     public sealed class FirstMatchWins

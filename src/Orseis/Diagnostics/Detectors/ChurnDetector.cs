@@ -9,28 +9,28 @@ namespace Orseis.Diagnostics.Detectors;
 /// the streak's own warm opens (pool hits that neither queued nor connected), never on cold connects or queue time.
 /// It keeps each flow's count of connections being opened or held (<see cref="FlowState"/>).
 /// </summary>
-internal sealed class ChurnDetector(FindingLog log) : IPoolObserver
+internal sealed class ChurnDetector(FindingLog log) : PoolObserver
 {
     private const int KeptTimes = 16;
 
     private DiagnosticsOptions Options => log.Options;
 
-    void IPoolObserver.OnOpenStarting(in OpenStart start)
+    public override void OnOpenStarting(in OpenStart start)
     {
         if (start.Flow is { } flow)
             OnOpenStarting(flow, start.Started);
     }
 
-    void IPoolObserver.OnOpenCompleted(in CompletedOpen open)
+    public override void OnOpenCompleted(in CompletedOpen open)
     {
         if (open.Start.Flow is { } flow)
             OnOpenCompleted(flow, open.Outcome, open.At);
     }
 
-    void IPoolObserver.OnOpenFailed(in FailedOpen open) => open.Start.Flow?.Failed();
+    public override void OnOpenFailed(in FailedOpen open) => open.Start.Flow?.Failed();
 
     /// <summary>The flow that opened the connection is told, wherever it is released.</summary>
-    void IPoolObserver.OnReleased(in Release release) => release.Holder.Flow?.Released(release.At);
+    public override void OnReleased(in Release release) => release.Holder.Flow?.Released(release.At);
 
     /// <summary>Called as the flow enters Open, on the caller's stack.</summary>
     public void OnOpenStarting(FlowState flow, long now)

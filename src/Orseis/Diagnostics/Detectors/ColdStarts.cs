@@ -10,7 +10,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// <see cref="DiagnosticsOptions.SlowOpenFloor"/> each (200 ms by default): how many, how long, what the waiting callers paid, and the cure
 /// (a warm-up before traffic). Fast connects cost nothing worth a finding, and are not reported.
 /// </summary>
-internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : IPoolObserver
+internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolObserver
 {
     private readonly Lock _lock = new();
     private int _inFlight;
@@ -34,19 +34,19 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : IPoolO
     /// </summary>
     public static AsyncLocal<bool> InWarmUp { get; } = new();
 
-    void IPoolObserver.OnOpenStarting(in OpenStart start)
+    public override void OnOpenStarting(in OpenStart start)
     {
         if (start.FirstWave)
             OnFirstWaveOpenStarting(start.AfterLoss);
     }
 
-    void IPoolObserver.OnOpenCompleted(in CompletedOpen open)
+    public override void OnOpenCompleted(in CompletedOpen open)
     {
         if (open.Start.FirstWave)
             OnFirstWaveOpenCompleted(open.Start, open.Outcome, open.ThreadPoolDelay);
     }
 
-    void IPoolObserver.OnOpenFailed(in FailedOpen open)
+    public override void OnOpenFailed(in FailedOpen open)
     {
         if (open.Start.FirstWave)
             OnFirstWaveOpenCompleted(open.Start, null);

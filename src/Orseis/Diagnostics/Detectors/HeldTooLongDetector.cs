@@ -7,22 +7,22 @@ namespace Orseis.Diagnostics.Detectors;
 /// connection. Checked when a connection is released, and over every holder at most every quarter threshold (so an
 /// acquire costs no scan), and whenever a report is made.
 /// </summary>
-internal sealed class HeldTooLongDetector(FindingLog log, HolderTable holders) : IPoolObserver
+internal sealed class HeldTooLongDetector(FindingLog log, HolderTable holders) : PoolObserver
 {
     private long _nextScan;
 
     private TimeSpan Threshold => log.Options.HeldTooLongThreshold;
 
-    void IPoolObserver.OnAcquired(long at) => MaybeScan(at);
+    public override void OnAcquired(long at) => MaybeScan(at);
 
-    void IPoolObserver.OnReleased(in Release release)
+    public override void OnReleased(in Release release)
     {
         OnReleased(release.Holder, release.Held);
         MaybeScan(release.At);
     }
 
     /// <summary>A report names every holder overdue now.</summary>
-    void IPoolObserver.Describe(ReportFigures figures) => MaybeScan(force: true);
+    public override void Describe(ReportFigures figures) => MaybeScan(force: true);
 
     public void OnReleased(in HolderTable.Holder holder, TimeSpan held)
     {

@@ -9,12 +9,12 @@ namespace Orseis.Diagnostics.Detectors;
 /// counts since the pool was created and the statement when command text capture is on: the answer to "why do my
 /// transactions retry".
 /// </summary>
-internal sealed class LockConflictDetector(FindingLog log, TimeProvider time) : IPoolObserver
+internal sealed class LockConflictDetector(FindingLog log, TimeProvider time) : PoolObserver
 {
     private readonly long _since = time.GetTimestamp();
     private readonly long[] _counts = new long[4];
 
-    void IPoolObserver.OnCommandFailed(in CommandFailure failure) => OnFailure(failure.Error, failure.Sql);
+    public override void OnCommandFailed(in CommandFailure failure) => OnFailure(failure.Error, failure.Sql);
 
     public long Count(LockConflict conflict) => Interlocked.Read(ref _counts[(int)conflict]);
 

@@ -15,7 +15,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// Open while a detector is on) and writes the advice into every report; findings only when
 /// <paramref name="reportsFindings"/> (the PoolSize detector is on).
 /// </summary>
-internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool reportsFindings = false) : IPoolObserver
+internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool reportsFindings = false) : PoolObserver
 {
     private const double Headroom = 1.2;
     private const double HoldQuantile = 0.25;
@@ -23,15 +23,15 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     private long _demandSum;
     private long _demandSamples;
 
-    void IPoolObserver.OnOpenStarting(in OpenStart start)
+    public override void OnOpenStarting(in OpenStart start)
     {
         Interlocked.Add(ref _demandSum, start.Demand);
         Interlocked.Increment(ref _demandSamples);
     }
 
-    void IPoolObserver.OnReleased(in Release release) => _holds.Record(release.Holder.Started, release.At, release.Held);
+    public override void OnReleased(in Release release) => _holds.Record(release.Holder.Started, release.At, release.Held);
 
-    void IPoolObserver.Describe(ReportFigures figures)
+    public override void Describe(ReportFigures figures)
     {
         long samples = Interlocked.Read(ref _demandSamples);
         double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;

@@ -5,9 +5,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// <see cref="PoolExhaustion"/>: held connections, or connects that never completed) is reported with the caller's
 /// message and its figures, never rate-limited.
 /// </summary>
-internal sealed class PoolTimeoutDetector(FindingLog log) : IPoolObserver
+internal sealed class PoolTimeoutDetector(FindingLog log) : PoolObserver
 {
-    void IPoolObserver.OnOpenFailed(in FailedOpen open)
+    public override void OnOpenFailed(in FailedOpen open)
     {
         if (open.Exhausted is { } exhausted)
             Report(exhausted);

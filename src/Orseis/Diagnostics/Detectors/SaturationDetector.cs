@@ -9,7 +9,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// arriving together at an empty pool is seen too. Queued opens are counted for the report and the pool-size advice
 /// whatever detector is on; findings are reported only when <paramref name="report"/> (the Saturation detector is on).
 /// </summary>
-internal sealed class SaturationDetector(FindingLog log, int? maxPoolSize, bool report = true) : IPoolObserver
+internal sealed class SaturationDetector(FindingLog log, int? maxPoolSize, bool report = true) : PoolObserver
 {
     private long _queuedOpens;
     private readonly Lock _lock = new();
@@ -27,9 +27,9 @@ internal sealed class SaturationDetector(FindingLog log, int? maxPoolSize, bool 
         }
     }
 
-    void IPoolObserver.OnOpenCompleted(in CompletedOpen open) => OnOpenCompleted(open.Start, open.Outcome);
+    public override void OnOpenCompleted(in CompletedOpen open) => OnOpenCompleted(open.Start, open.Outcome);
 
-    void IPoolObserver.Describe(ReportFigures figures) => figures.QueuedOpens = QueuedOpens;
+    public override void Describe(ReportFigures figures) => figures.QueuedOpens = QueuedOpens;
 
     public void OnOpenCompleted(in OpenStart start, in OpenOutcome outcome)
     {

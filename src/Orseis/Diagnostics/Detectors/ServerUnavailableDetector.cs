@@ -6,17 +6,17 @@ namespace Orseis.Diagnostics.Detectors;
 /// and message: a host, a port, a reason, never a row); the episode ends at the next open that succeeds. MySqlConnector
 /// fails such opens at once, so without this an outage shows only as exceptions.
 /// </summary>
-internal sealed class ServerUnavailableDetector(FindingLog log) : IPoolObserver
+internal sealed class ServerUnavailableDetector(FindingLog log) : PoolObserver
 {
     private long _since; // when the episode began (a timestamp), 0 when the server answers
 
     /// <summary>Whether an episode is open: read on every successful open, so the common case costs one read.</summary>
     public bool InEpisode => Volatile.Read(ref _since) != 0;
 
-    void IPoolObserver.OnOpenCompleted(in CompletedOpen open) => OnOpened();
+    public override void OnOpenCompleted(in CompletedOpen open) => OnOpened();
 
     /// <summary>A pooled connection found dead is replaced once, not an outage; a wait for the pool is none either.</summary>
-    void IPoolObserver.OnOpenFailed(in FailedOpen open)
+    public override void OnOpenFailed(in FailedOpen open)
     {
         if (open.Failure.ServerUnanswered)
             OnConnectFailed(open.Failure.Error);

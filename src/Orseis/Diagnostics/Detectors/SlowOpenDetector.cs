@@ -17,7 +17,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// connects never become the baseline, and a warm-up's opens (<see cref="ColdStarts.InWarmUp"/>), which make new
 /// connections on purpose, are not judged. <paramref name="providerPool"/>: the provider's idle count, for the figures.
 /// </summary>
-internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects, ProviderPoolStats? providerPool = null) : IPoolObserver
+internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects, ProviderPoolStats? providerPool = null) : PoolObserver
 {
     private readonly bool _providerCountsConnects = connects != ConnectCount.None;
 
@@ -41,14 +41,14 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects, Pr
     /// <summary>The moving average of warm (pool-hit) opens, in milliseconds; 0 until one was seen.</summary>
     public double UsualMs => Volatile.Read(ref _usualMs);
 
-    void IPoolObserver.OnOpenCompleted(in CompletedOpen open)
+    public override void OnOpenCompleted(in CompletedOpen open)
     {
         // A warm-up's opens make new connections on purpose (read only for an open slow enough to judge).
         if (!(open.Outcome.Elapsed > log.Options.SlowOpenFloor && ColdStarts.InWarmUp.Value))
             OnOpenCompleted(open.Start, open.Outcome, providerPool?.Idle, open.AfterFirstWave, open.ThreadPoolDelay);
     }
 
-    void IPoolObserver.Describe(ReportFigures figures)
+    public override void Describe(ReportFigures figures)
     {
         double usual = UsualMs;
         if (usual > 0)

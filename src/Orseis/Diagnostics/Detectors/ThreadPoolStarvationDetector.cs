@@ -15,7 +15,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// (<paramref name="blockingAsyncProvider"/>, e.g. MySql.Data), which the finding then says. Reported once per episode
 /// (the probe running again ends it). A pool's detector listens to the probe from <see cref="Subscribed"/> until disposed.
 /// </summary>
-internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? blockingAsyncProvider = null) : IPoolObserver, IDisposable
+internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? blockingAsyncProvider = null) : PoolObserver, IDisposable
 {
     private int _starving; // 0 no, 1 starving and not yet reported, 2 reported
     private double _delayMs;
@@ -38,13 +38,13 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
         return detector;
     }
 
-    void IPoolObserver.OnOpenStarting(in OpenStart start)
+    public override void OnOpenStarting(in OpenStart start)
     {
         if (WantsCallSite && Thread.CurrentThread.IsThreadPoolThread)
             OnCallWhileStarving(start.Async);
     }
 
-    void IPoolObserver.Describe(ReportFigures figures) => figures.LastStarved = LastStarved;
+    public override void Describe(ReportFigures figures) => figures.LastStarved = LastStarved;
 
     public void Dispose() => ThreadPoolProbe.Unsubscribe(this);
 

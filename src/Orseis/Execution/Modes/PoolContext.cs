@@ -19,7 +19,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
         DataSource = source;
         _ownsSource = ownsSource;
         Options = options;
-        Handlers = Mapping.TypeHandlerSet.From(options.TypeHandlers);
+        Handlers = Mapping.TypeHandlerSet.From(options.TypeHandlers, options.NullKeepsDefault);
         Traits = ProviderTraits.For(providerType);
         WhyNoEnlistment = AmbientTransactions.WhyNoEnlistment(Traits, providerType, source.ConnectionString);
         string system = Traits.SystemName;
