@@ -206,7 +206,8 @@ public sealed partial class DynamicRow
         ITypeHandler? handler = _columns.Handlers?.For(typeof(T));
         if (value is null)
         {
-            return default(T) is null
+            // As a member: default where T can hold NULL, or where the database keeps defaults for NULL (NullKeepsDefault).
+            return default(T) is null || _columns.Handlers?.NullKeepsDefault == true
                 ? default
                 : throw new MappingException(
                     $"Column '{name}' is NULL in this row, but the requested type {ScalarTypes.Describe(typeof(T))} cannot hold NULL. " +

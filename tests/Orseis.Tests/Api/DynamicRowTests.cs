@@ -229,6 +229,8 @@ public sealed class DynamicRowTests
         var nullError = Assert.Throws<MappingException>(() => row.Get<int>("age"));
         Assert.Equal("age", nullError.Column);
         Assert.Contains("is NULL in this row, but the requested type Int32 cannot hold NULL", nullError.Message, StringComparison.Ordinal);
+        using var lenient = new SeededDatabase(RunnerKind.OpenPerCall, o => o.NullKeepsDefault = true);
+        Assert.Equal(0, lenient.Runner.QuerySingle<DynamicRow>("select age from people where id = 5").Get<int>("age"));
         var textError = Assert.Throws<MappingException>(() => row.Get<int>("name"));
         Assert.Equal("Cannot read column 'name' (held as String) as Int32: There is no conversion from String to Int32.", textError.Message);
         Assert.DoesNotContain("person 5", textError.Message, StringComparison.Ordinal);
