@@ -13,8 +13,9 @@ internal static partial class MapperCompiler
 {
     private static readonly ParameterExpression Reader = Expression.Parameter(typeof(DbDataReader), "reader");
 
-    public static Func<DbDataReader, T> Compile<T>(Layout layout, bool scalar) =>
-        Expression.Lambda<Func<DbDataReader, T>>(Body(typeof(T), layout, offset: 0, scalar), Reader).Compile();
+    public static Func<DbDataReader, T> Compile<T>(Layout layout, bool scalar) => DynamicRows.IsRowType(typeof(T))
+        ? (Func<DbDataReader, T>)(object)DynamicRows.Mapper(layout, offset: 0, nullWhenFirstIsNull: false)
+        : Expression.Lambda<Func<DbDataReader, T>>(Body(typeof(T), layout, offset: 0, scalar), Reader).Compile();
 
     /// <summary>
     /// A <c>Func&lt;DbDataReader, <paramref name="type"/>&gt;</c> over one part of a multi-mapped row: the columns of
@@ -23,6 +24,8 @@ internal static partial class MapperCompiler
     /// </summary>
     public static Delegate CompileSlice(Type type, Layout slice, int offset, bool scalar, bool nullWhenFirstIsNull)
     {
+        if (DynamicRows.IsRowType(type))
+            return DynamicRows.Mapper(slice, offset, nullWhenFirstIsNull);
         Expression body = Body(type, slice, offset, scalar);
         if (nullWhenFirstIsNull)
         {

@@ -16,7 +16,8 @@ internal static class RowMapper<T>
     /// <summary>How many recently used layouts are checked before the cache proper.</summary>
     private const int RecentLayouts = 8;
 
-    private static readonly bool IsScalarType = ScalarTypes.IsScalar(typeof(T));
+    // object (what dynamic compiles to) reads a DynamicRow of every column, as in Dapper; elsewhere it is a scalar.
+    private static readonly bool IsScalarType = ScalarTypes.IsScalar(typeof(T)) && !DynamicRows.IsRowType(typeof(T));
     private static readonly ConcurrentDictionary<Layout, Func<DbDataReader, T>> Cache = new();
     private static volatile Entry[] _recent = [];
 

@@ -82,6 +82,8 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
 
     [MySqlFact] public Task Several_result_sets() => Several_result_sets_of_one_command_are_read_in_order_in_every_mode();
 
+    [MySqlFact] public Task Rows_without_a_static_type() => Rows_without_a_static_type_read_the_same_in_every_mode();
+
     [MySqlFact] public Task Dapper_mapping_rules() => Tuples_members_nulls_and_splits_map_as_Dapper_users_expect();
 }
 

@@ -81,6 +81,8 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public Task Several_result_sets() => Several_result_sets_of_one_command_are_read_in_order_in_every_mode();
 
+    [PostgresFact] public Task Rows_without_a_static_type() => Rows_without_a_static_type_read_the_same_in_every_mode();
+
     [PostgresFact] public Task Dapper_mapping_rules() => Tuples_members_nulls_and_splits_map_as_Dapper_users_expect();
 }
 

@@ -38,6 +38,36 @@ public sealed class InterpolatedWithArgsTests
         "db.QueryAsync<int, int, int, int>($\"select {id}\", (a, b, c) => a + b + c, new { x = 1 })",
         "db.Query<int, int, int, int, int>($\"select {id}\", (a, b, c, d) => a + b + c + d, new { x = 1 })",
         "db.QueryAsync<int, int, int, int, int>($\"select {id}\", (a, b, c, d) => a + b + c + d, args: new { x = 1 })",
+        "db.Query($\"select {id}\", new { x = 1 })",
+        "db.QueryAsync($\"select {id}\", new { x = 1 })",
+        "db.QuerySingle($\"select {id}\", new { x = 1 })",
+        "db.QuerySingleAsync($\"select {id}\", new { x = 1 })",
+        "db.QuerySingleOrDefault($\"select {id}\", new { x = 1 })",
+        "db.QuerySingleOrDefaultAsync($\"select {id}\", new { x = 1 })",
+        "db.QueryFirst($\"select {id}\", new { x = 1 })",
+        "db.QueryFirstAsync($\"select {id}\", new { x = 1 })",
+        "db.QueryFirstOrDefault($\"select {id}\", new { x = 1 })",
+        "db.QueryFirstOrDefaultAsync($\"select {id}\", new { x = 1 })",
+        "db.Stream($\"select {id}\", new { x = 1 })",
+        "db.StreamAsync($\"select {id}\", new { x = 1 })",
+        "db.Query(typeof(int), $\"select {id}\", new { x = 1 })",
+        "db.QueryAsync(typeof(int), $\"select {id}\", new { x = 1 })",
+        "db.QuerySingle(typeof(int), $\"select {id}\", new { x = 1 })",
+        "db.QuerySingleAsync(typeof(int), $\"select {id}\", new { x = 1 })",
+        "db.QuerySingleOrDefault(typeof(int), $\"select {id}\", new { x = 1 })",
+        "db.QuerySingleOrDefaultAsync(typeof(int), $\"select {id}\", new { x = 1 })",
+        "db.QueryFirst(typeof(int), $\"select {id}\", new { x = 1 })",
+        "db.QueryFirstAsync(typeof(int), $\"select {id}\", new { x = 1 })",
+        "db.QueryFirstOrDefault(typeof(int), $\"select {id}\", new { x = 1 })",
+        "db.QueryFirstOrDefaultAsync(typeof(int), $\"select {id}\", new { x = 1 })",
+        "db.Query($\"select {id}\", new[] { typeof(int) }, p => p, new { x = 1 })",
+        "db.QueryAsync($\"select {id}\", new[] { typeof(int) }, p => p, new { x = 1 }, \"Id\")",
+        "db.Query<int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e) => a, new { x = 1 })",
+        "db.QueryAsync<int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e) => a, new { x = 1 })",
+        "db.Query<int, int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e, f) => a, new { x = 1 })",
+        "db.QueryAsync<int, int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e, f) => a, new { x = 1 }, \"Id\")",
+        "db.Query<int, int, int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e, f, g) => a, new { x = 1 })",
+        "db.QueryAsync<int, int, int, int, int, int, int, int>($\"select {id}\", (a, b, c, d, e, f, g) => a, args: new { x = 1 })",
         "session.Query<int>($\"select {name}\", new Dictionary<string, object?>())",
     ];
 
@@ -57,19 +87,26 @@ public sealed class InterpolatedWithArgsTests
     {
         // A new interpolated call without a guard would let the spliced form compile again. A guard has the call's
         // parameters with "object? args" inserted after the SQL (after the map function, for multi-mapping), and the same return type.
-        MethodInfo[] methods = typeof(SqlRunner).GetMethods(BindingFlags.Public | BindingFlags.Instance).Where(FirstIsHandler).ToArray();
+        MethodInfo[] methods = typeof(SqlRunner).GetMethods(BindingFlags.Public | BindingFlags.Instance).Where(TakesHandler).ToArray();
         MethodInfo[] calls = [.. methods.Where(m => !Guarded(m))];
         MethodInfo[] guards = [.. methods.Where(Guarded)];
-        Assert.Equal(24, calls.Length);
+        Assert.Equal(54, calls.Length);
         Assert.Equal(calls.Select(Signature).Order(StringComparer.Ordinal), guards.Select(g => Signature(g).Replace(", Object, ", ", ", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
-        Assert.All(guards, g => Assert.Equal(typeof(object), g.GetParameters()[IsMultiMap(g) ? 2 : 1].ParameterType));
-        Assert.Equal(calls.Select(m => m.Name).Order(StringComparer.Ordinal), Calls.Take(24).Select(c => c[3..c.IndexOfAny(['<', '('])]).Order(StringComparer.Ordinal));
+        Assert.All(guards, g => Assert.Equal(typeof(object), g.GetParameters()[ArgsIndex(g)].ParameterType));
+        Assert.Equal(calls.Select(m => m.Name).Order(StringComparer.Ordinal), Calls.Take(54).Select(c => c[3..c.IndexOfAny(['<', '('])]).Order(StringComparer.Ordinal));
 
-        static bool IsMultiMap(MethodInfo m) => m.GetParameters()[1].ParameterType.Name.StartsWith("Func", StringComparison.Ordinal);
-        static bool FirstIsHandler(MethodInfo m) => m.GetParameters() is [{ ParameterType: var t }, ..] && t == typeof(SqlInterpolatedStringHandler);
+        // args follows the map function where there is one, else the SQL.
+        static int ArgsIndex(MethodInfo m)
+        {
+            ParameterInfo[] parameters = m.GetParameters();
+            int map = Array.FindIndex(parameters, p => p.ParameterType.Name.StartsWith("Func", StringComparison.Ordinal));
+            return map >= 0 ? map + 1 : Array.FindIndex(parameters, p => p.ParameterType == typeof(SqlInterpolatedStringHandler)) + 1;
+        }
+
+        static bool TakesHandler(MethodInfo m) => m.GetParameters().Any(p => p.ParameterType == typeof(SqlInterpolatedStringHandler));
         static bool Guarded(MethodInfo m) => m.GetCustomAttribute<ObsoleteAttribute>() is { IsError: true, DiagnosticId: "ORSEIS001" };
         static string Signature(MethodInfo m) =>
-            $"{m.ReturnType.Name} {m.Name}(handler, {string.Join(", ", m.GetParameters().Skip(1).Select(p => p.ParameterType.Name))})";
+            $"{m.ReturnType.Name} {m.Name}({string.Join(", ", m.GetParameters().Select(p => p.ParameterType == typeof(SqlInterpolatedStringHandler) ? "handler" : p.ParameterType.Name))})";
     }
 
     [Theory]
@@ -90,6 +127,12 @@ public sealed class InterpolatedWithArgsTests
     [InlineData("db.Query<int, int, int>($\"select {id}\", (a, b) => a + b)", "SqlInterpolatedStringHandler")]
     [InlineData("db.Query<int, int, int>($\"select {id}\", (a, b) => a + b, \"Id\")", "SqlInterpolatedStringHandler")]
     [InlineData("db.QueryAsync<int, int, int, int>($\"select {id}\", (a, b, c) => a, \"a,b\", null, CancellationToken.None)", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query($\"select {id}\")", "SqlInterpolatedStringHandler")]
+    [InlineData("db.QueryFirstAsync($\"select {id}\", null, CancellationToken.None)", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Stream($\"select {id}\")", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query($\"select {id}\", new[] { typeof(int) }, p => p, \"Id\")", "SqlInterpolatedStringHandler")]
+    [InlineData("db.Query(\"select @id\", new { id })", "String")]
+    [InlineData("db.Query(\"select @id\", new[] { typeof(int) }, p => p, new { id })", "String")]
     [InlineData("db.Query<int, int, int>(\"select @id\", (a, b) => a + b, new { id })", "String")]
     [InlineData("db.Query<int>(\"select @id\", new { id })", "String")]
     [InlineData("db.Query<int>($\"select * from {Table} where id = @id\", new { id })", "String")]
