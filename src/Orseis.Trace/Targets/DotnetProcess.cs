@@ -50,11 +50,14 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
         return [.. ids];
     }
 
-    /// <summary>Whether any process with this id runs.</summary>
+    /// <summary>
+    /// Whether a process with this id runs. On Linux /proc/ID also exists for a thread's id, and a stale socket's id may now
+    /// be a thread of another process: only a thread-group leader (Tgid equal to the id) is a process.
+    /// </summary>
     public static bool IsRunning(int id)
     {
         if (OperatingSystem.IsLinux())
-            return Directory.Exists($"/proc/{id}");
+            return IsProcessLeader(id);
         try
         {
             using var process = Process.GetProcessById(id);
@@ -146,5 +149,25 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
         }
 
         return first.Length > 0 ? first : processName;
+    }
+
+    private static bool IsProcessLeader(int id)
+    {
+        try
+        {
+            foreach (string line in File.ReadLines($"/proc/{id}/status"))
+            {
+                if (line.StartsWith("Tgid:", StringComparison.Ordinal))
+                    return int.TryParse(line.AsSpan(5).Trim(), System.Globalization.CultureInfo.InvariantCulture, out int tgid) && tgid == id;
+            }
+        }
+        catch (IOException)
+        {
+        }
+        catch (UnauthorizedAccessException)
+        {
+        }
+
+        return false;
     }
 }
