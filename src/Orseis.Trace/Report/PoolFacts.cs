@@ -19,7 +19,8 @@ internal sealed class PoolFacts(string name)
 
     private readonly List<double> _commandMs = [];
     private readonly List<double> _heldMs = [];
-    private double _meterOpens, _meterCommands, _timeouts;
+    private MeterCount _meterOpens, _meterCommands;
+    private double _timeouts;
     private double? _peakInUse, _max, _peakWaiting, _peakWaitP99;
     private int _peakPendingEvents = -1;
 
@@ -29,10 +30,10 @@ internal sealed class PoolFacts(string name)
         switch (m.Instrument)
         {
             case "orseis.connection.opens":
-                _meterOpens += m.Value;
+                _meterOpens.Add(m);
                 break;
             case "orseis.commands":
-                _meterCommands += m.Value;
+                _meterCommands.Add(m);
                 break;
             case "db.client.connection.timeouts":
                 _timeouts += m.Value;
@@ -76,12 +77,12 @@ internal sealed class PoolFacts(string name)
 
     public PoolReport Build(double seconds)
     {
-        CountReport Count(List<double> events, double meter)
+        CountReport Count(List<double> events, MeterCount meter)
         {
             double PerSecond(double n) => seconds > 0 ? Math.Round(n / seconds, 2) : 0;
             return events.Count > 0
                 ? new CountReport(events.Count, PerSecond(events.Count), TraceFacts.PercentilesOf(events), "events")
-                : new CountReport(Math.Round(meter, 3), PerSecond(meter), null, meter > 0 ? "meter" : "none");
+                : new CountReport(Math.Round(meter.Sum, 3), Math.Round(meter.PerSecond, 2), null, meter.Sum > 0 ? "meter" : "none");
         }
 
         var findings = Findings
@@ -92,5 +93,33 @@ internal sealed class PoolFacts(string name)
         return new PoolReport(Name, System, found, findings, Count([.. Opens.Select(o => o.Ms)], _meterOpens),
             Count(_commandMs, _meterCommands),
             TraceFacts.PercentilesOf(_heldMs), peakInUse, _max, peakWaiting, _timeouts, _peakWaitP99);
+    }
+
+    /// <summary>
+    /// A counter's published values: each is the count of the interval that ends when it is published, so the rate is
+    /// what came after the first publication over the time from it to the last (the recorded span misses the first
+    /// interval's start).
+    /// </summary>
+    private struct MeterCount
+    {
+        private double _first;
+        private DateTime _firstAt, _lastAt;
+        private int _values;
+
+        public double Sum { get; private set; }
+
+        public readonly double PerSecond => _values > 1 && _lastAt > _firstAt ? (Sum - _first) / (_lastAt - _firstAt).TotalSeconds : 0;
+
+        public void Add(MetricValue m)
+        {
+            if (_values++ == 0)
+            {
+                _first = m.Value;
+                _firstAt = m.Time;
+            }
+
+            _lastAt = m.Time;
+            Sum += m.Value;
+        }
     }
 }
