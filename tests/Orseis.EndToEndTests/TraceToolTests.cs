@@ -109,6 +109,30 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
     }
 
     /// <summary>
+    /// A pool too small for its load on a real server (Max Pool Size 3, six workers each holding 150 ms): the report names
+    /// the same findings the process's own in-process report gave (saturation and the pool-size advice, beside the set-up's
+    /// churn), and no other.
+    /// </summary>
+    [PostgresToolFact]
+    public void Report_of_a_saturated_postgres_pool_gives_the_verdict_the_process_gave()
+    {
+        string postgres = Environment.GetEnvironmentVariable("ORSEIS_POSTGRES")!;
+        ToolProcess.Result report = Run("report", "--format", "json", "--", ToolProcess.Dotnet(), Sample,
+            "--postgres", postgres + ";Maximum Pool Size=3", "--hold-ms", "150", "--concurrency", "6", "--duration", "3", "--report", "0");
+
+        Assert.True(report.ExitCode == 0, report.Error);
+        using JsonDocument json = JsonDocument.Parse(report.Output);
+        JsonElement pool = Assert.Single(json.RootElement.GetProperty("pools").EnumerateArray());
+        string[] found = [.. pool.GetProperty("found").EnumerateArray().Select(k => k.GetString()!).Order(StringComparer.Ordinal)];
+        Assert.Contains("Saturation", found);
+        Assert.Contains("PoolSize", found);
+        System.Text.RegularExpressions.Match own = System.Text.RegularExpressions.Regex.Match(report.Error, @"findings: ([A-Za-z]+ \d+(, [A-Za-z]+ \d+)*)");
+        Assert.True(own.Success, report.Error);
+        string[] inProcess = [.. own.Groups[1].Value.Split(", ").Select(f => f.Split(' ')[0]).Order(StringComparer.Ordinal)];
+        Assert.Equal(inProcess, found);
+    }
+
+    /// <summary>
     /// Npgsql publishes the conventional pool instruments itself, so Orseis publishes its own under orseis.connection.*:
     /// the tool reads them as the pool's figures all the same.
     /// </summary>
