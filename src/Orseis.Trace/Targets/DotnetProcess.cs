@@ -158,7 +158,10 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
             foreach (string line in File.ReadLines($"/proc/{id}/status"))
             {
                 if (line.StartsWith("Tgid:", StringComparison.Ordinal))
-                    return int.TryParse(line.AsSpan(5).Trim(), System.Globalization.CultureInfo.InvariantCulture, out int tgid) && tgid == id;
+                {
+                    return int.TryParse(line.AsSpan(5).Trim(), System.Globalization.CultureInfo.InvariantCulture, out int tgid)
+                        && tgid == id;
+                }
             }
         }
         catch (IOException)
