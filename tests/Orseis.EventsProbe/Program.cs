@@ -11,7 +11,7 @@
 // The workload raises each event the EventSource declares: opens that succeed and one that fails (a file in a folder
 // that does not exist), commands that succeed and one that fails, command text (captured on purpose, with non-ASCII
 // characters), releases, a HeldTooLong finding (threshold 1 ms, a session held 30 ms) and a ServerUnavailable one (the
-// open that failed).
+// open that failed); and, as detectors are on, the detectors' facts of each of those steps (FactPool to FactCommandFailed).
 using System.Diagnostics.Tracing;
 using System.Text.Json;
 using Microsoft.Data.Sqlite;

@@ -9,9 +9,18 @@ internal static class CallSites
 {
     private static readonly Assembly Own = typeof(CallSites).Assembly;
 
+    /// <summary>
+    /// While a recording is replayed (<see cref="Replay.PoolReplay"/>), the call site the process read for the step being
+    /// replayed: the replay's own stack is not the recorded process's.
+    /// </summary>
+    [ThreadStatic]
+    internal static string? ReplayedSite;
+
     /// <summary>The first frame outside Orseis and the framework, as <c>Type.Method</c> (with file:line when symbols allow).</summary>
     public static string? Caller()
     {
+        if (ReplayedSite is { } replayed)
+            return replayed;
         var trace = new StackTrace(2, fNeedFileInfo: false);
         foreach (StackFrame frame in trace.GetFrames())
         {

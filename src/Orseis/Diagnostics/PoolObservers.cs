@@ -32,8 +32,10 @@ internal sealed class PoolObservers
         new(FindingKind.LockConflicts, CostlyFacts.None, static p => new LockConflictDetector(p.Log, p.Log.Time)),
         new(FindingKind.ThreadPoolStarvation, CostlyFacts.None,
             static p => ThreadPoolStarvationDetector.Subscribed(p.Log, p.BlockingAsyncProvider)),
-        // Last: it advises from what the others describe.
+        // Last of the detectors: it advises from what the others describe.
         new(Always, CostlyFacts.None, static p => new PoolSizeAdvisor(p.Log, p.MaxPoolSize, p.Reports(FindingKind.PoolSize))),
+        // After the detectors: writes what they heard, for a replay offline, only while a session asks for the facts.
+        new(AnyDetector, CostlyFacts.None, static p => new FactRecorder(p)),
     ];
 
     private PoolObservers(List<PoolObserver> observers, CostlyFacts needs)
