@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Orseis.Diagnostics.Detectors;
 using Orseis.Execution;
 
@@ -6,15 +7,20 @@ namespace Orseis.Diagnostics;
 /// <summary>
 /// Writes every fact the pool's detectors hear as an event of the <c>Orseis</c> EventSource (keyword
 /// <see cref="OrseisEventSource.Keywords.Facts"/>), so <c>orseis-trace report</c> can run the same detector classes over a
-/// recording (<see cref="Replay.FactReplay"/>). Registered last in <see cref="PoolObservers"/>' table whenever a detector
-/// is on; each step returns at once unless a session asks for the facts (one check of the EventSource's state), so a pool
-/// nobody records pays a virtual call per step. While recorded, a step allocates its event's arguments. The pool is
-/// described (<see cref="OrseisEventSource.FactPool"/>) before its first fact after each session is enabled.
+/// recording (<see cref="Replay.FactReplay"/>). Registered first in <see cref="PoolObservers"/>' table whenever a detector
+/// is on, so the facts are written in the order the detectors hear them. Each step returns at once unless a session asks
+/// for the facts (one check of the EventSource's state), so a pool nobody records pays a virtual call per step. While
+/// recorded, a step allocates its event's arguments. The pool is described (<see cref="OrseisEventSource.FactPool"/>)
+/// before its first fact after each session is enabled.
 /// </summary>
 internal sealed class FactRecorder : PoolObserver
 {
     private static int _instances;
     private static long _flows;
+
+    /// <summary>Each pool's number in the facts, by its finding log: <see cref="ChurnSites"/> writes under its recorder's.</summary>
+    private static readonly ConditionalWeakTable<FindingLog, StrongBox<int>> Instances = new();
+
     private readonly ObserverContext _context;
     private readonly int _instance = Interlocked.Increment(ref _instances);
     private readonly long _created;
@@ -24,6 +30,7 @@ internal sealed class FactRecorder : PoolObserver
     {
         _context = context;
         _created = context.Log.Time.GetTimestamp();
+        Instances.AddOrUpdate(context.Log, new StrongBox<int>(_instance));
     }
 
     private static OrseisEventSource Events => OrseisEventSource.Log;
@@ -37,10 +44,8 @@ internal sealed class FactRecorder : PoolObserver
         if (!Events.FactsOn)
             return;
         Describe();
-        // The churn detector (before this one in the table) read the call site as the streak reached its threshold.
-        string site = start.Flow is { } flow && flow.Streak == Options.ChurnThreshold ? flow.Site ?? "" : "";
         Events.FactOpenStart(Pool, _instance, start.Started, start.InUse, start.Demand, start.PhysicalConnects, start.CreateSeconds,
-            start.Async, FlowId(start.Flow), start.QueuedEntries, start.FirstWave, start.AfterLoss, ColdStarts.InWarmUp.Value, site);
+            start.Async, FlowId(start.Flow), start.QueuedEntries, start.FirstWave, start.AfterLoss, ColdStarts.InWarmUp.Value);
     }
 
     public override void OnOpenCompleted(in CompletedOpen open)
@@ -96,6 +101,21 @@ internal sealed class FactRecorder : PoolObserver
         int conflict = ServerTransactions.ConflictOf(failure.Error) is { } c ? (int)c : -1;
         Events.FactCommandFailed(Pool, _instance, _context.Log.Time.GetTimestamp(), conflict, failure.Error.GetType().FullName ?? "",
             failure.Sql ?? "");
+    }
+
+    /// <summary>
+    /// The call site the churn detector read as a flow's streak reached its threshold (it reads the caller's stack, which a
+    /// replay cannot): written right after that detector, before the open completes.
+    /// </summary>
+    internal sealed class ChurnSites(FindingLog log) : PoolObserver
+    {
+        private readonly int _instance = Instances.TryGetValue(log, out StrongBox<int>? box) ? box.Value : 0;
+
+        public override void OnOpenStarting(in OpenStart start)
+        {
+            if (Events.FactsOn && start.Flow is { Site: { } site } flow && flow.Streak == log.Options.ChurnThreshold)
+                Events.FactChurnSite(log.PoolName, _instance, FlowId(flow), site);
+        }
     }
 
     /// <summary>A flow's number in the facts (0 for none), given on first use.</summary>

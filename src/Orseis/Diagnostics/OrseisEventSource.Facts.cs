@@ -30,13 +30,13 @@ internal sealed partial class OrseisEventSource
         WriteEvent(7, pool, instance, frequency, created, maxPoolSize, connects, detectors, churnGapMs, churnThreshold, slowOpenFloorMs,
             slowOpenFactor, queueWaitFloorMs, findingIntervalMs, threadPoolDelayMs, heldTooLongMs);
 
-    /// <summary>A caller entered Open (<see cref="OpenStart"/>); <paramref name="site"/> is the churn streak's call site, once.</summary>
+    /// <summary>A caller entered Open (<see cref="OpenStart"/>).</summary>
     [Event(8, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 1)]
     public void FactOpenStart(
         string pool, int instance, long started, int inUse, int demand, long physicalConnects, double createSeconds, bool async,
-        long flow, long queuedEntries, bool firstWave, bool afterLoss, bool warmUp, string site) =>
+        long flow, long queuedEntries, bool firstWave, bool afterLoss, bool warmUp) =>
         WriteEvent(8, pool, instance, started, inUse, demand, physicalConnects, createSeconds, async, flow, queuedEntries, firstWave,
-            afterLoss, warmUp, site);
+            afterLoss, warmUp);
 
     /// <summary>An open completed (<see cref="CompletedOpen"/>): how it began, then how it turned out.</summary>
     [Event(9, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 1)]
@@ -78,6 +78,10 @@ internal sealed partial class OrseisEventSource
     [Event(13, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 1)]
     public void FactCommandFailed(string pool, int instance, long at, int conflict, string errorType, string sql) =>
         WriteEvent(13, pool, instance, at, conflict, errorType, sql);
+
+    /// <summary>The call site the churn detector read as <paramref name="flow"/>'s streak reached its threshold.</summary>
+    [Event(14, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 1)]
+    public void FactChurnSite(string pool, int instance, long flow, string site) => WriteEvent(14, pool, instance, flow, site);
 
     /// <inheritdoc/>
     protected override void OnEventCommand(EventCommandEventArgs command)

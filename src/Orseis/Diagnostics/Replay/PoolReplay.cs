@@ -70,6 +70,7 @@ internal sealed class PoolReplay
     {
         Facts++;
         _clock.Utc = fact.Time;
+        CallSites.Replaying = true;
         try
         {
             switch (fact.EventId)
@@ -94,6 +95,11 @@ internal sealed class PoolReplay
                 case 13:
                     CommandFailed(fact);
                     break;
+                case 14:
+                    // Right after the churn detector heard the open start whose streak reached the threshold.
+                    if (Flow(fact.Long("flow")) is { } flow)
+                        flow.Site = fact.Text("site");
+                    break;
             }
         }
         catch (Exception)
@@ -101,7 +107,7 @@ internal sealed class PoolReplay
         }
         finally
         {
-            CallSites.ReplayedSite = null;
+            CallSites.Replaying = false;
         }
     }
 
@@ -127,8 +133,6 @@ internal sealed class PoolReplay
     {
         OpenStart start = Start(fact);
         _clock.Now = start.Started;
-        // The churn detector reads the call site as a streak reaches its threshold: the process recorded the one it read.
-        CallSites.ReplayedSite = fact.Text("site") is { Length: > 0 } site ? site : null;
         bool warmUp = ColdStarts.InWarmUp.Value;
         ColdStarts.InWarmUp.Value = fact.Bool("warmUp");
         try

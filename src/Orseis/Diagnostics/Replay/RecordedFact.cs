@@ -6,7 +6,7 @@ namespace Orseis.Diagnostics.Replay;
 /// One event of the <c>Orseis</c> EventSource as a reader got it (TraceEvent from a <c>.nettrace</c>, or an in-process
 /// EventListener): its id, when it was written, and its fields by name.
 /// </summary>
-/// <param name="EventId">The event's id (<see cref="OrseisEventSource"/>: facts are 7 to 13).</param>
+/// <param name="EventId">The event's id (<see cref="OrseisEventSource"/>: facts are 7 to 14).</param>
 /// <param name="Time">When it was written (UTC).</param>
 /// <param name="Field">A field's value by name, null when the event has none of that name.</param>
 internal readonly record struct RecordedFact(int EventId, DateTime Time, Func<string, object?> Field)
@@ -15,7 +15,7 @@ internal readonly record struct RecordedFact(int EventId, DateTime Time, Func<st
     public const int FirstId = 7;
 
     /// <summary>The last id of a fact event.</summary>
-    public const int LastId = 13;
+    public const int LastId = 14;
 
     /// <summary>Whether an event of <paramref name="eventId"/> is one of the detectors' facts.</summary>
     public static bool IsFact(int eventId) => eventId is >= FirstId and <= LastId;
