@@ -10,8 +10,9 @@
 //
 // The workload raises each event the EventSource declares: opens that succeed and one that fails (a file in a folder
 // that does not exist), commands that succeed and one that fails, command text (captured on purpose, with non-ASCII
-// characters), releases, a HeldTooLong finding (threshold 1 ms, a session held 30 ms) and a ServerUnavailable one (the
-// open that failed); and, as detectors are on, the detectors' facts of each of those steps (FactPool to FactCommandFailed).
+// characters), releases, a HeldTooLong finding (threshold 1 ms, a session held 30 ms), a Churn one (a streak of two) and
+// a ServerUnavailable one (the open that failed); and, as detectors are on, the detectors' facts of each of those steps
+// (FactPool to FactChurnSite).
 using System.Diagnostics.Tracing;
 using System.Text.Json;
 using Microsoft.Data.Sqlite;
@@ -39,8 +40,11 @@ try
         Diagnostics =
         {
             CaptureCommandText = true,
-            Detectors = FindingKind.HeldTooLong,
+            Detectors = FindingKind.HeldTooLong | FindingKind.Churn,
             HeldTooLongThreshold = TimeSpan.FromMilliseconds(1),
+            // The first calls on this one flow are a churn streak of two: its call site is a fact of its own.
+            ChurnThreshold = 2,
+            ChurnGap = TimeSpan.FromMinutes(1),
         },
     };
     using (var db = new Database(SqliteFactory.Instance, $"Data Source={Path.Combine(folder, "probe.db")};Pooling=True", options))
