@@ -111,6 +111,39 @@ public sealed class FactReplayTests : DiagTest
     }
 
     [Fact]
+    public void Replayed_lock_conflicts_count_the_busy_database_the_pool_counted()
+    {
+        using var facts = new FactListener();
+        var options = new OrseisOptions { PoolName = Pool, Diagnostics = { Detectors = FindingKind.LockConflicts } };
+        IReadOnlyList<PoolFinding> own;
+        ReplayedPool replayed;
+        // SQLite gives up waiting for another connection's write lock after its Default Timeout: SQLITE_BUSY.
+        using (var db = new Database(Microsoft.Data.Sqlite.SqliteFactory.Instance, File.ConnectionString + ";Default Timeout=1", options))
+        using (var blocker = new Microsoft.Data.Sqlite.SqliteConnection(File.ConnectionString))
+        {
+            blocker.Open();
+            using (Microsoft.Data.Sqlite.SqliteCommand begin = blocker.CreateCommand())
+            {
+                begin.CommandText = "begin exclusive";
+                begin.ExecuteNonQuery();
+            }
+
+            Assert.ThrowsAny<Exception>(() => db.Execute("insert into items (id, name) values (9, 'nine')"));
+            replayed = Replay(db, facts, out own);
+        }
+
+        PoolFinding mine = Assert.Single(own);
+        PoolFinding again = Assert.Single(replayed.Findings);
+        Assert.Equal(FindingKind.LockConflicts, again.Kind);
+        // The rate per minute is read off each one's own clock a moment apart: equal but for its last digits.
+        foreach (string figure in new[] { "deadlocks", "lockWaitTimeouts", "serializationFailures", "busy" })
+            Assert.Equal(mine.Figures[figure], again.Figures[figure]);
+        Assert.Equal(1, again.Figures["busy"]);
+        Assert.InRange(again.Figures["perMinute"], mine.Figures["perMinute"] * 0.99, mine.Figures["perMinute"] * 1.01);
+        Assert.Contains("the latest a busy database", again.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Nothing_is_recorded_unless_a_session_asks_for_the_facts()
     {
         using var others = new EventCollector();
