@@ -216,6 +216,34 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
     }
 
     /// <summary>
+    /// <c>report -p PID --duration</c> on a process already running (SQLite, every tick twelve calls back to back on one
+    /// flow): the session begins mid-run, so each pool is described to the replay before its first recorded fact, and
+    /// the replay names the churn with its call site. The replay starts with the detectors' state empty (streaks, usual
+    /// times, rate limits), so it may name a churn the process, which reported one before the recording began, kept to
+    /// itself within its FindingInterval: what the process reported in the window is never more than the replay's.
+    /// </summary>
+    [Fact]
+    public void Report_attached_by_pid_for_a_duration_replays_the_churn_of_a_running_process()
+    {
+        using PoolWatchProcess sample = PoolWatchProcess.StartDll(RenamedSample("AttachedPoolWatch"),
+            "--rate", "4", "--concurrency", "1", "--unit", "12", "--duration", "60", "--report", "0");
+        Thread.Sleep(1000);
+
+        ToolProcess.Result report = Run("report", "-p", sample.Id.ToString(CultureInfo.InvariantCulture), "--duration", "3", "--format", "json");
+
+        Assert.True(report.ExitCode == 0, report.Error);
+        JsonElement root = JsonDocument.Parse(report.Output).RootElement;
+        Assert.True(root.GetProperty("detectorFacts").GetBoolean());
+        JsonElement pool = Assert.Single(root.GetProperty("pools").EnumerateArray());
+        JsonElement replay = pool.GetProperty("replay");
+        Assert.Equal(["Churn"], replay.GetProperty("found").EnumerateArray().Select(k => k.GetString()));
+        Assert.Subset(new HashSet<string?>(["Churn"]), pool.GetProperty("found").EnumerateArray().Select(k => k.GetString()).ToHashSet());
+        JsonElement churn = replay.GetProperty("findings")[0];
+        Assert.Contains("10 connection opens back to back", churn.GetProperty("message").GetString(), StringComparison.Ordinal);
+        Assert.Contains("(from ", churn.GetProperty("message").GetString(), StringComparison.Ordinal);
+    }
+
+    /// <summary>
     /// A trace of the meter alone (no Orseis event, so no detector facts either: a session as dotnet-counters would
     /// open), of the sample at 40 calls/s, each a pool checkout: the report reads the opens' rate from the counter's values
     /// over their span, within 10 %, and says in one line that it has no facts to replay.
