@@ -2,7 +2,7 @@
 //
 //   dotnet Orseis.EventsProbe.dll LOG.jsonl
 //
-// 1. Enables the Orseis EventSource in-process (an EventListener at Verbose, every keyword) and prints "ready pid=N".
+// 1. Enables the Orseis EventSource in-process (an EventListener at Verbose, every keyword by name: 0x1F) and prints "ready pid=N".
 // 2. Waits for a line "go" on standard input: the end-to-end test sends it once its EventPipe session is running.
 // 3. Runs a small SQLite workload on this one thread (so the in-process order is the order the events were written),
 //    writes one JSON line per event to LOG.jsonl: id, name, keywords, level, opcode and the payload by name, each
@@ -114,7 +114,7 @@ internal sealed class OrseisEventLog : EventListener
     protected override void OnEventSourceCreated(EventSource eventSource)
     {
         if (eventSource.Name == "Orseis")
-            EnableEvents(eventSource, EventLevel.Verbose, EventKeywords.All);
+            EnableEvents(eventSource, EventLevel.Verbose, (EventKeywords)0x1F); // every keyword, the facts' (0x10) by name
     }
 
     protected override void OnEventWritten(EventWrittenEventArgs e)

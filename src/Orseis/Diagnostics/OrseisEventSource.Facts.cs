@@ -4,12 +4,13 @@ namespace Orseis.Diagnostics;
 
 /// <summary>
 /// The detectors' facts (keyword <see cref="Keywords.Facts"/>, level Verbose, off unless a session asks for that keyword
-/// or for every keyword): exactly what each step told the pool's detectors, written by <see cref="FactRecorder"/>, so
-/// <c>orseis-trace report</c> can run the same detector classes over a recording (<see cref="Replay.FactReplay"/>).
-/// Numbers, booleans and timestamps of the pool's clock (<c>FactPool</c> gives its frequency); a flow is a number, never
-/// an object; a failure is its type name and, for an open, its message (a host, a port, a reason: what the
-/// <c>Finding</c> event says too); a statement's text only when <see cref="DiagnosticsOptions.CaptureCommandText"/> is
-/// on; never a parameter or row value. Shape version 1: fields are only ever added at the end.
+/// by name: a session that enables every keyword, as an EventListener does by default, does not get them): exactly what
+/// each step told the pool's detectors, written by <see cref="FactRecorder"/>, so <c>orseis-trace report</c> can run the
+/// same detector classes over a recording (<see cref="Replay.FactReplay"/>). Numbers, booleans and timestamps of the
+/// pool's clock (<c>FactPool</c> gives its frequency); a flow is a number, never an object; a failure is its type name
+/// and, for an open, its message (a host, a port, a reason: what the <c>Finding</c> event says too); a statement's text
+/// only when <see cref="DiagnosticsOptions.CaptureCommandText"/> is on; never a parameter or row value. Shape version 1:
+/// fields are only ever added at the end.
 /// </summary>
 internal sealed partial class OrseisEventSource
 {
@@ -18,8 +19,18 @@ internal sealed partial class OrseisEventSource
     /// <summary>Counts the sessions enabled on this source: a recorder describes its pool again after each.</summary>
     public int FactsGeneration => Volatile.Read(ref _factsGeneration);
 
-    /// <summary>Whether the facts are asked for: what every <see cref="FactRecorder"/> step checks first.</summary>
-    public bool FactsOn => IsEnabled(EventLevel.Verbose, Keywords.Facts);
+    /// <summary>
+    /// A keyword no event declares: on only while a session enables every keyword (a mask of 0, <c>0xFFFFFFFF</c> or all
+    /// bits), which did not ask for the facts by name and should not pay for them on every call.
+    /// </summary>
+    private const EventKeywords EveryKeyword = (EventKeywords)0x8000_0000;
+
+    /// <summary>
+    /// Whether the facts are asked for, by a mask that names their keyword and not every keyword: what every
+    /// <see cref="FactRecorder"/> step checks first (while nobody listens, one field read). Sessions' masks are combined,
+    /// so while one session enables every keyword none gets the facts.
+    /// </summary>
+    public bool FactsOn => IsEnabled(EventLevel.Verbose, Keywords.Facts) && !IsEnabled(EventLevel.Verbose, EveryKeyword);
 
     /// <summary>A pool as its detectors know it: its clock, its size, how its connects are known and the options that judge.</summary>
     [Event(7, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 1)]

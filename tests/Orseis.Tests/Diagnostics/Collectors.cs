@@ -64,7 +64,7 @@ public sealed class EventCollector : EventListener
     protected override void OnEventSourceCreated(EventSource eventSource)
     {
         if (eventSource.Name == "Orseis")
-            EnableEvents(eventSource, EventLevel.Verbose, ~Orseis.Diagnostics.OrseisEventSource.Keywords.Facts); // every event but the detectors' facts
+            EnableEvents(eventSource, EventLevel.Verbose);
     }
 
     protected override void OnEventWritten(EventWrittenEventArgs eventData)

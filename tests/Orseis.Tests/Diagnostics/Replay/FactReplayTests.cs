@@ -135,16 +135,19 @@ public sealed class FactReplayTests : DiagTest
         PoolFinding mine = Assert.Single(own);
         PoolFinding again = Assert.Single(replayed.Findings);
         Assert.Equal(FindingKind.LockConflicts, again.Kind);
-        // The rate per minute is read off each one's own clock a moment apart: equal but for its last digits.
         foreach (string figure in new[] { "deadlocks", "lockWaitTimeouts", "serializationFailures", "busy" })
             Assert.Equal(mine.Figures[figure], again.Figures[figure]);
         Assert.Equal(1, again.Figures["busy"]);
-        Assert.InRange(again.Figures["perMinute"], mine.Figures["perMinute"] * 0.99, mine.Figures["perMinute"] * 1.01);
+        // The rate per minute divides by the time since the pool was made, read when the failure is heard: the recorder
+        // (first) reads it before the detector does, which in-process also waits for the recorder's first event to be
+        // written (a few ms once), so the replay's rate is as high or a little higher (the detector is made a moment after).
+        Assert.InRange(again.Figures["perMinute"], mine.Figures["perMinute"] * 0.999, mine.Figures["perMinute"] * 1.05);
         Assert.Contains("the latest a busy database", again.Message, StringComparison.Ordinal);
     }
 
+    /// <summary>An EventListener with every keyword (its default) gets every other event, and no fact.</summary>
     [Fact]
-    public void Nothing_is_recorded_unless_a_session_asks_for_the_facts()
+    public void Nothing_is_recorded_unless_a_session_asks_for_the_facts_by_their_keyword()
     {
         using var others = new EventCollector();
         using Database db = Open(diagnostics: d => d.Detectors = FindingKind.All & ~FindingKind.ThreadPoolStarvation);
