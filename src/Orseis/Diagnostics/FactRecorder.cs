@@ -76,12 +76,14 @@ internal sealed class FactRecorder : PoolObserver
             e?.InUse ?? 0, e?.Waiting ?? 0, e?.Connecting ?? 0, e?.LongestHeld?.TotalMilliseconds ?? -1);
     }
 
-    public override void OnAcquired(long at)
+    public override void OnAcquired(in Acquire acquire)
     {
         if (!Events.FactsOn)
             return;
         Describe();
-        Events.FactAcquired(Pool, _instance, at);
+        // Where is formatted only for a connection held across calls (sessions, streams), and only while recorded.
+        Events.FactAcquired(Pool, _instance, acquire.At, acquire.Hold, acquire.Owner, acquire.HeldByDesign, FlowId(acquire.Flow),
+            acquire.Where?.Formatted ?? "");
     }
 
     public override void OnReleased(in Release release)
@@ -90,7 +92,7 @@ internal sealed class FactRecorder : PoolObserver
             return;
         Describe();
         HolderTable.Holder h = release.Holder;
-        Events.FactReleased(Pool, _instance, h.Started, release.Held.Ticks, release.At, FlowId(h.Flow), h.Owner, h.Reported);
+        Events.FactReleased(Pool, _instance, h.Started, release.Held.Ticks, release.At, FlowId(h.Flow), h.Owner, h.Reported, release.Hold);
     }
 
     public override void OnCommandFailed(in CommandFailure failure)

@@ -73,14 +73,19 @@ internal sealed partial class OrseisEventSource
             afterLoss, warmUp, at, timeout, cancelled, brokeWhileOpening, errorType, errorMessage, exhausted, held, waiting, connecting,
             longestHeldMs);
 
-    /// <summary>A connection was handed to its holder at <paramref name="at"/>.</summary>
+    /// <summary>
+    /// A connection was handed to its holder (<see cref="Acquire"/>) at <paramref name="at"/>: its place in the holder table,
+    /// who holds it, whether by design, its flow, and where it was acquired (sessions and streams; "" otherwise).
+    /// </summary>
     [Event(11, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 1)]
-    public void FactAcquired(string pool, int instance, long at) => WriteEvent(11, pool, instance, at);
+    public void FactAcquired(string pool, int instance, long at, int hold, string owner, bool heldByDesign, long flow, string site) =>
+        WriteEvent(11, pool, instance, at, hold, owner, heldByDesign, flow, site);
 
     /// <summary>A connection went back (<see cref="Release"/>): its hold's start, length, end, flow and holder.</summary>
     [Event(12, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 1)]
-    public void FactReleased(string pool, int instance, long started, long heldTicks, long at, long flow, string owner, bool reported) =>
-        WriteEvent(12, pool, instance, started, heldTicks, at, flow, owner, reported);
+    public void FactReleased(
+        string pool, int instance, long started, long heldTicks, long at, long flow, string owner, bool reported, int hold) =>
+        WriteEvent(12, pool, instance, started, heldTicks, at, flow, owner, reported, hold);
 
     /// <summary>
     /// A statement failed (<see cref="CommandFailure"/>): the lock conflict it was (-1 none), its error's type, and its text

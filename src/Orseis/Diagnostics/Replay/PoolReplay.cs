@@ -15,15 +15,19 @@ namespace Orseis.Diagnostics.Replay;
 internal sealed class PoolReplay
 {
     /// <summary>
-    /// The detectors that can judge offline: not the thread-pool starvation detector (it watches the runtime live), nor the
-    /// held-too-long one (it scans the holders the process held, which the facts do not list while they are held).
+    /// The detectors that can judge offline: all but the thread-pool starvation detector, which watches the runtime live.
+    /// The held-too-long detector scans a holder table the replay fills from the acquire and release facts.
     /// </summary>
-    public const FindingKind Replayable = FindingKind.All & ~(FindingKind.ThreadPoolStarvation | FindingKind.HeldTooLong);
+    public const FindingKind Replayable = FindingKind.All & ~FindingKind.ThreadPoolStarvation;
 
     private readonly ReplayClock _clock;
     private readonly FindingLog _log;
     private readonly PoolObservers _observers;
     private readonly Dictionary<long, FlowState> _flows = [];
+    private readonly HolderTable _holders;
+
+    /// <summary>The holds open in the replay, by the process's hold number: the key object and the replay's own hold.</summary>
+    private readonly Dictionary<int, (object Key, int Hold)> _held = [];
     private readonly int? _maxPoolSize;
     private long _opens;
 
@@ -50,8 +54,8 @@ internal sealed class PoolReplay
         _maxPoolSize = pool.Int("maxPoolSize") is >= 0 and var max ? max : null;
         _log = new FindingLog(Pool, [], options, _clock);
         var connects = (ConnectCount)pool.Int("connects");
-        var holders = new HolderTable(_clock, _maxPoolSize);
-        _observers = PoolObservers.For(new ObserverContext(_log, _maxPoolSize, holders, connects, null, null));
+        _holders = new HolderTable(_clock, _maxPoolSize);
+        _observers = PoolObservers.For(new ObserverContext(_log, _maxPoolSize, _holders, connects, null, null));
     }
 
     public string Pool { get; }
@@ -85,9 +89,7 @@ internal sealed class PoolReplay
                     OpenFailed(fact);
                     break;
                 case 11:
-                    _clock.Now = fact.Long("at");
-                    foreach (PoolObserver observer in _observers.Acquired)
-                        observer.OnAcquired(_clock.Now);
+                    Acquired(fact);
                     break;
                 case 12:
                     Released(fact);
@@ -191,10 +193,34 @@ internal sealed class PoolReplay
             observer.OnOpenFailed(new FailedOpen(start, failure, exhausted));
     }
 
+    private void Acquired(in RecordedFact fact)
+    {
+        _clock.Now = fact.Long("at");
+        string owner = fact.Text("owner");
+        bool byDesign = fact.Bool("heldByDesign");
+        HolderTable.Acquirer? where = fact.Text("site") is { Length: > 0 } site ? new HolderTable.Acquirer(site) : null;
+        FlowState? flow = Flow(fact.Long("flow"));
+        int hold = HolderTable.NoHold;
+        if (fact.Field("hold") is not null) // an acquire recorded without its hold cannot be matched to its release
+        {
+            var key = new object();
+            hold = _holders.Add(key, owner, byDesign, where, _clock.Now, flow);
+            _held[fact.Int("hold")] = (key, hold);
+        }
+
+        foreach (PoolObserver observer in _observers.Acquired)
+            observer.OnAcquired(new Acquire(_clock.Now, hold, owner, byDesign, where, flow));
+    }
+
     private void Released(in RecordedFact fact)
     {
         _clock.Now = fact.Long("at");
-        var holder = new HolderTable.Holder(fact.Long("started"), fact.Text("owner"), null, fact.Bool("reported"), Flow(fact.Long("flow")));
+        // The replay's own holder when it saw the acquire (its scans decide what was reported); the recorded one for a hold
+        // taken before the recording began.
+        HolderTable.Holder holder = _held.Remove(fact.Int("hold"), out (object Key, int Hold) held)
+            && _holders.TryRemove(held.Key, held.Hold, out HolderTable.Holder replayed)
+            ? replayed
+            : new HolderTable.Holder(fact.Long("started"), fact.Text("owner"), null, fact.Bool("reported"), Flow(fact.Long("flow")));
         var release = new Release(holder, TimeSpan.FromTicks(fact.Long("heldTicks")), _clock.Now);
         foreach (PoolObserver observer in _observers.Released)
             observer.OnReleased(release);
