@@ -395,6 +395,30 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         {
             File.Delete(stale);
         }
+
+        // Another orseis-trace at work: it maps Orseis.dll (the replay's detectors) but has no pools of its own.
+        var watching = new ProcessStartInfo(installed.Command) { RedirectStandardError = true, RedirectStandardOutput = true };
+        foreach (string arg in new[] { "monitor", "-p", one.Id.ToString(CultureInfo.InvariantCulture), "--duration", "60" })
+            watching.ArgumentList.Add(arg);
+        using (Process monitor = Process.Start(watching)!)
+        {
+            try
+            {
+                bool mapped = false;
+                for (int i = 0; i < 150 && !mapped; i++)
+                {
+                    Thread.Sleep(100);
+                    mapped = File.ReadAllText($"/proc/{monitor.Id}/maps").Contains("/Orseis.dll", StringComparison.Ordinal);
+                }
+
+                Assert.True(mapped, "the watching orseis-trace never mapped Orseis.dll");
+                Refused(7, "has not loaded Orseis", "-p", monitor.Id.ToString(CultureInfo.InvariantCulture));
+            }
+            finally
+            {
+                monitor.Kill();
+            }
+        }
     }
 
     private void Refused(int code, string message, params string[] args)

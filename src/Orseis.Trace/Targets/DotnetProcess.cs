@@ -84,8 +84,11 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
         }
     }
 
-    /// <summary>Whether process <paramref name="id"/> mapped Orseis.dll into memory (Linux: /proc/ID/maps).</summary>
-    public static bool? LoadedOrseis(int id) => Maps(id, "/Orseis.dll");
+    /// <summary>
+    /// Whether process <paramref name="id"/> mapped Orseis.dll into memory (Linux: /proc/ID/maps) as an app with pools does.
+    /// orseis-trace itself carries Orseis.dll for the replay: a process that mapped Orseis.Trace.dll has no pools to watch.
+    /// </summary>
+    public static bool? LoadedOrseis(int id) => Maps(id, "/Orseis.Trace.dll") == true ? false : Maps(id, "/Orseis.dll");
 
     /// <summary>
     /// Whether process <paramref name="id"/> runs the .NET runtime (Linux: libcoreclr.so in /proc/ID/maps). A socket left by
