@@ -315,6 +315,14 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         Assert.True(ps.ExitCode == 0, ps.Error);
         Assert.Matches($@"(?m)^\s*{pid}\s+TracedPoolWatch\s+yes\s", ps.Output);
 
+        // Through its apphost (as dotnet run starts it) the app is named in full, dots included, not cut at the last dot.
+        using (PoolWatchProcess apphost = PoolWatchProcess.StartApphost("--rate", "5", "--concurrency", "1", "--duration", "60", "--report", "0"))
+        {
+            ToolProcess.Result listed = Run("ps");
+            Assert.True(listed.ExitCode == 0, listed.Error);
+            Assert.Matches($@"(?m)^\s*{apphost.Id}\s+Orseis\.Samples\.PoolWatch\s+yes\s", listed.Output);
+        }
+
         ToolProcess.Result byPid = Run("-p", pid, "--duration", "2.5");
         Assert.True(byPid.ExitCode == 0, byPid.Error);
         Assert.Matches(@"\] poolwatch \(sqlite\): opens/s [1-9][0-9.]*, commands/s [1-9]", byPid.Output);

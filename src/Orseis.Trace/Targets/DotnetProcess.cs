@@ -143,7 +143,10 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
     /// <summary><c>dotnet app.dll</c> is named for app.dll; an apphost for its own file.</summary>
     private static string AppName(string processName, string[] args)
     {
-        string first = Path.GetFileNameWithoutExtension(args[0]);
+        // An apphost's name may hold dots (Shop.Api): only a Windows .exe is an extension here.
+        string first = Path.GetFileName(args[0]);
+        if (first.EndsWith(".exe", StringComparison.OrdinalIgnoreCase))
+            first = first[..^4];
         if (string.Equals(first, "dotnet", StringComparison.OrdinalIgnoreCase))
         {
             string? dll = args.Skip(1).FirstOrDefault(a => a.EndsWith(".dll", StringComparison.OrdinalIgnoreCase));
