@@ -315,6 +315,14 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         Assert.True(ps.ExitCode == 0, ps.Error);
         Assert.Matches($@"(?m)^\s*{pid}\s+TracedPoolWatch\s+yes\s", ps.Output);
 
+        // Through its apphost (as dotnet run starts it) the app is named in full, dots included, not cut at the last dot.
+        using (PoolWatchProcess apphost = PoolWatchProcess.StartApphost("--rate", "5", "--concurrency", "1", "--duration", "60", "--report", "0"))
+        {
+            ToolProcess.Result listed = Run("ps");
+            Assert.True(listed.ExitCode == 0, listed.Error);
+            Assert.Matches($@"(?m)^\s*{apphost.Id}\s+Orseis\.Samples\.PoolWatch\s+yes\s", listed.Output);
+        }
+
         ToolProcess.Result byPid = Run("-p", pid, "--duration", "2.5");
         Assert.True(byPid.ExitCode == 0, byPid.Error);
         Assert.Matches(@"\] poolwatch \(sqlite\): opens/s [1-9][0-9.]*, commands/s [1-9]", byPid.Output);
@@ -394,6 +402,30 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         finally
         {
             File.Delete(stale);
+        }
+
+        // Another orseis-trace at work: it maps Orseis.dll (the replay's detectors) but has no pools of its own.
+        var watching = new ProcessStartInfo(installed.Command) { RedirectStandardError = true, RedirectStandardOutput = true };
+        foreach (string arg in new[] { "monitor", "-p", one.Id.ToString(CultureInfo.InvariantCulture), "--duration", "60" })
+            watching.ArgumentList.Add(arg);
+        using (Process monitor = Process.Start(watching)!)
+        {
+            try
+            {
+                bool mapped = false;
+                for (int i = 0; i < 150 && !mapped; i++)
+                {
+                    Thread.Sleep(100);
+                    mapped = File.ReadAllText($"/proc/{monitor.Id}/maps").Contains("/Orseis.dll", StringComparison.Ordinal);
+                }
+
+                Assert.True(mapped, "the watching orseis-trace never mapped Orseis.dll");
+                Refused(7, "has not loaded Orseis", "-p", monitor.Id.ToString(CultureInfo.InvariantCulture));
+            }
+            finally
+            {
+                monitor.Kill();
+            }
         }
     }
 
