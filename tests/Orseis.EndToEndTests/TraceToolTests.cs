@@ -46,6 +46,13 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
     [Fact]
     public void Report_on_the_recorded_fixture_writes_exactly_the_expected_json()
     {
+        // The fixture is the PoolWatch sample's set-up churn on SQLite, recorded from the repository's root (Release build)
+        // with the tool installed from its package; re-record it when the events change shape, and write the expected json
+        // from the tool's own output (then the numbers in the text test below):
+        //   orseis-trace collect --interval 0.5 --duration 1 -o poolwatch-churn.nettrace -- \
+        //     dotnet samples/Orseis.Samples.PoolWatch/bin/Release/net10.0/Orseis.Samples.PoolWatch.dll \
+        //     --rate 20 --concurrency 2 --duration 1.5 --report 0
+        //   orseis-trace report poolwatch-churn.nettrace --format json > poolwatch-churn.report.json
         File.Copy(Fixture("poolwatch-churn.nettrace"), Path.Combine(_work, "poolwatch-churn.nettrace"), overwrite: true);
 
         ToolProcess.Result report = Run("report", "poolwatch-churn.nettrace", "--format", "json");
@@ -60,9 +67,9 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         ToolProcess.Result text = Run("report", Fixture("poolwatch-churn.nettrace"));
         Assert.True(text.ExitCode == 0, text.Error);
         Assert.Contains("pool 'poolwatch' (sqlite): found Churn (what the process reported)", text.Output, StringComparison.Ordinal);
-        Assert.Contains("what the detectors find on this trace (replayed over 121 recorded facts): found Churn", text.Output, StringComparison.Ordinal);
+        Assert.Contains("what the detectors find on this trace (replayed over 101 recorded facts): found Churn", text.Output, StringComparison.Ordinal);
         // The figures twice: as the process raised the finding, and as the replayed detector does.
-        Assert.Equal(2, text.Output.Split("opens=10, opensPerSecond=115.748").Length - 1);
+        Assert.Equal(2, text.Output.Split("opens=10, opensPerSecond=71.649").Length - 1);
 
         string html = Path.Combine(_work, "report.html");
         ToolProcess.Result written = Run("report", Fixture("poolwatch-churn.nettrace"), "--format", "html", "-o", html);
@@ -113,8 +120,8 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         string[] sorted = [.. expected.Order(StringComparer.Ordinal)];
         Assert.Equal(sorted, Kinds(pool.GetProperty("found")));
         JsonElement replay = pool.GetProperty("replay");
-        Assert.Equal(["HeldTooLong", "ThreadPoolStarvation"], Kinds(replay.GetProperty("notReplayed")));
-        Assert.Equal(sorted.Except(["HeldTooLong", "ThreadPoolStarvation"]), Kinds(replay.GetProperty("found")));
+        Assert.Equal(["ThreadPoolStarvation"], Kinds(replay.GetProperty("notReplayed")));
+        Assert.Equal(sorted.Except(["ThreadPoolStarvation"]), Kinds(replay.GetProperty("found")));
         System.Text.RegularExpressions.Match own =
             System.Text.RegularExpressions.Regex.Match(report.Error, @"findings: ([A-Za-z]+ \d+(, [A-Za-z]+ \d+)*)");
         Assert.True(own.Success, report.Error);
