@@ -292,6 +292,85 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
     }
 
     /// <summary>
+    /// A trace of findings alone, as <c>dotnet-trace --providers Orseis:0xFF:3</c> records (every keyword, facts' 0x10
+    /// included, but Warning level, so no fact and no open): the saturated PostgreSQL sample recorded from its start raises
+    /// churn, saturation and the pool-size advice seconds apart. The report spans the findings' times, and its one line
+    /// about missing facts does not claim the keyword was off.
+    /// </summary>
+    [PostgresToolFact]
+    public void Report_of_a_findings_only_trace_spans_the_findings_and_says_why_it_has_no_facts()
+    {
+        string postgres = Environment.GetEnvironmentVariable("ORSEIS_POSTGRES")!;
+        string trace = Path.Combine(_work, "findings-only.nettrace");
+        var info = new ProcessStartInfo(ToolProcess.Dotnet()) { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (string arg in new[] { RenamedSample("FindingsPoolWatch"), "--postgres", postgres + ";Maximum Pool Size=3", "--hold-ms", "150",
+            "--concurrency", "6", "--duration", "3", "--report", "0" })
+        {
+            info.ArgumentList.Add(arg);
+        }
+
+        info.Environment["DOTNET_DefaultDiagnosticPortSuspend"] = "1"; // waits for ResumeRuntime: nothing of its start is missed
+        using Process sample = Process.Start(info)!;
+        try
+        {
+            sample.OutputDataReceived += (_, _) => { };
+            sample.ErrorDataReceived += (_, _) => { };
+            sample.BeginOutputReadLine();
+            sample.BeginErrorReadLine();
+            var client = new Microsoft.Diagnostics.NETCore.Client.DiagnosticsClient(sample.Id);
+            var findings = new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider("Orseis",
+                System.Diagnostics.Tracing.EventLevel.Warning, keywords: 0xFF);
+            var until = Stopwatch.StartNew();
+            Microsoft.Diagnostics.NETCore.Client.EventPipeSession? started = null;
+            while (started is null)
+            {
+                try
+                {
+                    started = client.StartEventPipeSession([findings], requestRundown: false);
+                }
+                catch (Microsoft.Diagnostics.NETCore.Client.ServerNotAvailableException) when (until.Elapsed < TimeSpan.FromSeconds(30))
+                {
+                    Thread.Sleep(50); // the suspended runtime has not opened its diagnostic port yet
+                }
+            }
+
+            using Microsoft.Diagnostics.NETCore.Client.EventPipeSession session = started;
+            using (FileStream file = File.Create(trace))
+            {
+                Task copy = session.EventStream.CopyToAsync(file);
+                client.ResumeRuntime();
+                Assert.True(sample.WaitForExit(TimeSpan.FromSeconds(30)), "the sample did not exit within 30 s");
+                Assert.True(copy.Wait(TimeSpan.FromSeconds(30)), "the EventPipe stream did not end within 30 s of the sample's exit");
+            }
+        }
+        finally
+        {
+            if (!sample.HasExited)
+                sample.Kill(entireProcessTree: true);
+        }
+
+        ToolProcess.Result json = Run("report", trace, "--format", "json");
+        Assert.True(json.ExitCode == 0, json.Error);
+        JsonElement root = JsonDocument.Parse(json.Output).RootElement;
+        Assert.False(root.GetProperty("detectorFacts").GetBoolean());
+        JsonElement pool = Assert.Single(root.GetProperty("pools").EnumerateArray());
+        DateTime[] times = [.. pool.GetProperty("findings").EnumerateArray().Select(f => f.GetProperty("time").GetDateTime())];
+        Assert.True(times.Length >= 2, json.Output);
+        Assert.Equal(0, pool.GetProperty("opens").GetProperty("count").GetDouble()); // findings alone: no open event
+        Assert.Equal(times.Min(), root.GetProperty("start").GetDateTime());
+        Assert.Equal(times.Max(), root.GetProperty("end").GetDateTime());
+        Assert.Equal(Math.Round((times.Max() - times.Min()).TotalSeconds, 3), root.GetProperty("seconds").GetDouble());
+        Assert.True(root.GetProperty("seconds").GetDouble() > 1, json.Output); // the pool-size advice comes at the exit, 3 s on
+
+        ToolProcess.Result text = Run("report", trace);
+        Assert.True(text.ExitCode == 0, text.Error);
+        string line = Assert.Single(text.Output.Split('\n'), l => l.Contains("no detector facts in this trace", StringComparison.Ordinal));
+        Assert.Contains("the Orseis keyword 0x10 at Verbose level (5), which orseis-trace collect records, was not recorded", line,
+            StringComparison.Ordinal);
+        Assert.DoesNotContain("recorded without the Orseis keyword", line, StringComparison.Ordinal);
+    }
+
+    /// <summary>
     /// Npgsql publishes the conventional pool instruments itself, so Orseis publishes its own under orseis.connection.*:
     /// the tool reads them as the pool's figures all the same.
     /// </summary>

@@ -8,8 +8,8 @@ internal static class TextReport
 {
     /// <summary>The one line a trace without the detectors' facts gets.</summary>
     public const string NoFacts =
-        "  no detector facts in this trace (recorded without the Orseis keyword 0x10, as orseis-trace collect records): "
-        + "only what the process reported is shown, not replayed";
+        "  no detector facts in this trace (the Orseis keyword 0x10 at Verbose level (5), which orseis-trace collect records, "
+        + "was not recorded, or the process's detectors were off): only what the process reported is shown, not replayed";
 
     private static string Names(IReadOnlyList<string> names) => names.Count == 0 ? "none" : string.Join(", ", names);
 

@@ -17,7 +17,12 @@ internal sealed class TraceFacts
     public void Subscribe(OrseisEventDecoder decoder)
     {
         decoder.Metric += Add;
-        decoder.Finding += f => Pool(f.Pool).Findings.Add(f);
+        decoder.Finding += f =>
+        {
+            // A trace of findings alone (dotnet-trace at Warning level) still spans from its first to its last.
+            Seen(f.Time);
+            Pool(f.Pool).Findings.Add(f);
+        };
         decoder.PoolEvent += Add;
         decoder.Fact += f =>
         {
@@ -89,6 +94,7 @@ internal sealed class TraceFacts
     {
         if (time == default)
             return;
+        time = time.ToUniversalTime(); // facts are read as UTC, the other events in local time: one scale for the span
         if (_start is null || time < _start)
             _start = time;
         if (_end is null || time > _end)
