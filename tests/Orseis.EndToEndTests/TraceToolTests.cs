@@ -368,6 +368,36 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         Assert.Contains("the Orseis keyword 0x10 at Verbose level (5), which orseis-trace collect records, was not recorded", line,
             StringComparison.Ordinal);
         Assert.DoesNotContain("recorded without the Orseis keyword", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("Verbose level but no facts", line, StringComparison.Ordinal); // no Verbose event: it cannot tell
+    }
+
+    /// <summary>
+    /// A trace of every Orseis event but the facts, as <c>dotnet-trace --providers Orseis:0xF:5</c> records (Verbose level,
+    /// keyword 0x10 off), of a running SQLite sample: its Verbose release events show the level was on, so the one line
+    /// about missing facts names the keyword (or the detectors) as what was off.
+    /// </summary>
+    [Fact]
+    public void Report_of_a_verbose_trace_without_the_facts_keyword_says_the_keyword_was_off()
+    {
+        using PoolWatchProcess sample = PoolWatchProcess.StartDll(RenamedSample("VerbosePoolWatch"),
+            "--rate", "40", "--concurrency", "2", "--duration", "60", "--report", "0");
+        string trace = Path.Combine(_work, "verbose-no-facts.nettrace");
+        var events = new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider("Orseis", System.Diagnostics.Tracing.EventLevel.Verbose, keywords: 0xF);
+        using (var session = new Microsoft.Diagnostics.NETCore.Client.DiagnosticsClient(sample.Id).StartEventPipeSession([events], requestRundown: false))
+        using (FileStream file = File.Create(trace))
+        {
+            Task copy = session.EventStream.CopyToAsync(file);
+            Thread.Sleep(TimeSpan.FromSeconds(1.5));
+            session.Stop();
+            Assert.True(copy.Wait(TimeSpan.FromSeconds(30)), "the EventPipe stream did not end within 30 s of stopping the session");
+        }
+
+        ToolProcess.Result text = Run("report", trace);
+        Assert.True(text.ExitCode == 0, text.Error);
+        Assert.Matches(@"held p50 [0-9.]+ ", text.Output); // the release events (Verbose) are in the trace
+        string line = Assert.Single(text.Output.Split('\n'), l => l.Contains("no detector facts in this trace", StringComparison.Ordinal));
+        Assert.Contains("it holds Orseis events at Verbose level but no facts: the Orseis keyword 0x10, which orseis-trace collect records, "
+            + "was off, or the process's detectors were", line, StringComparison.Ordinal);
     }
 
     /// <summary>

@@ -13,6 +13,7 @@ internal sealed class TraceFacts
     private readonly FactReplay _replay = new();
     private double? _peakQueue;
     private DateTime? _start, _end;
+    private bool _verbose;
 
     public void Subscribe(OrseisEventDecoder decoder)
     {
@@ -56,7 +57,7 @@ internal sealed class TraceFacts
             .Select(p => new ProviderMeterReport(p.Key.Meter, p.Key.Instrument, p.Key.Tags, p.Value))
             .ToList();
         return new TraceReport(
-            trace, _start?.ToUniversalTime(), _end?.ToUniversalTime(), seconds, _replay.Facts > 0, pools, threadPool, provider);
+            trace, _start?.ToUniversalTime(), _end?.ToUniversalTime(), seconds, _replay.Facts > 0, pools, threadPool, provider, _verbose);
     }
 
     private void Add(MetricValue m)
@@ -87,6 +88,7 @@ internal sealed class TraceFacts
     private void Add(PoolEvent e)
     {
         Seen(e.Time);
+        _verbose |= e.Name == "Released"; // the one Orseis event at Verbose level besides the facts
         Pool(e.Pool).Add(e);
     }
 
