@@ -19,7 +19,7 @@ internal static class HtmlReport
             .Append(r.Start is { } s ? $", from {s:yyyy-MM-dd HH:mm:ss.fff} UTC" : "")
             .Append(".</p>\n");
         if (!r.DetectorFacts)
-            html.Append("<p>").Append(E(TextReport.NoFacts.Trim())).Append(".</p>\n");
+            html.Append("<p>").Append(E(TextReport.NoFacts(r).Trim())).Append(".</p>\n");
         foreach (PoolReport p in r.Pools)
         {
             html.Append("<h2>pool '").Append(E(p.Pool)).Append("' (").Append(E(p.System)).Append(")</h2>\n");

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace Orseis.Trace.Report;
 
 /// <summary>What <c>report</c> found in one trace; <c>--format json</c> writes exactly this.</summary>
@@ -9,7 +11,8 @@ internal sealed record TraceReport(
     bool DetectorFacts,
     IReadOnlyList<PoolReport> Pools,
     ThreadPoolReport ThreadPool,
-    IReadOnlyList<ProviderMeterReport> ProviderMeters);
+    IReadOnlyList<ProviderMeterReport> ProviderMeters,
+    [property: JsonIgnore] bool VerboseEvents = false);
 
 /// <summary>
 /// One pool: what the process found (its detectors' finding events), what the same detectors find replayed over the

@@ -6,10 +6,17 @@ namespace Orseis.Trace.Report;
 /// <summary><c>report --format text</c>: per pool, what was found and the numbers behind it.</summary>
 internal static class TextReport
 {
-    /// <summary>The one line a trace without the detectors' facts gets.</summary>
-    public const string NoFacts =
-        "  no detector facts in this trace (recorded without the Orseis keyword 0x10, as orseis-trace collect records): "
-        + "only what the process reported is shown, not replayed";
+    /// <summary>
+    /// The one line a trace without the detectors' facts gets: they are Verbose events of keyword 0x10, written while the
+    /// process's detectors are on. A trace holding other Verbose Orseis events was recorded at that level, so the keyword or the
+    /// detectors were off; otherwise the trace cannot say which of the three was missing.
+    /// </summary>
+    public static string NoFacts(TraceReport report) => report.VerboseEvents
+        ? "  no detector facts in this trace (it holds Orseis events at Verbose level but no facts: the Orseis keyword 0x10, "
+            + "which orseis-trace collect records, was off, or the process's detectors were): only what the process reported is "
+            + "shown, not replayed"
+        : "  no detector facts in this trace (the Orseis keyword 0x10 at Verbose level (5), which orseis-trace collect records, "
+            + "was not recorded, or the process's detectors were off): only what the process reported is shown, not replayed";
 
     private static string Names(IReadOnlyList<string> names) => names.Count == 0 ? "none" : string.Join(", ", names);
 
@@ -25,7 +32,7 @@ internal static class TextReport
         if (r.Pools.Count == 0)
             Line("  no Orseis pool appears in this trace");
         if (!r.DetectorFacts)
-            Line(NoFacts);
+            Line(NoFacts(r));
         foreach (PoolReport p in r.Pools)
         {
             Line("");

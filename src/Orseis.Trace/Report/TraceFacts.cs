@@ -13,11 +13,17 @@ internal sealed class TraceFacts
     private readonly FactReplay _replay = new();
     private double? _peakQueue;
     private DateTime? _start, _end;
+    private bool _verbose;
 
     public void Subscribe(OrseisEventDecoder decoder)
     {
         decoder.Metric += Add;
-        decoder.Finding += f => Pool(f.Pool).Findings.Add(f);
+        decoder.Finding += f =>
+        {
+            // A trace of findings alone (dotnet-trace at Warning level) still spans from its first to its last.
+            Seen(f.Time);
+            Pool(f.Pool).Findings.Add(f);
+        };
         decoder.PoolEvent += Add;
         decoder.Fact += f =>
         {
@@ -51,7 +57,7 @@ internal sealed class TraceFacts
             .Select(p => new ProviderMeterReport(p.Key.Meter, p.Key.Instrument, p.Key.Tags, p.Value))
             .ToList();
         return new TraceReport(
-            trace, _start?.ToUniversalTime(), _end?.ToUniversalTime(), seconds, _replay.Facts > 0, pools, threadPool, provider);
+            trace, _start?.ToUniversalTime(), _end?.ToUniversalTime(), seconds, _replay.Facts > 0, pools, threadPool, provider, _verbose);
     }
 
     private void Add(MetricValue m)
@@ -82,6 +88,7 @@ internal sealed class TraceFacts
     private void Add(PoolEvent e)
     {
         Seen(e.Time);
+        _verbose |= e.Name == "Released"; // the one Orseis event at Verbose level besides the facts
         Pool(e.Pool).Add(e);
     }
 
@@ -89,6 +96,7 @@ internal sealed class TraceFacts
     {
         if (time == default)
             return;
+        time = time.ToUniversalTime(); // facts are read as UTC, the other events in local time: one scale for the span
         if (_start is null || time < _start)
             _start = time;
         if (_end is null || time > _end)
