@@ -8,6 +8,7 @@
 using System.CommandLine;
 using System.Diagnostics;
 using Microsoft.Data.Sqlite;
+using MySqlConnector;
 using Npgsql;
 using Orseis;
 using Orseis.Diagnostics;
@@ -35,6 +36,18 @@ var postgres = new Option<string?>("--postgres")
 {
     Description = "use PostgreSQL (an Npgsql connection string) instead of a temporary SQLite file",
 };
+var mysql = new Option<string?>("--mysql")
+{
+    Description = "use MariaDB or MySQL (a MySqlConnector connection string) instead of a temporary SQLite file",
+};
+var setupScope = new Option<bool>("--setup-scope")
+{
+    Description = "run the set-up's statements (create, delete, ten inserts) in one ConnectionScope: no churn from the set-up",
+};
+var burst = new Option<int>("--burst")
+{
+    Description = "after the set-up, this many callers at once, each one call holding its connection --hold-ms (a burst on a cold pool)",
+};
 var unit = new Option<int>("--unit")
 {
     Description = "calls each worker makes back to back per tick: one unit of work (a request's calls)",
@@ -54,7 +67,7 @@ concurrency.Validators.Add(r => { if (r.GetValueOrDefault<int>() <= 0) r.AddErro
 unit.Validators.Add(r => { if (r.GetValueOrDefault<int>() <= 0) r.AddError("--unit must be positive."); });
 var root = new RootCommand("PoolWatch: a steady database load through Orseis, to watch its pool live from outside.")
 {
-    rate, concurrency, mode, duration, holdMs, postgres, unit, scope, report,
+    rate, concurrency, mode, duration, holdMs, postgres, unit, scope, report, mysql, setupScope, burst,
 };
 // System.CommandLine turns SIGINT (Ctrl+C, `kill -INT`) and SIGTERM (`kill -TERM`) into this token, and gives the run 2 s
 // to finish before it ends the process: the workers stop at once and the last report is printed well inside that.
@@ -62,7 +75,7 @@ root.SetAction((parse, terminating) => RunAsync(terminating, new Options(
     parse.GetValue(rate), parse.GetValue(concurrency), parse.GetValue(mode),
     parse.GetValue(duration) is { } seconds ? TimeSpan.FromSeconds(seconds) : null,
     parse.GetValue(holdMs), parse.GetValue(postgres), parse.GetValue(unit), parse.GetValue(scope),
-    TimeSpan.FromSeconds(parse.GetValue(report)))));
+    TimeSpan.FromSeconds(parse.GetValue(report)), parse.GetValue(mysql), parse.GetValue(setupScope), parse.GetValue(burst))));
 Signals.HearSigIntInBackground();
 return await root.Parse(args).InvokeAsync();
 
@@ -85,6 +98,10 @@ static async Task<int> RunAsync(CancellationToken terminating, Options options)
     {
         db = new Database(NpgsqlFactory.Instance, cs, orseisOptions);
     }
+    else if (options.MySql is { } mysqlCs)
+    {
+        db = new Database(MySqlConnectorFactory.Instance, mysqlCs, orseisOptions);
+    }
     else
     {
         sqliteFile = Path.Combine(Path.GetTempPath(), $"poolwatch-{Environment.ProcessId}.db");
@@ -93,17 +110,29 @@ static async Task<int> RunAsync(CancellationToken terminating, Options options)
 
     await using (db)
     {
-        await db.ExecuteAsync("create table if not exists items (id integer primary key, name text not null)");
-        await db.ExecuteAsync("delete from items");
-        for (int i = 1; i <= 10; i++)
-            await db.ExecuteAsync("insert into items (id, name) values (@i, @name)", new { i, name = "item " + i });
+        await using (ConnectionScope? setup = options.SetupScope ? db.BeginScope() : null)
+        {
+            await db.ExecuteAsync("create table if not exists items (id integer primary key, name text not null)");
+            await db.ExecuteAsync("delete from items");
+            for (int i = 1; i <= 10; i++)
+                await db.ExecuteAsync("insert into items (id, name) values (@i, @name)", new { i, name = "item " + i });
+        }
 
         // The end-to-end test waits for this exact line before it attaches.
-        string provider = options.Postgres is null ? "sqlite" : "postgresql";
+        string provider = options.Postgres is not null ? "postgresql" : options.MySql is not null ? "mysql" : "sqlite";
         Console.WriteLine($"ready pid={Environment.ProcessId} mode={options.Mode} rate={options.Rate} "
             + $"concurrency={options.Concurrency} provider={provider} unit={options.Unit} scope={options.Scope}");
 
         long calls = 0;
+        // A burst: callers arriving at once, each holding its connection for --hold-ms (new connections, if the pool is cold).
+        await Task.WhenAll(Enumerable.Range(0, options.Burst).Select(_ => Task.Run(async () =>
+        {
+            await using Session session = await db.OpenSessionAsync();
+            await session.ScalarAsync<long>("select count(*) from items");
+            await Task.Delay(options.HoldMs);
+            Interlocked.Increment(ref calls);
+        })));
+
         var clock = Stopwatch.StartNew();
         // Each worker makes calls at rate/concurrency per second on a fixed schedule, so the total rate does not drift.
         TimeSpan interval = TimeSpan.FromSeconds(options.Concurrency / options.Rate);
@@ -182,4 +211,4 @@ static async Task<int> RunAsync(CancellationToken terminating, Options options)
 
 internal sealed record Options(
     double Rate, int Concurrency, ExecutionMode Mode, TimeSpan? Duration, int HoldMs, string? Postgres, int Unit, bool Scope,
-    TimeSpan ReportEvery);
+    TimeSpan ReportEvery, string? MySql, bool SetupScope, int Burst);

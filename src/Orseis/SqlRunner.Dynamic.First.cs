@@ -23,9 +23,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QueryFirst(string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -54,10 +51,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QueryFirstAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -84,9 +77,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QueryFirstOrDefault(string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -115,10 +105,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QueryFirstOrDefaultAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -145,9 +131,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="Stream(string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -177,10 +160,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="StreamAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]

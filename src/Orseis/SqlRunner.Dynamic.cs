@@ -25,9 +25,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="Query(string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -56,10 +53,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QueryAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -85,9 +78,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QuerySingle(string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -116,10 +106,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QuerySingleAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -146,9 +132,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QuerySingleOrDefault(string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -178,10 +161,6 @@ public abstract partial class SqlRunner
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see
     /// cref="QuerySingleOrDefaultAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]

@@ -112,19 +112,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <c>Query&lt;T1, T2, T3, T4, T5, T6, T7, TResult&gt;</c>.</summary>
-    /// <typeparam name="T1">The type of the row's first part.</typeparam>
-    /// <typeparam name="T2">The type of the row's second part.</typeparam>
-    /// <typeparam name="T3">The type of the row's third part.</typeparam>
-    /// <typeparam name="T4">The type of the row's fourth part.</typeparam>
-    /// <typeparam name="T5">The type of the row's fifth part.</typeparam>
-    /// <typeparam name="T6">The type of the row's sixth part.</typeparam>
-    /// <typeparam name="T7">The type of the row's seventh part.</typeparam>
-    /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="map">The map function.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="splitOn">The split columns.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -138,20 +125,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <c>QueryAsync&lt;T1, T2, T3, T4, T5, T6, T7, TResult&gt;</c>.</summary>
-    /// <typeparam name="T1">The type of the row's first part.</typeparam>
-    /// <typeparam name="T2">The type of the row's second part.</typeparam>
-    /// <typeparam name="T3">The type of the row's third part.</typeparam>
-    /// <typeparam name="T4">The type of the row's fourth part.</typeparam>
-    /// <typeparam name="T5">The type of the row's fifth part.</typeparam>
-    /// <typeparam name="T6">The type of the row's sixth part.</typeparam>
-    /// <typeparam name="T7">The type of the row's seventh part.</typeparam>
-    /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="map">The map function.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="splitOn">The split columns.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]

@@ -101,13 +101,6 @@ public abstract partial class SqlRunner
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see
     /// cref="Query{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?)"/>.</summary>
-    /// <typeparam name="TResult">The result.</typeparam>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="types">The types.</param>
-    /// <param name="map">The map function.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="splitOn">The split columns.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -123,14 +116,6 @@ public abstract partial class SqlRunner
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see
     /// cref="QueryAsync{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <typeparam name="TResult">The result.</typeparam>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="types">The types.</param>
-    /// <param name="map">The map function.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="splitOn">The split columns.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]

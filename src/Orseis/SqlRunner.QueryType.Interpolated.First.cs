@@ -16,10 +16,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QueryFirst(Type, string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="type">The row type.</param>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -39,11 +35,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QueryFirstAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="type">The row type.</param>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -66,10 +57,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QueryFirstOrDefault(Type, string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="type">The row type.</param>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -90,11 +77,6 @@ public abstract partial class SqlRunner
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see
     /// cref="QueryFirstOrDefaultAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="type">The row type.</param>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]

@@ -16,10 +16,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="Query(Type, string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="type">The row type.</param>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -39,11 +35,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QueryAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="type">The row type.</param>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -66,10 +57,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QuerySingle(Type, string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="type">The row type.</param>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -89,11 +76,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QuerySingleAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="type">The row type.</param>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -116,10 +98,6 @@ public abstract partial class SqlRunner
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see cref="QuerySingleOrDefault(Type, string, object?, TimeSpan?)"/>.</summary>
-    /// <param name="type">The row type.</param>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -140,11 +118,6 @@ public abstract partial class SqlRunner
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see
     /// cref="NotSupportedException"/>. See <see
     /// cref="QuerySingleOrDefaultAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    /// <param name="type">The row type.</param>
-    /// <param name="sql">An interpolated string.</param>
-    /// <param name="args">Not allowed with an interpolated string.</param>
-    /// <param name="timeout">The command timeout.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]

@@ -14,13 +14,18 @@ public sealed class PoolWatchProcess : IDisposable
     public static PoolWatchProcess Start(params string[] args) => StartDll(BuiltProgram.Dll("samples", "Orseis.Samples.PoolWatch"), args);
 
     /// <summary>Starts the sample from <paramref name="dll"/> (a renamed copy, say, for a process name no other test uses).</summary>
-    public static PoolWatchProcess StartDll(string dll, params string[] args)
+    public static PoolWatchProcess StartDll(string dll, params string[] args) => StartProgram("dotnet", [dll, .. args]);
+
+    /// <summary>Starts the sample through its apphost, as <c>dotnet run</c> does: the process is named after the app.</summary>
+    public static PoolWatchProcess StartApphost(params string[] args) =>
+        StartProgram(Path.ChangeExtension(BuiltProgram.Dll("samples", "Orseis.Samples.PoolWatch"), null), args);
+
+    private static PoolWatchProcess StartProgram(string program, string[] args)
     {
-        var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        info.ArgumentList.Add(dll);
+        var info = new ProcessStartInfo(program) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (string arg in args)
             info.ArgumentList.Add(arg);
-        Process process = Process.Start(info) ?? throw new InvalidOperationException("could not start dotnet");
+        Process process = Process.Start(info) ?? throw new InvalidOperationException($"could not start {program}");
         var ready = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         process.OutputDataReceived += (_, e) =>
         {

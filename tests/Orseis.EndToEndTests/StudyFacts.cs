@@ -43,6 +43,16 @@ internal static class StudyTools
         (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Append("/usr/sbin").Any(dir => File.Exists(Path.Combine(dir, tool)));
 }
 
+/// <summary>Needs a MariaDB (ORSEIS_MYSQL): skipped, saying why, without it, except in CI where test.sh starts one.</summary>
+public sealed class MySqlToolFactAttribute : FactAttribute
+{
+    public MySqlToolFactAttribute()
+    {
+        if (!StudyTools.InCi && string.IsNullOrEmpty(Environment.GetEnvironmentVariable("ORSEIS_MYSQL")))
+            Skip = "Needs ORSEIS_MYSQL (a MariaDB connection string); ./scripts/test.sh starts a private MariaDB and sets it.";
+    }
+}
+
 /// <summary>Needs a PostgreSQL (ORSEIS_POSTGRES): skipped, saying why, without it, except in CI where test.sh starts one.</summary>
 public sealed class PostgresToolFactAttribute : FactAttribute
 {

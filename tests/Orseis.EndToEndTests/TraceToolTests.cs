@@ -46,6 +46,13 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
     [Fact]
     public void Report_on_the_recorded_fixture_writes_exactly_the_expected_json()
     {
+        // The fixture is the PoolWatch sample's set-up churn on SQLite, recorded from the repository's root (Release build)
+        // with the tool installed from its package; re-record it when the events change shape, and write the expected json
+        // from the tool's own output (then the numbers in the text test below):
+        //   orseis-trace collect --interval 0.5 --duration 1 -o poolwatch-churn.nettrace -- \
+        //     dotnet samples/Orseis.Samples.PoolWatch/bin/Release/net10.0/Orseis.Samples.PoolWatch.dll \
+        //     --rate 20 --concurrency 2 --duration 1.5 --report 0
+        //   orseis-trace report poolwatch-churn.nettrace --format json > poolwatch-churn.report.json
         File.Copy(Fixture("poolwatch-churn.nettrace"), Path.Combine(_work, "poolwatch-churn.nettrace"), overwrite: true);
 
         ToolProcess.Result report = Run("report", "poolwatch-churn.nettrace", "--format", "json");
@@ -59,14 +66,17 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
     {
         ToolProcess.Result text = Run("report", Fixture("poolwatch-churn.nettrace"));
         Assert.True(text.ExitCode == 0, text.Error);
-        Assert.Contains("pool 'poolwatch' (sqlite): found Churn", text.Output, StringComparison.Ordinal);
-        Assert.Contains("opens=10, opensPerSecond=23.794", text.Output, StringComparison.Ordinal);
+        Assert.Contains("pool 'poolwatch' (sqlite): found Churn (what the process reported)", text.Output, StringComparison.Ordinal);
+        Assert.Contains("what the detectors find on this trace (replayed over 101 recorded facts): found Churn", text.Output, StringComparison.Ordinal);
+        // The figures twice: as the process raised the finding, and as the replayed detector does.
+        Assert.Equal(2, text.Output.Split("opens=10, opensPerSecond=71.649").Length - 1);
 
         string html = Path.Combine(_work, "report.html");
         ToolProcess.Result written = Run("report", Fixture("poolwatch-churn.nettrace"), "--format", "html", "-o", html);
         Assert.True(written.ExitCode == 0, written.Error);
         string page = File.ReadAllText(html);
         Assert.Contains("<b>Found: Churn</b>", page, StringComparison.Ordinal);
+        Assert.Contains("<b>Replayed: Churn</b>", page, StringComparison.Ordinal);
         Assert.Equal(2, page.Split("<svg ").Length - 1); // the open-time histogram and the timeline
         Assert.DoesNotContain("<script", page, StringComparison.Ordinal);
         Assert.DoesNotContain("src=", page, StringComparison.Ordinal); // self-contained
@@ -78,16 +88,45 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         ToolProcess.Result report = Run("report", "--format", "json", "--",
             ToolProcess.Dotnet(), Sample, "--rate", "20", "--concurrency", "2", "--duration", "1.5", "--report", "0");
 
-        Assert.True(report.ExitCode == 0, report.Error);
-        using JsonDocument json = JsonDocument.Parse(report.Output);
-        JsonElement pool = Assert.Single(json.RootElement.GetProperty("pools").EnumerateArray());
-        Assert.Equal("poolwatch", pool.GetProperty("pool").GetString());
         // The sample's set-up (ten inserts back to back in Main) is churn, raised in its first second: seen only because
         // the session was on before the app started. The same verdict as the sample's own in-process report (its
-        // output goes to the tool's stderr).
-        Assert.Equal(["Churn"], pool.GetProperty("found").EnumerateArray().Select(k => k.GetString()));
+        // output goes to the tool's stderr), and the detectors replayed over the recorded facts give it too.
+        JsonElement pool = SameVerdict(report, "Churn");
+        Assert.Equal("poolwatch", pool.GetProperty("pool").GetString());
         Assert.Contains("findings: Churn 1", report.Error, StringComparison.Ordinal);
         Assert.True(pool.GetProperty("opens").GetProperty("count").GetDouble() >= 10);
+        // The replayed churn is the process's, figure for figure and with its call site.
+        JsonElement own = Assert.Single(pool.GetProperty("findings").EnumerateArray());
+        JsonElement replayed = Assert.Single(pool.GetProperty("replay").GetProperty("findings").EnumerateArray());
+        Assert.Equal(own.GetProperty("message").GetString(), replayed.GetProperty("message").GetString());
+        static string Figures(JsonElement finding) =>
+            string.Join(";", finding.GetProperty("figures").EnumerateObject().Select(f => f.Name + "=" + f.Value.GetString()));
+        Assert.Equal(Figures(own), Figures(replayed));
+        Assert.Contains("(from Program.Main)", replayed.GetProperty("message").GetString(), StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// The verdict three ways, which must agree and be <paramref name="expected"/>: the process's finding events in the
+    /// trace, the detectors replayed over the recorded facts (but for those a replay cannot run), and the sample's own
+    /// in-process report at its end (its stdout goes to the tool's stderr: <c>findings: Kind n, ...</c>).
+    /// </summary>
+    private static JsonElement SameVerdict(ToolProcess.Result report, params string[] expected)
+    {
+        Assert.True(report.ExitCode == 0, report.Error);
+        JsonElement root = JsonDocument.Parse(report.Output).RootElement;
+        Assert.True(root.GetProperty("detectorFacts").GetBoolean());
+        JsonElement pool = Assert.Single(root.GetProperty("pools").EnumerateArray());
+        static string[] Kinds(JsonElement list) => [.. list.EnumerateArray().Select(k => k.GetString()!).Order(StringComparer.Ordinal)];
+        string[] sorted = [.. expected.Order(StringComparer.Ordinal)];
+        Assert.Equal(sorted, Kinds(pool.GetProperty("found")));
+        JsonElement replay = pool.GetProperty("replay");
+        Assert.Equal(["ThreadPoolStarvation"], Kinds(replay.GetProperty("notReplayed")));
+        Assert.Equal(sorted.Except(["ThreadPoolStarvation"]), Kinds(replay.GetProperty("found")));
+        System.Text.RegularExpressions.Match own =
+            System.Text.RegularExpressions.Regex.Match(report.Error, @"findings: ([A-Za-z]+ \d+(, [A-Za-z]+ \d+)*)");
+        Assert.True(own.Success, report.Error);
+        Assert.Equal(sorted, own.Groups[1].Value.Split(", ").Select(f => f.Split(' ')[0]).Order(StringComparer.Ordinal));
+        return pool.Clone();
     }
 
     [Fact]
@@ -109,27 +148,256 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
     }
 
     /// <summary>
-    /// A pool too small for its load on a real server (Max Pool Size 3, six workers each holding 150 ms): the report names
-    /// the same findings the process's own in-process report gave (saturation and the pool-size advice, beside the set-up's
-    /// churn), and no other.
+    /// A pool too small for its load on a real server (Max Pool Size 3, six workers each holding 150 ms, the set-up in one
+    /// scope): the report names saturation and the pool-size advice, as the process's own report did and as the detectors
+    /// replayed over the recorded facts do, and no other.
     /// </summary>
     [PostgresToolFact]
     public void Report_of_a_saturated_postgres_pool_gives_the_verdict_the_process_gave()
     {
         string postgres = Environment.GetEnvironmentVariable("ORSEIS_POSTGRES")!;
-        ToolProcess.Result report = Run("report", "--format", "json", "--", ToolProcess.Dotnet(), Sample,
+        ToolProcess.Result report = Run("report", "--format", "json", "--", ToolProcess.Dotnet(), Sample, "--setup-scope",
             "--postgres", postgres + ";Maximum Pool Size=3", "--hold-ms", "150", "--concurrency", "6", "--duration", "3", "--report", "0");
 
+        SameVerdict(report, "PoolSize", "Saturation");
+    }
+
+    /// <summary>The same saturation on MariaDB through MySqlConnector.</summary>
+    [MySqlToolFact]
+    public void Report_of_a_saturated_mariadb_pool_gives_the_verdict_the_process_gave()
+    {
+        string mysql = Environment.GetEnvironmentVariable("ORSEIS_MYSQL")!;
+        ToolProcess.Result report = Run("report", "--format", "json", "--", ToolProcess.Dotnet(), Sample, "--setup-scope",
+            "--mysql", mysql.TrimEnd(';') + ";Maximum Pool Size=3", "--hold-ms", "150", "--concurrency", "6", "--duration", "3", "--report", "0");
+
+        JsonElement pool = SameVerdict(report, "PoolSize", "Saturation");
+        Assert.Contains("raise Max Pool Size from 3", pool.GetProperty("replay").GetProperty("poolSizeAdvice").GetString(), StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// A cold burst on slow connects: a user of the test's own whose every new connection sleeps 0.3 s on the server
+    /// (init_connect, as the scenario suite does, but only for that user, so other tests on the server are not slowed),
+    /// the set-up on one connection, then 20 callers at once: a cold pool, as the process said and as the replay says,
+    /// and nothing else (no saturation: Max Pool Size is 100).
+    /// </summary>
+    [MySqlToolFact]
+    public async Task Report_of_a_cold_burst_on_slow_mariadb_connects_names_a_cold_pool_as_the_process_did()
+    {
+        var server = new MySqlConnector.MySqlConnectionStringBuilder(Environment.GetEnvironmentVariable("ORSEIS_MYSQL")!);
+        string user = "orseis_cold_" + Environment.ProcessId.ToString(CultureInfo.InvariantCulture);
+        var admin = new MySqlConnector.MySqlConnectionStringBuilder(
+            Environment.GetEnvironmentVariable("ORSEIS_MYSQL_ADMIN") is { Length: > 0 } given ? given : server.ConnectionString)
+        { Pooling = false };
+        if (Environment.GetEnvironmentVariable("ORSEIS_MYSQL_ADMIN") is not { Length: > 0 })
+            (admin.UserID, admin.Password) = ("root", "");
+        await using var connection = new MySqlConnector.MySqlConnection(admin.ConnectionString);
+        await connection.OpenAsync();
+        async Task<object?> Admin(string sql)
+        {
+            await using MySqlConnector.MySqlCommand command = connection.CreateCommand();
+            command.CommandText = sql;
+            return await command.ExecuteScalarAsync();
+        }
+
+        string before = (string)(await Admin("select @@GLOBAL.init_connect"))!;
+        await Admin($"CREATE USER IF NOT EXISTS '{user}'@'%' IDENTIFIED BY 'orseis'");
+        await Admin($"GRANT ALL ON `{server.Database}`.* TO '{user}'@'%'");
+        await Admin($"SET GLOBAL init_connect = 'DO IF(SUBSTRING_INDEX(USER(), ''@'', 1) = ''{user}'', SLEEP(0.3), 0)'");
+        ToolProcess.Result report;
+        try
+        {
+            var slow = new MySqlConnector.MySqlConnectionStringBuilder(server.ConnectionString) { UserID = user, Password = "orseis" };
+            report = Run("report", "--format", "json", "--", ToolProcess.Dotnet(), Sample, "--mysql", slow.ConnectionString, "--setup-scope",
+                "--burst", "20", "--hold-ms", "50", "--rate", "2", "--concurrency", "1", "--duration", "2", "--report", "0");
+        }
+        finally
+        {
+            await Admin($"SET GLOBAL init_connect = '{before.Replace("'", "''", StringComparison.Ordinal)}'");
+            await Admin($"DROP USER IF EXISTS '{user}'@'%'");
+        }
+
+        JsonElement pool = SameVerdict(report, "SlowOpen");
+        JsonElement cold = Assert.Single(pool.GetProperty("replay").GetProperty("findings").EnumerateArray());
+        Assert.StartsWith("Cold pool 'poolwatch'", cold.GetProperty("message").GetString(), StringComparison.Ordinal);
+        Assert.True(double.Parse(cold.GetProperty("figures").GetProperty("connectMs").GetString()!, CultureInfo.InvariantCulture) >= 250);
+    }
+
+    /// <summary>
+    /// <c>report -p PID --duration</c> on a process already running (SQLite, every tick twelve calls back to back on one
+    /// flow): the session begins mid-run, so each pool is described to the replay before its first recorded fact, and
+    /// the replay names the churn with its call site. The replay starts with the detectors' state empty (streaks, usual
+    /// times, rate limits), so it may name a churn the process, which reported one before the recording began, kept to
+    /// itself within its FindingInterval: what the process reported in the window is never more than the replay's.
+    /// </summary>
+    [Fact]
+    public void Report_attached_by_pid_for_a_duration_replays_the_churn_of_a_running_process()
+    {
+        using PoolWatchProcess sample = PoolWatchProcess.StartDll(RenamedSample("AttachedPoolWatch"),
+            "--rate", "4", "--concurrency", "1", "--unit", "12", "--duration", "60", "--report", "0");
+        Thread.Sleep(1000);
+
+        ToolProcess.Result report = Run("report", "-p", sample.Id.ToString(CultureInfo.InvariantCulture), "--duration", "3", "--format", "json");
+
         Assert.True(report.ExitCode == 0, report.Error);
-        using JsonDocument json = JsonDocument.Parse(report.Output);
-        JsonElement pool = Assert.Single(json.RootElement.GetProperty("pools").EnumerateArray());
-        string[] found = [.. pool.GetProperty("found").EnumerateArray().Select(k => k.GetString()!).Order(StringComparer.Ordinal)];
-        Assert.Contains("Saturation", found);
-        Assert.Contains("PoolSize", found);
-        System.Text.RegularExpressions.Match own = System.Text.RegularExpressions.Regex.Match(report.Error, @"findings: ([A-Za-z]+ \d+(, [A-Za-z]+ \d+)*)");
-        Assert.True(own.Success, report.Error);
-        string[] inProcess = [.. own.Groups[1].Value.Split(", ").Select(f => f.Split(' ')[0]).Order(StringComparer.Ordinal)];
-        Assert.Equal(inProcess, found);
+        JsonElement root = JsonDocument.Parse(report.Output).RootElement;
+        Assert.True(root.GetProperty("detectorFacts").GetBoolean());
+        JsonElement pool = Assert.Single(root.GetProperty("pools").EnumerateArray());
+        JsonElement replay = pool.GetProperty("replay");
+        Assert.Equal(["Churn"], replay.GetProperty("found").EnumerateArray().Select(k => k.GetString()));
+        Assert.Subset(new HashSet<string?>(["Churn"]), pool.GetProperty("found").EnumerateArray().Select(k => k.GetString()).ToHashSet());
+        JsonElement churn = replay.GetProperty("findings")[0];
+        Assert.Contains("10 connection opens back to back", churn.GetProperty("message").GetString(), StringComparison.Ordinal);
+        Assert.Contains("(from ", churn.GetProperty("message").GetString(), StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// A trace of the meter alone (no Orseis event, so no detector facts either: a session as dotnet-counters would
+    /// open), of the sample at 40 calls/s, each a pool checkout: the report reads the opens' rate from the counter's values
+    /// over their span, within 10 %, and says in one line that it has no facts to replay.
+    /// </summary>
+    [Fact]
+    public void Report_of_a_meter_only_trace_gives_the_rate_the_sample_ran_at_and_says_it_has_no_facts()
+    {
+        using PoolWatchProcess sample = PoolWatchProcess.StartDll(RenamedSample("MeteredPoolWatch"),
+            "--rate", "40", "--concurrency", "2", "--duration", "60", "--report", "0");
+        string trace = Path.Combine(_work, "meter-only.nettrace");
+        var metrics = new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider("System.Diagnostics.Metrics",
+            System.Diagnostics.Tracing.EventLevel.Informational, keywords: 0x7, arguments: new Dictionary<string, string>
+            {
+                ["SessionId"] = "rate-test", ["Metrics"] = "Orseis", ["RefreshInterval"] = "0.5",
+                ["MaxTimeSeries"] = "1000", ["MaxHistograms"] = "100",
+            });
+        using (var session = new Microsoft.Diagnostics.NETCore.Client.DiagnosticsClient(sample.Id).StartEventPipeSession([metrics], requestRundown: false))
+        using (FileStream file = File.Create(trace))
+        {
+            Task copy = session.EventStream.CopyToAsync(file);
+            Thread.Sleep(TimeSpan.FromSeconds(4.5));
+            session.Stop();
+            Assert.True(copy.Wait(TimeSpan.FromSeconds(30)), "the EventPipe stream did not end within 30 s of stopping the session");
+        }
+
+        ToolProcess.Result json = Run("report", trace, "--format", "json");
+        Assert.True(json.ExitCode == 0, json.Error);
+        JsonElement root = JsonDocument.Parse(json.Output).RootElement;
+        Assert.False(root.GetProperty("detectorFacts").GetBoolean());
+        JsonElement pool = Assert.Single(root.GetProperty("pools").EnumerateArray());
+        Assert.Equal(JsonValueKind.Null, pool.GetProperty("replay").ValueKind);
+        JsonElement opens = pool.GetProperty("opens");
+        Assert.Equal("meter", opens.GetProperty("from").GetString());
+        Assert.InRange(opens.GetProperty("perSecond").GetDouble(), 36, 44);
+
+        ToolProcess.Result text = Run("report", trace);
+        Assert.True(text.ExitCode == 0, text.Error);
+        Assert.Single(text.Output.Split('\n'), l => l.Contains("no detector facts in this trace", StringComparison.Ordinal));
+    }
+
+    /// <summary>
+    /// A trace of findings alone, as <c>dotnet-trace --providers Orseis:0xFF:3</c> records (every keyword, facts' 0x10
+    /// included, but Warning level, so no fact and no open): the saturated PostgreSQL sample recorded from its start raises
+    /// churn, saturation and the pool-size advice seconds apart. The report spans the findings' times, and its one line
+    /// about missing facts does not claim the keyword was off.
+    /// </summary>
+    [PostgresToolFact]
+    public void Report_of_a_findings_only_trace_spans_the_findings_and_says_why_it_has_no_facts()
+    {
+        string postgres = Environment.GetEnvironmentVariable("ORSEIS_POSTGRES")!;
+        string trace = Path.Combine(_work, "findings-only.nettrace");
+        var info = new ProcessStartInfo(ToolProcess.Dotnet()) { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (string arg in new[] { RenamedSample("FindingsPoolWatch"), "--postgres", postgres + ";Maximum Pool Size=3", "--hold-ms", "150",
+            "--concurrency", "6", "--duration", "3", "--report", "0" })
+        {
+            info.ArgumentList.Add(arg);
+        }
+
+        info.Environment["DOTNET_DefaultDiagnosticPortSuspend"] = "1"; // waits for ResumeRuntime: nothing of its start is missed
+        using Process sample = Process.Start(info)!;
+        try
+        {
+            sample.OutputDataReceived += (_, _) => { };
+            sample.ErrorDataReceived += (_, _) => { };
+            sample.BeginOutputReadLine();
+            sample.BeginErrorReadLine();
+            var client = new Microsoft.Diagnostics.NETCore.Client.DiagnosticsClient(sample.Id);
+            var findings = new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider("Orseis",
+                System.Diagnostics.Tracing.EventLevel.Warning, keywords: 0xFF);
+            var until = Stopwatch.StartNew();
+            Microsoft.Diagnostics.NETCore.Client.EventPipeSession? started = null;
+            while (started is null)
+            {
+                try
+                {
+                    started = client.StartEventPipeSession([findings], requestRundown: false);
+                }
+                catch (Microsoft.Diagnostics.NETCore.Client.ServerNotAvailableException) when (until.Elapsed < TimeSpan.FromSeconds(30))
+                {
+                    Thread.Sleep(50); // the suspended runtime has not opened its diagnostic port yet
+                }
+            }
+
+            using Microsoft.Diagnostics.NETCore.Client.EventPipeSession session = started;
+            using (FileStream file = File.Create(trace))
+            {
+                Task copy = session.EventStream.CopyToAsync(file);
+                client.ResumeRuntime();
+                Assert.True(sample.WaitForExit(TimeSpan.FromSeconds(30)), "the sample did not exit within 30 s");
+                Assert.True(copy.Wait(TimeSpan.FromSeconds(30)), "the EventPipe stream did not end within 30 s of the sample's exit");
+            }
+        }
+        finally
+        {
+            if (!sample.HasExited)
+                sample.Kill(entireProcessTree: true);
+        }
+
+        ToolProcess.Result json = Run("report", trace, "--format", "json");
+        Assert.True(json.ExitCode == 0, json.Error);
+        JsonElement root = JsonDocument.Parse(json.Output).RootElement;
+        Assert.False(root.GetProperty("detectorFacts").GetBoolean());
+        JsonElement pool = Assert.Single(root.GetProperty("pools").EnumerateArray());
+        DateTime[] times = [.. pool.GetProperty("findings").EnumerateArray().Select(f => f.GetProperty("time").GetDateTime())];
+        Assert.True(times.Length >= 2, json.Output);
+        Assert.Equal(0, pool.GetProperty("opens").GetProperty("count").GetDouble()); // findings alone: no open event
+        Assert.Equal(times.Min(), root.GetProperty("start").GetDateTime());
+        Assert.Equal(times.Max(), root.GetProperty("end").GetDateTime());
+        Assert.Equal(Math.Round((times.Max() - times.Min()).TotalSeconds, 3), root.GetProperty("seconds").GetDouble());
+        Assert.True(root.GetProperty("seconds").GetDouble() > 1, json.Output); // the pool-size advice comes at the exit, 3 s on
+
+        ToolProcess.Result text = Run("report", trace);
+        Assert.True(text.ExitCode == 0, text.Error);
+        string line = Assert.Single(text.Output.Split('\n'), l => l.Contains("no detector facts in this trace", StringComparison.Ordinal));
+        Assert.Contains("the Orseis keyword 0x10 at Verbose level (5), which orseis-trace collect records, was not recorded", line,
+            StringComparison.Ordinal);
+        Assert.DoesNotContain("recorded without the Orseis keyword", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("Verbose level but no facts", line, StringComparison.Ordinal); // no Verbose event: it cannot tell
+    }
+
+    /// <summary>
+    /// A trace of every Orseis event but the facts, as <c>dotnet-trace --providers Orseis:0xF:5</c> records (Verbose level,
+    /// keyword 0x10 off), of a running SQLite sample: its Verbose release events show the level was on, so the one line
+    /// about missing facts names the keyword (or the detectors) as what was off.
+    /// </summary>
+    [Fact]
+    public void Report_of_a_verbose_trace_without_the_facts_keyword_says_the_keyword_was_off()
+    {
+        using PoolWatchProcess sample = PoolWatchProcess.StartDll(RenamedSample("VerbosePoolWatch"),
+            "--rate", "40", "--concurrency", "2", "--duration", "60", "--report", "0");
+        string trace = Path.Combine(_work, "verbose-no-facts.nettrace");
+        var events = new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider("Orseis", System.Diagnostics.Tracing.EventLevel.Verbose, keywords: 0xF);
+        using (var session = new Microsoft.Diagnostics.NETCore.Client.DiagnosticsClient(sample.Id).StartEventPipeSession([events], requestRundown: false))
+        using (FileStream file = File.Create(trace))
+        {
+            Task copy = session.EventStream.CopyToAsync(file);
+            Thread.Sleep(TimeSpan.FromSeconds(1.5));
+            session.Stop();
+            Assert.True(copy.Wait(TimeSpan.FromSeconds(30)), "the EventPipe stream did not end within 30 s of stopping the session");
+        }
+
+        ToolProcess.Result text = Run("report", trace);
+        Assert.True(text.ExitCode == 0, text.Error);
+        Assert.Matches(@"held p50 [0-9.]+ ", text.Output); // the release events (Verbose) are in the trace
+        string line = Assert.Single(text.Output.Split('\n'), l => l.Contains("no detector facts in this trace", StringComparison.Ordinal));
+        Assert.Contains("it holds Orseis events at Verbose level but no facts: the Orseis keyword 0x10, which orseis-trace collect records, "
+            + "was off, or the process's detectors were", line, StringComparison.Ordinal);
     }
 
     /// <summary>
@@ -162,6 +430,14 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         ToolProcess.Result ps = Run("ps");
         Assert.True(ps.ExitCode == 0, ps.Error);
         Assert.Matches($@"(?m)^\s*{pid}\s+TracedPoolWatch\s+yes\s", ps.Output);
+
+        // Through its apphost (as dotnet run starts it) the app is named in full, dots included, not cut at the last dot.
+        using (PoolWatchProcess apphost = PoolWatchProcess.StartApphost("--rate", "5", "--concurrency", "1", "--duration", "60", "--report", "0"))
+        {
+            ToolProcess.Result listed = Run("ps");
+            Assert.True(listed.ExitCode == 0, listed.Error);
+            Assert.Matches($@"(?m)^\s*{apphost.Id}\s+Orseis\.Samples\.PoolWatch\s+yes\s", listed.Output);
+        }
 
         ToolProcess.Result byPid = Run("-p", pid, "--duration", "2.5");
         Assert.True(byPid.ExitCode == 0, byPid.Error);
@@ -242,6 +518,30 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         finally
         {
             File.Delete(stale);
+        }
+
+        // Another orseis-trace at work: it maps Orseis.dll (the replay's detectors) but has no pools of its own.
+        var watching = new ProcessStartInfo(installed.Command) { RedirectStandardError = true, RedirectStandardOutput = true };
+        foreach (string arg in new[] { "monitor", "-p", one.Id.ToString(CultureInfo.InvariantCulture), "--duration", "60" })
+            watching.ArgumentList.Add(arg);
+        using (Process monitor = Process.Start(watching)!)
+        {
+            try
+            {
+                bool mapped = false;
+                for (int i = 0; i < 150 && !mapped; i++)
+                {
+                    Thread.Sleep(100);
+                    mapped = File.ReadAllText($"/proc/{monitor.Id}/maps").Contains("/Orseis.dll", StringComparison.Ordinal);
+                }
+
+                Assert.True(mapped, "the watching orseis-trace never mapped Orseis.dll");
+                Refused(7, "has not loaded Orseis", "-p", monitor.Id.ToString(CultureInfo.InvariantCulture));
+            }
+            finally
+            {
+                monitor.Kill();
+            }
         }
     }
 

@@ -2,7 +2,7 @@
 //
 //   dotnet Orseis.EventsProbe.dll LOG.jsonl
 //
-// 1. Enables the Orseis EventSource in-process (an EventListener at Verbose, every keyword) and prints "ready pid=N".
+// 1. Enables the Orseis EventSource in-process (an EventListener at Verbose, every keyword by name: 0x1F) and prints "ready pid=N".
 // 2. Waits for a line "go" on standard input: the end-to-end test sends it once its EventPipe session is running.
 // 3. Runs a small SQLite workload on this one thread (so the in-process order is the order the events were written),
 //    writes one JSON line per event to LOG.jsonl: id, name, keywords, level, opcode and the payload by name, each
@@ -10,8 +10,9 @@
 //
 // The workload raises each event the EventSource declares: opens that succeed and one that fails (a file in a folder
 // that does not exist), commands that succeed and one that fails, command text (captured on purpose, with non-ASCII
-// characters), releases, a HeldTooLong finding (threshold 1 ms, a session held 30 ms) and a ServerUnavailable one (the
-// open that failed).
+// characters), releases, a HeldTooLong finding (threshold 1 ms, a session held 30 ms), a Churn one (a streak of two) and
+// a ServerUnavailable one (the open that failed); and, as detectors are on, the detectors' facts of each of those steps
+// (FactPool to FactChurnSite).
 using System.Diagnostics.Tracing;
 using System.Text.Json;
 using Microsoft.Data.Sqlite;
@@ -39,8 +40,11 @@ try
         Diagnostics =
         {
             CaptureCommandText = true,
-            Detectors = FindingKind.HeldTooLong,
+            Detectors = FindingKind.HeldTooLong | FindingKind.Churn,
             HeldTooLongThreshold = TimeSpan.FromMilliseconds(1),
+            // The first calls on this one flow are a churn streak of two: its call site is a fact of its own.
+            ChurnThreshold = 2,
+            ChurnGap = TimeSpan.FromMinutes(1),
         },
     };
     using (var db = new Database(SqliteFactory.Instance, $"Data Source={Path.Combine(folder, "probe.db")};Pooling=True", options))
@@ -110,7 +114,7 @@ internal sealed class OrseisEventLog : EventListener
     protected override void OnEventSourceCreated(EventSource eventSource)
     {
         if (eventSource.Name == "Orseis")
-            EnableEvents(eventSource, EventLevel.Verbose, EventKeywords.All);
+            EnableEvents(eventSource, EventLevel.Verbose, (EventKeywords)0x1F); // every keyword, the facts' (0x10) by name
     }
 
     protected override void OnEventWritten(EventWrittenEventArgs e)

@@ -1,6 +1,7 @@
 using System.Globalization;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+using Orseis.Diagnostics.Replay;
 
 namespace Orseis.Trace;
 
@@ -37,6 +38,12 @@ public sealed class OrseisEventDecoder
 
     /// <summary>Called for each open, command and release event.</summary>
     public event Action<PoolEvent>? PoolEvent;
+
+    /// <summary>Called for each of the detectors' facts (keyword 0x10), its fields copied out of the reused TraceEvent.</summary>
+    internal event Action<RecordedFact>? Fact;
+
+    /// <summary>How many of the detectors' facts the decoder saw.</summary>
+    public int Facts { get; private set; }
 
     /// <summary>Called when the runtime changes the thread pool's worker count.</summary>
     public event Action<ThreadPoolAdjustment>? ThreadPool;
@@ -90,6 +97,20 @@ public sealed class OrseisEventDecoder
         if (e.EventName == "Finding")
         {
             Finding?.Invoke(new FindingEvent(Text(e, "pool"), Text(e, "kind"), Text(e, "message"), Text(e, "figures"), e.TimeStamp));
+            return;
+        }
+
+        if (RecordedFact.IsFact((int)e.ID))
+        {
+            Facts++;
+            if (Fact is { } fact)
+            {
+                string[] names = e.PayloadNames;
+                object?[] values = [.. Enumerable.Range(0, names.Length).Select(e.PayloadValue)];
+                fact(new RecordedFact((int)e.ID, e.TimeStamp.ToUniversalTime(),
+                    n => Array.IndexOf(names, n) is >= 0 and var i ? values[i] : null));
+            }
+
             return;
         }
 

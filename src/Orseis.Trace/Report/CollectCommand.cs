@@ -39,7 +39,7 @@ internal static class CollectCommand
             EventPipeSession session;
             try
             {
-                session = target.Client.StartEventPipeSession(TraceProviders.For("orseis-trace", interval, EventLevel.Verbose),
+                session = target.Client.StartEventPipeSession(TraceProviders.For("orseis-trace", interval, EventLevel.Verbose, facts: true),
                     requestRundown: false);
             }
             catch (Exception e) when (e is ServerNotAvailableException or ServerErrorException or IOException)

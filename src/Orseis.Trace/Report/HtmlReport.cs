@@ -18,22 +18,26 @@ internal static class HtmlReport
             .Append(TraceFacts.Invariant(r.Seconds)).Append(" s recorded")
             .Append(r.Start is { } s ? $", from {s:yyyy-MM-dd HH:mm:ss.fff} UTC" : "")
             .Append(".</p>\n");
+        if (!r.DetectorFacts)
+            html.Append("<p>").Append(E(TextReport.NoFacts(r).Trim())).Append(".</p>\n");
         foreach (PoolReport p in r.Pools)
         {
             html.Append("<h2>pool '").Append(E(p.Pool)).Append("' (").Append(E(p.System)).Append(")</h2>\n");
             html.Append(p.Found.Count == 0 ? "<p class='none'>Nothing found.</p>"
                 : $"<p class='found'><b>Found: {E(string.Join(", ", p.Found))}</b></p>").Append('\n');
-            if (p.Findings.Count > 0)
+            Findings(html, p.Findings);
+            if (p.Replay is { } replay)
             {
-                html.Append("<ul>");
-                foreach (FindingReport f in p.Findings)
-                {
-                    html.Append("<li><b>").Append(E(f.Kind)).Append("</b> at ").Append(E($"{f.Time:HH:mm:ss.fff}")).Append(" UTC: ")
-                        .Append(E(f.Message)).Append("<br><small>")
-                        .Append(E(string.Join(", ", f.Figures.Select(kv => $"{kv.Key}={kv.Value}")))).Append("</small></li>");
-                }
-
-                html.Append("</ul>\n");
+                html.Append("<h3>What the detectors find on this trace</h3><p>Replayed over ").Append(replay.Facts)
+                    .Append(" recorded facts: ").Append(E(string.Join(", ", replay.Replayed)))
+                    .Append(replay.NotReplayed.Count == 0 ? ""
+                        : $"; not replayable (see above): {E(string.Join(", ", replay.NotReplayed))}")
+                    .Append(".</p>\n")
+                    .Append(replay.Found.Count == 0 ? "<p class='none'>Nothing found.</p>"
+                        : $"<p class='found'><b>Replayed: {E(string.Join(", ", replay.Found))}</b></p>").Append('\n');
+                Findings(html, replay.Findings);
+                if (replay.PoolSizeAdvice is { } advice)
+                    html.Append("<p>Pool-size advice: ").Append(E(advice)).Append("</p>\n");
             }
 
             if (facts.Pools.TryGetValue(p.Pool, out PoolFacts? pool))
@@ -47,6 +51,21 @@ internal static class HtmlReport
 
         html.Append("<h2>The figures</h2><pre>").Append(E(TextReport.Write(r))).Append("</pre>\n</body></html>\n");
         return html.ToString();
+    }
+
+    private static void Findings(StringBuilder html, IReadOnlyList<FindingReport> findings)
+    {
+        if (findings.Count == 0)
+            return;
+        html.Append("<ul>");
+        foreach (FindingReport f in findings)
+        {
+            html.Append("<li><b>").Append(E(f.Kind)).Append("</b> at ").Append(E($"{f.Time:HH:mm:ss.fff}")).Append(" UTC: ")
+                .Append(E(f.Message)).Append("<br><small>")
+                .Append(E(string.Join(", ", f.Figures.Select(kv => $"{kv.Key}={kv.Value}")))).Append("</small></li>");
+        }
+
+        html.Append("</ul>\n");
     }
 
     private static string E(string text) => WebUtility.HtmlEncode(text);

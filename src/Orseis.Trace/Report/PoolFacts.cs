@@ -75,7 +75,7 @@ internal sealed class PoolFacts(string name)
             _peakPendingEvents = Math.Max(_peakPendingEvents, e.Pending);
     }
 
-    public PoolReport Build(double seconds)
+    public PoolReport Build(double seconds, ReplayReport? replay)
     {
         CountReport Count(List<double> events, MeterCount meter)
         {
@@ -90,7 +90,7 @@ internal sealed class PoolFacts(string name)
         List<string> found = [.. findings.Select(f => f.Kind).Distinct().Order(StringComparer.Ordinal)];
         double? peakInUse = InUse.Count > 0 ? Math.Max(_peakInUse ?? 0, InUse.Max(i => i.InUse)) : _peakInUse;
         double? peakWaiting = _peakPendingEvents >= 0 ? Math.Max(_peakWaiting ?? 0, _peakPendingEvents) : _peakWaiting;
-        return new PoolReport(Name, System, found, findings, Count([.. Opens.Select(o => o.Ms)], _meterOpens),
+        return new PoolReport(Name, System, found, findings, replay, Count([.. Opens.Select(o => o.Ms)], _meterOpens),
             Count(_commandMs, _meterCommands),
             TraceFacts.PercentilesOf(_heldMs), peakInUse, _max, peakWaiting, _timeouts, _peakWaitP99);
     }

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace Orseis.Trace.Report;
 
 /// <summary>What <c>report</c> found in one trace; <c>--format json</c> writes exactly this.</summary>
@@ -6,16 +8,22 @@ internal sealed record TraceReport(
     DateTime? Start,
     DateTime? End,
     double Seconds,
+    bool DetectorFacts,
     IReadOnlyList<PoolReport> Pools,
     ThreadPoolReport ThreadPool,
-    IReadOnlyList<ProviderMeterReport> ProviderMeters);
+    IReadOnlyList<ProviderMeterReport> ProviderMeters,
+    [property: JsonIgnore] bool VerboseEvents = false);
 
-/// <summary>One pool: what the process found (its detectors' finding events) and the figures its events and meter carried.</summary>
+/// <summary>
+/// One pool: what the process found (its detectors' finding events), what the same detectors find replayed over the
+/// recorded facts (null when the trace holds none), and the figures its events and meter carried.
+/// </summary>
 internal sealed record PoolReport(
     string Pool,
     string System,
     IReadOnlyList<string> Found,
     IReadOnlyList<FindingReport> Findings,
+    ReplayReport? Replay,
     CountReport Opens,
     CountReport Commands,
     Percentiles? HeldMs,

@@ -6,6 +6,20 @@ namespace Orseis.Trace.Report;
 /// <summary><c>report --format text</c>: per pool, what was found and the numbers behind it.</summary>
 internal static class TextReport
 {
+    /// <summary>
+    /// The one line a trace without the detectors' facts gets: they are Verbose events of keyword 0x10, written while the
+    /// process's detectors are on. A trace holding other Verbose Orseis events was recorded at that level, so the keyword or the
+    /// detectors were off; otherwise the trace cannot say which of the three was missing.
+    /// </summary>
+    public static string NoFacts(TraceReport report) => report.VerboseEvents
+        ? "  no detector facts in this trace (it holds Orseis events at Verbose level but no facts: the Orseis keyword 0x10, "
+            + "which orseis-trace collect records, was off, or the process's detectors were): only what the process reported is "
+            + "shown, not replayed"
+        : "  no detector facts in this trace (the Orseis keyword 0x10 at Verbose level (5), which orseis-trace collect records, "
+            + "was not recorded, or the process's detectors were off): only what the process reported is shown, not replayed";
+
+    private static string Names(IReadOnlyList<string> names) => names.Count == 0 ? "none" : string.Join(", ", names);
+
     public static string Write(TraceReport r)
     {
         var text = new StringBuilder();
@@ -17,17 +31,32 @@ internal static class TextReport
         Line($"orseis-trace report: {r.Trace}, {N(r.Seconds)} s recorded, {r.Pools.Count} pool(s)");
         if (r.Pools.Count == 0)
             Line("  no Orseis pool appears in this trace");
+        if (!r.DetectorFacts)
+            Line(NoFacts(r));
         foreach (PoolReport p in r.Pools)
         {
             Line("");
             Line($"pool '{p.Pool}' ({(p.System.Length > 0 ? p.System : "?")}): "
-                + (p.Found.Count == 0 ? "nothing found" : "found " + string.Join(", ", p.Found)));
+                + (p.Found.Count == 0 ? "nothing found" : "found " + string.Join(", ", p.Found)) + " (what the process reported)");
             Line($"  opens {N(p.Opens.Count)} ({N(p.Opens.PerSecond)}/s, from {p.Opens.From}), open time {P(p.Opens.Ms)}");
             Line($"  commands {N(p.Commands.Count)} ({N(p.Commands.PerSecond)}/s), command time {P(p.Commands.Ms)}");
             Line($"  held {P(p.HeldMs)}");
             Line($"  in use peak {N(p.PeakInUse)} of max {N(p.MaxPoolSize)}, waiting in Open peak {N(p.PeakWaiting)}, "
                 + $"wait p99 peak {N(p.PeakWaitP99Ms)} ms, timeouts {N(p.Timeouts)}");
-            foreach (FindingReport f in p.Findings)
+            Findings(p.Findings);
+            if (p.Replay is not { } replay)
+                continue;
+            Line($"  what the detectors find on this trace (replayed over {replay.Facts} recorded facts): "
+                + (replay.Found.Count == 0 ? "nothing found" : "found " + string.Join(", ", replay.Found)));
+            Line($"    replayed: {Names(replay.Replayed)}; not replayable (see the process's findings): {Names(replay.NotReplayed)}");
+            Findings(replay.Findings);
+            if (replay.PoolSizeAdvice is { } advice)
+                Line($"    pool-size advice: {advice}");
+        }
+
+        void Findings(IReadOnlyList<FindingReport> findings)
+        {
+            foreach (FindingReport f in findings)
             {
                 Line($"  - [{f.Kind}] {f.Time:HH:mm:ss.fff}Z {f.Message}");
                 if (f.Figures.Count > 0)

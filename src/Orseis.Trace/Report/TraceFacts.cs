@@ -1,4 +1,5 @@
 using System.Globalization;
+using Orseis.Diagnostics.Replay;
 using Orseis.Trace.Monitor;
 
 namespace Orseis.Trace.Report;
@@ -9,14 +10,26 @@ internal sealed class TraceFacts
     private readonly Dictionary<string, PoolFacts> _pools = new(StringComparer.Ordinal);
     private readonly Dictionary<(string Meter, string Instrument, string Tags), double> _providerPeaks = [];
     private readonly List<ThreadPoolAdjustment> _adjustments = [];
+    private readonly FactReplay _replay = new();
     private double? _peakQueue;
     private DateTime? _start, _end;
+    private bool _verbose;
 
     public void Subscribe(OrseisEventDecoder decoder)
     {
         decoder.Metric += Add;
-        decoder.Finding += f => Pool(f.Pool).Findings.Add(f);
+        decoder.Finding += f =>
+        {
+            // A trace of findings alone (dotnet-trace at Warning level) still spans from its first to its last.
+            Seen(f.Time);
+            Pool(f.Pool).Findings.Add(f);
+        };
         decoder.PoolEvent += Add;
+        decoder.Fact += f =>
+        {
+            Seen(f.Time);
+            _replay.Add(f);
+        };
         decoder.ThreadPool += a =>
         {
             _adjustments.Add(a);
@@ -30,14 +43,21 @@ internal sealed class TraceFacts
     public TraceReport Build(string trace)
     {
         double seconds = _start is { } s && _end is { } e ? Math.Round((e - s).TotalSeconds, 3) : 0;
-        var pools = _pools.Values.OrderBy(p => p.Name, StringComparer.Ordinal).Select(p => p.Build(seconds)).ToList();
+        // The detectors run again over each pool's recorded facts, as the process ran them.
+        var replayed = _replay.Finish().GroupBy(p => p.Pool, StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => ReplayReport.Of([.. g]), StringComparer.Ordinal);
+        foreach (string pool in replayed.Keys)
+            Pool(pool);
+        var pools = _pools.Values.OrderBy(p => p.Name, StringComparer.Ordinal)
+            .Select(p => p.Build(seconds, replayed.GetValueOrDefault(p.Name))).ToList();
         ThreadPoolReport threadPool = new(_adjustments.Count, _adjustments.Count(a => a.Reason == "Starvation"),
             _adjustments.Count == 0 ? null : _adjustments.Max(a => a.Threads), _peakQueue);
         var provider = _providerPeaks.OrderBy(p => p.Key.Meter, StringComparer.Ordinal)
             .ThenBy(p => p.Key.Instrument, StringComparer.Ordinal).ThenBy(p => p.Key.Tags, StringComparer.Ordinal)
             .Select(p => new ProviderMeterReport(p.Key.Meter, p.Key.Instrument, p.Key.Tags, p.Value))
             .ToList();
-        return new TraceReport(trace, _start?.ToUniversalTime(), _end?.ToUniversalTime(), seconds, pools, threadPool, provider);
+        return new TraceReport(
+            trace, _start?.ToUniversalTime(), _end?.ToUniversalTime(), seconds, _replay.Facts > 0, pools, threadPool, provider, _verbose);
     }
 
     private void Add(MetricValue m)
@@ -68,6 +88,7 @@ internal sealed class TraceFacts
     private void Add(PoolEvent e)
     {
         Seen(e.Time);
+        _verbose |= e.Name == "Released"; // the one Orseis event at Verbose level besides the facts
         Pool(e.Pool).Add(e);
     }
 
@@ -75,6 +96,7 @@ internal sealed class TraceFacts
     {
         if (time == default)
             return;
+        time = time.ToUniversalTime(); // facts are read as UTC, the other events in local time: one scale for the span
         if (_start is null || time < _start)
             _start = time;
         if (_end is null || time > _end)

@@ -84,8 +84,11 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
         }
     }
 
-    /// <summary>Whether process <paramref name="id"/> mapped Orseis.dll into memory (Linux: /proc/ID/maps).</summary>
-    public static bool? LoadedOrseis(int id) => Maps(id, "/Orseis.dll");
+    /// <summary>
+    /// Whether process <paramref name="id"/> mapped Orseis.dll into memory (Linux: /proc/ID/maps) as an app with pools does.
+    /// orseis-trace itself carries Orseis.dll for the replay: a process that mapped Orseis.Trace.dll has no pools to watch.
+    /// </summary>
+    public static bool? LoadedOrseis(int id) => Maps(id, "/Orseis.Trace.dll") == true ? false : Maps(id, "/Orseis.dll");
 
     /// <summary>
     /// Whether process <paramref name="id"/> runs the .NET runtime (Linux: libcoreclr.so in /proc/ID/maps). A socket left by
@@ -140,7 +143,10 @@ internal sealed record DotnetProcess(int Id, string Name, string ProcessName, st
     /// <summary><c>dotnet app.dll</c> is named for app.dll; an apphost for its own file.</summary>
     private static string AppName(string processName, string[] args)
     {
-        string first = Path.GetFileNameWithoutExtension(args[0]);
+        // An apphost's name may hold dots (Shop.Api): only a Windows .exe is an extension here.
+        string first = Path.GetFileName(args[0]);
+        if (first.EndsWith(".exe", StringComparison.OrdinalIgnoreCase))
+            first = first[..^4];
         if (string.Equals(first, "dotnet", StringComparison.OrdinalIgnoreCase))
         {
             string? dll = args.Skip(1).FirstOrDefault(a => a.EndsWith(".dll", StringComparison.OrdinalIgnoreCase));

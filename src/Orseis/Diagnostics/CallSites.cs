@@ -9,9 +9,18 @@ internal static class CallSites
 {
     private static readonly Assembly Own = typeof(CallSites).Assembly;
 
+    /// <summary>
+    /// Whether a recording is being replayed on this thread (<see cref="Replay.PoolReplay"/>): the replay's own stack is not
+    /// the recorded process's, so no call site is read (the recorded one is given to the flow instead).
+    /// </summary>
+    [ThreadStatic]
+    internal static bool Replaying;
+
     /// <summary>The first frame outside Orseis and the framework, as <c>Type.Method</c> (with file:line when symbols allow).</summary>
     public static string? Caller()
     {
+        if (Replaying)
+            return null;
         var trace = new StackTrace(2, fNeedFileInfo: false);
         foreach (StackFrame frame in trace.GetFrames())
         {

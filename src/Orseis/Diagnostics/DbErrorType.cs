@@ -7,8 +7,9 @@ namespace Orseis.Diagnostics;
 
 /// <summary>
 /// The <c>error.type</c> and <c>db.response.status_code</c> of a failure, as the OpenTelemetry database conventions
-/// define them per system: MySQL's is the server's error number (<c>1146</c>, read from the <c>Number</c> of
-/// MySqlConnector's and MySql.Data's <c>MySqlException</c>), PostgreSQL's its SQLSTATE (<see cref="DbException.SqlState"/>);
+/// define them per system: MySQL's and SQL Server's is the server's error number (<c>1146</c>, <c>208</c>: the
+/// <c>Number</c> of MySqlConnector's and MySql.Data's <c>MySqlException</c> and of SqlClient's <c>SqlException</c>),
+/// PostgreSQL's its SQLSTATE (<see cref="DbException.SqlState"/>);
 /// the code is looked for on the error and on the provider error Orseis wrapped (a broken connection, a timeout).
 /// Without a code, <c>error.type</c> is the exception's full type name. Never a message or a value. Failure path only.
 /// </summary>
@@ -25,14 +26,18 @@ internal static class DbErrorType
 
     private static string? Code(DbException error)
     {
-        if (Numbers.GetOrAdd(error.GetType(), MySqlNumber) is { } number && number.GetValue(error) is int value)
+        if (Numbers.GetOrAdd(error.GetType(), ErrorNumber) is { } number && number.GetValue(error) is int value)
             return value > 0 ? value.ToString(CultureInfo.InvariantCulture) : null;
         return error.SqlState is { Length: > 0 } state ? state : null;
     }
 
-    /// <summary>The <c>int Number</c> of a MySQL provider's exception (read by name: no provider is referenced).</summary>
-    private static PropertyInfo? MySqlNumber(Type type) =>
+    /// <summary>
+    /// The <c>int Number</c> of a MySQL or SQL Server provider's exception (read by name: no provider is referenced): the
+    /// conventions' status code for both systems is the error number (MySQL's 1146, SQL Server's 208), not the SQLSTATE.
+    /// </summary>
+    private static PropertyInfo? ErrorNumber(Type type) =>
         type.FullName is "MySqlConnector.MySqlException" or "MySql.Data.MySqlClient.MySqlException"
+            or "Microsoft.Data.SqlClient.SqlException" or "System.Data.SqlClient.SqlException"
             ? type.GetProperty("Number", typeof(int))
             : null;
 }

@@ -17,7 +17,7 @@ namespace Orseis.Diagnostics;
 /// 4-byte Boolean its metadata says, and each event carries only the keywords declared below.
 /// </remarks>
 [EventSource(Name = "Orseis")]
-internal sealed class OrseisEventSource : EventSource
+internal sealed partial class OrseisEventSource : EventSource
 {
     public static readonly OrseisEventSource Log = new();
 
@@ -57,7 +57,7 @@ internal sealed class OrseisEventSource : EventSource
 
     /// <summary>
     /// One keyword per area, all in the low 32 bits so any mask a tool accepts can select them
-    /// (<c>Orseis:0xF:4</c> is everything; <c>Orseis:0x4:3</c> only findings).
+    /// (<c>Orseis:0xF:4</c> is every event but the facts; <c>Orseis:0x1F:5</c> everything; <c>Orseis:0x4:3</c> only findings).
     /// </summary>
     public static class Keywords
     {
@@ -65,5 +65,8 @@ internal sealed class OrseisEventSource : EventSource
         public const EventKeywords Command = (EventKeywords)0x2;
         public const EventKeywords Finding = (EventKeywords)0x4;
         public const EventKeywords Release = (EventKeywords)0x8;
+
+        /// <summary>The detectors' facts (<see cref="FactRecorder"/>), Verbose: for replaying the detectors offline.</summary>
+        public const EventKeywords Facts = (EventKeywords)0x10;
     }
 }

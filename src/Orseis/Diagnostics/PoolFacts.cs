@@ -54,11 +54,21 @@ internal readonly record struct CompletedOpen(OpenStart Start, OpenOutcome Outco
 /// <param name="Exhausted">What the caller is told instead when the open timed out; null otherwise.</param>
 internal readonly record struct FailedOpen(OpenStart Start, OpenFailure Failure, PoolExhaustedException? Exhausted);
 
+/// <summary>A connection handed to its holder (<see cref="PoolObserver.OnAcquired"/>).</summary>
+/// <param name="At">When (a timestamp of the pool's clock): the hold starts then.</param>
+/// <param name="Hold">Its place in the pool's <see cref="HolderTable"/>, given back at its <see cref="Release"/>.</param>
+/// <param name="Owner">Who holds it (a call, a session, a stream).</param>
+/// <param name="HeldByDesign">Held for the pool's life (ReuseConnection's shared connection): timed, never a leak suspect.</param>
+/// <param name="Where">Where it was acquired, for connections held across calls while an observer needs it; else null.</param>
+/// <param name="Flow">The logical flow that opened it, while an observer needs flows.</param>
+internal readonly record struct Acquire(long At, int Hold, string Owner, bool HeldByDesign, HolderTable.Acquirer? Where, FlowState? Flow);
+
 /// <summary>A connection that went back to the pool (<see cref="PoolObserver.OnReleased"/>).</summary>
 /// <param name="Holder">Who held it, since when, with which flow.</param>
 /// <param name="Held">For how long.</param>
 /// <param name="At">When it went back (a timestamp of the pool's clock).</param>
-internal readonly record struct Release(HolderTable.Holder Holder, TimeSpan Held, long At);
+/// <param name="Hold">The place it held in the pool's <see cref="HolderTable"/> (<see cref="Acquire.Hold"/>).</param>
+internal readonly record struct Release(HolderTable.Holder Holder, TimeSpan Held, long At, int Hold = HolderTable.NoHold);
 
 /// <summary>A statement that failed (<see cref="PoolObserver.OnCommandFailed"/>).</summary>
 /// <param name="Error">What failed it.</param>

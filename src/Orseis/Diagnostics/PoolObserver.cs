@@ -27,8 +27,8 @@ internal abstract class PoolObserver
     {
     }
 
-    /// <summary>A connection was handed to its holder at <paramref name="at"/> (a timestamp of the pool's clock).</summary>
-    public virtual void OnAcquired(long at)
+    /// <summary>A connection was handed to its holder.</summary>
+    public virtual void OnAcquired(in Acquire acquire)
     {
     }
 

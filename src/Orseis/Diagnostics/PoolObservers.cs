@@ -21,18 +21,22 @@ internal sealed class PoolObservers
 
     private static readonly Entry[] Table =
     [
+        // First: writes each fact as the detectors are about to hear it (a finding one raises takes time, and would
+        // otherwise put a later fact of another thread first), for a replay offline, only while a session asks for them.
+        new(AnyDetector, CostlyFacts.None, static p => new FactRecorder(p)),
         // Counts queued opens for the report and the advice whatever detector is on; reports only for its own.
         new(AnyDetector, CostlyFacts.None, static p => new SaturationDetector(p.Log, p.MaxPoolSize, p.Reports(FindingKind.Saturation))),
         new(FindingKind.SlowOpen, CostlyFacts.ThreadPoolDelay, static p => new SlowOpenDetector(p.Log, p.Connects, p.ProviderPool)),
         new(FindingKind.SlowOpen, CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay, static p => new ColdStarts(p.Log, p.Connects)),
         new(FindingKind.Churn, CostlyFacts.Flow, static p => new ChurnDetector(p.Log)),
+        new(FindingKind.Churn, CostlyFacts.Flow, static p => new FactRecorder.ChurnSites(p.Log)),
         new(FindingKind.ServerUnavailable, CostlyFacts.None, static p => new ServerUnavailableDetector(p.Log)),
         new(FindingKind.PoolTimeout, CostlyFacts.None, static p => new PoolTimeoutDetector(p.Log)),
         new(FindingKind.HeldTooLong, CostlyFacts.AcquirerStack, static p => new HeldTooLongDetector(p.Log, p.Holders)),
         new(FindingKind.LockConflicts, CostlyFacts.None, static p => new LockConflictDetector(p.Log, p.Log.Time)),
         new(FindingKind.ThreadPoolStarvation, CostlyFacts.None,
             static p => ThreadPoolStarvationDetector.Subscribed(p.Log, p.BlockingAsyncProvider)),
-        // Last: it advises from what the others describe.
+        // Last of the detectors: it advises from what the others describe.
         new(Always, CostlyFacts.None, static p => new PoolSizeAdvisor(p.Log, p.MaxPoolSize, p.Reports(FindingKind.PoolSize))),
     ];
 

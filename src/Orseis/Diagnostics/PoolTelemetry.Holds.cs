@@ -32,17 +32,18 @@ internal sealed partial class PoolTelemetry
             return HolderTable.NoHold;
         long now = openedAt != 0 ? openedAt : _time.GetTimestamp(); // 0 when a listener came between the open and now
         int hold = HolderTable.NoHold;
+        HolderTable.Acquirer? where = acquirer is null ? null : new HolderTable.Acquirer(acquirer);
         try
         {
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
-            hold = _holders.Add(connection, owner, heldByDesign, acquirer, now, flow);
+            hold = _holders.Add(connection, owner, heldByDesign, where, now, flow);
         }
         catch (Exception)
         {
         }
 
         if (Observed)
-            Tell<long, AcquiredStep>(_observers.Acquired, now);
+            Tell<Acquire, AcquiredStep>(_observers.Acquired, new Acquire(now, hold, owner, heldByDesign, where, flow));
         return hold;
     }
 
@@ -65,6 +66,6 @@ internal sealed partial class PoolTelemetry
                 self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
         }
 
-        Tell<Release, ReleasedStep>(_observers.Released, new Release(holder, held, now));
+        Tell<Release, ReleasedStep>(_observers.Released, new Release(holder, held, now, hold));
     }
 }

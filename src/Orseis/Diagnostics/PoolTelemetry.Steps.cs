@@ -28,9 +28,9 @@ internal sealed partial class PoolTelemetry
         public void Tell(PoolObserver observer, in FailedOpen fact) => observer.OnOpenFailed(fact);
     }
 
-    private readonly struct AcquiredStep : IStep<long>
+    private readonly struct AcquiredStep : IStep<Acquire>
     {
-        public void Tell(PoolObserver observer, in long fact) => observer.OnAcquired(fact);
+        public void Tell(PoolObserver observer, in Acquire fact) => observer.OnAcquired(fact);
     }
 
     private readonly struct ReleasedStep : IStep<Release>

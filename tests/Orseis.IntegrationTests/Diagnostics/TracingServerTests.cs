@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Globalization;
 using Orseis.IntegrationTests.Infrastructure;
 using OpenTelemetry;
+using OpenTelemetry.Metrics;
 using OpenTelemetry.Trace;
 
 namespace Orseis.IntegrationTests.Diagnostics;
@@ -21,6 +22,50 @@ public sealed class TracingServerTests
     [MySqlFact]
     public Task MariaDb_spans_name_the_server_and_database() =>
         Spans_name_the_server_and_database(new MySqlDialect(), "mysql", "MySqlConnector", "Server", "1146");
+
+    /// <summary>
+    /// SQL Server's status code is the error number (208: invalid object name), read from SqlClient's
+    /// <c>SqlException.Number</c>, on the span and on the operation duration. The provider's own spans are not checked
+    /// here: SqlClient traces through DiagnosticListener, not an ActivitySource.
+    /// </summary>
+    [SqlServerFact]
+    public void SqlServer_failure_is_typed_by_its_error_number()
+    {
+        var exported = new List<Activity>();
+        var metrics = new List<Metric>();
+        string pool = "traced-" + Guid.NewGuid().ToString("N")[..8];
+        var dialect = new SqlServerDialect();
+        using (TracerProvider provider = Sdk.CreateTracerProviderBuilder().AddSource("Orseis").AddInMemoryExporter(exported).Build())
+        using (MeterProvider meters = Sdk.CreateMeterProviderBuilder().AddMeter("Orseis")
+            .AddInMemoryExporter(metrics).Build())
+        {
+            using var db = new Database(dialect.Factory, dialect.ConnectionString, new OrseisOptions { PoolName = pool });
+            var error = Assert.IsType<Microsoft.Data.SqlClient.SqlException>(
+                Assert.ThrowsAny<DbException>(() => db.Execute("select * from orseis_no_such_table")));
+            Assert.Equal(208, error.Number);
+            Assert.True(provider.ForceFlush(10_000));
+            Assert.True(meters.ForceFlush(10_000));
+        }
+
+        Activity failed = Assert.Single(exported, a => a.Status == ActivityStatusCode.Error
+            && Equals(a.GetTagItem("db.client.connection.pool.name"), pool));
+        Assert.Equal("208", failed.GetTagItem("error.type"));
+        Assert.Equal("208", failed.GetTagItem("db.response.status_code"));
+        var codes = new List<object?>();
+        foreach (Metric metric in metrics.Where(m => m.Name == "db.client.operation.duration"))
+        {
+            foreach (ref readonly MetricPoint point in metric.GetMetricPoints())
+            {
+                foreach (KeyValuePair<string, object?> tag in point.Tags)
+                {
+                    if (tag.Key == "db.response.status_code")
+                        codes.Add(tag.Value);
+                }
+            }
+        }
+
+        Assert.Contains("208", codes);
+    }
 
     private static async Task Spans_name_the_server_and_database(Dialect dialect, string system, string providerSource, string hostKey, string missingTable)
     {

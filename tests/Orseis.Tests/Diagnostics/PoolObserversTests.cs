@@ -17,20 +17,25 @@ public sealed class PoolObserversTests
         try
         {
             Assert.Equal(
-                [typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector),
-                 typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector), typeof(HeldTooLongDetector),
+                [typeof(FactRecorder), typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector),
+                 typeof(FactRecorder.ChurnSites), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector), typeof(HeldTooLongDetector),
                  typeof(LockConflictDetector), typeof(ThreadPoolStarvationDetector), typeof(PoolSizeAdvisor)],
                 Types(observers.All));
-            Assert.Equal([typeof(ColdStarts), typeof(ChurnDetector), typeof(ThreadPoolStarvationDetector), typeof(PoolSizeAdvisor)],
+            Assert.Equal(
+                [typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(FactRecorder.ChurnSites), typeof(ThreadPoolStarvationDetector),
+                 typeof(PoolSizeAdvisor)],
                 Types(observers.OpenStarting));
             Assert.Equal(
-                [typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector), typeof(ServerUnavailableDetector)],
+                [typeof(FactRecorder), typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector),
+                 typeof(ServerUnavailableDetector)],
                 Types(observers.OpenCompleted));
-            Assert.Equal([typeof(ColdStarts), typeof(ChurnDetector), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector)],
+            Assert.Equal(
+                [typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector)],
                 Types(observers.OpenFailed));
-            Assert.Equal([typeof(HeldTooLongDetector)], Types(observers.Acquired));
-            Assert.Equal([typeof(ChurnDetector), typeof(HeldTooLongDetector), typeof(PoolSizeAdvisor)], Types(observers.Released));
-            Assert.Equal([typeof(LockConflictDetector)], Types(observers.CommandFailed));
+            Assert.Equal([typeof(FactRecorder), typeof(HeldTooLongDetector)], Types(observers.Acquired));
+            Assert.Equal([typeof(FactRecorder), typeof(ChurnDetector), typeof(HeldTooLongDetector), typeof(PoolSizeAdvisor)],
+                Types(observers.Released));
+            Assert.Equal([typeof(FactRecorder), typeof(LockConflictDetector)], Types(observers.CommandFailed));
             Assert.Equal(CostlyFacts.Flow | CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay | CostlyFacts.AcquirerStack, observers.Needs);
         }
         finally
@@ -52,7 +57,9 @@ public sealed class PoolObserversTests
     public void Any_detector_turns_the_saturation_count_on_and_each_asks_only_for_its_own_facts()
     {
         PoolObservers churn = Make(FindingKind.Churn);
-        Assert.Equal([typeof(SaturationDetector), typeof(ChurnDetector), typeof(PoolSizeAdvisor)], Types(churn.All));
+        Assert.Equal(
+            [typeof(FactRecorder), typeof(SaturationDetector), typeof(ChurnDetector), typeof(FactRecorder.ChurnSites), typeof(PoolSizeAdvisor)],
+            Types(churn.All));
         Assert.Equal(CostlyFacts.Flow, churn.Needs);
         Assert.Equal(CostlyFacts.AcquirerStack, Make(FindingKind.HeldTooLong).Needs);
         Assert.Equal(CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay, Make(FindingKind.SlowOpen).Needs);

@@ -38,6 +38,9 @@ internal sealed class FlowState
     /// <summary>The streak was reported.</summary>
     public bool Reported;
 
+    /// <summary>This flow's number in the detectors' facts (<see cref="FactRecorder"/>), 0 until it is recorded once.</summary>
+    public long FactId;
+
     /// <summary>An open of this flow began; returns whether another was already being opened or held.</summary>
     public bool Began() => Interlocked.Increment(ref _active) > 1;
 

@@ -13,7 +13,7 @@ internal sealed class HeldTooLongDetector(FindingLog log, HolderTable holders) :
 
     private TimeSpan Threshold => log.Options.HeldTooLongThreshold;
 
-    public override void OnAcquired(long at) => MaybeScan(at);
+    public override void OnAcquired(in Acquire acquire) => MaybeScan(acquire.At);
 
     public override void OnReleased(in Release release)
     {

@@ -1,4 +1,3 @@
-using System.Data.Common;
 using System.Diagnostics;
 using System.Numerics;
 
@@ -26,7 +25,7 @@ internal sealed class HolderTable
     private readonly int _mask;
     private readonly TimeProvider _time;
     private readonly Lock _overflowLock = new();
-    private readonly Dictionary<int, (DbConnection Connection, Holder Holder)> _overflow = [];
+    private readonly Dictionary<int, (object Connection, Holder Holder)> _overflow = [];
     private int _nextOverflowKey;
 
     /// <param name="time">The clock holds are timed by.</param>
@@ -44,9 +43,15 @@ internal sealed class HolderTable
     /// Records a connection acquired at <paramref name="started"/> (a timestamp of the table's clock) by <paramref name="flow"/>;
     /// returns its hold, for <see cref="TryRemove"/>.
     /// </summary>
-    public int Add(DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long started, FlowState? flow = null)
+    public int Add(object connection, string owner, bool heldByDesign, StackTrace? acquirer, long started, FlowState? flow = null) =>
+        Add(connection, owner, heldByDesign, acquirer is null ? null : new Acquirer(acquirer), started, flow);
+
+    /// <summary>
+    /// As <see cref="Add(object, string, bool, StackTrace?, long, FlowState?)"/>, with where it was acquired already wrapped.
+    /// <paramref name="connection"/> is only compared by reference: a replay holds a plain object per recorded hold.
+    /// </summary>
+    public int Add(object connection, string owner, bool heldByDesign, Acquirer? where, long started, FlowState? flow = null)
     {
-        Acquirer? where = acquirer is null ? null : new Acquirer(acquirer);
         // Reported when it equals Started: from the start for one held by design (timed, never a leak suspect); for the
         // others ~Started until a scan or the release claims the report, so a stale scan's swap never lands on a later hold.
         long reportedStarted = heldByDesign ? started : ~started;
@@ -80,10 +85,10 @@ internal sealed class HolderTable
     }
 
     /// <summary>
-    /// Takes back the hold <paramref name="hold"/> (from <see cref="Add"/>) of <paramref name="connection"/>: false when
-    /// it is not that connection's (never added, already removed).
+    /// Takes back the hold <paramref name="hold"/> (from <see cref="Add(object, string, bool, Acquirer?, long, FlowState?)"/>)
+    /// of <paramref name="connection"/>: false when it is not that connection's (never added, already removed).
     /// </summary>
-    public bool TryRemove(DbConnection connection, int hold, out Holder holder)
+    public bool TryRemove(object connection, int hold, out Holder holder)
     {
         if (hold >= 0 && hold < _slots.Length)
         {
@@ -107,7 +112,7 @@ internal sealed class HolderTable
         {
             lock (_overflowLock)
             {
-                if (_overflow.TryGetValue(hold, out (DbConnection Connection, Holder Holder) entry) &&
+                if (_overflow.TryGetValue(hold, out (object Connection, Holder Holder) entry) &&
                     ReferenceEquals(entry.Connection, connection))
                 {
                     _overflow.Remove(hold);
@@ -141,7 +146,7 @@ internal sealed class HolderTable
 
         lock (_overflowLock)
         {
-            foreach ((int key, (DbConnection connection, Holder holder)) in _overflow)
+            foreach ((int key, (object connection, Holder holder)) in _overflow)
             {
                 TimeSpan held = _time.GetElapsedTime(holder.Started, now);
                 if (holder.Reported || held <= threshold)
@@ -192,7 +197,7 @@ internal sealed class HolderTable
     /// <summary>One place for a held connection. <see cref="Started"/> is 0 while the slot is free or being filled.</summary>
     private struct Slot
     {
-        public DbConnection? Connection;
+        public object? Connection;
         public long Started;
         public long ReportedStarted; // == Started once this hold was reported (or from the start, for one held by design)
         public string? Owner;
@@ -207,11 +212,16 @@ internal sealed class HolderTable
         public readonly string? Stack => Where?.Formatted;
     }
 
-    /// <summary>An acquiring stack, formatted once, on first use.</summary>
-    internal sealed class Acquirer(StackTrace trace)
+    /// <summary>An acquiring stack, formatted once, on first use; or, in a replay, the stack as the process formatted it.</summary>
+    internal sealed class Acquirer
     {
+        private readonly StackTrace? _trace;
         private string? _formatted;
 
-        public string Formatted => _formatted ??= CallSites.Format(trace);
+        public Acquirer(StackTrace trace) => _trace = trace;
+
+        public Acquirer(string formatted) => _formatted = formatted;
+
+        public string Formatted => _formatted ??= CallSites.Format(_trace!);
     }
 }

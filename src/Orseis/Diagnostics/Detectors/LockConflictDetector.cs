@@ -21,8 +21,13 @@ internal sealed class LockConflictDetector(FindingLog log, TimeProvider time) : 
     /// <summary>A statement failed with <paramref name="error"/>; <paramref name="sql"/> is null unless its text may be captured.</summary>
     public void OnFailure(Exception error, string? sql)
     {
-        if (ServerTransactions.ConflictOf(error) is not { } conflict)
-            return;
+        if (ServerTransactions.ConflictOf(error) is { } conflict)
+            OnConflict(conflict, sql);
+    }
+
+    /// <summary>A statement failed with <paramref name="conflict"/> (also what a replay of the recorded facts tells).</summary>
+    public void OnConflict(LockConflict conflict, string? sql)
+    {
         Interlocked.Increment(ref _counts[(int)conflict]);
         long deadlocks = Count(LockConflict.Deadlock), waits = Count(LockConflict.LockWaitTimeout);
         long serialization = Count(LockConflict.SerializationFailure), busy = Count(LockConflict.Busy);

@@ -30,12 +30,16 @@ internal sealed class ServerUnavailableDetector(FindingLog log) : PoolObserver
         Exception cause = error.InnerException is { } inner && error is OperationCanceledException ? inner : error;
         log.Report(FindingKind.ServerUnavailable,
             $"Pool '{log.PoolName}' cannot connect: the server refused or did not answer a new connection " +
-            $"({cause.GetType().FullName}: {cause.Message}). Every call that needs a new connection fails until it answers; " +
+            $"({TypeName(cause)}: {cause.Message}). Every call that needs a new connection fails until it answers; " +
             "this is reported once, and the next open that succeeds ends the episode. Check that the server runs and is " +
             "reachable from here (address, port, firewall, its max_connections).",
             [],
             null, rateLimited: false);
     }
+
+    /// <summary>The failure's type; for a replayed one (<see cref="Replay.RecordedError"/>), the type the process saw.</summary>
+    private static string? TypeName(Exception cause) =>
+        cause is Replay.RecordedError { TypeName.Length: > 0 } recorded ? recorded.TypeName : cause.GetType().FullName;
 
     /// <summary>An open succeeded: an open episode is over (silently: it was reported once, as it began).</summary>
     public void OnOpened()

@@ -63,7 +63,7 @@ public sealed class HeldTooLongDetectorTests
         var holders = new HolderTable(fake.Time);
         var detector = new HeldTooLongDetector(fake.Log, holders);
         using var shared = new Microsoft.Data.Sqlite.SqliteConnection();
-        holders.Add(shared, "the shared connection", heldByDesign: true, null, fake.Now);
+        holders.Add(shared, "the shared connection", heldByDesign: true, (StackTrace?)null, fake.Now);
         detector.MaybeScan();
         fake.Time.Advance(TimeSpan.FromMinutes(5));
         detector.MaybeScan();
