@@ -1,4 +1,3 @@
-using System.Data;
 using System.Data.Common;
 using Orseis.Execution;
 using Orseis.Mapping;
@@ -191,66 +190,11 @@ public abstract partial class SqlRunner
             cancellationToken).AsTask();
     }
 
-    private static async ValueTask<List<object?>> TypeListBody(
-        DbCommand command, TypeHandlerSet? handlers, RuntimeRowType rowType, bool async, CancellationToken cancellationToken)
-    {
-        DbDataReader reader = await ExecuteReaderAsync(command, CommandBehavior.Default, async, cancellationToken).ConfigureAwait(false);
-        try
-        {
-            var rows = new List<object?>();
-            if (await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
-            {
-                Func<DbDataReader, object?> map = rowType.Mapper(reader, command.CommandText, handlers);
-                do
-                {
-                    rows.Add(map(reader));
-                }
-                while (await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false));
-            }
+    private static ValueTask<List<object?>> TypeListBody(
+        DbCommand command, TypeHandlerSet? handlers, RuntimeRowType rowType, bool async, CancellationToken cancellationToken) =>
+        ListBody(command, handlers, rowType, async, cancellationToken);
 
-            await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
-            return rows;
-        }
-        finally
-        {
-            await DisposeReaderAsync(reader, async).ConfigureAwait(false);
-        }
-    }
-
-    private static async ValueTask<object?> TypeRowBody(
-        DbCommand command,
-        TypeHandlerSet? handlers,
-        RuntimeRowType rowType,
-        RowLimit limit,
-        bool async,
-        CancellationToken cancellationToken)
-    {
-        CommandBehavior behavior = limit is RowLimit.First or RowLimit.FirstOrDefault ? CommandBehavior.SingleRow : CommandBehavior.Default;
-        DbDataReader reader = await ExecuteReaderAsync(command, behavior, async, cancellationToken).ConfigureAwait(false);
-        try
-        {
-            if (!await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
-            {
-                await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
-                return limit is RowLimit.First or RowLimit.Single
-                    ? throw new InvalidOperationException($"{Describe(limit)} expected a row, but the query returned none.")
-                    : null;
-            }
-
-            object? row = rowType.Mapper(reader, command.CommandText, handlers)(reader);
-            bool single = limit is RowLimit.Single or RowLimit.SingleOrDefault;
-            if (single && await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
-            {
-                throw new InvalidOperationException(
-                    $"{Describe(limit)} expected at most one row, but the query returned more than one.");
-            }
-
-            await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
-            return row;
-        }
-        finally
-        {
-            await DisposeReaderAsync(reader, async).ConfigureAwait(false);
-        }
-    }
+    private static ValueTask<object?> TypeRowBody(
+        DbCommand command, TypeHandlerSet? handlers, RuntimeRowType rowType, RowLimit limit, bool async, CancellationToken ct) =>
+        RowBody(command, handlers, rowType, limit, async, ct);
 }

@@ -42,7 +42,12 @@ public abstract partial class SqlRunner
     private async ValueTask<TResult> RunCoreAsync<TResult>(
         CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
     {
-        CallLifecycle call = await CallLifecycle.StartAsync(this, request, CallShape.Buffered, async, cancellationToken).ConfigureAwait(false);
+        // Started in place when the connection is at hand, so the lifecycle is not copied through a task.
+        if (!CallLifecycle.TryStart(
+                this, request, CallShape.Buffered, async, cancellationToken, out CallLifecycle call, out ValueTask<CallLifecycle> later))
+        {
+            call = await later.ConfigureAwait(false);
+        }
         TResult result;
         try
         {
@@ -85,11 +90,29 @@ public abstract partial class SqlRunner
     /// end and an error one of them raises (or that the server sends after the rows) is thrown, not lost in the
     /// reader's disposal. The rows of those result sets are not read.
     /// </summary>
-    internal static async ValueTask DrainAsync(DbDataReader reader, bool async, CancellationToken cancellationToken)
+    /// <remarks>
+    /// Not async itself: a provider whose last result set is already behind it (the common case of one statement)
+    /// answers the first <c>NextResult</c> at once, and the drain then costs that one call and no async frame.
+    /// </remarks>
+    internal static ValueTask DrainAsync(DbDataReader reader, bool async, CancellationToken cancellationToken)
     {
-        while (await NextResultAsync(reader, async, cancellationToken).ConfigureAwait(false))
+        if (!async)
         {
+            while (reader.NextResult())
+            {
+            }
+
+            return default;
         }
+
+        Task<bool> next = reader.NextResultAsync(cancellationToken);
+        return next.IsCompletedSuccessfully && !next.Result ? default : DrainLaterAsync(next, reader, cancellationToken);
+    }
+
+    private static async ValueTask DrainLaterAsync(Task<bool> next, DbDataReader reader, CancellationToken cancellationToken)
+    {
+        while (await next.ConfigureAwait(false))
+            next = reader.NextResultAsync(cancellationToken);
     }
 
     internal static ValueTask DisposeReaderAsync(DbDataReader reader, bool async)

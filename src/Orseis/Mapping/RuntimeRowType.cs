@@ -9,7 +9,7 @@ namespace Orseis.Mapping;
 /// <c>Type[]</c>): the same cached mapper as <c>Query&lt;T&gt;</c>, seen as returning <see cref="object"/>. One instance per
 /// type, made once; a reference type's mapper is used as it is (delegate variance), a value type's is wrapped to box.
 /// </summary>
-internal abstract class RuntimeRowType
+internal abstract class RuntimeRowType : IRowSource<object?>
 {
     private static readonly ConcurrentDictionary<Type, RuntimeRowType> Types = new();
 

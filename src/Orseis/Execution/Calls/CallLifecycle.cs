@@ -1,7 +1,6 @@
 using System.Data;
 using System.Data.Common;
 using System.Diagnostics;
-using System.Runtime.CompilerServices;
 using Orseis.Diagnostics.Detectors;
 
 namespace Orseis.Execution;
@@ -36,10 +35,41 @@ internal enum CallShape
 /// A struct held by whoever runs the call (a buffered call's frame, a stream's iterator, a <see cref="GridReader"/>),
 /// so a call allocates nothing for its lifecycle; its methods are called on that one copy.
 /// </remarks>
-internal struct CallLifecycle
+internal partial struct CallLifecycle
 {
     private bool _completed;
     private bool _failed;
+
+    // Fields, not properties: a buffered call reads them on its hot path, and a field is read in place (a property of a
+    // struct may be a call that copies, where the JIT does not inline it).
+
+    /// <summary>Who runs the call.</summary>
+    public readonly SqlRunner Runner;
+
+    /// <summary>The call's SQL, arguments and timeout.</summary>
+    public readonly CommandRequest Request;
+
+    /// <summary>The call's shape.</summary>
+    public readonly CallShape Shape;
+
+    /// <summary>The connection the call holds.</summary>
+    public readonly Lease Lease;
+
+    /// <summary>The caller's token.</summary>
+    public readonly CancellationToken Caller;
+
+    /// <summary>The command, rented or created by <see cref="Begin"/>.</summary>
+    public DbCommand Command;
+
+    /// <summary>The timeout a watch enforces for the call (<see cref="PoolContext.WatchedTimeout"/>); null for none.</summary>
+    public TimeSpan? Timeout;
+
+    /// <summary>The watch over the whole call (an async buffered call or stream); null when there is nothing to watch.</summary>
+    public CallWatch? Watch;
+
+    private readonly bool _blocking;
+    private long _started;
+    private long _timed;
 
     private CallLifecycle(
         SqlRunner runner, CommandRequest request, CallShape shape, Lease lease, bool blocking, CancellationToken caller)
@@ -48,78 +78,17 @@ internal struct CallLifecycle
         Request = request;
         Shape = shape;
         Lease = lease;
-        Blocking = blocking;
+        _blocking = blocking;
         Caller = caller;
+        Command = null!;
     }
-
-    public SqlRunner Runner { get; }
-
-    public CommandRequest Request { get; }
-
-    public CallShape Shape { get; }
-
-    public Lease Lease { get; }
-
-    public DbCommand Command { get; private set; } = null!;
-
-    /// <summary>The timeout a watch enforces for the call (<see cref="PoolContext.WatchedTimeout"/>); null for none.</summary>
-    public TimeSpan? Timeout { get; private set; }
-
-    /// <summary>The watch over the whole call (an async buffered call or stream); null when there is nothing to watch.</summary>
-    public CallWatch? Watch { get; private set; }
-
-    /// <summary>The caller's token.</summary>
-    public CancellationToken Caller { get; }
 
     /// <summary>The token to give the provider: the watch's when there is one, the caller's otherwise.</summary>
     public readonly CancellationToken Token => Watch?.Token ?? Caller;
 
-    private bool Blocking { get; }
-
-    private long Started { get; set; }
-
-    private long Timed { get; set; }
-
     private readonly ConnectionSource Source => Runner.Source;
 
     private readonly PoolContext Pool => Runner.Source.Pool;
-
-    /// <summary>
-    /// Acquires the connection and readies the command. A failure on the way gives back what was taken and throws.
-    /// Pooled, so an open that completes later allocates no state machine per call.
-    /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public static async ValueTask<CallLifecycle> StartAsync(
-        SqlRunner runner, CommandRequest request, CallShape shape, bool async, CancellationToken cancellationToken)
-    {
-        // A buffered call that blocks a pool thread for its whole round trip is the starvation detector's own evidence.
-        bool blocking = shape == CallShape.Buffered && BlockingCalls.Enter(blocks: !async || runner.Pool.Traits.AsyncRunsSynchronously);
-        Lease lease;
-        try
-        {
-            bool held = shape != CallShape.Buffered;
-            lease = await runner.Source.AcquireAsync(async, forStream: held, cancellationToken).ConfigureAwait(false);
-        }
-        catch
-        {
-            if (blocking)
-                BlockingCalls.Exit();
-            throw;
-        }
-
-        var call = new CallLifecycle(runner, request, shape, lease, blocking, cancellationToken);
-        try
-        {
-            call.Begin(async);
-        }
-        catch
-        {
-            await call.EndAsync(async).ConfigureAwait(false);
-            throw;
-        }
-
-        return call;
-    }
 
     /// <summary>The lifecycle of ending a session's transaction on <paramref name="lease"/>, the connection it holds.</summary>
     public static CallLifecycle ForTransactionEnd(SqlRunner runner, Lease lease, bool async, CancellationToken cancellationToken)
@@ -138,11 +107,11 @@ internal struct CallLifecycle
         DbConnection connection = Lease.Connection;
         Command = Shape == CallShape.Buffered ? Source.RentCommand(Lease) : connection.CreateCommand();
         Fill(Command);
-        Started = Pool.Telemetry.CommandStarting(Request.Sql);
+        _started = Pool.Telemetry.CommandStarting(Request.Sql);
 
         // Only a call with a timeout reads the clock, to tell the provider's report of its expiry from other failures.
         Timeout = Pool.WatchedTimeout(Request.Timeout);
-        Timed = Timeout is null ? 0 : Stopwatch.GetTimestamp();
+        _timed = Timeout is null ? 0 : Stopwatch.GetTimestamp();
 
         // A buffered call is watched whole. A stream's rows are read at the caller's pace: its token watches the whole
         // stream, and the provider's command timeout each wait. A grid watches each of its steps (WatchStep).
@@ -207,7 +176,7 @@ internal struct CallLifecycle
             ? Cancellation.Reported(error, cancellationToken)
             : Source.TranslateFailure(connection, error);
         bool inTransaction = Source.Transaction is not null;
-        return CallErrors.TimedOut(Timeout, Timed, error, connection, inTransaction, cancellationToken) ?? reported;
+        return CallErrors.TimedOut(Timeout, _timed, error, connection, inTransaction, cancellationToken) ?? reported;
     }
 
     /// <summary>
@@ -285,7 +254,7 @@ internal struct CallLifecycle
         _completed = true;
         if (readBack)
             (Request.Args as ParameterBag)?.ReadBack();
-        Pool.Telemetry.CommandCompleted(Started, succeeded: true, sql: Request.Sql, args: Request.Args);
+        Pool.Telemetry.CommandCompleted(_started, succeeded: true, sql: Request.Sql, args: Request.Args);
     }
 
     /// <summary>The call failed with <paramref name="error"/> (null when its cause is reported elsewhere): the telemetry stops.</summary>
@@ -294,7 +263,7 @@ internal struct CallLifecycle
         if (_completed)
             return;
         _completed = _failed = true;
-        Pool.Telemetry.CommandCompleted(Started, succeeded: false, error, Request.Sql, Request.Args);
+        Pool.Telemetry.CommandCompleted(_started, succeeded: false, error, Request.Sql, Request.Args);
     }
 
     /// <summary>
@@ -327,7 +296,7 @@ internal struct CallLifecycle
         }
         finally
         {
-            if (Blocking)
+            if (_blocking)
                 BlockingCalls.Exit();
             Watch?.Dispose();
         }
