@@ -8,9 +8,10 @@ namespace Orseis.Diagnostics;
 /// Writes every fact the pool's detectors hear as an event of the <c>Orseis</c> EventSource (keyword
 /// <see cref="OrseisEventSource.Keywords.Facts"/>), so <c>orseis-trace report</c> can run the same detector classes over a
 /// recording (<see cref="Replay.FactReplay"/>). Registered first in <see cref="PoolObservers"/>' table whenever a detector
-/// is on, so the facts are written in the order the detectors hear them. Each step returns at once unless a session asks
-/// for the facts (one check of the EventSource's state), so a pool nobody records pays a virtual call per step. While
-/// recorded, a step allocates its event's arguments. The pool is described (<see cref="OrseisEventSource.FactPool"/>)
+/// is on, so the facts are written in the order the detectors hear them. It hears the steps only while the EventSource
+/// has a session (<see cref="OnlyWhileTraced"/>), so a pool nobody traces never calls it; each step then returns at once
+/// unless the session asks for the facts. While recorded, a step allocates its event's arguments. The pool is described
+/// (<see cref="OrseisEventSource.FactPool"/>)
 /// before its first fact after each session is enabled.
 /// </summary>
 internal sealed class FactRecorder : PoolObserver
@@ -34,6 +35,8 @@ internal sealed class FactRecorder : PoolObserver
     }
 
     private static OrseisEventSource Events => OrseisEventSource.Log;
+
+    public override bool OnlyWhileTraced => true;
 
     private string Pool => _context.Log.PoolName;
 
@@ -112,6 +115,8 @@ internal sealed class FactRecorder : PoolObserver
     internal sealed class ChurnSites(FindingLog log) : PoolObserver
     {
         private readonly int _instance = Instances.TryGetValue(log, out StrongBox<int>? box) ? box.Value : 0;
+
+        public override bool OnlyWhileTraced => true;
 
         public override void OnOpenStarting(in OpenStart start)
         {

@@ -42,6 +42,12 @@ internal abstract class PoolObserver
     {
     }
 
+    /// <summary>
+    /// Whether this observer only writes for a trace (<see cref="FactRecorder"/>): it hears the steps only while the Orseis
+    /// EventSource has a session, so a pool nobody traces never calls it.
+    /// </summary>
+    public virtual bool OnlyWhileTraced => false;
+
     /// <summary>A report is being made: write what this observer measured (once per report, never on a call's path).</summary>
     public virtual void Describe(ReportFigures figures)
     {

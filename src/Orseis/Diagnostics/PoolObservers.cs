@@ -44,13 +44,23 @@ internal sealed class PoolObservers
     {
         All = [.. observers];
         Needs = needs;
-        OpenStarting = Hearing(observers, nameof(PoolObserver.OnOpenStarting));
-        OpenCompleted = Hearing(observers, nameof(PoolObserver.OnOpenCompleted));
-        OpenFailed = Hearing(observers, nameof(PoolObserver.OnOpenFailed));
-        Acquired = Hearing(observers, nameof(PoolObserver.OnAcquired));
-        Released = Hearing(observers, nameof(PoolObserver.OnReleased));
-        CommandFailed = Hearing(observers, nameof(PoolObserver.OnCommandFailed));
+        _traced = new Steps(observers);
+        _quiet = new Steps([.. observers.Where(o => !o.OnlyWhileTraced)]);
     }
+
+    /// <summary>
+    /// The steps' observers while the Orseis EventSource has a session (<see cref="_traced"/>, with those that write for
+    /// it) and while it has none (<see cref="_quiet"/>): a pool nobody traces does not call them at all.
+    /// </summary>
+    private readonly Steps _traced, _quiet;
+
+    /// <summary>The steps' observers while the EventSource has a session.</summary>
+    internal Steps Traced => _traced;
+
+    /// <summary>The steps' observers while it has none.</summary>
+    internal Steps Quiet => _quiet;
+
+    private Steps Current => OrseisEventSource.Log.IsEnabled() ? _traced : _quiet;
 
     /// <summary>Every observer, in table order: each describes itself in a report, and is disposed with the pool.</summary>
     public PoolObserver[] All { get; }
@@ -58,23 +68,23 @@ internal sealed class PoolObservers
     /// <summary>The costly facts some observer needs.</summary>
     public CostlyFacts Needs { get; }
 
-    /// <summary>Those that hear <see cref="PoolObserver.OnOpenStarting"/>.</summary>
-    public PoolObserver[] OpenStarting { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnOpenStarting"/> now.</summary>
+    public PoolObserver[] OpenStarting => Current.OpenStarting;
 
-    /// <summary>Those that hear <see cref="PoolObserver.OnOpenCompleted"/>.</summary>
-    public PoolObserver[] OpenCompleted { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnOpenCompleted"/> now.</summary>
+    public PoolObserver[] OpenCompleted => Current.OpenCompleted;
 
-    /// <summary>Those that hear <see cref="PoolObserver.OnOpenFailed"/>.</summary>
-    public PoolObserver[] OpenFailed { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnOpenFailed"/> now.</summary>
+    public PoolObserver[] OpenFailed => Current.OpenFailed;
 
-    /// <summary>Those that hear <see cref="PoolObserver.OnAcquired"/>.</summary>
-    public PoolObserver[] Acquired { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnAcquired"/> now.</summary>
+    public PoolObserver[] Acquired => Current.Acquired;
 
-    /// <summary>Those that hear <see cref="PoolObserver.OnReleased"/>.</summary>
-    public PoolObserver[] Released { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnReleased"/> now.</summary>
+    public PoolObserver[] Released => Current.Released;
 
-    /// <summary>Those that hear <see cref="PoolObserver.OnCommandFailed"/>.</summary>
-    public PoolObserver[] CommandFailed { get; }
+    /// <summary>Those that hear <see cref="PoolObserver.OnCommandFailed"/> now.</summary>
+    public PoolObserver[] CommandFailed => Current.CommandFailed;
 
     /// <summary>The observers <paramref name="context"/>'s detectors turn on, in table order.</summary>
     public static PoolObservers For(ObserverContext context)
@@ -106,6 +116,22 @@ internal sealed class PoolObservers
         }
 
         return [.. hearing];
+    }
+
+    /// <summary>Each step's observers, in table order: those whose type overrides the step's method.</summary>
+    internal sealed class Steps(List<PoolObserver> observers)
+    {
+        public PoolObserver[] OpenStarting { get; } = Hearing(observers, nameof(PoolObserver.OnOpenStarting));
+
+        public PoolObserver[] OpenCompleted { get; } = Hearing(observers, nameof(PoolObserver.OnOpenCompleted));
+
+        public PoolObserver[] OpenFailed { get; } = Hearing(observers, nameof(PoolObserver.OnOpenFailed));
+
+        public PoolObserver[] Acquired { get; } = Hearing(observers, nameof(PoolObserver.OnAcquired));
+
+        public PoolObserver[] Released { get; } = Hearing(observers, nameof(PoolObserver.OnReleased));
+
+        public PoolObserver[] CommandFailed { get; } = Hearing(observers, nameof(PoolObserver.OnCommandFailed));
     }
 
     private sealed record Entry(FindingKind On, CostlyFacts Needs, Func<ObserverContext, PoolObserver> Create);

@@ -13,14 +13,15 @@ public sealed class PoolObserversTests
     [Fact]
     public void Every_detector_hears_only_the_facts_it_implements_in_table_order()
     {
-        PoolObservers observers = Make(FindingKind.All);
+        PoolObservers all = Make(FindingKind.All);
+        PoolObservers.Steps observers = all.Traced;
         try
         {
             Assert.Equal(
                 [typeof(FactRecorder), typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector),
                  typeof(FactRecorder.ChurnSites), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector), typeof(HeldTooLongDetector),
                  typeof(LockConflictDetector), typeof(ThreadPoolStarvationDetector), typeof(PoolSizeAdvisor)],
-                Types(observers.All));
+                Types(all.All));
             Assert.Equal(
                 [typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(FactRecorder.ChurnSites), typeof(ThreadPoolStarvationDetector),
                  typeof(PoolSizeAdvisor)],
@@ -36,11 +37,25 @@ public sealed class PoolObserversTests
             Assert.Equal([typeof(FactRecorder), typeof(ChurnDetector), typeof(HeldTooLongDetector), typeof(PoolSizeAdvisor)],
                 Types(observers.Released));
             Assert.Equal([typeof(FactRecorder), typeof(LockConflictDetector)], Types(observers.CommandFailed));
-            Assert.Equal(CostlyFacts.Flow | CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay | CostlyFacts.AcquirerStack, observers.Needs);
+            Assert.Equal(CostlyFacts.Flow | CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay | CostlyFacts.AcquirerStack, all.Needs);
+
+            // While nobody traces, the steps go to the same observers without those that only write for a trace.
+            PoolObservers.Steps quiet = all.Quiet;
+            foreach ((PoolObserver[] traced, PoolObserver[] untraced) in new[]
+            {
+                (observers.OpenStarting, quiet.OpenStarting), (observers.OpenCompleted, quiet.OpenCompleted),
+                (observers.OpenFailed, quiet.OpenFailed), (observers.Acquired, quiet.Acquired),
+                (observers.Released, quiet.Released), (observers.CommandFailed, quiet.CommandFailed),
+            })
+            {
+                Assert.Equal(traced.Where(o => o is not FactRecorder and not FactRecorder.ChurnSites), untraced);
+            }
+
+            Assert.Equal([typeof(HeldTooLongDetector)], Types(quiet.Acquired));
         }
         finally
         {
-            foreach (IDisposable disposable in observers.All.OfType<IDisposable>())
+            foreach (IDisposable disposable in all.All.OfType<IDisposable>())
                 disposable.Dispose();
         }
     }
