@@ -44,23 +44,17 @@ internal sealed class PoolObservers
     {
         All = [.. observers];
         Needs = needs;
-        _traced = new Steps(observers);
-        _quiet = new Steps([.. observers.Where(o => !o.OnlyWhileTraced)]);
+        Traced = new Steps(observers);
+        Quiet = new Steps([.. observers.Where(o => !o.OnlyWhileTraced)]);
     }
 
-    /// <summary>
-    /// The steps' observers while the Orseis EventSource has a session (<see cref="_traced"/>, with those that write for
-    /// it) and while it has none (<see cref="_quiet"/>): a pool nobody traces does not call them at all.
-    /// </summary>
-    private readonly Steps _traced, _quiet;
+    /// <summary>The steps' observers while the Orseis EventSource has a session, those that only write for it included.</summary>
+    internal Steps Traced { get; }
 
-    /// <summary>The steps' observers while the EventSource has a session.</summary>
-    internal Steps Traced => _traced;
+    /// <summary>The steps' observers while it has none: a pool nobody traces does not call those at all.</summary>
+    internal Steps Quiet { get; }
 
-    /// <summary>The steps' observers while it has none.</summary>
-    internal Steps Quiet => _quiet;
-
-    private Steps Current => OrseisEventSource.Log.IsEnabled() ? _traced : _quiet;
+    private Steps Current => OrseisEventSource.Log.IsEnabled() ? Traced : Quiet;
 
     /// <summary>Every observer, in table order: each describes itself in a report, and is disposed with the pool.</summary>
     public PoolObserver[] All { get; }

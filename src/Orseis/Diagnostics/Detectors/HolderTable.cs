@@ -41,14 +41,8 @@ internal sealed class HolderTable
 
     /// <summary>
     /// Records a connection acquired at <paramref name="started"/> (a timestamp of the table's clock) by <paramref name="flow"/>;
-    /// returns its hold, for <see cref="TryRemove"/>.
-    /// </summary>
-    public int Add(object connection, string owner, bool heldByDesign, StackTrace? acquirer, long started, FlowState? flow = null) =>
-        Add(connection, owner, heldByDesign, acquirer is null ? null : new Acquirer(acquirer), started, flow);
-
-    /// <summary>
-    /// As <see cref="Add(object, string, bool, StackTrace?, long, FlowState?)"/>, with where it was acquired already wrapped.
-    /// <paramref name="connection"/> is only compared by reference: a replay holds a plain object per recorded hold.
+    /// returns its hold, for <see cref="TryRemove"/>. <paramref name="connection"/> is only compared by reference: a replay
+    /// holds a plain object per recorded hold.
     /// </summary>
     public int Add(object connection, string owner, bool heldByDesign, Acquirer? where, long started, FlowState? flow = null)
     {
@@ -85,8 +79,8 @@ internal sealed class HolderTable
     }
 
     /// <summary>
-    /// Takes back the hold <paramref name="hold"/> (from <see cref="Add(object, string, bool, Acquirer?, long, FlowState?)"/>)
-    /// of <paramref name="connection"/>: false when it is not that connection's (never added, already removed).
+    /// Takes back the hold <paramref name="hold"/> (from <see cref="Add"/>) of <paramref name="connection"/>: false when
+    /// it is not that connection's (never added, already removed).
     /// </summary>
     public bool TryRemove(object connection, int hold, out Holder holder)
     {

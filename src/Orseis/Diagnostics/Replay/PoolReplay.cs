@@ -135,17 +135,9 @@ internal sealed class PoolReplay
     {
         OpenStart start = Start(fact);
         _clock.Now = start.Started;
-        bool warmUp = ColdStarts.InWarmUp.Value;
-        ColdStarts.InWarmUp.Value = fact.Bool("warmUp");
-        try
-        {
-            foreach (PoolObserver observer in _observers.OpenStarting)
-                observer.OnOpenStarting(start);
-        }
-        finally
-        {
-            ColdStarts.InWarmUp.Value = warmUp;
-        }
+        using WarmUpFlag warmUp = new(fact.Bool("warmUp"));
+        foreach (PoolObserver observer in _observers.OpenStarting)
+            observer.OnOpenStarting(start);
     }
 
     private void OpenCompleted(in RecordedFact fact)
@@ -157,17 +149,9 @@ internal sealed class PoolReplay
         var open = new CompletedOpen(start, outcome, fact.Long("at"), fact.Bool("afterFirstWave"),
             TimeSpan.FromTicks(fact.Long("threadPoolDelayTicks")));
         _clock.Now = open.At;
-        bool warmUp = ColdStarts.InWarmUp.Value;
-        ColdStarts.InWarmUp.Value = fact.Bool("warmUp");
-        try
-        {
-            foreach (PoolObserver observer in _observers.OpenCompleted)
-                observer.OnOpenCompleted(open);
-        }
-        finally
-        {
-            ColdStarts.InWarmUp.Value = warmUp;
-        }
+        using WarmUpFlag warmUp = new(fact.Bool("warmUp"));
+        foreach (PoolObserver observer in _observers.OpenCompleted)
+            observer.OnOpenCompleted(open);
     }
 
     private void OpenFailed(in RecordedFact fact)
@@ -248,6 +232,23 @@ internal sealed class PoolReplay
     private OpenStart Start(in RecordedFact fact) => new(
         fact.Long("started"), fact.Int("inUse"), fact.Int("demand"), fact.Long("physicalConnects"), fact.Double("createSeconds"),
         fact.Bool("async"), Flow(fact.Long("flow")), fact.Long("queuedEntries"), fact.Bool("firstWave"), fact.Bool("afterLoss"));
+
+    /// <summary>
+    /// <see cref="ColdStarts.InWarmUp"/> as the recorded open had it (a warm-up's opens are not judged), while the observers
+    /// hear it; the replay's own value again once disposed.
+    /// </summary>
+    private readonly struct WarmUpFlag : IDisposable
+    {
+        private readonly bool _was;
+
+        public WarmUpFlag(bool recorded)
+        {
+            _was = ColdStarts.InWarmUp.Value;
+            ColdStarts.InWarmUp.Value = recorded;
+        }
+
+        public void Dispose() => ColdStarts.InWarmUp.Value = _was;
+    }
 
     private FlowState? Flow(long id)
     {

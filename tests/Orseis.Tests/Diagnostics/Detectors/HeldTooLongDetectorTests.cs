@@ -13,7 +13,7 @@ public sealed class HeldTooLongDetectorTests
         var holders = new HolderTable(fake.Time);
         var detector = new HeldTooLongDetector(fake.Log, holders);
         using var connection = new Microsoft.Data.Sqlite.SqliteConnection();
-        holders.Add(connection, "session on 'pool'", heldByDesign: false, new StackTrace(), fake.Now);
+        holders.Add(connection, "session on 'pool'", heldByDesign: false, new HolderTable.Acquirer(new StackTrace()), fake.Now);
         fake.Time.Advance(TimeSpan.FromSeconds(29));
         detector.MaybeScan(force: true);
         Assert.Empty(fake.Log.Kept);
@@ -63,7 +63,7 @@ public sealed class HeldTooLongDetectorTests
         var holders = new HolderTable(fake.Time);
         var detector = new HeldTooLongDetector(fake.Log, holders);
         using var shared = new Microsoft.Data.Sqlite.SqliteConnection();
-        holders.Add(shared, "the shared connection", heldByDesign: true, (StackTrace?)null, fake.Now);
+        holders.Add(shared, "the shared connection", heldByDesign: true, null, fake.Now);
         detector.MaybeScan();
         fake.Time.Advance(TimeSpan.FromMinutes(5));
         detector.MaybeScan();

@@ -17,7 +17,7 @@ public sealed class HolderTableTests
         for (int i = 0; i < connections.Length; i++)
         {
             starts[i] = fake.Now;
-            holds[i] = table.Add(connections[i], $"owner {i}", heldByDesign: false, acquirer: null, starts[i]);
+            holds[i] = table.Add(connections[i], $"owner {i}", heldByDesign: false, where: null, starts[i]);
             fake.Time.Advance(TimeSpan.FromMilliseconds(1));
         }
 
@@ -54,7 +54,7 @@ public sealed class HolderTableTests
         Thread[] threads = [.. Enumerable.Range(0, 4).Select(t => new Thread(() =>
         {
             for (int i = t * 64; i < (t + 1) * 64; i++)
-                holds[i] = table.Add(connections[i], "worker", heldByDesign: false, acquirer: null, fake.Now);
+                holds[i] = table.Add(connections[i], "worker", heldByDesign: false, where: null, fake.Now);
         }))];
         foreach (Thread thread in threads)
             thread.Start();
@@ -65,7 +65,7 @@ public sealed class HolderTableTests
 
         // The table is full: the next ones go to the overflow dictionary, and every hold comes back.
         for (int i = 256; i < connections.Length; i++)
-            holds[i] = table.Add(connections[i], "worker", heldByDesign: false, acquirer: null, fake.Now);
+            holds[i] = table.Add(connections[i], "worker", heldByDesign: false, where: null, fake.Now);
         Assert.All(holds.Skip(256), h => Assert.True(h < HolderTable.NoHold));
         for (int i = 0; i < connections.Length; i++)
             Assert.True(table.TryRemove(connections[i], holds[i], out _));
@@ -82,7 +82,7 @@ public sealed class HolderTableTests
         using var connection = new SqliteConnection();
         for (int hold = 0; hold < 3; hold++)
         {
-            int held0 = table.Add(connection, "session", heldByDesign: false, acquirer: null, fake.Now);
+            int held0 = table.Add(connection, "session", heldByDesign: false, where: null, fake.Now);
             fake.Time.Advance(TimeSpan.FromSeconds(10));
             Assert.Empty(table.TakeOverdue(TimeSpan.FromSeconds(30), fake.Now));
             fake.Time.Advance(TimeSpan.FromSeconds(30));
@@ -100,7 +100,7 @@ public sealed class HolderTableTests
         var fake = new Fake();
         var table = new HolderTable(fake.Time);
         using var shared = new SqliteConnection();
-        table.Add(shared, "the shared connection", heldByDesign: true, acquirer: null, fake.Now);
+        table.Add(shared, "the shared connection", heldByDesign: true, where: null, fake.Now);
         fake.Time.Advance(TimeSpan.FromHours(1));
         Assert.Empty(table.TakeOverdue(TimeSpan.FromSeconds(1), fake.Now));
         Assert.Equal(TimeSpan.FromHours(1), table.Longest().Held);
@@ -151,7 +151,7 @@ public sealed class HolderTableTests
             {
                 int k = r % mine.Length;
                 startedOf[k] = (1_000_000L * (t + 1)) + r + 1;
-                holdOf[k] = table.Add(mine[k], owner, heldByDesign: false, acquirer: null, startedOf[k]);
+                holdOf[k] = table.Add(mine[k], owner, heldByDesign: false, where: null, startedOf[k]);
                 if (k != mine.Length - 1)
                     continue;
                 for (int j = 0; j < mine.Length; j++)
