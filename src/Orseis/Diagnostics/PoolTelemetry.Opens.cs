@@ -112,8 +112,10 @@ internal sealed partial class PoolTelemetry
         bool afterFirstWave = _waves.After(start.Started);
         if (connects > 0)
             _waves.Connected(now);
-        // How late the thread pool ran work during this open, read only for an open slow enough to judge.
+        // How late the thread pool ran work during this open, read only for an open slow enough to judge. The probe runs
+        // on the system clock: a pool on another clock (a test's fake one) cannot place its open in the probe's history.
         TimeSpan threadPoolDelay = elapsed > _options.SlowOpenFloor && Needs(CostlyFacts.ThreadPoolDelay)
+                                   && _options.TimeProvider == TimeProvider.System
             ? ThreadPoolProbe.DelayWithin(elapsed)
             : TimeSpan.Zero;
         return new CompletedOpen(start, outcome, now, afterFirstWave, threadPoolDelay);
