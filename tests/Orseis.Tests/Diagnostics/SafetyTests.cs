@@ -140,18 +140,25 @@ public sealed class SafetyTests : DiagTest
             await db.DisposeAsync();
         }
 
+        // The least of three: a detector's once-a-window work, done on a calling thread, lands in one at most.
         static long Measure(Database db)
         {
             db.Scalar<long>("select 1");
             db.Stream<long>("select 1").Sum();
-            long before = GC.GetAllocatedBytesForCurrentThread();
-            for (int i = 0; i < 100; i++)
+            long least = long.MaxValue;
+            for (int round = 0; round < 3; round++)
             {
-                db.Scalar<long>("select 1");
-                db.Stream<long>("select 1").Sum();
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                for (int i = 0; i < 100; i++)
+                {
+                    db.Scalar<long>("select 1");
+                    db.Stream<long>("select 1").Sum();
+                }
+
+                least = Math.Min(least, GC.GetAllocatedBytesForCurrentThread() - before);
             }
 
-            return GC.GetAllocatedBytesForCurrentThread() - before;
+            return least;
         }
 
         static ActivityListener Listen(string source)
