@@ -21,7 +21,7 @@ public sealed partial class GridReader
     public List<TResult> Read<T1, T2, T3, T4, T5, TResult>(Func<T1, T2, T3, T4, T5, TResult> map, string splitOn = "Id") =>
         SyncPath.Done(
             ReadMultiAsync(
-                MultiTypes<T1, T2, T3, T4, T5>.Types, splitOn, MultiRowWide.Compose(map), async: false, CancellationToken.None));
+                MultiTypes<T1, T2, T3, T4, T5>.Types, splitOn, MultiRow.Compose(map), async: false, CancellationToken.None));
 
     /// <inheritdoc cref="Read{T1, T2, T3, T4, T5, TResult}(Func{T1, T2, T3, T4, T5, TResult}, string)"/>
     /// <param name="map">Combines the parts of one row.</param>
@@ -29,7 +29,7 @@ public sealed partial class GridReader
     /// <param name="cancellationToken">Cancels the read.</param>
     public Task<List<TResult>> ReadAsync<T1, T2, T3, T4, T5, TResult>(
         Func<T1, T2, T3, T4, T5, TResult> map, string splitOn = "Id", CancellationToken cancellationToken = default) =>
-        ReadMultiAsync(MultiTypes<T1, T2, T3, T4, T5>.Types, splitOn, MultiRowWide.Compose(map), async: true, cancellationToken)
+        ReadMultiAsync(MultiTypes<T1, T2, T3, T4, T5>.Types, splitOn, MultiRow.Compose(map), async: true, cancellationToken)
             .AsTask();
 
     /// <summary>Maps every row of the current result set to 6 types combined by <paramref name="map"/> (as <c>SqlRunner.Query&lt;T1, T2,
@@ -48,7 +48,7 @@ public sealed partial class GridReader
     public List<TResult> Read<T1, T2, T3, T4, T5, T6, TResult>(Func<T1, T2, T3, T4, T5, T6, TResult> map, string splitOn = "Id") =>
         SyncPath.Done(
             ReadMultiAsync(
-                MultiTypes<T1, T2, T3, T4, T5, T6>.Types, splitOn, MultiRowWide.Compose(map), async: false, CancellationToken.None));
+                MultiTypes<T1, T2, T3, T4, T5, T6>.Types, splitOn, MultiRow.Compose(map), async: false, CancellationToken.None));
 
     /// <inheritdoc cref="Read{T1, T2, T3, T4, T5, T6, TResult}(Func{T1, T2, T3, T4, T5, T6, TResult}, string)"/>
     /// <param name="map">Combines the parts of one row.</param>
@@ -56,7 +56,7 @@ public sealed partial class GridReader
     /// <param name="cancellationToken">Cancels the read.</param>
     public Task<List<TResult>> ReadAsync<T1, T2, T3, T4, T5, T6, TResult>(
         Func<T1, T2, T3, T4, T5, T6, TResult> map, string splitOn = "Id", CancellationToken cancellationToken = default) =>
-        ReadMultiAsync(MultiTypes<T1, T2, T3, T4, T5, T6>.Types, splitOn, MultiRowWide.Compose(map), async: true, cancellationToken)
+        ReadMultiAsync(MultiTypes<T1, T2, T3, T4, T5, T6>.Types, splitOn, MultiRow.Compose(map), async: true, cancellationToken)
             .AsTask();
 
     /// <summary>Maps every row of the current result set to 7 types combined by <paramref name="map"/> (as <c>SqlRunner.Query&lt;T1, T2,
@@ -76,7 +76,7 @@ public sealed partial class GridReader
     public List<TResult> Read<T1, T2, T3, T4, T5, T6, T7, TResult>(Func<T1, T2, T3, T4, T5, T6, T7, TResult> map, string splitOn = "Id") =>
         SyncPath.Done(
             ReadMultiAsync(
-                MultiTypes<T1, T2, T3, T4, T5, T6, T7>.Types, splitOn, MultiRowWide.Compose(map), async: false, CancellationToken.None));
+                MultiTypes<T1, T2, T3, T4, T5, T6, T7>.Types, splitOn, MultiRow.Compose(map), async: false, CancellationToken.None));
 
     /// <inheritdoc cref="Read{T1, T2, T3, T4, T5, T6, T7, TResult}(Func{T1, T2, T3, T4, T5, T6, T7, TResult}, string)"/>
     /// <param name="map">Combines the parts of one row.</param>
@@ -84,7 +84,7 @@ public sealed partial class GridReader
     /// <param name="cancellationToken">Cancels the read.</param>
     public Task<List<TResult>> ReadAsync<T1, T2, T3, T4, T5, T6, T7, TResult>(
         Func<T1, T2, T3, T4, T5, T6, T7, TResult> map, string splitOn = "Id", CancellationToken cancellationToken = default) =>
-        ReadMultiAsync(MultiTypes<T1, T2, T3, T4, T5, T6, T7>.Types, splitOn, MultiRowWide.Compose(map), async: true, cancellationToken)
+        ReadMultiAsync(MultiTypes<T1, T2, T3, T4, T5, T6, T7>.Types, splitOn, MultiRow.Compose(map), async: true, cancellationToken)
             .AsTask();
 
 }

@@ -41,6 +41,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<T1, T2, TResult>(
+        
         SqlInterpolatedStringHandler sql, Func<T1, T2, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
@@ -82,6 +83,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<T1, T2, T3, TResult>(
+        
         SqlInterpolatedStringHandler sql, Func<T1, T2, T3, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
@@ -125,6 +127,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, TResult>(
+        
         SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 }

@@ -1,6 +1,4 @@
 using System.ComponentModel;
-using System.Data.Common;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;
@@ -31,14 +29,8 @@ public abstract partial class SqlRunner
     /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be
     /// mapped.</exception>
     public List<TResult> Query<T1, T2, T3, T4, T5, T6, TResult>(
-        string sql, Func<T1, T2, T3, T4, T5, T6, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null)
-    {
-        Func<Delegate[], Func<DbDataReader, TResult>> compose = MultiRowWide.Compose(map);
-        Type[] types = MultiTypes<T1, T2, T3, T4, T5, T6>.Types;
-        return Run(
-            new CommandRequest(sql, args, timeout),
-            (command, handlers, async, ct) => MultiMapBody(command, handlers, types, splitOn, compose, async, ct));
-    }
+        string sql, Func<T1, T2, T3, T4, T5, T6, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null) =>
+        MultiMap(sql, args, timeout, MultiTypes<T1, T2, T3, T4, T5, T6>.Types, splitOn, MultiRow.Compose(map));
 
     /// <inheritdoc
     /// cref="Query{T1, T2, T3, T4, T5, T6, TResult}(string, Func{T1, T2, T3, T4, T5, T6, TResult}, object?, string, TimeSpan?)"/>
@@ -54,17 +46,8 @@ public abstract partial class SqlRunner
         object? args = null,
         string splitOn = "Id",
         TimeSpan? timeout = null,
-        CancellationToken cancellationToken = default)
-    {
-        Func<Delegate[], Func<DbDataReader, TResult>> compose = MultiRowWide.Compose(map);
-        Type[] types = MultiTypes<T1, T2, T3, T4, T5, T6>.Types;
-        return RunAsync(
-            new CommandRequest(sql, args, timeout),
-            (command, handlers, async, ct) =>
-                MultiMapBody(command, handlers, types, splitOn, compose, async, ct),
-            async: true,
-            cancellationToken).AsTask();
-    }
+        CancellationToken cancellationToken = default) =>
+        MultiMapAsync(sql, args, timeout, MultiTypes<T1, T2, T3, T4, T5, T6>.Types, splitOn, MultiRow.Compose(map), cancellationToken);
 
     /// <summary>Like <c>Query&lt;T1, T2, T3, T4, T5, T6, TResult&gt;</c>, with the
     /// holes of <paramref name="sql"/> sent as parameters.</summary>
@@ -100,10 +83,7 @@ public abstract partial class SqlRunner
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>What <paramref name="map"/> returned for each row.</returns>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, T6, TResult>(
-        SqlInterpolatedStringHandler sql,
-        Func<T1, T2, T3, T4, T5, T6, TResult> map,
-        string splitOn = "Id",
-        TimeSpan? timeout = null,
+        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, T6, TResult> map, string splitOn = "Id", TimeSpan? timeout = null,
         CancellationToken cancellationToken = default) =>
         QueryAsync(sql.Text, map, sql.Parameters, splitOn, timeout, cancellationToken);
 
@@ -113,10 +93,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public List<TResult> Query<T1, T2, T3, T4, T5, T6, TResult>(
-        SqlInterpolatedStringHandler sql,
-        Func<T1, T2, T3, T4, T5, T6, TResult> map,
-        object? args,
-        string splitOn = "Id",
+        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, T6, TResult> map, object? args, string splitOn = "Id",
         TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
@@ -126,11 +103,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, T6, TResult>(
-        SqlInterpolatedStringHandler sql,
-        Func<T1, T2, T3, T4, T5, T6, TResult> map,
-        object? args,
-        string splitOn = "Id",
-        TimeSpan? timeout = null,
-        CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, T6, TResult> map, object? args, string splitOn = "Id",
+        TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 }

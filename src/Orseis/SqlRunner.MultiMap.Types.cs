@@ -1,6 +1,4 @@
 using System.ComponentModel;
-using System.Data.Common;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;
@@ -33,10 +31,7 @@ public abstract partial class SqlRunner
         string sql, Type[] types, Func<object?[], TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null)
     {
         (Type[] checkedTypes, RuntimeRowType[] rows) = MultiRowTypes.Check(types);
-        Func<Delegate[], Func<DbDataReader, TResult>> compose = MultiRowTypes.Compose(rows, map);
-        return Run(
-            new CommandRequest(sql, args, timeout),
-            (command, handlers, async, ct) => MultiMapBody(command, handlers, checkedTypes, splitOn, compose, async, ct));
+        return MultiMap(sql, args, timeout, checkedTypes, splitOn, MultiRowTypes.Compose(rows, map));
     }
 
     /// <inheritdoc cref="Query{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?)"/>
@@ -57,12 +52,7 @@ public abstract partial class SqlRunner
         CancellationToken cancellationToken = default)
     {
         (Type[] checkedTypes, RuntimeRowType[] rows) = MultiRowTypes.Check(types);
-        Func<Delegate[], Func<DbDataReader, TResult>> compose = MultiRowTypes.Compose(rows, map);
-        return RunAsync(
-            new CommandRequest(sql, args, timeout),
-            (command, handlers, async, ct) => MultiMapBody(command, handlers, checkedTypes, splitOn, compose, async, ct),
-            async: true,
-            cancellationToken).AsTask();
+        return MultiMapAsync(sql, args, timeout, checkedTypes, splitOn, MultiRowTypes.Compose(rows, map), cancellationToken);
     }
 
     /// <summary>Like <see cref="Query{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?)"/>, with the holes of
@@ -90,11 +80,7 @@ public abstract partial class SqlRunner
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>What <paramref name="map"/> returned for each row.</returns>
     public Task<List<TResult>> QueryAsync<TResult>(
-        SqlInterpolatedStringHandler sql,
-        Type[] types,
-        Func<object?[], TResult> map,
-        string splitOn = "Id",
-        TimeSpan? timeout = null,
+        SqlInterpolatedStringHandler sql, Type[] types, Func<object?[], TResult> map, string splitOn = "Id", TimeSpan? timeout = null,
         CancellationToken cancellationToken = default) =>
         QueryAsync(sql.Text, types, map, sql.Parameters, splitOn, timeout, cancellationToken);
 
@@ -105,11 +91,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public List<TResult> Query<TResult>(
-        SqlInterpolatedStringHandler sql,
-        Type[] types,
-        Func<object?[], TResult> map,
-        object? args,
-        string splitOn = "Id",
+        SqlInterpolatedStringHandler sql, Type[] types, Func<object?[], TResult> map, object? args, string splitOn = "Id",
         TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
@@ -120,12 +102,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<TResult>(
-        SqlInterpolatedStringHandler sql,
-        Type[] types,
-        Func<object?[], TResult> map,
-        object? args,
-        string splitOn = "Id",
-        TimeSpan? timeout = null,
-        CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql, Type[] types, Func<object?[], TResult> map, object? args, string splitOn = "Id",
+        TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 }

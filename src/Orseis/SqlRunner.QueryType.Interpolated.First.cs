@@ -39,10 +39,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<object?> QueryFirstAsync(
-        Type type,
-        SqlInterpolatedStringHandler sql,
-        object? args,
-        TimeSpan? timeout = null,
+        Type type, SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null,
         CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
@@ -81,10 +78,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<object?> QueryFirstOrDefaultAsync(
-        Type type,
-        SqlInterpolatedStringHandler sql,
-        object? args,
-        TimeSpan? timeout = null,
+        Type type, SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null,
         CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 }

@@ -39,10 +39,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<object?>> QueryAsync(
-        Type type,
-        SqlInterpolatedStringHandler sql,
-        object? args,
-        TimeSpan? timeout = null,
+        Type type, SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null,
         CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
@@ -80,10 +77,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<object?> QuerySingleAsync(
-        Type type,
-        SqlInterpolatedStringHandler sql,
-        object? args,
-        TimeSpan? timeout = null,
+        Type type, SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null,
         CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
@@ -122,10 +116,7 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<object?> QuerySingleOrDefaultAsync(
-        Type type,
-        SqlInterpolatedStringHandler sql,
-        object? args,
-        TimeSpan? timeout = null,
+        Type type, SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null,
         CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 }

@@ -36,7 +36,6 @@ public sealed class LineLengthTests
         ["src/Orseis/SqlRunner.Interpolated.cs"] = 28,
         ["src/Orseis/SqlRunner.InterpolatedWithArgs.cs"] = 33,
         ["src/Orseis/SqlRunner.MultiMap.Interpolated.cs"] = 24,
-        ["src/Orseis/SqlRunner.MultiMap.cs"] = 23,
         ["src/Orseis/SqlRunner.Multiple.cs"] = 10,
         ["src/Orseis/SqlRunner.Query.cs"] = 17,
         ["src/Orseis/SqlRunner.Scalar.cs"] = 8,
