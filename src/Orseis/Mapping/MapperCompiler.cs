@@ -35,9 +35,11 @@ internal static partial class MapperCompiler
         return Expression.Lambda(typeof(Func<,>).MakeGenericType(typeof(DbDataReader), type), body, Reader).Compile();
     }
 
+    // A nullable struct row (Query<Point?>) is the struct, mapped by its members, wrapped.
     private static Expression Body(Type type, Layout layout, int offset, bool scalar) =>
         scalar ? ReadColumn(offset, layout.Types[0], type, member: null, layout)
         : TupleElements.IsValueTuple(type) ? ConstructTuple(type, layout, offset)
+        : Nullable.GetUnderlyingType(type) is { } inner ? Expression.Convert(Construct(inner, layout, offset), type)
         : Construct(type, layout, offset);
 
     /// <summary>Reads column <paramref name="ordinal"/> as <paramref name="target"/>, NULL-checked and error-guarded.</summary>

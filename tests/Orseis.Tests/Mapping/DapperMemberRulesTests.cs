@@ -88,6 +88,19 @@ public sealed class DapperMemberRulesTests : IDisposable
     }
 
     [Fact]
+    public async Task A_nullable_struct_row_is_the_struct_mapped_by_its_members()
+    {
+        Point? point = _db.QuerySingle<Point?>("select 4 as x, 5 as y");
+        Assert.Equal((4L, 5L), (point!.Value.X, point.Value.Y));
+        Assert.Equal([(1L, 2L), (3L, 4L)], _db.Query<Point?>("select 1 as x, 2 as y union all select 3, 4").Select(p => (p!.Value.X, p.Value.Y)));
+        Assert.Null(_db.QueryFirstOrDefault<Point?>("select 1 as x, 2 as y where 0"));
+        Assert.Equal(7L, (await _db.QueryFirstAsync<Point?>("select 7 as x, 8 as y"))!.Value.X);
+        Assert.Equal(3L, _db.Stream<Point?>("select 3 as x, 4 as y").Single()!.Value.X);
+        var error = Assert.Throws<MappingException>(() => _db.QuerySingle<Point?>("select 1 as x, 'text' as y"));
+        Assert.Equal(("y", "Point.Y"), (error.Column, error.Member));
+    }
+
+    [Fact]
     public void A_get_only_property_keeps_its_mapping_errors()
     {
         var error = Assert.Throws<MappingException>(() => _db.QuerySingle<Point>("select 1 as x, 'text' as y"));
