@@ -30,7 +30,7 @@ internal static class LiveView
         foreach (PoolSnapshot p in s.Pools)
         {
             string waiting = p.Waiting is > 0 ? $"[yellow]{PlainView.Num(p.Waiting)}[/]" : PlainView.Num(p.Waiting);
-            table.AddRow(Markup.Escape($"{p.Pool} ({p.System})"), PlainView.Num(p.OpensPerSecond), PlainView.Num(p.CommandsPerSecond),
+            table.AddRow(Markup.Escape(PlainView.Name(p)), PlainView.Num(p.OpensPerSecond), PlainView.Num(p.CommandsPerSecond),
                 $"{PlainView.Num(p.InUse)} / {PlainView.Num(p.Max)}", waiting, Ms(p.WaitMs), Ms(p.UseMs),
                 PlainView.Num(p.TimeoutsPerSecond));
         }

@@ -22,7 +22,7 @@ internal static class HtmlReport
             html.Append("<p>").Append(E(TextReport.NoFacts(r).Trim())).Append(".</p>\n");
         foreach (PoolReport p in r.Pools)
         {
-            html.Append("<h2>pool '").Append(E(p.Pool)).Append("' (").Append(E(p.System)).Append(")</h2>\n");
+            html.Append("<h2>pool '").Append(E(p.Pool)).Append("' (").Append(E(p.System.Length > 0 ? p.System : "?")).Append(")</h2>\n");
             html.Append(p.Found.Count == 0 ? "<p class='none'>Nothing found.</p>"
                 : $"<p class='found'><b>Found: {E(string.Join(", ", p.Found))}</b></p>").Append('\n');
             Findings(html, p.Findings);
