@@ -28,13 +28,20 @@ internal sealed class CallSpans
     private readonly string _fallbackName;
     private readonly DiagnosticsOptions _options;
     private readonly OperationTagSets? _operations;
+    private readonly ActivitySource? _providerSpans;
 
+    /// <summary>
+    /// The spans of one pool. <paramref name="providerSpans"/>: the <see cref="ActivitySource"/> that records the provider's own
+    /// command spans, if it has one (<see cref="ProviderSpanSources"/>).
+    /// </summary>
     public CallSpans(
-        string systemName, KeyValuePair<string, object?>[] tags, DiagnosticsOptions options, OperationTagSets? operations = null)
+        string systemName, KeyValuePair<string, object?>[] tags, DiagnosticsOptions options, OperationTagSets? operations = null,
+        string? providerSpans = null)
     {
         _tags = tags;
         _options = options;
         _operations = operations;
+        _providerSpans = providerSpans is null ? null : ProviderSpanSources.For(providerSpans);
         string? target = Target(tags);
         _fallbackName = target ?? systemName;
         _names = [.. SqlOperation.Names.Select(operation => target is null ? operation : $"{operation} {target}")];
@@ -43,14 +50,21 @@ internal sealed class CallSpans
     /// <summary>The attributes every span of this pool carries.</summary>
     public IReadOnlyList<KeyValuePair<string, object?>> Tags => _tags;
 
-    /// <summary>Starts the span of a call running <paramref name="sql"/>; null when nobody samples it.</summary>
+    /// <summary>
+    /// Starts the span of a call running <paramref name="sql"/>; null when nobody samples it. A Client span, the call to the
+    /// database, unless the application also records the provider's own spans: then the provider's command span under it is
+    /// that call, and this one is Internal, so an APM counts one dependency call per query, not two.
+    /// </summary>
     public Activity? StartCall(string sql, object? args)
     {
         string? procedure = args is ParameterBag { CommandType: CommandType.StoredProcedure } ? sql : null;
         int operation = procedure is null ? SqlOperation.Find(sql) : -1;
         string? summary = operation >= 0 ? _operations?.SummaryOf(sql) : null;
         string name = procedure ?? summary ?? (operation >= 0 ? _names[operation] : _fallbackName);
-        Activity? span = Start(name, ActivityKind.Client);
+        ActivityKind kind = _providerSpans?.HasListeners() == true
+            ? ActivityKind.Internal
+            : ActivityKind.Client;
+        Activity? span = Start(name, kind);
         if (span is { IsAllDataRequested: true })
         {
             if (operation >= 0)

@@ -6,5 +6,5 @@ internal sealed partial class PoolTelemetry
     private CallSpans? _spans;
 
     /// <summary>This pool's span names and attributes; ask <see cref="OrseisActivitySource.Tracing"/> first.</summary>
-    public CallSpans Spans => _spans ??= new CallSpans(SystemName, OperationTags, _options, _operations);
+    public CallSpans Spans => _spans ??= new CallSpans(SystemName, OperationTags, _options, _operations, _providerSpans);
 }

@@ -42,12 +42,14 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _peakPending;
     private long _peakDemand;
     private long _queuedEntries;
+    private readonly string? _providerSpans;
 
     public PoolTelemetry(
         string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null,
         string? connectionString = null, string? blockingAsyncProvider = null,
-        ProviderInstruments providerInstruments = ProviderInstruments.None)
+        ProviderInstruments providerInstruments = ProviderInstruments.None, string? providerSpans = null)
     {
+        _providerSpans = providerSpans;
         PoolName = poolName;
         SystemName = systemName;
         MaxPoolSize = maxPoolSize;

@@ -11,7 +11,8 @@ namespace Orseis.IntegrationTests.Diagnostics;
 /// <summary>
 /// Orseis' spans against real servers, exported through the OpenTelemetry SDK together with the provider's own
 /// (Npgsql, MySqlConnector): the server, port and database come from the connection string, the provider's spans nest
-/// under Orseis', and a server error is typed by its SQLSTATE.
+/// under Orseis' (which are then Internal, the provider's command span being the one Client span of a call), and a server
+/// error is typed by its SQLSTATE.
 /// </summary>
 public sealed class TracingServerTests
 {
@@ -67,6 +68,36 @@ public sealed class TracingServerTests
         Assert.Contains("208", codes);
     }
 
+    [PostgresFact]
+    public Task Postgres_call_is_the_client_span_when_npgsql_is_not_recorded() =>
+        Call_is_the_client_span_when_the_provider_is_not_recorded(new PostgresDialect());
+
+    [MySqlFact]
+    public Task MariaDb_call_is_the_client_span_when_mysqlconnector_is_not_recorded() =>
+        Call_is_the_client_span_when_the_provider_is_not_recorded(new MySqlDialect());
+
+    /// <summary>
+    /// Only Orseis recorded (the provider's source not added): each call is one Client span, the pool wait Internal. The
+    /// same process records the provider's spans in other tests, so the kind is decided per call, not once.
+    /// </summary>
+    private static async Task Call_is_the_client_span_when_the_provider_is_not_recorded(Dialect dialect)
+    {
+        var exported = new List<Activity>();
+        string pool = "traced-" + Guid.NewGuid().ToString("N")[..8];
+        using (TracerProvider provider = Sdk.CreateTracerProviderBuilder().AddSource("Orseis").AddInMemoryExporter(exported).Build())
+        {
+            await using var db = new Database(dialect.Factory, dialect.ConnectionString, new OrseisOptions { PoolName = pool });
+            Assert.Equal(1, await db.ScalarAsync<int>("select 1"));
+            Assert.Equal(2, db.Scalar<int>("select 2"));
+            Assert.True(provider.ForceFlush(10_000));
+        }
+
+        List<Activity> mine = [.. exported.Where(a => Equals(a.GetTagItem("db.client.connection.pool.name"), pool))];
+        List<Activity> calls = [.. mine.Where(a => a.DisplayName.StartsWith("SELECT", StringComparison.Ordinal))];
+        Assert.Equal(2, calls.Count);
+        Assert.All(mine, span => Assert.Equal(calls.Contains(span) ? ActivityKind.Client : ActivityKind.Internal, span.Kind));
+    }
+
     private static async Task Spans_name_the_server_and_database(Dialect dialect, string system, string providerSource, string hostKey, string missingTable)
     {
         var settings = new DbConnectionStringBuilder { ConnectionString = dialect.ConnectionString };
@@ -91,8 +122,9 @@ public sealed class TracingServerTests
         Assert.Equal(3, calls.Count);
         foreach (Activity span in mine)
         {
-            // Only a call is a dependency call (Client); the pool waits and the session's open are Internal.
-            Assert.Equal(calls.Contains(span) ? ActivityKind.Client : ActivityKind.Internal, span.Kind);
+            // The provider's spans are recorded too, so its command span is the call to the database (Client) and every
+            // Orseis span is Internal: the call, the pool waits and the session's open.
+            Assert.Equal(ActivityKind.Internal, span.Kind);
             Assert.Equal(system, span.GetTagItem("db.system.name"));
             Assert.Equal(host, span.GetTagItem("server.address"));
             Assert.Equal(port, span.GetTagItem("server.port"));
@@ -117,6 +149,7 @@ public sealed class TracingServerTests
         Assert.NotEmpty(providers);
         Assert.All(providers, p => Assert.Contains(mine, m => m.SpanId == p.ParentSpanId));
         Assert.All(calls, call => Assert.Contains(providers, p => p.ParentSpanId == call.SpanId));
+        Assert.All(calls, call => Assert.Single(providers, p => p.ParentSpanId == call.SpanId && p.Kind == ActivityKind.Client));
         List<Activity> underOpens = [.. providers.Where(p => opens.Any(o => o.SpanId == p.ParentSpanId))];
         Assert.All(underOpens, p => Assert.Equal(ActivityKind.Client, p.Kind));
         Assert.DoesNotContain(underOpens, p => providers.Any(c => calls.Any(call => call.SpanId == c.ParentSpanId) && c.DisplayName == p.DisplayName));

@@ -51,15 +51,17 @@ internal sealed class ProviderTraits
         TypedGettersRefuseNull = true,
         PoolMeterName = "Npgsql",
         OwnInstruments = ProviderInstruments.Pool | ProviderInstruments.OperationDuration,
+        SpanSource = "Npgsql",
     };
 
-    /// <summary>Microsoft.Data.SqlClient.</summary>
+    /// <summary>Microsoft.Data.SqlClient: its command spans come from OpenTelemetry's SqlClient instrumentation.</summary>
     public static readonly ProviderTraits MicrosoftSqlClient = new(
         "Microsoft.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
         TransactionQuestion = TransactionQuestion.SqlServer,
         EnlistKeys = ["Enlist"],
         KnowsDateAndTimeOnly = true,
+        SpanSource = SqlClientInstrumentation,
     };
 
     /// <summary>System.Data.SqlClient, which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
@@ -67,7 +69,11 @@ internal sealed class ProviderTraits
     {
         TransactionQuestion = TransactionQuestion.SqlServer,
         EnlistKeys = ["Enlist"],
+        SpanSource = SqlClientInstrumentation,
     };
+
+    /// <summary>The source of OpenTelemetry's SqlClient instrumentation (SqlClient itself traces through DiagnosticListener).</summary>
+    private const string SqlClientInstrumentation = "OpenTelemetry.Instrumentation.SqlClient";
 
     /// <summary>MySqlConnector: meter <c>MySqlConnector</c>; keys as <c>MySqlConnectionStringBuilder</c> names them.</summary>
     public static readonly ProviderTraits MySqlConnector = new(
@@ -78,6 +84,7 @@ internal sealed class ProviderTraits
         KnowsDateAndTimeOnly = true,
         PoolMeterName = "MySqlConnector",
         OwnInstruments = ProviderInstruments.Pool,
+        SpanSource = "MySqlConnector",
     };
 
     /// <summary>Oracle's MySql.Data (8.0), which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
@@ -140,6 +147,12 @@ internal sealed class ProviderTraits
 
     /// <summary>Typed getters throw on NULL instead of returning a default (checked by the tests for SQLite and Npgsql).</summary>
     public bool TypedGettersRefuseNull { get; private init; }
+
+    /// <summary>
+    /// The <see cref="System.Diagnostics.ActivitySource"/> that records the provider's command spans, if any: while the
+    /// application records it, Orseis' call span is Internal (<see cref="CallSpans.StartCall"/>).
+    /// </summary>
+    public string? SpanSource { get; private init; }
 
     /// <summary>The name of the meter on which the provider publishes its pool's counts, if it has one.</summary>
     public string? PoolMeterName { get; private init; }
