@@ -44,10 +44,11 @@ public abstract partial class SqlRunner
     {
         // Started in place when the connection is at hand, so the lifecycle is not copied through a task.
         if (!CallLifecycle.TryStart(
-                this, request, CallShape.Buffered, async, cancellationToken, out CallLifecycle call, out ValueTask<CallLifecycle> later))
+                this, request, CallShape.Buffered, async, cancellationToken, out CallLifecycle call, out ValueTask<Lease> later))
         {
-            call = await later.ConfigureAwait(false);
+            await call.Resume(await later.ConfigureAwait(false), async).ConfigureAwait(false);
         }
+
         TResult result;
         try
         {

@@ -52,8 +52,8 @@ internal partial struct CallLifecycle
     /// <summary>The call's shape.</summary>
     public readonly CallShape Shape;
 
-    /// <summary>The connection the call holds.</summary>
-    public readonly Lease Lease;
+    /// <summary>The connection the call holds, set once acquired.</summary>
+    public Lease Lease;
 
     /// <summary>The caller's token.</summary>
     public readonly CancellationToken Caller;
@@ -71,13 +71,11 @@ internal partial struct CallLifecycle
     private long _started;
     private long _timed;
 
-    private CallLifecycle(
-        SqlRunner runner, CommandRequest request, CallShape shape, Lease lease, bool blocking, CancellationToken caller)
+    private CallLifecycle(SqlRunner runner, CommandRequest request, CallShape shape, bool blocking, CancellationToken caller)
     {
         Runner = runner;
         Request = request;
         Shape = shape;
-        Lease = lease;
         _blocking = blocking;
         Caller = caller;
         Command = null!;
@@ -93,7 +91,10 @@ internal partial struct CallLifecycle
     /// <summary>The lifecycle of ending a session's transaction on <paramref name="lease"/>, the connection it holds.</summary>
     public static CallLifecycle ForTransactionEnd(SqlRunner runner, Lease lease, bool async, CancellationToken cancellationToken)
     {
-        var call = new CallLifecycle(runner, TransactionEndRequest, CallShape.TransactionEnd, lease, blocking: false, cancellationToken);
+        var call = new CallLifecycle(runner, TransactionEndRequest, CallShape.TransactionEnd, blocking: false, cancellationToken)
+        {
+            Lease = lease,
+        };
         call.Timeout = runner.Pool.WatchedTimeout(null);
         if (async || call.Timeout is not null)
             call.Watch = CallWatch.Start(runner.Pool.Deadlines, call.Timeout, cancellationToken);
