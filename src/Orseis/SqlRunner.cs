@@ -1,5 +1,6 @@
 using System.Data;
 using System.Data.Common;
+using System.Runtime.CompilerServices;
 using Orseis.Execution;
 
 namespace Orseis;
@@ -23,7 +24,11 @@ public abstract partial class SqlRunner
     internal PoolContext Pool => Source.Pool;
 
     /// <summary>The type handlers of this runner's database; null when it has none.</summary>
-    internal Mapping.TypeHandlerSet? Handlers => Source.Pool.Handlers;
+    internal Mapping.TypeHandlerSet? Handlers
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Source.Pool.Handlers;
+    }
 
     /// <summary>
     /// The one executor behind every buffered call, sync and async alike: acquire, build, execute (through
@@ -52,7 +57,7 @@ public abstract partial class SqlRunner
         TResult result;
         try
         {
-            result = await call.WatchAsync(body(call.Command, Handlers, async, call.Token)).ConfigureAwait(false);
+            result = await call.RunBodyAsync(body, async).ConfigureAwait(false);
             call.Complete();
         }
         catch (Exception error)

@@ -23,8 +23,11 @@ internal static class ParameterBinder
     /// <param name="handlers">The database's type handlers; null when it has none.</param>
     public static string Bind(DbCommand command, string sql, object? args, Mapping.TypeHandlerSet? handlers = null)
     {
+        if (args is null)
+            return sql;
+
         // Dapper's {=name}: written into the text first, so a list written there is not also expanded.
-        if (args is not null && Literals.In(sql))
+        if (Literals.In(sql))
             return BindWithLiterals(command, sql, args, handlers);
         return BindArgs(command, sql, args, handlers);
     }

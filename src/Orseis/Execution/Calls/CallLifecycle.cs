@@ -1,7 +1,7 @@
 using System.Data;
 using System.Data.Common;
 using System.Diagnostics;
-using Orseis.Diagnostics.Detectors;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Execution;
 
@@ -71,6 +71,7 @@ internal partial struct CallLifecycle
     private long _started;
     private long _timed;
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private CallLifecycle(SqlRunner runner, CommandRequest request, CallShape shape, bool blocking, CancellationToken caller)
     {
         Runner = runner;
@@ -82,11 +83,23 @@ internal partial struct CallLifecycle
     }
 
     /// <summary>The token to give the provider: the watch's when there is one, the caller's otherwise.</summary>
-    public readonly CancellationToken Token => Watch?.Token ?? Caller;
+    public readonly CancellationToken Token
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Watch?.Token ?? Caller;
+    }
 
-    private readonly ConnectionSource Source => Runner.Source;
+    private readonly ConnectionSource Source
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Runner.Source;
+    }
 
-    private readonly PoolContext Pool => Runner.Source.Pool;
+    private readonly PoolContext Pool
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Runner.Source.Pool;
+    }
 
     /// <summary>The lifecycle of ending a session's transaction on <paramref name="lease"/>, the connection it holds.</summary>
     public static CallLifecycle ForTransactionEnd(SqlRunner runner, Lease lease, bool async, CancellationToken cancellationToken)
@@ -105,39 +118,55 @@ internal partial struct CallLifecycle
 
     private void Begin(bool async)
     {
-        DbConnection connection = Lease.Connection;
-        Command = Shape == CallShape.Buffered ? Source.RentCommand(Lease) : connection.CreateCommand();
-        Fill(Command);
-        _started = Pool.Telemetry.CommandStarting(Request.Sql);
+        ConnectionSource source = Source;
+        PoolContext pool = source.Pool;
+        DbCommand command = Shape == CallShape.Buffered ? source.RentCommand(Lease) : Lease.Connection.CreateCommand();
+        Command = command;
+        Fill(command, source, pool);
+        _started = pool.Telemetry.CommandStarting(Request.Sql);
 
         // Only a call with a timeout reads the clock, to tell the provider's report of its expiry from other failures.
-        Timeout = Pool.WatchedTimeout(Request.Timeout);
+        Timeout = pool.WatchedTimeout(Request.Timeout);
         _timed = Timeout is null ? 0 : Stopwatch.GetTimestamp();
 
         // A buffered call is watched whole. A stream's rows are read at the caller's pace: its token watches the whole
         // stream, and the provider's command timeout each wait. A grid watches each of its steps (WatchStep).
         if (async && Shape != CallShape.Grid)
-            Watch = CancellingCommand(CallWatch.Start(Pool.Deadlines, Shape == CallShape.Buffered ? Timeout : null, Caller));
+            Watch = CancellingCommand(CallWatch.Start(pool.Deadlines, Shape == CallShape.Buffered ? Timeout : null, Caller));
     }
 
     /// <summary>Sets the call's transaction, timeout, parameters and text on <paramref name="command"/>.</summary>
-    private readonly void Fill(DbCommand command)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly void Fill(DbCommand command, ConnectionSource source, PoolContext pool)
     {
-        command.Transaction = Source.Transaction;
-        if (Pool.TimeoutSeconds(Request.Timeout) is { } seconds)
+        command.Transaction = source.Transaction;
+        if (pool.TimeoutSeconds(Request.Timeout) is { } seconds)
             command.CommandTimeout = seconds;
 
         // A kept command may come from a procedure call (ParameterBag.CommandType); any other call is text.
         if (Request.Args is not ParameterBag && command.CommandType != CommandType.Text)
             command.CommandType = CommandType.Text;
-        command.CommandText = ParameterBinder.Bind(command, Request.Sql, Request.Args, Pool.Handlers);
+        command.CommandText = ParameterBinder.Bind(command, Request.Sql, Request.Args, pool.Handlers);
     }
 
     /// <summary>
     /// Waits for a provider operation under the call's watch (the operation must have been given <see cref="Token"/>);
     /// exactly the operation when nothing watches.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public readonly ValueTask<T> WatchAsync<T>(ValueTask<T> operation) => Watch is null ? operation : Watch.WaitAsync(operation);
+
+    /// <summary>
+    /// A buffered call's <paramref name="body"/> run on the call's command under its watch, given the watch's token
+    /// (<see cref="WatchAsync{T}(ValueTask{T})"/>, <see cref="Token"/>): the one step between the start and the end.
+    /// </summary>
+    public readonly ValueTask<T> RunBodyAsync<T>(CallBody<T> body, bool async)
+    {
+        CallWatch? watch = Watch;
+        return watch is null
+            ? body(Command, Runner.Handlers, async, Caller)
+            : watch.WaitAsync(body(Command, Runner.Handlers, async, watch.Token));
+    }
 
     /// <inheritdoc cref="WatchAsync{T}(ValueTask{T})"/>
     public readonly ValueTask WatchAsync(Task operation) => Watch is null ? new ValueTask(operation) : Watch.WaitAsync(operation);
@@ -244,67 +273,5 @@ internal partial struct CallLifecycle
         if (watch is not null && Pool.Traits.AsyncRunsSynchronously)
             watch.CancelOnStop(Command);
         return watch;
-    }
-
-    /// <summary>The call succeeded: outputs are read back into their <see cref="ParameterBag"/> and the telemetry stops.</summary>
-    /// <param name="readBack">False when the caller stopped reading early (the outputs did not arrive).</param>
-    public void Complete(bool readBack = true)
-    {
-        if (_completed)
-            return;
-        _completed = true;
-        if (readBack)
-            (Request.Args as ParameterBag)?.ReadBack();
-        Pool.Telemetry.CommandCompleted(_started, succeeded: true, sql: Request.Sql, args: Request.Args);
-    }
-
-    /// <summary>The call failed with <paramref name="error"/> (null when its cause is reported elsewhere): the telemetry stops.</summary>
-    public void Fail(Exception? error)
-    {
-        if (_completed)
-            return;
-        _completed = _failed = true;
-        Pool.Telemetry.CommandCompleted(_started, succeeded: false, error, Request.Sql, Request.Args);
-    }
-
-    /// <summary>
-    /// Gives the command and the connection back; when the provider still runs an abandoned operation
-    /// (<paramref name="abandoned"/>, or the call's watch's), both go with it once it is done. The telemetry stops as failed
-    /// if the call neither completed nor failed.
-    /// </summary>
-    public ValueTask EndAsync(bool async, Task? abandoned = null)
-    {
-        if (Shape == CallShape.TransactionEnd)
-        {
-            // The session keeps (or has discarded) its connection: only the watch ends here.
-            Watch?.Dispose();
-            return default;
-        }
-
-        Fail(null);
-        abandoned ??= Watch?.Abandoned;
-        DbCommand? command = Command;
-        try
-        {
-            if (command is not null && abandoned is null)
-            {
-                command.Parameters.Clear();
-                if (Shape == CallShape.Buffered)
-                    Source.ReturnCommand(Lease, command, _failed);
-                else
-                    command.Dispose();
-            }
-        }
-        finally
-        {
-            if (_blocking)
-                BlockingCalls.Exit();
-            Watch?.Dispose();
-        }
-
-        if (abandoned is null)
-            return Source.ReleaseAsync(Lease, async, _failed);
-        Source.Abandon(Lease, command!, abandoned);
-        return default;
     }
 }
