@@ -43,7 +43,7 @@ internal partial struct CallLifecycle
             throw;
         }
 
-        call = new CallLifecycle(runner, request, shape, blocking, cancellationToken);
+        Init(out call, runner, request, shape, blocking, cancellationToken);
         if (!acquiring.IsCompletedSuccessfully)
         {
             later = blocking ? AcquireLaterAsync(acquiring) : acquiring;
@@ -58,12 +58,20 @@ internal partial struct CallLifecycle
         }
         catch (Exception error)
         {
-            later = EndThenThrowAsync<Lease>(call, ExceptionDispatchInfo.Capture(error), async);
+            later = EndThenThrow(ref call, error, async);
             return false;
         }
 
         return true;
     }
+
+    /// <summary>
+    /// <see cref="EndThenThrowAsync{T}"/> for a start that failed in <see cref="TryStart"/>: a method of its own, so the
+    /// copy of the lifecycle it passes on is not a local of every start.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static ValueTask<Lease> EndThenThrow(ref CallLifecycle call, Exception error, bool async) =>
+        EndThenThrowAsync<Lease>(call, ExceptionDispatchInfo.Capture(error), async);
 
     /// <summary>
     /// The rest of a start that <see cref="TryStart"/> left to its caller, on the caller's copy: the command readied on

@@ -41,22 +41,23 @@ internal partial struct CallLifecycle
     private bool _failed;
 
     // Fields, not properties: a buffered call reads them on its hot path, and a field is read in place (a property of a
-    // struct may be a call that copies, where the JIT does not inline it).
+    // struct may be a call that copies, where the JIT does not inline it). Not readonly: Init writes them in the caller's
+    // own copy, and nothing else writes them.
 
     /// <summary>Who runs the call.</summary>
-    public readonly SqlRunner Runner;
+    public SqlRunner Runner;
 
     /// <summary>The call's SQL, arguments and timeout.</summary>
-    public readonly CommandRequest Request;
+    public CommandRequest Request;
 
     /// <summary>The call's shape.</summary>
-    public readonly CallShape Shape;
+    public CallShape Shape;
 
     /// <summary>The connection the call holds, set once acquired.</summary>
     public Lease Lease;
 
     /// <summary>The caller's token.</summary>
-    public readonly CancellationToken Caller;
+    public CancellationToken Caller;
 
     /// <summary>The command, rented or created by <see cref="Begin"/>.</summary>
     public DbCommand Command;
@@ -67,19 +68,23 @@ internal partial struct CallLifecycle
     /// <summary>The watch over the whole call (an async buffered call or stream); null when there is nothing to watch.</summary>
     public CallWatch? Watch;
 
-    private readonly bool _blocking;
+    private bool _blocking;
     private long _started;
     private long _timed;
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private CallLifecycle(SqlRunner runner, CommandRequest request, CallShape shape, bool blocking, CancellationToken caller)
+    /// <summary>
+    /// A new call written into <paramref name="call"/>, the caller's own copy, field by field: building it aside and
+    /// copying it in would pass every reference it holds through a write barrier once more.
+    /// </summary>
+    private static void Init(
+        out CallLifecycle call, SqlRunner runner, CommandRequest request, CallShape shape, bool blocking, CancellationToken caller)
     {
-        Runner = runner;
-        Request = request;
-        Shape = shape;
-        _blocking = blocking;
-        Caller = caller;
-        Command = null!;
+        call = default;
+        call.Runner = runner;
+        call.Request = request;
+        call.Shape = shape;
+        call._blocking = blocking;
+        call.Caller = caller;
     }
 
     /// <summary>The token to give the provider: the watch's when there is one, the caller's otherwise.</summary>
@@ -104,10 +109,8 @@ internal partial struct CallLifecycle
     /// <summary>The lifecycle of ending a session's transaction on <paramref name="lease"/>, the connection it holds.</summary>
     public static CallLifecycle ForTransactionEnd(SqlRunner runner, Lease lease, bool async, CancellationToken cancellationToken)
     {
-        var call = new CallLifecycle(runner, TransactionEndRequest, CallShape.TransactionEnd, blocking: false, cancellationToken)
-        {
-            Lease = lease,
-        };
+        Init(out CallLifecycle call, runner, TransactionEndRequest, CallShape.TransactionEnd, blocking: false, cancellationToken);
+        call.Lease = lease;
         call.Timeout = runner.Pool.WatchedTimeout(null);
         if (async || call.Timeout is not null)
             call.Watch = CallWatch.Start(runner.Pool.Deadlines, call.Timeout, cancellationToken);
@@ -122,31 +125,29 @@ internal partial struct CallLifecycle
         PoolContext pool = source.Pool;
         DbCommand command = Shape == CallShape.Buffered ? source.RentCommand(Lease) : Lease.Connection.CreateCommand();
         Command = command;
-        Fill(command, source, pool);
-        _started = pool.Telemetry.CommandStarting(Request.Sql);
+
+        // The call's transaction, timeout, parameters and text. A kept command may come from a procedure call
+        // (ParameterBag.CommandType); any other call is text.
+        string sql = Request.Sql;
+        object? args = Request.Args;
+        TimeSpan? requested = Request.Timeout;
+        command.Transaction = source.Transaction;
+        if (pool.TimeoutSeconds(requested) is { } seconds)
+            command.CommandTimeout = seconds;
+        if (args is not ParameterBag && command.CommandType != CommandType.Text)
+            command.CommandType = CommandType.Text;
+        command.CommandText = ParameterBinder.Bind(command, sql, args, pool.Handlers);
+        _started = pool.Telemetry.CommandStarting(sql);
 
         // Only a call with a timeout reads the clock, to tell the provider's report of its expiry from other failures.
-        Timeout = pool.WatchedTimeout(Request.Timeout);
-        _timed = Timeout is null ? 0 : Stopwatch.GetTimestamp();
+        TimeSpan? timeout = pool.WatchedTimeout(requested);
+        Timeout = timeout;
+        _timed = timeout is null ? 0 : Stopwatch.GetTimestamp();
 
         // A buffered call is watched whole. A stream's rows are read at the caller's pace: its token watches the whole
         // stream, and the provider's command timeout each wait. A grid watches each of its steps (WatchStep).
         if (async && Shape != CallShape.Grid)
-            Watch = CancellingCommand(CallWatch.Start(pool.Deadlines, Shape == CallShape.Buffered ? Timeout : null, Caller));
-    }
-
-    /// <summary>Sets the call's transaction, timeout, parameters and text on <paramref name="command"/>.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly void Fill(DbCommand command, ConnectionSource source, PoolContext pool)
-    {
-        command.Transaction = source.Transaction;
-        if (pool.TimeoutSeconds(Request.Timeout) is { } seconds)
-            command.CommandTimeout = seconds;
-
-        // A kept command may come from a procedure call (ParameterBag.CommandType); any other call is text.
-        if (Request.Args is not ParameterBag && command.CommandType != CommandType.Text)
-            command.CommandType = CommandType.Text;
-        command.CommandText = ParameterBinder.Bind(command, Request.Sql, Request.Args, pool.Handlers);
+            Watch = CancellingCommand(CallWatch.Start(pool.Deadlines, Shape == CallShape.Buffered ? timeout : null, Caller));
     }
 
     /// <summary>
