@@ -29,6 +29,11 @@ internal static class ParameterBinder
         // Dapper's {=name}: written into the text first, so a list written there is not also expanded.
         if (Literals.In(sql))
             return BindWithLiterals(command, sql, args, handlers);
+
+        // The type of the last argument object bound (BindArgs' default case), checked here so its common case does
+        // not set up BindArgs' frame.
+        if (_lastArgs is { } last && last.Type == args.GetType())
+            return BindMembers(command, sql, args, last.Getters, handlers);
         return BindArgs(command, sql, args, handlers);
     }
 
