@@ -43,7 +43,13 @@ internal partial struct CallLifecycle
             throw;
         }
 
-        Init(out call, runner, request, shape, blocking, cancellationToken);
+        // Written in the caller's own copy (Init, here by hand: the start is every call's).
+        call = default;
+        call.Runner = runner;
+        call.Request = request;
+        call.Shape = shape;
+        call._blocking = blocking;
+        call.Caller = cancellationToken;
         if (!acquiring.IsCompletedSuccessfully)
         {
             later = blocking ? AcquireLaterAsync(acquiring) : acquiring;
