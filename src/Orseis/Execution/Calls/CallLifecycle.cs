@@ -147,8 +147,14 @@ internal partial struct CallLifecycle
         // A buffered call is watched whole. A stream's rows are read at the caller's pace: its token watches the whole
         // stream, and the provider's command timeout each wait. A grid watches each of its steps (WatchStep).
         if (async && Shape != CallShape.Grid)
-            Watch = CancellingCommand(CallWatch.Start(pool.Deadlines, Shape == CallShape.Buffered ? timeout : null, Caller));
+            StartWatch(pool, timeout);
     }
+
+    /// <summary>
+    /// <see cref="Begin"/>'s watch for an async call: a method of its own, so a sync call's start does not set up its frame.
+    /// </summary>
+    private void StartWatch(PoolContext pool, TimeSpan? timeout) =>
+        Watch = CancellingCommand(CallWatch.Start(pool.Deadlines, Shape == CallShape.Buffered ? timeout : null, Caller));
 
     /// <summary>
     /// Waits for a provider operation under the call's watch (the operation must have been given <see cref="Token"/>);
