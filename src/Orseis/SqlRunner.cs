@@ -1,5 +1,6 @@
 using System.Data;
 using System.Data.Common;
+using System.Runtime.CompilerServices;
 using Orseis.Execution;
 
 namespace Orseis;
@@ -23,7 +24,11 @@ public abstract partial class SqlRunner
     internal PoolContext Pool => Source.Pool;
 
     /// <summary>The type handlers of this runner's database; null when it has none.</summary>
-    internal Mapping.TypeHandlerSet? Handlers => Source.Pool.Handlers;
+    internal Mapping.TypeHandlerSet? Handlers
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Source.Pool.Handlers;
+    }
 
     /// <summary>
     /// The one executor behind every buffered call, sync and async alike: acquire, build, execute (through
@@ -44,14 +49,15 @@ public abstract partial class SqlRunner
     {
         // Started in place when the connection is at hand, so the lifecycle is not copied through a task.
         if (!CallLifecycle.TryStart(
-                this, request, CallShape.Buffered, async, cancellationToken, out CallLifecycle call, out ValueTask<CallLifecycle> later))
+                this, request, CallShape.Buffered, async, cancellationToken, out CallLifecycle call, out ValueTask<Lease> later))
         {
-            call = await later.ConfigureAwait(false);
+            await call.Resume(await later.ConfigureAwait(false), async).ConfigureAwait(false);
         }
+
         TResult result;
         try
         {
-            result = await call.WatchAsync(body(call.Command, Handlers, async, call.Token)).ConfigureAwait(false);
+            result = await call.RunBodyAsync(body, async).ConfigureAwait(false);
             call.Complete();
         }
         catch (Exception error)

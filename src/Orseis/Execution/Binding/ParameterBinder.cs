@@ -23,9 +23,17 @@ internal static class ParameterBinder
     /// <param name="handlers">The database's type handlers; null when it has none.</param>
     public static string Bind(DbCommand command, string sql, object? args, Mapping.TypeHandlerSet? handlers = null)
     {
+        if (args is null)
+            return sql;
+
         // Dapper's {=name}: written into the text first, so a list written there is not also expanded.
-        if (args is not null && Literals.In(sql))
+        if (Literals.In(sql))
             return BindWithLiterals(command, sql, args, handlers);
+
+        // The type of the last argument object bound (BindArgs' default case), checked here so its common case does
+        // not set up BindArgs' frame.
+        if (_lastArgs is { } last && last.Type == args.GetType())
+            return BindMembers(command, sql, args, last.Getters, handlers);
         return BindArgs(command, sql, args, handlers);
     }
 

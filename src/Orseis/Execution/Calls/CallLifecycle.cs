@@ -1,7 +1,7 @@
 using System.Data;
 using System.Data.Common;
 using System.Diagnostics;
-using Orseis.Diagnostics.Detectors;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Execution;
 
@@ -41,22 +41,23 @@ internal partial struct CallLifecycle
     private bool _failed;
 
     // Fields, not properties: a buffered call reads them on its hot path, and a field is read in place (a property of a
-    // struct may be a call that copies, where the JIT does not inline it).
+    // struct may be a call that copies, where the JIT does not inline it). Not readonly: Init writes them in the caller's
+    // own copy, and nothing else writes them.
 
     /// <summary>Who runs the call.</summary>
-    public readonly SqlRunner Runner;
+    public SqlRunner Runner;
 
     /// <summary>The call's SQL, arguments and timeout.</summary>
-    public readonly CommandRequest Request;
+    public CommandRequest Request;
 
     /// <summary>The call's shape.</summary>
-    public readonly CallShape Shape;
+    public CallShape Shape;
 
-    /// <summary>The connection the call holds.</summary>
-    public readonly Lease Lease;
+    /// <summary>The connection the call holds, set once acquired.</summary>
+    public Lease Lease;
 
     /// <summary>The caller's token.</summary>
-    public readonly CancellationToken Caller;
+    public CancellationToken Caller;
 
     /// <summary>The command, rented or created by <see cref="Begin"/>.</summary>
     public DbCommand Command;
@@ -67,33 +68,49 @@ internal partial struct CallLifecycle
     /// <summary>The watch over the whole call (an async buffered call or stream); null when there is nothing to watch.</summary>
     public CallWatch? Watch;
 
-    private readonly bool _blocking;
+    private bool _blocking;
     private long _started;
     private long _timed;
 
-    private CallLifecycle(
-        SqlRunner runner, CommandRequest request, CallShape shape, Lease lease, bool blocking, CancellationToken caller)
+    /// <summary>
+    /// A new call written into <paramref name="call"/>, the caller's own copy, field by field: building it aside and
+    /// copying it in would pass every reference it holds through a write barrier once more.
+    /// </summary>
+    private static void Init(
+        out CallLifecycle call, SqlRunner runner, CommandRequest request, CallShape shape, bool blocking, CancellationToken caller)
     {
-        Runner = runner;
-        Request = request;
-        Shape = shape;
-        Lease = lease;
-        _blocking = blocking;
-        Caller = caller;
-        Command = null!;
+        call = default;
+        call.Runner = runner;
+        call.Request = request;
+        call.Shape = shape;
+        call._blocking = blocking;
+        call.Caller = caller;
     }
 
     /// <summary>The token to give the provider: the watch's when there is one, the caller's otherwise.</summary>
-    public readonly CancellationToken Token => Watch?.Token ?? Caller;
+    public readonly CancellationToken Token
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Watch?.Token ?? Caller;
+    }
 
-    private readonly ConnectionSource Source => Runner.Source;
+    private readonly ConnectionSource Source
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Runner.Source;
+    }
 
-    private readonly PoolContext Pool => Runner.Source.Pool;
+    private readonly PoolContext Pool
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Runner.Source.Pool;
+    }
 
     /// <summary>The lifecycle of ending a session's transaction on <paramref name="lease"/>, the connection it holds.</summary>
     public static CallLifecycle ForTransactionEnd(SqlRunner runner, Lease lease, bool async, CancellationToken cancellationToken)
     {
-        var call = new CallLifecycle(runner, TransactionEndRequest, CallShape.TransactionEnd, lease, blocking: false, cancellationToken);
+        Init(out CallLifecycle call, runner, TransactionEndRequest, CallShape.TransactionEnd, blocking: false, cancellationToken);
+        call.Lease = lease;
         call.Timeout = runner.Pool.WatchedTimeout(null);
         if (async || call.Timeout is not null)
             call.Watch = CallWatch.Start(runner.Pool.Deadlines, call.Timeout, cancellationToken);
@@ -104,39 +121,59 @@ internal partial struct CallLifecycle
 
     private void Begin(bool async)
     {
-        DbConnection connection = Lease.Connection;
-        Command = Shape == CallShape.Buffered ? Source.RentCommand(Lease) : connection.CreateCommand();
-        Fill(Command);
-        _started = Pool.Telemetry.CommandStarting(Request.Sql);
+        ConnectionSource source = Source;
+        PoolContext pool = source.Pool;
+        DbCommand command = Shape == CallShape.Buffered ? source.RentCommand(Lease) : Lease.Connection.CreateCommand();
+        Command = command;
+
+        // The call's transaction, timeout, parameters and text. A kept command may come from a procedure call
+        // (ParameterBag.CommandType); any other call is text.
+        string sql = Request.Sql;
+        object? args = Request.Args;
+        TimeSpan? requested = Request.Timeout;
+        command.Transaction = source.Transaction;
+        if (pool.TimeoutSeconds(requested) is { } seconds)
+            command.CommandTimeout = seconds;
+        if (args is not ParameterBag && command.CommandType != CommandType.Text)
+            command.CommandType = CommandType.Text;
+        command.CommandText = ParameterBinder.Bind(command, sql, args, pool.Handlers);
+        _started = pool.Telemetry.CommandStarting(sql);
 
         // Only a call with a timeout reads the clock, to tell the provider's report of its expiry from other failures.
-        Timeout = Pool.WatchedTimeout(Request.Timeout);
-        _timed = Timeout is null ? 0 : Stopwatch.GetTimestamp();
+        TimeSpan? timeout = pool.WatchedTimeout(requested);
+        Timeout = timeout;
+        _timed = timeout is null ? 0 : Stopwatch.GetTimestamp();
 
         // A buffered call is watched whole. A stream's rows are read at the caller's pace: its token watches the whole
         // stream, and the provider's command timeout each wait. A grid watches each of its steps (WatchStep).
         if (async && Shape != CallShape.Grid)
-            Watch = CancellingCommand(CallWatch.Start(Pool.Deadlines, Shape == CallShape.Buffered ? Timeout : null, Caller));
+            StartWatch(pool, timeout);
     }
 
-    /// <summary>Sets the call's transaction, timeout, parameters and text on <paramref name="command"/>.</summary>
-    private readonly void Fill(DbCommand command)
-    {
-        command.Transaction = Source.Transaction;
-        if (Pool.TimeoutSeconds(Request.Timeout) is { } seconds)
-            command.CommandTimeout = seconds;
-
-        // A kept command may come from a procedure call (ParameterBag.CommandType); any other call is text.
-        if (Request.Args is not ParameterBag && command.CommandType != CommandType.Text)
-            command.CommandType = CommandType.Text;
-        command.CommandText = ParameterBinder.Bind(command, Request.Sql, Request.Args, Pool.Handlers);
-    }
+    /// <summary>
+    /// <see cref="Begin"/>'s watch for an async call: a method of its own, so a sync call's start does not set up its frame.
+    /// </summary>
+    private void StartWatch(PoolContext pool, TimeSpan? timeout) =>
+        Watch = CancellingCommand(CallWatch.Start(pool.Deadlines, Shape == CallShape.Buffered ? timeout : null, Caller));
 
     /// <summary>
     /// Waits for a provider operation under the call's watch (the operation must have been given <see cref="Token"/>);
     /// exactly the operation when nothing watches.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public readonly ValueTask<T> WatchAsync<T>(ValueTask<T> operation) => Watch is null ? operation : Watch.WaitAsync(operation);
+
+    /// <summary>
+    /// A buffered call's <paramref name="body"/> run on the call's command under its watch, given the watch's token
+    /// (<see cref="WatchAsync{T}(ValueTask{T})"/>, <see cref="Token"/>): the one step between the start and the end.
+    /// </summary>
+    public readonly ValueTask<T> RunBodyAsync<T>(CallBody<T> body, bool async)
+    {
+        CallWatch? watch = Watch;
+        return watch is null
+            ? body(Command, Runner.Handlers, async, Caller)
+            : watch.WaitAsync(body(Command, Runner.Handlers, async, watch.Token));
+    }
 
     /// <inheritdoc cref="WatchAsync{T}(ValueTask{T})"/>
     public readonly ValueTask WatchAsync(Task operation) => Watch is null ? new ValueTask(operation) : Watch.WaitAsync(operation);
@@ -243,67 +280,5 @@ internal partial struct CallLifecycle
         if (watch is not null && Pool.Traits.AsyncRunsSynchronously)
             watch.CancelOnStop(Command);
         return watch;
-    }
-
-    /// <summary>The call succeeded: outputs are read back into their <see cref="ParameterBag"/> and the telemetry stops.</summary>
-    /// <param name="readBack">False when the caller stopped reading early (the outputs did not arrive).</param>
-    public void Complete(bool readBack = true)
-    {
-        if (_completed)
-            return;
-        _completed = true;
-        if (readBack)
-            (Request.Args as ParameterBag)?.ReadBack();
-        Pool.Telemetry.CommandCompleted(_started, succeeded: true, sql: Request.Sql, args: Request.Args);
-    }
-
-    /// <summary>The call failed with <paramref name="error"/> (null when its cause is reported elsewhere): the telemetry stops.</summary>
-    public void Fail(Exception? error)
-    {
-        if (_completed)
-            return;
-        _completed = _failed = true;
-        Pool.Telemetry.CommandCompleted(_started, succeeded: false, error, Request.Sql, Request.Args);
-    }
-
-    /// <summary>
-    /// Gives the command and the connection back; when the provider still runs an abandoned operation
-    /// (<paramref name="abandoned"/>, or the call's watch's), both go with it once it is done. The telemetry stops as failed
-    /// if the call neither completed nor failed.
-    /// </summary>
-    public ValueTask EndAsync(bool async, Task? abandoned = null)
-    {
-        if (Shape == CallShape.TransactionEnd)
-        {
-            // The session keeps (or has discarded) its connection: only the watch ends here.
-            Watch?.Dispose();
-            return default;
-        }
-
-        Fail(null);
-        abandoned ??= Watch?.Abandoned;
-        DbCommand? command = Command;
-        try
-        {
-            if (command is not null && abandoned is null)
-            {
-                command.Parameters.Clear();
-                if (Shape == CallShape.Buffered)
-                    Source.ReturnCommand(Lease, command, _failed);
-                else
-                    command.Dispose();
-            }
-        }
-        finally
-        {
-            if (_blocking)
-                BlockingCalls.Exit();
-            Watch?.Dispose();
-        }
-
-        if (abandoned is null)
-            return Source.ReleaseAsync(Lease, async, _failed);
-        Source.Abandon(Lease, command!, abandoned);
-        return default;
     }
 }

@@ -1,0 +1,77 @@
+using System.Data.Common;
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Execution;
+
+/// <summary>The end of a call: its telemetry stopped, its command and connection given back.</summary>
+internal partial struct CallLifecycle
+{
+    /// <summary>The call succeeded: outputs are read back into their <see cref="ParameterBag"/> and the telemetry stops.</summary>
+    /// <param name="readBack">False when the caller stopped reading early (the outputs did not arrive).</param>
+    public void Complete(bool readBack = true)
+    {
+        if (_completed)
+            return;
+        _completed = true;
+        if (readBack && Request.Args is ParameterBag bag)
+            bag.ReadBack();
+
+        // A command the telemetry did not time (no listener) has nothing to stop.
+        if (_started != 0)
+            Pool.Telemetry.CommandCompleted(_started, succeeded: true, sql: Request.Sql, args: Request.Args);
+    }
+
+    /// <summary>The call failed with <paramref name="error"/> (null when its cause is reported elsewhere): the telemetry stops.</summary>
+    public void Fail(Exception? error)
+    {
+        if (_completed)
+            return;
+        _completed = _failed = true;
+        if (_started != 0)
+            Pool.Telemetry.CommandCompleted(_started, succeeded: false, error, Request.Sql, Request.Args);
+    }
+
+    /// <summary>
+    /// Gives the command and the connection back; when the provider still runs an abandoned operation
+    /// (<paramref name="abandoned"/>, or the call's watch's), both go with it once it is done. The telemetry stops as failed
+    /// if the call neither completed nor failed.
+    /// </summary>
+    public ValueTask EndAsync(bool async, Task? abandoned = null)
+    {
+        if (Shape == CallShape.TransactionEnd)
+        {
+            // The session keeps (or has discarded) its connection: only the watch ends here.
+            Watch?.Dispose();
+            return default;
+        }
+
+        if (!_completed)
+            Fail(null);
+        CallWatch? watch = Watch;
+        abandoned ??= watch?.Abandoned;
+        ConnectionSource source = Runner.Source;
+        DbCommand? command = Command;
+        try
+        {
+            if (command is not null && abandoned is null)
+            {
+                command.Parameters.Clear();
+                if (Shape == CallShape.Buffered)
+                    source.ReturnCommand(Lease, command, _failed);
+                else
+                    command.Dispose();
+            }
+        }
+        finally
+        {
+            if (_blocking)
+                BlockingCalls.Exit();
+            watch?.Dispose();
+        }
+
+        if (abandoned is null)
+            return source.ReleaseAsync(Lease, async, _failed);
+        source.Abandon(Lease, command!, abandoned);
+        return default;
+    }
+}
