@@ -14,22 +14,8 @@ namespace Orseis.Execution;
 /// </summary>
 internal static partial class Literals
 {
-    /// <summary>
-    /// True when <paramref name="sql"/> may hold a literal token; a plain scan, nothing allocated, and none at all for
-    /// the same string instance as the last SQL scanned without one (a call site's constant SQL, call after call).
-    /// </summary>
-    public static bool In(string sql)
-    {
-        if (ReferenceEquals(sql, _lastWithout))
-            return false;
-        if (sql.Contains("{=", StringComparison.Ordinal))
-            return true;
-        _lastWithout = sql;
-        return false;
-    }
-
-    // A string is immutable: the same instance always scans the same. Shared by all threads; a stale read only rescans.
-    private static string? _lastWithout;
+    /// <summary>True when <paramref name="sql"/> may hold a literal token; a plain scan, nothing allocated.</summary>
+    public static bool In(string sql) => sql.Contains("{=", StringComparison.Ordinal);
 
     /// <summary>
     /// <paramref name="sql"/> with each <c>{=name}</c> replaced by the literal of <paramref name="args"/>' member or entry
