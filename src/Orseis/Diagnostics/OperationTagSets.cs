@@ -20,6 +20,14 @@ internal sealed class OperationTagSets
     private readonly ConcurrentDictionary<string, KeyValuePair<string, object?>[]> _bySummary = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, KeyValuePair<string, object?>[]> _byProcedure = new(StringComparer.Ordinal);
 
+    // The attributes of each statement text seen, by the string instance (a call site's SQL is the same literal call after
+    // call), so a statement is read for its operation and table once, not on every measured call. Bounded: SQL built anew
+    // for each call never repeats an instance, and past MaxTexts is read each time instead.
+    private readonly ConcurrentDictionary<string, KeyValuePair<string, object?>[]> _byText = new(ReferenceEqualityComparer.Instance);
+
+    /// <summary>The most statement texts one pool remembers the attributes of.</summary>
+    public const int MaxTexts = 1000;
+
     public OperationTagSets(KeyValuePair<string, object?>[] pool) => _pool = pool;
 
     /// <summary>
@@ -31,17 +39,25 @@ internal sealed class OperationTagSets
             return _pool;
         if (args is ParameterBag { CommandType: CommandType.StoredProcedure })
             return Procedure(sql);
+        if (_byText.TryGetValue(sql, out KeyValuePair<string, object?>[]? known))
+            return known;
+        KeyValuePair<string, object?>[] tags = Read(sql);
+        if (_byText.Count < MaxTexts)
+            _byText.TryAdd(sql, tags);
+        return tags;
+    }
+
+    /// <summary>The <c>db.query.summary</c> of <paramref name="sql"/>, or null (for a span, as the meter gives it).</summary>
+    public string? SummaryOf(string sql) =>
+        For(sql, null) is [.., { Key: "db.query.summary", Value: string summary }] ? summary : null;
+
+    /// <summary>The attributes of a statement that is no procedure call, read from its text.</summary>
+    private KeyValuePair<string, object?>[] Read(string sql)
+    {
         int operation = SqlOperation.Find(sql);
         if (operation < 0)
             return _pool;
         return Summary(sql, operation) ?? (_byOperation[operation] ??= [.. _pool, new("db.operation.name", SqlOperation.Names[operation])]);
-    }
-
-    /// <summary>The <c>db.query.summary</c> of <paramref name="sql"/>, or null (for a span, as the meter gives it).</summary>
-    public string? SummaryOf(string sql)
-    {
-        int operation = SqlOperation.Find(sql);
-        return operation < 0 ? null : Summary(sql, operation)?[^1].Value as string;
     }
 
     private KeyValuePair<string, object?>[] Procedure(string name)
@@ -71,6 +87,9 @@ internal sealed class OperationTagSets
             static (s, state) => [.. state.pool, new("db.operation.name", state.name), new("db.query.summary", s)],
             (pool: _pool, name));
     }
+
+    /// <summary>How many statement texts this pool remembers the attributes of (at most <see cref="MaxTexts"/>).</summary>
+    internal int Texts => _byText.Count;
 
     private bool Full => _bySummary.Count + _byProcedure.Count >= MaxSets;
 }

@@ -17,6 +17,32 @@ namespace Orseis.Tests.Diagnostics;
 public sealed class OperationAttributeTests : DiagTest
 {
     [Fact]
+    public void A_statement_text_is_read_once_and_the_texts_remembered_are_bounded()
+    {
+        var sets = new OperationTagSets([new("db.system.name", "sqlite")]);
+        string sql = "select name from orders where id = @id";
+        KeyValuePair<string, object?>[] first = sets.For(sql, null);
+        Assert.Same(first, sets.For(sql, null));
+        Assert.Equal("SELECT orders", sets.SummaryOf(sql));
+        Assert.Equal(1, sets.Texts);
+
+        // The same text in another string instance (SQL built at run time) reads to the same attributes.
+        string built = string.Concat("select name from ", "orders where id = @id");
+        Assert.Same(first, sets.For(built, null));
+
+        // SQL built anew for every call: remembered up to the bound, right past it too.
+        for (int i = 0; i < OperationTagSets.MaxTexts + 50; i++)
+        {
+            string text = $"update t{i % 10} set v = 1 where k = {i}";
+            Assert.Equal($"UPDATE t{i % 10}", sets.SummaryOf(text));
+        }
+
+        Assert.Equal(OperationTagSets.MaxTexts, sets.Texts);
+        Assert.Same(first, sets.For(sql, null));
+        Assert.Null(sets.SummaryOf("select 1"));
+    }
+
+    [Fact]
     public void Operation_duration_is_split_by_operation_and_single_table_summary()
     {
         List<MetricSnapshot> exported = Export(() =>
