@@ -43,13 +43,7 @@ internal partial struct CallLifecycle
             throw;
         }
 
-        // Written in the caller's own copy (Init, here by hand: the start is every call's).
-        call = default;
-        call.Runner = runner;
-        call.Request = request;
-        call.Shape = shape;
-        call._blocking = blocking;
-        call.Caller = cancellationToken;
+        Init(out call, runner, request, shape, blocking, cancellationToken);
         if (!acquiring.IsCompletedSuccessfully)
         {
             later = blocking ? AcquireLaterAsync(acquiring) : acquiring;
