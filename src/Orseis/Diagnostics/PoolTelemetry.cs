@@ -155,6 +155,9 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// </summary>
     public void CommandCompleted(long started, bool succeeded, Exception? error = null, string? sql = null, object? args = null)
     {
+        // A broken connection is a lost one whether or not the command was timed (detectors run without listeners).
+        if (error is ConnectionBrokenException)
+            _waves.ConnectionsLost();
         if (started == 0)
             return;
         TimeSpan elapsed = _time.GetElapsedTime(started);
@@ -172,9 +175,6 @@ internal sealed partial class PoolTelemetry : IDisposable
             Guard(static (self, state) => OrseisEventSource.Log.CommandStop(
                 self.PoolName, state.elapsed.TotalMilliseconds, state.succeeded), (elapsed, succeeded));
         }
-
-        if (error is ConnectionBrokenException)
-            _waves.ConnectionsLost();
     }
 
     /// <summary>A buffered call's statement failed with <paramref name="error"/> (failure path only).</summary>
