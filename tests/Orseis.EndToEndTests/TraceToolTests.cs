@@ -267,14 +267,7 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
                 ["SessionId"] = "rate-test", ["Metrics"] = "Orseis", ["RefreshInterval"] = "0.5",
                 ["MaxTimeSeries"] = "1000", ["MaxHistograms"] = "100",
             });
-        using (var session = new Microsoft.Diagnostics.NETCore.Client.DiagnosticsClient(sample.Id).StartEventPipeSession([metrics], requestRundown: false))
-        using (FileStream file = File.Create(trace))
-        {
-            Task copy = session.EventStream.CopyToAsync(file);
-            Thread.Sleep(TimeSpan.FromSeconds(4.5));
-            session.Stop();
-            Assert.True(copy.Wait(TimeSpan.FromSeconds(30)), "the EventPipe stream did not end within 30 s of stopping the session");
-        }
+        Record(sample.Id, metrics, TimeSpan.FromSeconds(4.5), trace);
 
         ToolProcess.Result json = Run("report", trace, "--format", "json");
         Assert.True(json.ExitCode == 0, json.Error);
@@ -383,14 +376,7 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
             "--rate", "40", "--concurrency", "2", "--duration", "60", "--report", "0");
         string trace = Path.Combine(_work, "verbose-no-facts.nettrace");
         var events = new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider("Orseis", System.Diagnostics.Tracing.EventLevel.Verbose, keywords: 0xF);
-        using (var session = new Microsoft.Diagnostics.NETCore.Client.DiagnosticsClient(sample.Id).StartEventPipeSession([events], requestRundown: false))
-        using (FileStream file = File.Create(trace))
-        {
-            Task copy = session.EventStream.CopyToAsync(file);
-            Thread.Sleep(TimeSpan.FromSeconds(1.5));
-            session.Stop();
-            Assert.True(copy.Wait(TimeSpan.FromSeconds(30)), "the EventPipe stream did not end within 30 s of stopping the session");
-        }
+        Record(sample.Id, events, TimeSpan.FromSeconds(1.5), trace);
 
         ToolProcess.Result text = Run("report", trace);
         Assert.True(text.ExitCode == 0, text.Error);
@@ -599,5 +585,16 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
             || e.Contains("KernelTraceControl", StringComparison.OrdinalIgnoreCase));
         Assert.DoesNotContain(installed.PackageEntries, e => e.EndsWith(".resources.dll", StringComparison.Ordinal));
         Assert.True(installed.PackageBytes < 2_500_000, $"the package is {installed.PackageBytes} bytes");
+    }
+
+    /// <summary>Records <paramref name="provider"/> of process <paramref name="pid"/> over EventPipe into <paramref name="path"/> for <paramref name="length"/>.</summary>
+    private static void Record(int pid, Microsoft.Diagnostics.NETCore.Client.EventPipeProvider provider, TimeSpan length, string path)
+    {
+        using var session = new Microsoft.Diagnostics.NETCore.Client.DiagnosticsClient(pid).StartEventPipeSession([provider], requestRundown: false);
+        using FileStream file = File.Create(path);
+        Task copy = session.EventStream.CopyToAsync(file);
+        Thread.Sleep(length);
+        session.Stop();
+        Assert.True(copy.Wait(TimeSpan.FromSeconds(30)), "the EventPipe stream did not end within 30 s of stopping the session");
     }
 }

@@ -37,17 +37,15 @@ internal static class ParameterBinder
         return BindArgs(command, sql, args, handlers);
     }
 
-    /// <summary><see cref="Bind"/> once any literal is written.</summary>
-    private static string BindArgs(DbCommand command, string sql, object? args, Mapping.TypeHandlerSet? handlers)
+    /// <summary>
+    /// <see cref="Bind"/> for arguments that are not the last object type bound (<see cref="Bind"/> checks that first: only
+    /// types that reached the default case below are remembered), and for the parameter collections of a statement whose
+    /// literals are written.
+    /// </summary>
+    private static string BindArgs(DbCommand command, string sql, object args, Mapping.TypeHandlerSet? handlers)
     {
-        // Only types that reached the default case below are in the cache, so a cached type goes there directly
-        // instead of through the collection type tests.
-        if (args is not null && _lastArgs is { } last && last.Type == args.GetType())
-            return BindMembers(command, sql, args, last.Getters, handlers);
         switch (args)
         {
-            case null:
-                return sql;
             case ParameterList prebuilt:
                 foreach (var (name, value) in prebuilt)
                     command.Parameters.Add(Create(command, name, value, handlers));

@@ -76,7 +76,7 @@ internal partial struct CallLifecycle
     /// A new call written into <paramref name="call"/>, the caller's own copy, field by field: building it aside and
     /// copying it in would pass every reference it holds through a write barrier once more.
     /// </summary>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void Init(
         out CallLifecycle call, SqlRunner runner, CommandRequest request, CallShape shape, bool blocking, CancellationToken caller)
     {
