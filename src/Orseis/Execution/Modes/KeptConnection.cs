@@ -55,6 +55,22 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
     /// <summary>How many times a broken connection was replaced by a new one.</summary>
     public int Reopens { get; private set; }
 
+    /// <summary>
+    /// The kept connection when a call can have it as it is (open, nothing to settle or lost): the common case, answered
+    /// without <see cref="EnsureOpenAsync"/>'s async frame. False when the call must go through it.
+    /// </summary>
+    public bool TryReady(out Lease ready)
+    {
+        if (_lease?.Value is { Connection.State: ConnectionState.Open } open && _unsettled is null && Loss is null)
+        {
+            ready = open;
+            return true;
+        }
+
+        ready = default;
+        return false;
+    }
+
     public async ValueTask<Lease> EnsureOpenAsync(bool async, CancellationToken cancellationToken)
     {
         Lease? kept = Current;

@@ -16,34 +16,49 @@ internal sealed class ReuseConnectionSource(PoolContext pool, string owner)
 
     public long Waits => Interlocked.Read(ref _waits);
 
-    protected override async ValueTask<Lease> AcquireCoreAsync(
+    protected override ValueTask<Lease> AcquireCoreAsync(
         System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken)
     {
         if (!_gate.Wait(0, CancellationToken.None))
-        {
-            if (!async && Volatile.Read(ref _streamThread) == Environment.CurrentManagedThreadId)
-            {
-                throw new InvalidOperationException(
-                    $"This call would wait forever: a Stream over {owner} is still open on this thread and holds its only connection. " +
-                    "Read the stream to a list first (Query), finish it before the next call, or use OpenPerCall mode.");
-            }
+            return WaitThenEnterAsync(async, forStream, cancellationToken);
+        if (!Kept.TryReady(out Lease ready))
+            return EnteredAsync(async, forStream, cancellationToken);
+        if (forStream && !async)
+            Volatile.Write(ref _streamThread, Environment.CurrentManagedThreadId);
+        return new ValueTask<Lease>(ready);
+    }
 
-            Interlocked.Increment(ref _waits);
-            long waitStarted = Pool.Telemetry.ReuseWaitStarting();
-            TimeSpan limit = Pool.Options.ReuseWaitTimeout;
-            bool entered = async
-                ? await _gate.WaitAsync(limit, cancellationToken).ConfigureAwait(false)
-                : _gate.Wait(limit, cancellationToken);
-            Pool.Telemetry.ReuseWaitCompleted(waitStarted);
-            if (!entered)
-            {
-                throw new TimeoutException(
-                    $"Waited {limit.TotalSeconds:0.#} s (OrseisOptions.ReuseWaitTimeout) for the connection of {owner}, " +
-                    "which another call or an unfinished stream still holds. " +
-                    "ReuseConnection runs one command at a time; use OpenPerCall for concurrent work.");
-            }
+    /// <summary>The connection once another call gives it back, counted as a wait and bounded by ReuseWaitTimeout.</summary>
+    private async ValueTask<Lease> WaitThenEnterAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    {
+        if (!async && Volatile.Read(ref _streamThread) == Environment.CurrentManagedThreadId)
+        {
+            throw new InvalidOperationException(
+                $"This call would wait forever: a Stream over {owner} is still open on this thread and holds its only connection. " +
+                "Read the stream to a list first (Query), finish it before the next call, or use OpenPerCall mode.");
         }
 
+        Interlocked.Increment(ref _waits);
+        long waitStarted = Pool.Telemetry.ReuseWaitStarting();
+        TimeSpan limit = Pool.Options.ReuseWaitTimeout;
+        bool entered = async
+            ? await _gate.WaitAsync(limit, cancellationToken).ConfigureAwait(false)
+            : _gate.Wait(limit, cancellationToken);
+        Pool.Telemetry.ReuseWaitCompleted(waitStarted);
+        if (!entered)
+        {
+            throw new TimeoutException(
+                $"Waited {limit.TotalSeconds:0.#} s (OrseisOptions.ReuseWaitTimeout) for the connection of {owner}, " +
+                "which another call or an unfinished stream still holds. " +
+                "ReuseConnection runs one command at a time; use OpenPerCall for concurrent work.");
+        }
+
+        return await EnteredAsync(async, forStream, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>The connection, opened or reopened as needed, once this call holds the gate; a failure gives the gate back.</summary>
+    private async ValueTask<Lease> EnteredAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    {
         try
         {
             Lease lease = await Kept.EnsureOpenAsync(async, cancellationToken).ConfigureAwait(false);

@@ -43,7 +43,7 @@ internal sealed class SessionSource(PoolContext pool, string owner) : KeptSource
                 "or make concurrent calls on the Database in OpenPerCall mode.");
         }
 
-        return AcquireWhileBusyAsync(async, cancellationToken);
+        return Kept.TryReady(out Lease ready) ? new ValueTask<Lease>(ready) : AcquireWhileBusyAsync(async, cancellationToken);
     }
 
     private async ValueTask<Lease> AcquireWhileBusyAsync(bool async, CancellationToken cancellationToken)
