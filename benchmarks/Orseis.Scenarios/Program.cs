@@ -183,10 +183,58 @@ scopes.SetAction((parse, _) => Guarded(() => Orseis.Scenarios.Scopes.ScopesComma
     parse.GetValue(scopeMaxPool), parse.GetRequiredValue(scopeDetectors), parse.GetValue(scopeMaxMinutes),
     parse.GetValue(scopeOut), parse.GetValue(scopeApp))));
 
-var root = new RootCommand(
-    "Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, warmup, scopes, hog")
+var capClients = IntListOption("--clients", "concurrent hey workers, comma-separated", Orseis.Scenarios.Capacity.CapacityCommand.DefaultClients, 1, 4096);
+var capPools = IntListOption("--pools", "Max Pool Size values of the app, comma-separated", Orseis.Scenarios.Capacity.CapacityCommand.DefaultPools, 1, 2000);
+var capHandlings = new Option<string[]>("--handlings")
 {
-    suite, run, sweep, overhead, idle, instructions, overheadChild, coldStart, failover, warmUp, scopes, hog,
+    Description = "MariaDB's --thread-handling values, comma-separated",
+    CustomParser = r =>
+    {
+        string[] texts = [.. r.Tokens.SelectMany(t => t.Value.Split(','))];
+        if (texts.Length == 0 || texts.Any(t => !Orseis.Scenarios.Capacity.CapacityCommand.Handlings.Contains(t)))
+            r.AddError($"--handlings must be one-thread-per-connection, pool-of-threads or both, not '{string.Join(',', texts)}'");
+        return texts;
+    },
+    DefaultValueFactory = _ => Orseis.Scenarios.Capacity.CapacityCommand.Handlings,
+};
+var capLoads = new Option<string[]>("--loads")
+{
+    Description = "the requests sent: wait (select sleep(0.01)), work (four small queries), comma-separated",
+    CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))],
+    DefaultValueFactory = _ => [.. Orseis.Scenarios.Capacity.CapacityLoad.All.Select(l => l.Name)],
+};
+var capSeconds = new Option<int>("--seconds") { Description = "seconds of load per point", DefaultValueFactory = _ => 2 };
+var capMaxMinutes = new Option<int>("--max-minutes") { Description = "start no new point after this many minutes", DefaultValueFactory = _ => 30 };
+var capOut = OutOption();
+var capApp = AppOption();
+var capacity = new Command("capacity", "Throughput and latency at 1..1024 clients for several Max Pool Sizes, on a MariaDB with one thread per connection and with its thread pool")
+{
+    capClients, capPools, capHandlings, capLoads, capSeconds, capMaxMinutes, capOut, capApp,
+};
+AtLeast(capSeconds, 1, "");
+AtLeast(capMaxMinutes, 1, "");
+capacity.SetAction((parse, _) => Guarded(async () =>
+{
+    Orseis.Scenarios.Capacity.CapacityLoad[] loads;
+    try
+    {
+        loads = [.. parse.GetRequiredValue(capLoads).Select(Orseis.Scenarios.Capacity.CapacityLoad.Parse)];
+    }
+    catch (ArgumentException error)
+    {
+        await Console.Error.WriteLineAsync(error.Message);
+        return 2;
+    }
+
+    return await Orseis.Scenarios.Capacity.CapacityCommand.RunAsync(
+        parse.GetRequiredValue(capClients), parse.GetRequiredValue(capPools), parse.GetRequiredValue(capHandlings), loads,
+        parse.GetValue(capSeconds), parse.GetValue(capMaxMinutes), parse.GetValue(capOut), parse.GetValue(capApp));
+}));
+
+var root = new RootCommand(
+    "Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, warmup, scopes, capacity, hog")
+{
+    suite, run, sweep, overhead, idle, instructions, overheadChild, coldStart, failover, warmUp, scopes, capacity, hog,
 };
 return await root.Parse(args).InvokeAsync();
 
@@ -216,6 +264,21 @@ static Option<string> ListenersOption()
 }
 
 static bool[] ListenerStates(string choice) => choice switch { "none" => [false], "attached" => [true], _ => [false, true] };
+
+// A comma-separated list of whole numbers, each from least to most, none repeated.
+static Option<int[]> IntListOption(string name, string description, int[] byDefault, int least, int most) => new(name)
+{
+    Description = description,
+    CustomParser = r =>
+    {
+        string[] texts = [.. r.Tokens.SelectMany(t => t.Value.Split(','))];
+        int[] values = [.. texts.Select(v => int.TryParse(v, System.Globalization.CultureInfo.InvariantCulture, out int n) ? n : -1)];
+        if (values.Length == 0 || values.Any(v => v < least || v > most) || values.Distinct().Count() != values.Length)
+            r.AddError($"{name} must be distinct whole numbers from {least} to {most}, comma-separated, not '{string.Join(',', texts)}'");
+        return values;
+    },
+    DefaultValueFactory = _ => byDefault,
+};
 
 static void AtLeast(Option<int> option, int least, string why) =>
     option.Validators.Add(r =>

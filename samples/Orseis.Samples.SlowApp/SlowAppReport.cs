@@ -49,6 +49,9 @@ internal sealed record SlowAppReport(
 
     public double ProviderTakenSeconds { get; init; }
 
+    /// <summary>Orseis' advice for Max Pool Size from what it measured (<see cref="PoolReport.RecommendedMaxPoolSize"/>); null with none.</summary>
+    public int? RecommendedMaxPoolSize { get; init; }
+
     /// <summary>CPU time this process used since it started (user and system), in seconds.</summary>
     public double CpuSeconds { get; init; }
 
@@ -80,6 +83,7 @@ internal sealed record SlowAppReport(
         ProviderPeakTaken = pool.PeakTaken,
         ProviderUsedSeconds = pool.UsedSeconds,
         ProviderTakenSeconds = pool.TakenSeconds,
+        RecommendedMaxPoolSize = report.RecommendedMaxPoolSize,
         CpuSeconds = Environment.CpuUsage.TotalTime.TotalSeconds,
         WorkRequests = work.Requests,
         WorkAnswered = work.Answered,

@@ -25,7 +25,7 @@ public sealed class MariaDbServerWithHeyFactAttribute : FactAttribute
         if (StudyTools.InCi)
             return;
         if (!StudyTools.OnPath("mariadbd"))
-            Skip = "The failover study starts a MariaDB of its own: apt-get install mariadb-server (./scripts/test.sh installs it when run as root).";
+            Skip = "The failover and capacity studies start a MariaDB of their own: apt-get install mariadb-server (./scripts/test.sh installs it when run as root).";
         else if (!StudyTools.OnPath("hey"))
             Skip = StudyTools.NoHey;
     }

@@ -1,0 +1,103 @@
+using System.Diagnostics;
+using MySqlConnector;
+using Orseis.Scenarios.ColdStart;
+using Orseis.Scenarios.Scopes;
+using Orseis.Testing;
+using static Orseis.Scenarios.ColdStart.StudyText;
+
+namespace Orseis.Scenarios.Capacity;
+
+/// <summary>
+/// The capacity study (seeds: "pool-sizing-notes-zh", "thread-pool-hybrid"): how Max Pool Size and the server's way of
+/// handling connections shape throughput and latency from 1 to 1024 concurrent clients. For each thread handling a MariaDB
+/// of its own starts (scripts/mariadb-start.sh with <c>--thread-handling</c>); for each load, Max Pool Size and client count
+/// a fresh SlowApp process (samples/Orseis.Samples.SlowApp, MySqlConnector, async, open per call, every detector on) is
+/// warmed up and then kept busy by <c>hey</c>; the table gives what the clients got and what Orseis said about the pool.
+/// </summary>
+internal static class CapacityCommand
+{
+    public static readonly string[] Handlings = ["one-thread-per-connection", "pool-of-threads"];
+
+    public static readonly int[] DefaultClients = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+    public static readonly int[] DefaultPools = [4, 16, 64, 256];
+
+    public static async Task<int> RunAsync(
+        int[] clients, int[] pools, string[] handlings, CapacityLoad[] loads, int seconds, int maxMinutes, string? output, string? app)
+    {
+        string dll = app ?? SlowAppProcess.BuildApp();
+        if (!File.Exists(dll))
+            throw new ScenarioSetupException($"--app: {dll} does not exist.");
+        int points = handlings.Length * loads.Length * pools.Length * clients.Length;
+        Console.Error.WriteLine(Invariant($"{points} points of {seconds} s: about {points * (seconds + 3.5) / 60:0} min, {maxMinutes} at most"));
+        var results = new List<CapacityPoint>();
+        var clock = Stopwatch.StartNew();
+        bool cut = false;
+        foreach (string handling in handlings)
+        {
+            // Room on the server for the largest pool and the study's own status connection.
+            string options = Invariant($"--thread-handling={handling} --max-connections={pools.Max() + 50}");
+            using var server = new ThrowawayMariaDb("capacity", options);
+            foreach (CapacityLoad load in loads)
+            {
+                foreach (int pool in pools)
+                {
+                    foreach (int count in clients)
+                    {
+                        if (clock.Elapsed > TimeSpan.FromMinutes(maxMinutes))
+                        {
+                            cut = true;
+                            break;
+                        }
+
+                        CapacityPoint point = await MeasureAsync(dll, server.ConnectionString, handling, load, pool, count, seconds);
+                        results.Add(point);
+                        Console.Error.WriteLine(
+                            Invariant($"{handling}, {load.Name}, pool {pool}, {count} clients: {point.Hey.OkPerSecond:0} ok/s, ") +
+                            Invariant($"p50 {point.Hey.P50Seconds * 1000:0.0} ms, p99 {point.Hey.P99Seconds * 1000:0.0} ms, ") +
+                            Invariant($"failed {point.Hey.Failed}, queued opens {point.QueuedOpens}, ") +
+                            Invariant($"findings {Counts(point.Findings)} ({clock.Elapsed.TotalMinutes:0.0} min)"));
+                    }
+                }
+            }
+        }
+
+        string text = CapacityTable.Write(results, loads, seconds, clock.Elapsed, cut);
+        Console.Write(text);
+        if (output is not null)
+            await File.WriteAllTextAsync(output, text);
+        return 0;
+    }
+
+    private static async Task<CapacityPoint> MeasureAsync(
+        string dll, string connectionString, string handling, CapacityLoad load, int pool, int clients, int seconds)
+    {
+        var settings = new Dictionary<string, string> { ["SLOWAPP_UNIT"] = "percall", ["SLOWAPP_DETECTORS"] = "all" };
+        await using SlowAppProcess process = await SlowAppProcess.StartAsync(
+            dll, new SlowAppConfig("mysqlconnector", "async", MinThreads: null), pool, connectionString, settings);
+        var url = new Uri(process.Root, load.Path);
+
+        // Warm: the pool grown to what this load takes, the code jitted, the thread pool grown.
+        await HeySummary.RunAsync(url, clients, null, Math.Max(clients * 2, 20), TimeSpan.FromMinutes(3));
+        CapacityReport before = CapacityReport.Parse(await process.GetStringAsync("report"));
+        TimeSpan duration = TimeSpan.FromSeconds(seconds);
+        HeySummary hey = await HeySummary.RunAsync(url, clients, duration, 0, duration + TimeSpan.FromSeconds(90));
+        await Task.Delay(TimeSpan.FromMilliseconds(500)); // the detectors' last findings
+        CapacityReport after = CapacityReport.Parse(await process.GetStringAsync("report"));
+        var threads = new ServerThreads(
+            await StatusAsync(connectionString, "Threads_connected") - 1, await StatusAsync(connectionString, "Threadpool_threads"));
+        return new CapacityPoint(handling, load, pool, clients, hey, before, after, threads);
+    }
+
+    /// <summary>One of the server's global status counters; 0 when this server has no such counter.</summary>
+    private static async Task<long> StatusAsync(string connectionString, string name)
+    {
+        var builder = new MySqlConnectionStringBuilder(connectionString) { Pooling = false };
+        await using var connection = new MySqlConnection(builder.ConnectionString);
+        await connection.OpenAsync();
+        await using MySqlCommand command = connection.CreateCommand();
+        command.CommandText = "select variable_value from information_schema.global_status where variable_name = @name";
+        command.Parameters.AddWithValue("@name", name.ToUpperInvariant());
+        return await command.ExecuteScalarAsync() is string value ? long.Parse(value, System.Globalization.CultureInfo.InvariantCulture) : 0;
+    }
+}

@@ -1,0 +1,60 @@
+using System.Text.Json;
+using Orseis.Scenarios.Scopes;
+using static Orseis.Scenarios.ColdStart.StudyText;
+
+namespace Orseis.Scenarios.Capacity;
+
+/// <summary>A request the capacity study sends, and what it costs the pool.</summary>
+/// <param name="Name">The name <c>--loads</c> takes.</param>
+/// <param name="Path">The SlowApp path that serves it.</param>
+/// <param name="Text">What one request does, for the report.</param>
+internal sealed record CapacityLoad(string Name, string Path, string Text)
+{
+    public static readonly CapacityLoad[] All =
+    [
+        new("wait", "slow/0.01/db", "one `select sleep(0.01)`: each request holds its connection 10 ms while the server waits"),
+        new("work", "work/4", "four sequential `select @v`: small queries, CPU on the app, the server and hey"),
+    ];
+
+    /// <summary>The load named <paramref name="name"/>.</summary>
+    /// <exception cref="ArgumentException">No load has that name; the message lists them.</exception>
+    public static CapacityLoad Parse(string name) =>
+        All.FirstOrDefault(l => l.Name == name) ??
+        throw new ArgumentException($"--loads: '{name}' is not one of {string.Join(", ", All.Select(l => l.Name))}.");
+}
+
+/// <summary>What the SlowApp's <c>/report</c> says that the capacity study reads (samples/Orseis.Samples.SlowApp/SlowAppReport.cs).</summary>
+internal sealed record CapacityReport(
+    double UptimeSeconds, long Opens, long Commands, int PeakInUse, int PeakDemand, long QueuedOpens, long ProviderPeakUsed,
+    int ThreadPoolThreads, string? PoolSizeAdvice, int? RecommendedMaxPoolSize, Dictionary<string, long> Errors,
+    Dictionary<string, long> FindingCounts)
+{
+    private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
+
+    public static CapacityReport Parse(string json) =>
+        JsonSerializer.Deserialize<CapacityReport>(json, Json) ?? throw new InvalidDataException("SlowApp's /report was empty.");
+}
+
+/// <summary>The server's own counts after a point (<c>SHOW GLOBAL STATUS</c>).</summary>
+/// <param name="Connected">Connections open on the server (<c>Threads_connected</c>), less the study's own.</param>
+/// <param name="PoolThreads">Threads of the server's thread pool (<c>Threadpool_threads</c>); 0 with one thread per connection.</param>
+internal sealed record ServerThreads(long Connected, long PoolThreads);
+
+/// <summary>One measured point: <paramref name="Clients"/> hey workers on <paramref name="Load"/> against an app whose pool
+/// holds at most <paramref name="Pool"/> connections, on a server handling its connections by <paramref name="Handling"/>.</summary>
+internal sealed record CapacityPoint(
+    string Handling, CapacityLoad Load, int Pool, int Clients, HeySummary Hey, CapacityReport Before, CapacityReport After,
+    ServerThreads Threads)
+{
+    /// <summary>Opens that waited for a connection because every one was held (Orseis' count).</summary>
+    public long QueuedOpens => After.QueuedOpens - Before.QueuedOpens;
+
+    /// <summary>
+    /// Findings over the app's life, by kind: warm-up and load are one episode of the same traffic, and a detector that
+    /// spoke during the warm-up does not repeat itself while the episode lasts.
+    /// </summary>
+    public Dictionary<string, long> Findings => After.FindingCounts;
+
+    /// <summary>Errors the app answered 503 with during the measured load, by error.</summary>
+    public Dictionary<string, long> NewErrors => Added(Before.Errors, After.Errors);
+}
