@@ -56,7 +56,7 @@ internal static class CapacityCommand
                             Invariant($"{handling}, {load.Name}, pool {pool}, {count} clients: {point.Hey.OkPerSecond:0} ok/s, ") +
                             Invariant($"p50 {point.Hey.P50Seconds * 1000:0.0} ms, p99 {point.Hey.P99Seconds * 1000:0.0} ms, ") +
                             Invariant($"failed {point.Hey.Failed}, queued opens {point.QueuedOpens}, ") +
-                            Invariant($"findings {Counts(point.Findings)} ({clock.Elapsed.TotalMinutes:0.0} min)"));
+                            Invariant($"findings {Counts(point.Findings)}; {point.After.PoolSizeAdvice} ({clock.Elapsed.TotalMinutes:0.0} min)"));
                     }
                 }
             }

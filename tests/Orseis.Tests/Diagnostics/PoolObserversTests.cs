@@ -28,10 +28,11 @@ public sealed class PoolObserversTests
                 Types(observers.OpenStarting));
             Assert.Equal(
                 [typeof(FactRecorder), typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector),
-                 typeof(ServerUnavailableDetector)],
+                 typeof(ServerUnavailableDetector), typeof(PoolSizeAdvisor)],
                 Types(observers.OpenCompleted));
             Assert.Equal(
-                [typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector)],
+                [typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector),
+                 typeof(PoolSizeAdvisor)],
                 Types(observers.OpenFailed));
             Assert.Equal([typeof(FactRecorder), typeof(HeldTooLongDetector)], Types(observers.Acquired));
             Assert.Equal([typeof(FactRecorder), typeof(ChurnDetector), typeof(HeldTooLongDetector), typeof(PoolSizeAdvisor)],

@@ -6,9 +6,13 @@ namespace Orseis.Diagnostics.Detectors;
 /// Pool-size advice by Little's law, from figures measured on this load: the throughput (releases per second between
 /// the first acquire and the last release) times the uncontended hold time (the 25th percentile of hold times, so
 /// holds stretched by a saturated server do not inflate it) is how many connections the load keeps busy; the advice is
-/// that with 20 % headroom, plus one. When callers really queued, the demand they showed (held plus inside Open, as each
-/// arrived) is a floor for it. The report and the finding give the same number; a finding ("raise") is made only when
-/// callers queued and the advice is above Max Pool Size; "lower" is only ever a line of the report. No advice at all
+/// that with 20 % headroom, plus one. When callers really queued and the pool was what held them up (while they queued,
+/// releases came as fast as Max Pool Size connections at the uncontended hold can give them, <see cref="PoolBoundShare"/>),
+/// the demand they showed (held plus inside Open, as each arrived) is a floor for it. Callers that queued while releases
+/// came slower than that waited for connections held longer than they need (the CPU, the thread pool or the server was
+/// the bottleneck): a larger pool would not pass more, so the advice stays what the load keeps busy and the report says
+/// why. The report and the finding give the same number; a finding ("raise") is made only when callers queued on a pool
+/// that held them up and the advice is above Max Pool Size; "lower" is only ever a line of the report. No advice at all
 /// when the thread pool starved while the load ran: the throughput then measured the threads, not the load (the
 /// cold-start study's bursts read "10 would do" for 130 callers holding connections 5 s each).
 /// As an observer it keeps what the advice is made from (every timed hold, and the demand each caller met as it entered
@@ -19,38 +23,92 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
 {
     private const double Headroom = 1.2;
     private const double HoldQuantile = 0.25;
+
+    /// <summary>
+    /// The share of Max Pool Size that releases while callers queued must keep busy at the uncontended hold for the pool to
+    /// count as what held them up. Measured on MariaDB (docs/capacity.md): callers queued on a pool of 4 behind 10 ms
+    /// holds kept 0.83 to 0.89 of it busy; on a CPU-bound machine a pool of 4 behind 0.15 ms holds 0.16, one of 64 behind
+    /// 11 ms holds 0.59 to 0.60 (where raising it to 256 passed 17 % more at 128 clients and 18 % less at 1024).
+    /// </summary>
+    internal const double PoolBoundShare = 0.75;
+
     private readonly HoldTimes _holds = new();
     private long _demandSum;
     private long _demandSamples;
+
+    // Callers inside Open that entered with the pool oversubscribed, since when some have been, the time that added up
+    // to before, and the releases made meanwhile: the pool's throughput while callers queued.
+    private int _queuing;
+    private long _queuingSince;
+    private long _queuedTicks;
+    private long _releasesWhileQueued;
 
     public override void OnOpenStarting(in OpenStart start)
     {
         Interlocked.Add(ref _demandSum, start.Demand);
         Interlocked.Increment(ref _demandSamples);
+        if (Counts(start) && Interlocked.Increment(ref _queuing) == 1)
+            Volatile.Write(ref _queuingSince, start.Started);
     }
 
-    public override void OnReleased(in Release release) => _holds.Record(release.Holder.Started, release.At, release.Held);
+    public override void OnOpenCompleted(in CompletedOpen open) => LeftQueue(open.Start, open.At);
+
+    public override void OnOpenFailed(in FailedOpen open) => LeftQueue(open.Start, log.Time.GetTimestamp());
+
+    public override void OnReleased(in Release release)
+    {
+        if (Volatile.Read(ref _queuing) > 0)
+            Interlocked.Increment(ref _releasesWhileQueued);
+        _holds.Record(release.Holder.Started, release.At, release.Held);
+    }
+
+    private bool Counts(in OpenStart start) => start.Started != 0 && start.Queued(maxPoolSize);
+
+    private void LeftQueue(in OpenStart start, long at)
+    {
+        if (Counts(start) && Interlocked.Decrement(ref _queuing) == 0)
+            Interlocked.Add(ref _queuedTicks, Math.Max(0, at - Volatile.Read(ref _queuingSince)));
+    }
+
+    /// <summary>Releases per second while callers queued; null when too few were seen to say.</summary>
+    private double? QueuedRate()
+    {
+        long releases = Interlocked.Read(ref _releasesWhileQueued);
+        long ticks = Interlocked.Read(ref _queuedTicks);
+        if (Volatile.Read(ref _queuing) > 0)
+            ticks += Math.Max(0, log.Time.GetTimestamp() - Volatile.Read(ref _queuingSince));
+        double seconds = (double)ticks / log.Time.TimestampFrequency;
+        return releases >= 10 && seconds > 0 ? releases / seconds : null;
+    }
 
     public override void Describe(ReportFigures figures)
     {
         long samples = Interlocked.Read(ref _demandSamples);
         double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
-        Advice? advice = Advise(_holds, meanDemand, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved);
+        Advice? advice = Advise(_holds, meanDemand, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved, QueuedRate());
         figures.MedianHoldTime = _holds.Percentile(0.5);
         figures.MeanInUse = advice?.Busy;
         figures.RecommendedMaxPoolSize = advice?.Recommended;
         figures.PoolSizeAdvice = advice is null ? null : Line(advice);
     }
 
-    /// <summary>What was measured and advised; <see cref="Recommended"/> is null when <see cref="Starved"/>.</summary>
+    /// <summary>
+    /// What was measured and advised; <see cref="Recommended"/> is null when <see cref="Starved"/>. <see cref="HeldUp"/>:
+    /// callers queued, but releases came too slowly for the pool to be what held them up, and this is the share of Max Pool
+    /// Size they kept busy (below <see cref="PoolBoundShare"/>); null otherwise.
+    /// </summary>
     public sealed record Advice(
-        int? Recommended, double Busy, double PerSecond, TimeSpan Hold, double MeanDemand, long QueuedOpens, bool Raise, bool Lower, bool Starved);
+        int? Recommended, double Busy, double PerSecond, TimeSpan Hold, double MeanDemand, long QueuedOpens, bool Raise, bool Lower,
+        bool Starved, double? HeldUp = null);
 
     /// <summary>
     /// The advice for what was measured, or null before any connection was released. <paramref name="lastStarved"/>: when
     /// the thread pool was last seen starving (a timestamp of the log's clock, 0 if never or not watched).
+    /// <paramref name="queuedRate"/>: releases per second while callers queued (the whole load's when null).
     /// </summary>
-    public Advice? Advise(HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0)
+    public Advice? Advise(
+        HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
+        double? queuedRate = null)
     {
         (long first, long last) = holds.Span;
         if (holds.Percentile(HoldQuantile) is not { } hold || last <= first)
@@ -62,11 +120,15 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             return new Advice(null, busy, perSecond, hold, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true);
         int recommended = (int)Math.Ceiling(busy * Headroom) + 1;
         bool queued = queuedOpens >= Math.Max(5, opens / 100);
-        if (queued)
+        double? heldUp = null;
+        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * hold.TotalSeconds / cap : 1;
+        if (queued && share < PoolBoundShare)
+            heldUp = share;
+        if (queued && heldUp is null)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand));
-        bool raise = queued && maxPoolSize is { } max && recommended > max;
+        bool raise = queued && heldUp is null && maxPoolSize is { } max && recommended > max;
         bool lower = !queued && maxPoolSize is { } m && m >= 2 * recommended;
-        var advice = new Advice(recommended, busy, perSecond, hold, meanDemand, queuedOpens, raise, lower, Starved: false);
+        var advice = new Advice(recommended, busy, perSecond, hold, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp);
         if (raise && report)
         {
             CultureInfo c = CultureInfo.InvariantCulture;
@@ -105,6 +167,14 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         string law = string.Create(c, $"{measured} -> {a.Recommended}");
         if (a.Raise)
             return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued: raise Max Pool Size from {maxPoolSize} to {a.Recommended}");
+        if (a.HeldUp is { } share)
+        {
+            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {share:P0} of ") +
+                   string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold: ") +
+                   "connections were held longer than they need " +
+                   "(CPU, thread pool or server saturated), so a larger pool would not pass more; shorten what runs while one is held";
+        }
+
         if (a.Lower)
         {
             return law + string.Create(c, $"; Max Pool Size {maxPoolSize} is more than this load uses: {a.Recommended} would do ") +

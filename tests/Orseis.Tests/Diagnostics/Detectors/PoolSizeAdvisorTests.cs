@@ -47,6 +47,40 @@ public sealed class PoolSizeAdvisorTests
     }
 
     [Fact]
+    public void Callers_that_queued_behind_connections_held_longer_than_they_need_get_no_raise()
+    {
+        // The capacity study's CPU-bound load: 4 connections, holds of 0.15 ms uncontended, 4,400 releases a second while
+        // 1,024 callers queued, so the releases kept 0.66 of 4 connections busy. A pool of 256 passed no more there.
+        var fake = new Fake();
+        HoldTimes holds = Load(fake, perSecond: 4400, holdMs: 0.15);
+        PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 4).Advise(holds, meanDemand: 1000, queuedOpens: 20000, opens: 44000, report: true)!;
+        Assert.False(advice.Raise);
+        Assert.False(advice.Lower);
+        Assert.InRange(advice.HeldUp!.Value, 0.1, 0.25);
+        Assert.InRange(advice.Recommended!.Value, 1, 3); // what the load keeps busy, not the 1,000 callers that waited
+        Assert.Empty(fake.Log.Kept);
+    }
+
+    [Fact]
+    public void The_pool_held_callers_up_when_releases_kept_it_busy_while_they_queued_whatever_the_quiet_around_it()
+    {
+        // A burst on a pool of 10 behind 100 ms holds, in a load that was quiet most of the time: over the whole load the
+        // releases kept 5 connections busy, but while callers queued they kept all 10 busy. That pool held them up.
+        var fake = new Fake();
+        HoldTimes holds = Load(fake, perSecond: 50, holdMs: 100);
+        var advisor = new PoolSizeAdvisor(fake.Log, 10);
+        PoolSizeAdvisor.Advice advice = advisor.Advise(holds, meanDemand: 25, queuedOpens: 30, opens: 500, report: true, queuedRate: 100)!;
+        Assert.Null(advice.HeldUp);
+        Assert.True(advice.Raise);
+        Assert.Equal(25, advice.Recommended);
+        Assert.Single(fake.Findings(FindingKind.PoolSize));
+
+        PoolSizeAdvisor.Advice slow = advisor.Advise(holds, meanDemand: 25, queuedOpens: 30, opens: 500, report: true, queuedRate: 40)!;
+        Assert.InRange(slow.HeldUp!.Value, 0.3, 0.5);
+        Assert.False(slow.Raise);
+    }
+
+    [Fact]
     public void A_handful_of_queued_opens_among_thousands_is_not_a_reason_to_raise()
     {
         var fake = new Fake();
