@@ -26,9 +26,10 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
 
     /// <summary>
     /// The share of Max Pool Size that releases while callers queued must keep busy at the uncontended hold for the pool to
-    /// count as what held them up. Measured on MariaDB (docs/capacity.md): callers queued on a pool of 4 behind 10 ms
-    /// holds kept 0.83 to 0.89 of it busy; on a CPU-bound machine a pool of 4 behind 0.15 ms holds 0.16, one of 64 behind
-    /// 11 ms holds 0.59 to 0.60 (where raising it to 256 passed 17 % more at 128 clients and 18 % less at 1024).
+    /// count as what held them up. Measured on MariaDB (docs/capacity.md): a pool of 4 behind 10 ms holds, where 16
+    /// connections passed twice as much, kept 3.3 to 3.5 of 4 busy over the whole load; on a machine at its CPU limit, a
+    /// pool of 4 behind 0.1 ms holds kept 0.17 to 0.18 of it busy while callers queued, and one of 64 behind 11 ms holds
+    /// 0.64 to 0.70, where 256 connections passed no more.
     /// </summary>
     internal const double PoolBoundShare = 0.75;
 
