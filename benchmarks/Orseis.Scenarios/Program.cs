@@ -197,11 +197,19 @@ var capHandlings = new Option<string[]>("--handlings")
     },
     DefaultValueFactory = _ => Orseis.Scenarios.Capacity.CapacityCommand.Handlings,
 };
-var capLoads = new Option<string[]>("--loads")
+var capLoads = new Option<Orseis.Scenarios.Capacity.CapacityLoad[]>("--loads")
 {
     Description = "the requests sent: wait (select sleep(0.01)), work (four small queries), comma-separated",
-    CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))],
-    DefaultValueFactory = _ => [.. Orseis.Scenarios.Capacity.CapacityLoad.All.Select(l => l.Name)],
+    CustomParser = r =>
+    {
+        string[] texts = [.. r.Tokens.SelectMany(t => t.Value.Split(','))];
+        Orseis.Scenarios.Capacity.CapacityLoad[] loads =
+            [.. Orseis.Scenarios.Capacity.CapacityLoad.All.Where(l => texts.Contains(l.Name))];
+        if (texts.Length == 0 || loads.Length != texts.Distinct().Count())
+            r.AddError($"--loads must be wait, work or both, not '{string.Join(',', texts)}'");
+        return loads;
+    },
+    DefaultValueFactory = _ => Orseis.Scenarios.Capacity.CapacityLoad.All,
 };
 var capSeconds = new Option<int>("--seconds") { Description = "seconds of load per point", DefaultValueFactory = _ => 2 };
 var capMaxMinutes = new Option<int>("--max-minutes") { Description = "start no new point after this many minutes", DefaultValueFactory = _ => 30 };
@@ -213,23 +221,10 @@ var capacity = new Command("capacity", "Throughput and latency at 1..1024 client
 };
 AtLeast(capSeconds, 1, "");
 AtLeast(capMaxMinutes, 1, "");
-capacity.SetAction((parse, _) => Guarded(async () =>
-{
-    Orseis.Scenarios.Capacity.CapacityLoad[] loads;
-    try
-    {
-        loads = [.. parse.GetRequiredValue(capLoads).Select(Orseis.Scenarios.Capacity.CapacityLoad.Parse)];
-    }
-    catch (ArgumentException error)
-    {
-        await Console.Error.WriteLineAsync(error.Message);
-        return 2;
-    }
-
-    return await Orseis.Scenarios.Capacity.CapacityCommand.RunAsync(
-        parse.GetRequiredValue(capClients), parse.GetRequiredValue(capPools), parse.GetRequiredValue(capHandlings), loads,
-        parse.GetValue(capSeconds), parse.GetValue(capMaxMinutes), parse.GetValue(capOut), parse.GetValue(capApp));
-}));
+capacity.SetAction((parse, _) => Guarded(() => Orseis.Scenarios.Capacity.CapacityCommand.RunAsync(
+    parse.GetRequiredValue(capClients), parse.GetRequiredValue(capPools), parse.GetRequiredValue(capHandlings),
+    parse.GetRequiredValue(capLoads), parse.GetValue(capSeconds), parse.GetValue(capMaxMinutes), parse.GetValue(capOut),
+    parse.GetValue(capApp))));
 
 var root = new RootCommand(
     "Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, warmup, scopes, capacity, hog")

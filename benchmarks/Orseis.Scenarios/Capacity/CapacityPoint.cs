@@ -15,12 +15,6 @@ internal sealed record CapacityLoad(string Name, string Path, string Text)
         new("wait", "slow/0.01/db", "one `select sleep(0.01)`: each request holds its connection 10 ms while the server waits"),
         new("work", "work/4", "four sequential `select @v`: small queries, CPU on the app, the server and hey"),
     ];
-
-    /// <summary>The load named <paramref name="name"/>.</summary>
-    /// <exception cref="ArgumentException">No load has that name; the message lists them.</exception>
-    public static CapacityLoad Parse(string name) =>
-        All.FirstOrDefault(l => l.Name == name) ??
-        throw new ArgumentException($"--loads: '{name}' is not one of {string.Join(", ", All.Select(l => l.Name))}.");
 }
 
 /// <summary>What the SlowApp's <c>/report</c> says that the capacity study reads (samples/Orseis.Samples.SlowApp/SlowAppReport.cs).</summary>
