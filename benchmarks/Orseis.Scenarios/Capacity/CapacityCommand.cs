@@ -84,20 +84,28 @@ internal static class CapacityCommand
         HeySummary hey = await HeySummary.RunAsync(url, clients, duration, 0, duration + TimeSpan.FromSeconds(90));
         await Task.Delay(TimeSpan.FromMilliseconds(500)); // the detectors' last findings
         CapacityReport after = CapacityReport.Parse(await process.GetStringAsync("report"));
-        var threads = new ServerThreads(
-            await StatusAsync(connectionString, "Threads_connected") - 1, await StatusAsync(connectionString, "Threadpool_threads"));
-        return new CapacityPoint(handling, load, pool, clients, hey, before, after, threads);
+        return new CapacityPoint(handling, load, pool, clients, hey, before, after, await ThreadsAsync(connectionString));
     }
 
-    /// <summary>One of the server's global status counters; 0 when this server has no such counter.</summary>
-    private static async Task<long> StatusAsync(string connectionString, string name)
+    /// <summary>
+    /// The server's connections (less this one) and thread-pool threads, read together on one connection of its own;
+    /// a counter this server lacks reads 0.
+    /// </summary>
+    private static async Task<ServerThreads> ThreadsAsync(string connectionString)
     {
         var builder = new MySqlConnectionStringBuilder(connectionString) { Pooling = false };
         await using var connection = new MySqlConnection(builder.ConnectionString);
         await connection.OpenAsync();
         await using MySqlCommand command = connection.CreateCommand();
-        command.CommandText = "select variable_value from information_schema.global_status where variable_name = @name";
-        command.Parameters.AddWithValue("@name", name.ToUpperInvariant());
-        return await command.ExecuteScalarAsync() is string value ? long.Parse(value, System.Globalization.CultureInfo.InvariantCulture) : 0;
+        command.CommandText = "select variable_name, variable_value from information_schema.global_status " +
+                              "where variable_name in ('THREADS_CONNECTED', 'THREADPOOL_THREADS')";
+        var counters = new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase);
+        await using (MySqlDataReader reader = await command.ExecuteReaderAsync())
+        {
+            while (await reader.ReadAsync())
+                counters[reader.GetString(0)] = long.Parse(reader.GetString(1), System.Globalization.CultureInfo.InvariantCulture);
+        }
+
+        return new ServerThreads(counters.GetValueOrDefault("THREADS_CONNECTED") - 1, counters.GetValueOrDefault("THREADPOOL_THREADS"));
     }
 }

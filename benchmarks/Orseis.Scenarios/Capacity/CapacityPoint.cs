@@ -1,6 +1,5 @@
 using System.Text.Json;
 using Orseis.Scenarios.Scopes;
-using static Orseis.Scenarios.ColdStart.StudyText;
 
 namespace Orseis.Scenarios.Capacity;
 
@@ -19,9 +18,7 @@ internal sealed record CapacityLoad(string Name, string Path, string Text)
 
 /// <summary>What the SlowApp's <c>/report</c> says that the capacity study reads (samples/Orseis.Samples.SlowApp/SlowAppReport.cs).</summary>
 internal sealed record CapacityReport(
-    double UptimeSeconds, long Opens, long Commands, int PeakInUse, int PeakDemand, long QueuedOpens, long ProviderPeakUsed,
-    int ThreadPoolThreads, string? PoolSizeAdvice, int? RecommendedMaxPoolSize, Dictionary<string, long> Errors,
-    Dictionary<string, long> FindingCounts)
+    long QueuedOpens, string? PoolSizeAdvice, int? RecommendedMaxPoolSize, Dictionary<string, long> FindingCounts)
 {
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
 
@@ -48,7 +45,4 @@ internal sealed record CapacityPoint(
     /// spoke during the warm-up does not repeat itself while the episode lasts.
     /// </summary>
     public Dictionary<string, long> Findings => After.FindingCounts;
-
-    /// <summary>Errors the app answered 503 with during the measured load, by error.</summary>
-    public Dictionary<string, long> NewErrors => Added(Before.Errors, After.Errors);
 }

@@ -121,10 +121,8 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             return new Advice(null, busy, perSecond, hold, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true);
         int recommended = (int)Math.Ceiling(busy * Headroom) + 1;
         bool queued = queuedOpens >= Math.Max(5, opens / 100);
-        double? heldUp = null;
         double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * hold.TotalSeconds / cap : 1;
-        if (queued && share < PoolBoundShare)
-            heldUp = share;
+        double? heldUp = queued && share < PoolBoundShare ? share : null;
         if (queued && heldUp is null)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand));
         bool raise = queued && heldUp is null && maxPoolSize is { } max && recommended > max;

@@ -61,7 +61,7 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
     /// </summary>
     public bool TryReady(out Lease ready)
     {
-        if (_lease?.Value is { Connection.State: ConnectionState.Open } open && _unsettled is null && Loss is null)
+        if (Current is { Connection.State: ConnectionState.Open } open && _unsettled is null && Loss is null)
         {
             ready = open;
             return true;
@@ -73,9 +73,11 @@ internal sealed class KeptConnection(PoolContext pool, string owner, bool heldBy
 
     public async ValueTask<Lease> EnsureOpenAsync(bool async, CancellationToken cancellationToken)
     {
+        if (TryReady(out Lease ready))
+            return ready;
         Lease? kept = Current;
         if (kept is { Connection.State: ConnectionState.Open } open)
-            return _unsettled is null && Loss is null ? open : await SettledAsync(open, async).ConfigureAwait(false);
+            return await SettledAsync(open, async).ConfigureAwait(false);
         if (Loss is { } lost && Transaction is not null)
             throw lost.ForCall(owner);
         if (Transaction is not null)
