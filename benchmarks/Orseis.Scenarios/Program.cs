@@ -215,16 +215,21 @@ var capSeconds = new Option<int>("--seconds") { Description = "seconds of load p
 var capMaxMinutes = new Option<int>("--max-minutes") { Description = "start no new point after this many minutes", DefaultValueFactory = _ => 30 };
 var capOut = OutOption();
 var capApp = AppOption();
+var capFindings = new Option<string[]>("--findings")
+{
+    Description = "print the messages of these finding kinds (comma-separated, e.g. SlowOpen,PoolSize) for every point on standard error",
+    CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(',', StringSplitOptions.RemoveEmptyEntries))],
+};
 var capacity = new Command("capacity", "Throughput and latency at 1..1024 clients for several Max Pool Sizes, on a MariaDB with one thread per connection and with its thread pool")
 {
-    capClients, capPools, capHandlings, capLoads, capSeconds, capMaxMinutes, capOut, capApp,
+    capClients, capPools, capHandlings, capLoads, capSeconds, capMaxMinutes, capOut, capApp, capFindings,
 };
 AtLeast(capSeconds, 1, "");
 AtLeast(capMaxMinutes, 1, "");
 capacity.SetAction((parse, _) => Guarded(() => Orseis.Scenarios.Capacity.CapacityCommand.RunAsync(
     parse.GetRequiredValue(capClients), parse.GetRequiredValue(capPools), parse.GetRequiredValue(capHandlings),
     parse.GetRequiredValue(capLoads), parse.GetValue(capSeconds), parse.GetValue(capMaxMinutes), parse.GetValue(capOut),
-    parse.GetValue(capApp))));
+    parse.GetValue(capApp), parse.GetValue(capFindings) ?? [])));
 
 var root = new RootCommand(
     "Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, warmup, scopes, capacity, hog")

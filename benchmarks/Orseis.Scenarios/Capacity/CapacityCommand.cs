@@ -23,7 +23,8 @@ internal static class CapacityCommand
     public static readonly int[] DefaultPools = [4, 16, 64, 256];
 
     public static async Task<int> RunAsync(
-        int[] clients, int[] pools, string[] handlings, CapacityLoad[] loads, int seconds, int maxMinutes, string? output, string? app)
+        int[] clients, int[] pools, string[] handlings, CapacityLoad[] loads, int seconds, int maxMinutes, string? output, string? app,
+        string[] findings)
     {
         string dll = app ?? SlowAppProcess.BuildApp();
         if (!File.Exists(dll))
@@ -57,6 +58,8 @@ internal static class CapacityCommand
                             Invariant($"p50 {point.Hey.P50Seconds * 1000:0.0} ms, p99 {point.Hey.P99Seconds * 1000:0.0} ms, ") +
                             Invariant($"failed {point.Hey.Failed}, queued opens {point.QueuedOpens}, ") +
                             Invariant($"findings {Counts(point.Findings)}; {point.After.PoolSizeAdvice} ({clock.Elapsed.TotalMinutes:0.0} min)"));
+                        foreach (SlowAppFinding finding in point.After.Findings.Where(f => findings.Contains(f.Kind, StringComparer.OrdinalIgnoreCase)))
+                            Console.Error.WriteLine($"  [{finding.Kind}] {finding.Message}");
                     }
                 }
             }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Orseis.Scenarios.ColdStart;
 using Orseis.Scenarios.Scopes;
 
 namespace Orseis.Scenarios.Capacity;
@@ -18,7 +19,8 @@ internal sealed record CapacityLoad(string Name, string Path, string Text)
 
 /// <summary>What the SlowApp's <c>/report</c> says that the capacity study reads (samples/Orseis.Samples.SlowApp/SlowAppReport.cs).</summary>
 internal sealed record CapacityReport(
-    long QueuedOpens, string? PoolSizeAdvice, int? RecommendedMaxPoolSize, Dictionary<string, long> FindingCounts)
+    long QueuedOpens, string? PoolSizeAdvice, int? RecommendedMaxPoolSize, Dictionary<string, long> FindingCounts,
+    IReadOnlyList<SlowAppFinding> Findings)
 {
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
 

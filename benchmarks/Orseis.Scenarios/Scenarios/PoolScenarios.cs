@@ -24,6 +24,27 @@ internal static class PoolScenarios
                 await Task.WhenAll(callers);
             });
 
+        yield return new Scenario("saturation-mixed-requests",
+            "Max Pool Size=5, warm; 20 users, each request three lookups then 0.5 s of work, 3 s",
+            new Dictionary<FindingKind, string> { [FindingKind.Saturation] = "queueing for the pool", [FindingKind.PoolSize] = "raise Max Pool Size to" },
+            async run =>
+            {
+                Database db = run.Open("Max Pool Size=5");
+                await ScenarioRun.WarmAsync(db, 5);
+                await ScenarioRun.ForAsync(20, TimeSpan.FromSeconds(3), user => MixedRequestAsync(db, user, TimeSpan.FromSeconds(0.5)));
+            });
+
+        yield return Scenario.CleanOne("mixed-requests-roomy-pool",
+            "20 users, each request three lookups then 50 ms of work, 5-25 ms think time, default pool, 3 s", async run =>
+        {
+            Database db = run.Open();
+            await ScenarioRun.ForAsync(20, TimeSpan.FromSeconds(3), async user =>
+            {
+                await MixedRequestAsync(db, user, TimeSpan.FromMilliseconds(50));
+                await Task.Delay(Random.Shared.Next(5, 25));
+            });
+        });
+
         yield return Scenario.Pathology("pool-timeout-held", "Max Pool Size=4, Connect Timeout=1: 4 sessions held 2.5 s, a fifth caller times out", FindingKind.PoolTimeout, "Every connection was held", async run =>
         {
             Database db = run.Open("Max Pool Size=4;Connect Timeout=1");
@@ -87,4 +108,15 @@ internal static class PoolScenarios
     }
 
     private static Task<Session> LeakASessionAsync(Database db) => db.OpenSessionAsync();
+
+    /// <summary>
+    /// One request as a web handler writes it (an async method, so a flow of its own): three lookups, then one call that
+    /// works for <paramref name="work"/>. Holds of well under a millisecond beside long ones.
+    /// </summary>
+    private static async Task MixedRequestAsync(Database db, int user, TimeSpan work)
+    {
+        for (int i = 0; i < 3; i++)
+            GC.KeepAlive(await db.QuerySingleAsync<long>("select @user", new { user }));
+        await db.ExecuteAsync("do sleep(@seconds)", new { seconds = work.TotalSeconds });
+    }
 }

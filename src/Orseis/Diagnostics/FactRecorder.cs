@@ -95,7 +95,8 @@ internal sealed class FactRecorder : PoolObserver
             return;
         Describe();
         HolderTable.Holder h = release.Holder;
-        Events.FactReleased(Pool, _instance, h.Started, release.Held.Ticks, release.At, FlowId(h.Flow), h.Owner, h.Reported, release.Hold);
+        Events.FactReleased(Pool, _instance, h.Started, release.Held.Ticks, release.At, FlowId(h.Flow), h.Owner, h.Reported, release.Hold,
+            h.Kind);
     }
 
     public override void OnCommandFailed(in CommandFailure failure)
@@ -110,7 +111,9 @@ internal sealed class FactRecorder : PoolObserver
 
     /// <summary>
     /// The call site the churn detector read as a flow's streak reached its threshold (it reads the caller's stack, which a
-    /// replay cannot): written right after that detector, before the open completes.
+    /// replay cannot): written right after that detector, before the open completes. A streak already past the threshold
+    /// when the session began (a trace attached to a process that churns) has its site written once in that session, at
+    /// its first open there, so the replay can name it too.
     /// </summary>
     internal sealed class ChurnSites(FindingLog log) : PoolObserver
     {
@@ -120,8 +123,13 @@ internal sealed class FactRecorder : PoolObserver
 
         public override void OnOpenStarting(in OpenStart start)
         {
-            if (Events.FactsOn && start.Flow is { Site: { } site } flow && flow.Streak == log.Options.ChurnThreshold)
-                Events.FactChurnSite(log.PoolName, _instance, FlowId(flow), site);
+            if (!Events.FactsOn || start.Flow is not { Site: { } site } flow || flow.Streak < log.Options.ChurnThreshold)
+                return;
+            int session = Events.FactsGeneration;
+            if (flow.Streak > log.Options.ChurnThreshold && Volatile.Read(ref flow.SiteSession) == session)
+                return;
+            Volatile.Write(ref flow.SiteSession, session);
+            Events.FactChurnSite(log.PoolName, _instance, FlowId(flow), site);
         }
     }
 

@@ -81,11 +81,14 @@ internal sealed partial class OrseisEventSource
     public void FactAcquired(string pool, int instance, long at, int hold, string owner, bool heldByDesign, long flow, string site) =>
         WriteEvent(11, pool, instance, at, hold, owner, heldByDesign, flow, site);
 
-    /// <summary>A connection went back (<see cref="Release"/>): its hold's start, length, end, flow and holder.</summary>
-    [Event(12, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 1)]
+    /// <summary>
+    /// A connection went back (<see cref="Release"/>): its hold's start, length, end, flow and holder, and (version 2) its
+    /// kind, the number of the statement that began it (<see cref="Detectors.HoldKinds"/>, 0 for none).
+    /// </summary>
+    [Event(12, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 2)]
     public void FactReleased(
-        string pool, int instance, long started, long heldTicks, long at, long flow, string owner, bool reported, int hold) =>
-        WriteEvent(12, pool, instance, started, heldTicks, at, flow, owner, reported, hold);
+        string pool, int instance, long started, long heldTicks, long at, long flow, string owner, bool reported, int hold, int kind) =>
+        WriteEvent(12, pool, instance, started, heldTicks, at, flow, owner, reported, hold, kind);
 
     /// <summary>
     /// A statement failed (<see cref="CommandFailure"/>): the lock conflict it was (-1 none), its error's type, and its text

@@ -18,9 +18,10 @@ internal sealed partial class PoolTelemetry
     /// <summary>
     /// A connection was opened and is now held by <paramref name="owner"/> until <see cref="Released"/>;
     /// <paramref name="acquirer"/> is where (from <see cref="CaptureAcquirer"/>). <paramref name="openedAt"/> is what
-    /// <see cref="OpenCompleted"/> returned: the hold starts when the open completed, without reading the clock again.
-    /// <paramref name="flow"/> is the open's <see cref="OpenStart.Flow"/>, told of the release. Returns the hold to give
-    /// back to <see cref="Released"/> (<see cref="HolderTable.NoHold"/> when nothing is timed).
+    /// <see cref="OpenCompleted"/> returned: the hold starts when the open completed, without reading the clock again, and
+    /// is timed when the open was (0: nothing listened when it started). <paramref name="flow"/> is the open's
+    /// <see cref="OpenStart.Flow"/>, told of the release. Returns the hold to give back to <see cref="Released"/>
+    /// (<see cref="HolderTable.NoHold"/> when nothing is timed).
     /// </summary>
     public int Acquired(
         DbConnection connection, string owner, bool heldByDesign = false, StackTrace? acquirer = null, long openedAt = 0,
@@ -28,22 +29,21 @@ internal sealed partial class PoolTelemetry
     {
         long inUse = Interlocked.Increment(ref _inUse);
         Peaks.Raise(ref _peakInUse, inUse);
-        if (!Timed)
+        if (openedAt == 0)
             return HolderTable.NoHold;
-        long now = openedAt != 0 ? openedAt : _time.GetTimestamp(); // 0 when a listener came between the open and now
         int hold = HolderTable.NoHold;
         HolderTable.Acquirer? where = acquirer is null ? null : new HolderTable.Acquirer(acquirer);
         try
         {
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
-            hold = _holders.Add(connection, owner, heldByDesign, where, now, flow);
+            hold = _holders.Add(connection, owner, heldByDesign, where, openedAt, flow);
         }
         catch (Exception)
         {
         }
 
         if (Observed)
-            Tell<Acquire, AcquiredStep>(_observers.Acquired, new Acquire(now, hold, owner, heldByDesign, where, flow));
+            Tell<Acquire, AcquiredStep>(_observers.Acquired, new Acquire(openedAt, hold, owner, heldByDesign, where, flow));
         return hold;
     }
 

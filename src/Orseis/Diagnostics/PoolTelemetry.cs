@@ -25,6 +25,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly long _created;
     private readonly FindingLog _log;
     private readonly HolderTable _holders;
+    private readonly HoldKinds _kinds = new();
     private readonly PhysicalConnections? _identities;
     private readonly ConnectWaves _waves = new();
     private readonly PoolObservers _observers;
@@ -135,9 +136,16 @@ internal sealed partial class PoolTelemetry : IDisposable
             _flow.Value = new FlowState();
     }
 
-    public long CommandStarting(string sql)
+    /// <summary>
+    /// A command starts on the connection held as <paramref name="hold"/>: with a detector on, the hold is labelled with
+    /// its statement's kind (the pool-size advice prices each kind of hold at its own uncontended time). Returns the
+    /// timestamp to give <see cref="CommandCompleted"/>, 0 when nothing times it.
+    /// </summary>
+    public long CommandStarting(string sql, int hold = HolderTable.NoHold)
     {
         Interlocked.Increment(ref _commands);
+        if (Observed && _holders.Unlabelled(hold))
+            _holders.Label(hold, _kinds.Of(sql)); // a session's later calls skip the text lookup
         if (OrseisMetrics.Commands.Enabled)
             Guard(static (self, _) => OrseisMetrics.Commands.Add(1, self.Tags), 0);
         if (!EventsOn && !_duration.Enabled)

@@ -1,5 +1,6 @@
 using MySqlConnector;
 using Orseis.Diagnostics;
+using Orseis.Testing;
 
 namespace Orseis.IntegrationTests.Faults;
 
@@ -25,8 +26,11 @@ public sealed class BlockingStarvationFaultTests(PrivateMariaDb server)
         // (within the server's 151 connections).
         int threads = ThreadPool.ThreadCount;
         int calls = Math.Min(Math.Max(50, threads * 3 + 20), 140);
+        using var runtime = new RuntimeThreadPoolEvents();
         await using Database db = Open(maxPool: calls);
+        var clock = System.Diagnostics.Stopwatch.StartNew();
         await Task.WhenAll(Enumerable.Range(0, calls).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
+        TimeSpan took = clock.Elapsed;
 
         // An episode no Orseis call named while it lasted (every call had already started) is reported by the probe's next
         // tick once its probe ran, 100 ms to a second later (a quiet tick): a moment after the last call returned.
@@ -39,8 +43,8 @@ public sealed class BlockingStarvationFaultTests(PrivateMariaDb server)
 
         PoolFinding? finding = report.Findings.SingleOrDefault(f => f.Kind == FindingKind.ThreadPoolStarvation);
         Assert.True(finding is not null,
-            $"no starvation finding: {calls} calls on {threads} pool threads at the start; findings: " +
-            string.Join("; ", report.Findings.Select(x => x.Kind)));
+            $"no starvation finding: {calls} calls on {threads} pool threads at the start took {took.TotalSeconds:0.0} s, " +
+            $"{ThreadPool.ThreadCount} threads at the end, runtime injections {runtime.StarvationAdjustments}; {report}");
         Assert.True(finding.Figures["probeDelayMs"] >= 500, finding.FormatFigures());
         Assert.True(finding.Figures["blockedInOrseis"] >= 1, finding.FormatFigures());
         Assert.Contains("blocked inside synchronous Orseis calls", finding.Message, StringComparison.Ordinal);

@@ -98,11 +98,12 @@ public sealed class DetectorFaultTests(PrivateMariaDb server)
         int blocked = ThreadPool.ThreadCount + 20;
         await Task.WhenAll(Enumerable.Range(0, blocked).Select(_ => Task.Run(() => db.Execute("do sleep(1)"))));
 
+        // Starvation and nothing else. Once in CI (a host that stalled the whole run: its blocked calls took 8 s) the pool
+        // starved twice, 6 s apart, each episode reported: the first is the one checked.
         PoolReport report = db.GetPoolReport();
-        Assert.True(report.Findings.Count == 1,
+        Assert.True(report.Findings.Count >= 1 && report.Findings.All(f => f.Kind == FindingKind.ThreadPoolStarvation),
             $"{blocked} blocked, runtime injections {runtime.StarvationAdjustments}, {ThreadPool.ThreadCount} threads now; {report}");
         PoolFinding finding = report.Findings[0];
-        Assert.Equal(FindingKind.ThreadPoolStarvation, finding.Kind);
         Assert.True(finding.Figures["probeDelayMs"] >= 500);
         // The evidence: the runtime's own injections, or (when it added none: a CPU hog beside the test slows the episode
         // past its reach) more than half of the pool's threads blocked inside these calls, which the test made so.

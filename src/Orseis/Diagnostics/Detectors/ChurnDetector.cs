@@ -47,12 +47,15 @@ internal sealed class ChurnDetector(FindingLog log) : PoolObserver
             if (flow.WarmOpenTimes is { } times)
                 Array.Clear(times);
             flow.Reported = false;
+            flow.Site = null;
             flow.StreakStart = now;
         }
 
         // The call site is read here, before the open is awaited: an async continuation no longer has the caller's frames.
+        // A replay reads none; it keeps the site the recording gave this streak, which may come before the replay's own
+        // count reaches the threshold when the recording began after the streak did.
         if (++flow.Streak == Options.ChurnThreshold)
-            flow.Site = CallSites.Caller();
+            flow.Site = CallSites.Caller() ?? flow.Site;
     }
 
     /// <summary>Called once the open completed successfully.</summary>

@@ -35,6 +35,9 @@ internal sealed class FlowState
     /// <summary>Where the streak's calls come from, read when it reached the threshold.</summary>
     public string? Site;
 
+    /// <summary>The facts session (<see cref="OrseisEventSource.FactsGeneration"/>) that last recorded <see cref="Site"/>.</summary>
+    public int SiteSession;
+
     /// <summary>The streak was reported.</summary>
     public bool Reported;
 

@@ -17,17 +17,26 @@ internal sealed class HoldTimes
         .Select(k => BitConverter.DoubleToInt64Bits(Math.Pow(2, (double)k / PerDoubling)) & ((1L << MantissaBits) - 1))];
 
     private readonly long[] _counts = new long[Buckets];
-    private long _total;
     private long _first;
     private long _last;
 
-    public long Count => Interlocked.Read(ref _total);
+    /// <summary>Holds recorded (summed over the buckets when read: one interlocked add less per release).</summary>
+    public long Count
+    {
+        get
+        {
+            long total = 0;
+            for (int i = 0; i < Buckets; i++)
+                total += Interlocked.Read(ref _counts[i]);
+            return total;
+        }
+    }
 
     public void Record(long acquiredAt, long releasedAt, TimeSpan held)
     {
         Interlocked.Increment(ref _counts[Bucket(held)]);
-        Interlocked.Increment(ref _total);
-        Interlocked.CompareExchange(ref _first, acquiredAt, 0);
+        if (Volatile.Read(ref _first) == 0)
+            Interlocked.CompareExchange(ref _first, acquiredAt, 0);
         if (acquiredAt < Volatile.Read(ref _first))
             Volatile.Write(ref _first, acquiredAt);
         if (releasedAt > Volatile.Read(ref _last))
@@ -47,6 +56,28 @@ internal sealed class HoldTimes
         while (step < StepMantissas.Length && mantissa >= StepMantissas[step])
             step++;
         return Math.Min(Buckets - 1, exponent * PerDoubling + step);
+    }
+
+    /// <summary>
+    /// The holds of <paramref name="parts"/> (null ones skipped) as one histogram: their buckets summed, their span the
+    /// earliest first acquire to the latest release. Made when a report is, so a release records into one part only.
+    /// </summary>
+    public static HoldTimes Combined(IEnumerable<HoldTimes?> parts)
+    {
+        var all = new HoldTimes();
+        foreach (HoldTimes? part in parts)
+        {
+            if (part is null)
+                continue;
+            for (int i = 0; i < Buckets; i++)
+                all._counts[i] += Interlocked.Read(ref part._counts[i]);
+            (long first, long last) = part.Span;
+            if (first != 0 && (all._first == 0 || first < all._first))
+                all._first = first;
+            all._last = Math.Max(all._last, last);
+        }
+
+        return all;
     }
 
     /// <summary>First acquire and last release seen, as timestamps (0 when none).</summary>

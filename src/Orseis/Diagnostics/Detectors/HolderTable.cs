@@ -62,6 +62,7 @@ internal sealed class HolderTable
             slot.Where = where;
             slot.Flow = flow;
             slot.ReportedStarted = reportedStarted;
+            slot.Kind = 0;
             Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
             return index;
         }
@@ -79,6 +80,20 @@ internal sealed class HolderTable
     }
 
     /// <summary>
+    /// Gives the hold <paramref name="hold"/> its <paramref name="kind"/> (<see cref="HoldKinds"/>) unless a statement already
+    /// did: a hold that serves several calls (a session, a scope's parked connection) is of its first. Only its holder calls
+    /// it, while it holds. Holds in the overflow (more than twice the expected holders at once) stay of kind 0.
+    /// </summary>
+    public void Label(int hold, int kind)
+    {
+        if (Unlabelled(hold))
+            _slots[hold].Kind = kind;
+    }
+
+    /// <summary>Whether <paramref name="hold"/> is in the table and no statement labelled it yet (see <see cref="Label"/>).</summary>
+    public bool Unlabelled(int hold) => hold >= 0 && hold < _slots.Length && _slots[hold].Kind == 0;
+
+    /// <summary>
     /// Takes back the hold <paramref name="hold"/> (from <see cref="Add"/>) of <paramref name="connection"/>: false when
     /// it is not that connection's (never added, already removed).
     /// </summary>
@@ -94,7 +109,7 @@ internal sealed class HolderTable
                 Interlocked.CompareExchange(ref slot.Started, 0, started) == started)
             {
                 bool reported = Interlocked.Exchange(ref slot.ReportedStarted, started) == started; // a scan's report or this one
-                holder = new Holder(started, slot.Owner!, slot.Where, reported, slot.Flow);
+                holder = new Holder(started, slot.Owner!, slot.Where, reported, slot.Flow, slot.Kind);
                 slot.Owner = null;
                 slot.Where = null;
                 slot.Flow = null;
@@ -197,10 +212,14 @@ internal sealed class HolderTable
         public string? Owner;
         public Acquirer? Where;
         public FlowState? Flow;
+        public int Kind;
     }
 
-    /// <summary>One held connection: when and by whom it was acquired, and where (sessions and streams only).</summary>
-    internal record struct Holder(long Started, string Owner, Acquirer? Where, bool Reported, FlowState? Flow = null)
+    /// <summary>
+    /// One held connection: when and by whom it was acquired, where (sessions and streams only), and its kind (the
+    /// statement that began it, <see cref="HoldKinds"/>; 0 for none).
+    /// </summary>
+    internal record struct Holder(long Started, string Owner, Acquirer? Where, bool Reported, FlowState? Flow = null, int Kind = 0)
     {
         /// <summary>Where the connection was acquired, formatted on first use (most holders are never reported).</summary>
         public readonly string? Stack => Where?.Formatted;

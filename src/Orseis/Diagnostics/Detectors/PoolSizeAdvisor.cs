@@ -4,8 +4,10 @@ namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// Pool-size advice by Little's law, from figures measured on this load: the throughput (releases per second between
-/// the first acquire and the last release) times the uncontended hold time (the 25th percentile of hold times, so
-/// holds stretched by a saturated server do not inflate it) is how many connections the load keeps busy; the advice is
+/// the first acquire and the last release) times the uncontended hold time is how many connections the load keeps busy.
+/// The uncontended hold is each kind of hold's 25th percentile (so holds stretched by a saturated server do not inflate it),
+/// averaged over the releases: a kind is the statement that began the hold (<see cref="HoldKinds"/>), so a load that
+/// mixes 0.1 ms lookups with 100 ms work is priced at both, not at the lookups' alone. The advice is
 /// that with 20 % headroom, plus one. When callers really queued and the pool was what held them up (while they queued,
 /// releases came as fast as Max Pool Size connections at the uncontended hold can give them, <see cref="PoolBoundShare"/>),
 /// the demand they showed (held plus inside Open, as each arrived) is a floor for it. Callers that queued while releases
@@ -33,51 +35,92 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// </summary>
     internal const double PoolBoundShare = 0.75;
 
-    private readonly HoldTimes _holds = new();
+    private readonly HoldTimes?[] _byKind = new HoldTimes?[HoldKinds.Max + 1];
+    private readonly long[] _queuedByKind = new long[HoldKinds.Max + 1];
     private long _demandSum;
     private long _demandSamples;
 
-    // Callers inside Open that entered with the pool oversubscribed, since when some have been, the time that added up
-    // to before, and the releases made meanwhile: the pool's throughput while callers queued.
+    // Callers inside Open that entered with the pool oversubscribed, since when the pool has held them up (0 while it
+    // was still making its connections: see OnOpenStarting), and the time that added up to before. With the releases
+    // made meanwhile (_queuedByKind, summed): the pool's throughput while callers queued.
     private int _queuing;
     private long _queuingSince;
     private long _queuedTicks;
-    private long _releasesWhileQueued;
 
+    /// <summary>
+    /// A caller that queues with every connection held starts the clock at once: it waits for a release. One that queues
+    /// while connections are still being made (a cold pool, a burst that grows it) waits for connects, not for holds: the
+    /// clock starts when the first connection is handed out, so a slow connect does not read as connections held too long.
+    /// </summary>
     public override void OnOpenStarting(in OpenStart start)
     {
         Interlocked.Add(ref _demandSum, start.Demand);
         Interlocked.Increment(ref _demandSamples);
         if (Counts(start) && Interlocked.Increment(ref _queuing) == 1)
-            Volatile.Write(ref _queuingSince, start.Started);
+            Volatile.Write(ref _queuingSince, start.InUse >= maxPoolSize ? start.Started : 0);
     }
 
-    public override void OnOpenCompleted(in CompletedOpen open) => LeftQueue(open.Start, open.At);
+    public override void OnOpenCompleted(in CompletedOpen open)
+    {
+        if (Volatile.Read(ref _queuing) > 0)
+            Interlocked.CompareExchange(ref _queuingSince, open.At, 0);
+        LeftQueue(open.Start, open.At);
+    }
 
     public override void OnOpenFailed(in FailedOpen open) => LeftQueue(open.Start, log.Time.GetTimestamp());
 
     public override void OnReleased(in Release release)
     {
-        if (Volatile.Read(ref _queuing) > 0)
-            Interlocked.Increment(ref _releasesWhileQueued);
-        _holds.Record(release.Holder.Started, release.At, release.Held);
+        int kind = release.Holder.Kind is >= 0 and <= HoldKinds.Max ? release.Holder.Kind : 0;
+        if (Volatile.Read(ref _queuing) > 0 && Volatile.Read(ref _queuingSince) != 0)
+            Interlocked.Increment(ref _queuedByKind[kind]);
+        HoldTimes ofKind = Volatile.Read(ref _byKind[kind]) ?? OfKind(kind);
+        ofKind.Record(release.Holder.Started, release.At, release.Held);
+    }
+
+    /// <summary>The hold times of <paramref name="kind"/>, made on its first release.</summary>
+    private HoldTimes OfKind(int kind) => Interlocked.CompareExchange(ref _byKind[kind], new HoldTimes(), null) ?? _byKind[kind]!;
+
+    /// <summary>
+    /// The uncontended hold of the whole load and of the releases made while callers queued: each kind's 25th percentile,
+    /// averaged over that kind's releases (of the whole load, or made while callers queued); null where none was made.
+    /// </summary>
+    private (TimeSpan? All, TimeSpan? WhileQueued) Uncontended()
+    {
+        double all = 0, queued = 0;
+        long releases = 0, queuedReleases = 0;
+        for (int kind = 0; kind <= HoldKinds.Max; kind++)
+        {
+            if (Volatile.Read(ref _byKind[kind]) is not { } holds || holds.Percentile(HoldQuantile) is not { } hold)
+                continue;
+            long count = holds.Count, whileQueued = Interlocked.Read(ref _queuedByKind[kind]);
+            all += (double)count * hold.Ticks;
+            releases += count;
+            queued += (double)whileQueued * hold.Ticks;
+            queuedReleases += whileQueued;
+        }
+
+        return (releases == 0 ? null : TimeSpan.FromTicks((long)(all / releases)),
+            queuedReleases == 0 ? null : TimeSpan.FromTicks((long)(queued / queuedReleases)));
     }
 
     private bool Counts(in OpenStart start) => start.Started != 0 && start.Queued(maxPoolSize);
 
     private void LeftQueue(in OpenStart start, long at)
     {
-        if (Counts(start) && Interlocked.Decrement(ref _queuing) == 0)
-            Interlocked.Add(ref _queuedTicks, Math.Max(0, at - Volatile.Read(ref _queuingSince)));
+        if (Counts(start) && Interlocked.Decrement(ref _queuing) == 0 && Volatile.Read(ref _queuingSince) is var since and not 0)
+            Interlocked.Add(ref _queuedTicks, Math.Max(0, at - since));
     }
 
-    /// <summary>Releases per second while callers queued; null when too few were seen to say.</summary>
+    /// <summary>Releases per second while callers queued on a pool holding them up; null when too few were seen to say.</summary>
     private double? QueuedRate()
     {
-        long releases = Interlocked.Read(ref _releasesWhileQueued);
+        long releases = 0;
+        for (int kind = 0; kind <= HoldKinds.Max; kind++)
+            releases += Interlocked.Read(ref _queuedByKind[kind]);
         long ticks = Interlocked.Read(ref _queuedTicks);
-        if (Volatile.Read(ref _queuing) > 0)
-            ticks += Math.Max(0, log.Time.GetTimestamp() - Volatile.Read(ref _queuingSince));
+        if (Volatile.Read(ref _queuing) > 0 && Volatile.Read(ref _queuingSince) is var since and not 0)
+            ticks += Math.Max(0, log.Time.GetTimestamp() - since);
         double seconds = (double)ticks / log.Time.TimestampFrequency;
         return releases >= 10 && seconds > 0 ? releases / seconds : null;
     }
@@ -86,8 +129,11 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     {
         long samples = Interlocked.Read(ref _demandSamples);
         double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
-        Advice? advice = Advise(_holds, meanDemand, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved, QueuedRate());
-        figures.MedianHoldTime = _holds.Percentile(0.5);
+        (TimeSpan? uncontended, TimeSpan? whileQueued) = Uncontended();
+        HoldTimes holds = HoldTimes.Combined(_byKind);
+        Advice? advice = Advise(holds, meanDemand, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved, QueuedRate(),
+            uncontended, whileQueued);
+        figures.MedianHoldTime = holds.Percentile(0.5);
         figures.MeanInUse = advice?.Busy;
         figures.RecommendedMaxPoolSize = advice?.Recommended;
         figures.PoolSizeAdvice = advice is null ? null : Line(advice);
@@ -106,13 +152,16 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// The advice for what was measured, or null before any connection was released. <paramref name="lastStarved"/>: when
     /// the thread pool was last seen starving (a timestamp of the log's clock, 0 if never or not watched).
     /// <paramref name="queuedRate"/>: releases per second while callers queued (the whole load's when null).
+    /// <paramref name="uncontended"/>, <paramref name="whileQueued"/>: the uncontended hold of the whole load and of the
+    /// releases made while callers queued (by kind: see <see cref="Uncontended"/>); the 25th percentile of
+    /// <paramref name="holds"/> when null.
     /// </summary>
     public Advice? Advise(
         HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
-        double? queuedRate = null)
+        double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null)
     {
         (long first, long last) = holds.Span;
-        if (holds.Percentile(HoldQuantile) is not { } hold || last <= first)
+        if ((uncontended ?? holds.Percentile(HoldQuantile)) is not { } hold || last <= first)
             return null;
         double seconds = log.Time.GetElapsedTime(first, last).TotalSeconds;
         double perSecond = holds.Count / seconds;
@@ -121,7 +170,8 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             return new Advice(null, busy, perSecond, hold, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true);
         int recommended = (int)Math.Ceiling(busy * Headroom) + 1;
         bool queued = queuedOpens >= Math.Max(5, opens / 100);
-        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * hold.TotalSeconds / cap : 1;
+        TimeSpan queuedHold = queuedRate is null ? hold : whileQueued ?? hold;
+        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * queuedHold.TotalSeconds / cap : 1;
         double? heldUp = queued && share < PoolBoundShare ? share : null;
         if (queued && heldUp is null)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand));

@@ -98,7 +98,8 @@ internal sealed class PoolReplay
                     CommandFailed(fact);
                     break;
                 case 14:
-                    // Right after the churn detector heard the open start whose streak reached the threshold.
+                    // Right after the open start whose streak reached the threshold, or the first of the session for a streak
+                    // past it: the churn detector keeps it for the streak when its own count reaches the threshold.
                     if (Flow(fact.Long("flow")) is { } flow)
                         flow.Site = fact.Text("site");
                     break;
@@ -200,11 +201,12 @@ internal sealed class PoolReplay
     {
         _clock.Now = fact.Long("at");
         // The replay's own holder when it saw the acquire (its scans decide what was reported); the recorded one for a hold
-        // taken before the recording began.
+        // taken before the recording began. Its kind is always the recorded one (0 in a trace from before version 2).
         HolderTable.Holder holder = _held.Remove(fact.Int("hold"), out (object Key, int Hold) held)
             && _holders.TryRemove(held.Key, held.Hold, out HolderTable.Holder replayed)
-            ? replayed
-            : new HolderTable.Holder(fact.Long("started"), fact.Text("owner"), null, fact.Bool("reported"), Flow(fact.Long("flow")));
+            ? replayed with { Kind = fact.Int("kind") }
+            : new HolderTable.Holder(fact.Long("started"), fact.Text("owner"), null, fact.Bool("reported"), Flow(fact.Long("flow")),
+                fact.Int("kind"));
         var release = new Release(holder, TimeSpan.FromTicks(fact.Long("heldTicks")), _clock.Now);
         foreach (PoolObserver observer in _observers.Released)
             observer.OnReleased(release);

@@ -133,15 +133,22 @@ internal partial struct CallLifecycle
         object? args = Request.Args;
         TimeSpan? requested = Request.Timeout;
         command.Transaction = source.Transaction;
-        if (pool.TimeoutSeconds(requested) is { } seconds)
-            command.CommandTimeout = seconds;
+
+        // Most calls have no timeout of their own nor a database default: they skip working one out.
+        TimeSpan? timeout = null;
+        if (pool.CommandTimeout(requested) is { } effective)
+        {
+            if (pool.TimeoutSeconds(effective) is { } seconds)
+                command.CommandTimeout = seconds;
+            timeout = pool.WatchedTimeout(effective);
+        }
+
         if (args is not ParameterBag && command.CommandType != CommandType.Text)
             command.CommandType = CommandType.Text;
         command.CommandText = ParameterBinder.Bind(command, sql, args, pool.Handlers);
-        _started = pool.Telemetry.CommandStarting(sql);
+        _started = pool.Telemetry.CommandStarting(sql, Lease.Hold);
 
         // Only a call with a timeout reads the clock, to tell the provider's report of its expiry from other failures.
-        TimeSpan? timeout = pool.WatchedTimeout(requested);
         Timeout = timeout;
         _timed = timeout is null ? 0 : Stopwatch.GetTimestamp();
 
@@ -154,6 +161,7 @@ internal partial struct CallLifecycle
     /// <summary>
     /// <see cref="Begin"/>'s watch for an async call: a method of its own, so a sync call's start does not set up its frame.
     /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private void StartWatch(PoolContext pool, TimeSpan? timeout) =>
         Watch = CancellingCommand(CallWatch.Start(pool.Deadlines, Shape == CallShape.Buffered ? timeout : null, Caller));
 

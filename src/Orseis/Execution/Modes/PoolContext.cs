@@ -1,7 +1,5 @@
 using System.Data.Common;
-using System.Diagnostics;
 using Orseis.Diagnostics;
-using Orseis.Diagnostics.Detectors;
 
 namespace Orseis.Execution;
 
@@ -68,77 +66,6 @@ internal sealed partial class PoolContext : IAsyncDisposable
             ? OpenTracedAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken)
             : OpenCoreAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken);
 
-    private async ValueTask<Lease> OpenCoreAsync(
-        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
-    {
-        // Where the caller acquires, taken before anything is awaited: after the open, an async continuation no longer
-        // has the caller's frames on its stack.
-        StackTrace? acquirer = Telemetry.CaptureAcquirer(heldAcrossCalls);
-        for (int attempt = 1; ; attempt++)
-        {
-            DbConnection connection = DataSource.CreateConnection();
-            OpenStart started = Telemetry.OpenStarting(async);
-            try
-            {
-                if (!async)
-                    connection.Open();
-                else if (CallWatch.Start(Deadlines, cancellationToken) is { } watch)
-                    await OpenWatchedAsync(connection, watch, cancellationToken).ConfigureAwait(false);
-                else
-                    await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
-            }
-            catch (CallAbandonedException abandoned)
-            {
-                // The provider still opens it (a reset or connect that ignores the token): it is closed when the provider is done.
-                Telemetry.OpenFailed(started, OpenFailure.Of(abandoned.Reported, Traits));
-                CloseWhenDone(new Lease(connection, HolderTable.NoHold), command: null, abandoned.Pending, opened: false);
-                throw abandoned.Reported;
-            }
-            catch (Exception error)
-            {
-                var failure = OpenFailure.Of(error, Traits);
-                PoolExhaustedException? exhausted = Telemetry.OpenFailed(started, failure);
-                if (async)
-                    await connection.DisposeAsync().ConfigureAwait(false);
-                else
-                    connection.Dispose();
-                if (exhausted is not null)
-                    throw exhausted;
-                if (cancellationToken.IsCancellationRequested || !failure.BrokeWhileOpening)
-                    throw;
-                if (attempt == 2)
-                    throw ConnectionFailures.BrokenOnOpen(owner, error);
-                continue;
-            }
-
-            long openedAt = Telemetry.OpenCompleted(started, connection);
-            return new Lease(connection, Telemetry.Acquired(connection, owner, heldByDesign, acquirer, openedAt, started.Flow));
-        }
-    }
-
-    private static async ValueTask OpenWatchedAsync(DbConnection connection, CallWatch watch, CancellationToken cancellationToken)
-    {
-        using (watch)
-        {
-            try
-            {
-                await watch.WaitAsync(connection.OpenAsync(watch.Token)).ConfigureAwait(false);
-            }
-            catch (CallAbandonedException abandoned)
-            {
-                abandoned.Reported = new OperationCanceledException(
-                    "Opening the connection was cancelled; the provider did not stop within a second, so Orseis stopped waiting for it " +
-                    "(the connection is closed once the provider lets go of it).", abandoned, cancellationToken);
-                throw;
-            }
-            catch (Exception error) when (
-                watch.CallerCancelled && !(error is OperationCanceledException oce && oce.CancellationToken == cancellationToken))
-            {
-                throw Cancellation.Reported(error, cancellationToken);
-            }
-        }
-    }
-
     /// <summary>Gives a connection from <see cref="OpenAsync"/> back to the pool.</summary>
     public ValueTask CloseAsync(Lease lease, bool async)
     {
@@ -150,10 +77,13 @@ internal sealed partial class PoolContext : IAsyncDisposable
         return default;
     }
 
+    /// <summary>A call's own timeout, else the database's default; null when neither was set (most calls).</summary>
+    public TimeSpan? CommandTimeout(TimeSpan? callTimeout) => callTimeout ?? Options.CommandTimeout;
+
     /// <summary>The command timeout in whole seconds for a call's own timeout or the database's default.</summary>
     public int? TimeoutSeconds(TimeSpan? timeout)
     {
-        if ((timeout ?? Options.CommandTimeout) is not { } t)
+        if (CommandTimeout(timeout) is not { } t)
             return null;
         if (t == Timeout.InfiniteTimeSpan)
             return 0;
@@ -171,7 +101,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
     /// finite; null otherwise (the provider's own default then applies, unwatched).
     /// </summary>
     public TimeSpan? WatchedTimeout(TimeSpan? callTimeout) =>
-        (callTimeout ?? Options.CommandTimeout) is { } t && t > TimeSpan.Zero && t != Timeout.InfiniteTimeSpan ? t : null;
+        CommandTimeout(callTimeout) is { } t && t > TimeSpan.Zero && t != Timeout.InfiniteTimeSpan ? t : null;
 
     /// <summary>
     /// Closes a connection whose state is unknown (an abandoned call's, a failed commit's) once <paramref name="pending"/>

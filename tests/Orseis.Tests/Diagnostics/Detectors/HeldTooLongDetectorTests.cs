@@ -27,7 +27,7 @@ public sealed class HeldTooLongDetectorTests
     }
 
     [Fact]
-    public void A_hold_is_timed_from_when_its_open_completed_and_from_now_when_the_open_was_not_timed()
+    public void A_hold_is_timed_from_when_its_open_completed_and_untimed_when_the_open_was()
     {
         var fake = new Fake(o =>
         {
@@ -48,10 +48,11 @@ public sealed class HeldTooLongDetectorTests
         PoolFinding finding = Assert.Single(telemetry.CreateReport(ExecutionMode.OpenPerCall).Findings, f => f.Kind == FindingKind.HeldTooLong);
         Assert.Equal(31_000, finding.Figures["heldMs"], 0);
 
-        // An open that was not timed (0) starts the hold at the acquire: 29 s, under the threshold.
+        // An open that was not timed (0: nothing listened when it started) leaves its hold untimed: 40 s, no finding.
         fake.Time.Advance(TimeSpan.FromMinutes(5));
         hold = telemetry.Acquired(connection, "session on 'pool'", openedAt: 0);
-        fake.Time.Advance(TimeSpan.FromSeconds(29));
+        Assert.Equal(HolderTable.NoHold, hold);
+        fake.Time.Advance(TimeSpan.FromSeconds(40));
         telemetry.Released(connection, hold);
         Assert.Single(telemetry.CreateReport(ExecutionMode.OpenPerCall).Findings, f => f.Kind == FindingKind.HeldTooLong);
     }

@@ -180,4 +180,20 @@ public sealed class HolderTableTests
         Assert.Null(table.Longest().Held);
         Assert.Empty(table.TakeOverdue(TimeSpan.Zero, now));
     }
+
+    [Fact]
+    public void A_hold_serving_several_calls_is_of_its_first_statement()
+    {
+        var table = new HolderTable(TimeProvider.System);
+        object connection = new();
+        int hold = table.Add(connection, "a session", heldByDesign: false, where: null, started: 1);
+        table.Label(hold, 3);
+        table.Label(hold, 5);
+        Assert.True(table.TryRemove(connection, hold, out HolderTable.Holder holder));
+        Assert.Equal(3, holder.Kind);
+
+        int next = table.Add(connection, "a call", heldByDesign: false, where: null, started: 2);
+        Assert.True(table.TryRemove(connection, next, out HolderTable.Holder unlabelled));
+        Assert.Equal(0, unlabelled.Kind);
+    }
 }

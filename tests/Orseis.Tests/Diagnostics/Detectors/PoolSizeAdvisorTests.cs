@@ -112,4 +112,114 @@ public sealed class PoolSizeAdvisorTests
         HoldTimes later = Load(fake, perSecond: 2, holdMs: 5000);
         Assert.False(advisor.Advise(later, meanDemand: 3, queuedOpens: 0, opens: 40, report: true, lastStarved: began + 1)!.Starved);
     }
+
+    /// <summary>
+    /// Twenty callers arrive at once at an empty pool of 5 (the integration test's burst); its connects take
+    /// <paramref name="connectMs"/>, then four waves of five hold a connection each, the first wave 100 ms (uncontended),
+    /// the others <paramref name="holdMs"/>. Returns the report's figures.
+    /// </summary>
+    private static ReportFigures Burst(Fake fake, PoolSizeAdvisor advisor, double connectMs, double holdMs)
+    {
+        OpenStart[] starts = [.. Enumerable.Range(1, 20).Select(n => fake.Start(demand: n, inUse: 0))];
+        foreach (OpenStart start in starts)
+            advisor.OnOpenStarting(start);
+        fake.Time.Advance(Fake.Ms(connectMs));
+        for (int wave = 0; wave < 4; wave++)
+        {
+            long acquired = fake.Now;
+            for (int i = wave * 5; i < wave * 5 + 5; i++)
+            {
+                var outcome = new OpenOutcome(fake.Time.GetElapsedTime(starts[i].Started), 0, 0, starts[i].Demand > 5);
+                advisor.OnOpenCompleted(new CompletedOpen(starts[i], outcome, fake.Now, false, TimeSpan.Zero));
+            }
+
+            TimeSpan held = Fake.Ms(wave == 0 ? 100 : holdMs);
+            fake.Time.Advance(held);
+            for (int i = 0; i < 5; i++)
+                advisor.OnReleased(new Release(new HolderTable.Holder(acquired, "call", null, false), held, fake.Now));
+        }
+
+        var figures = new ReportFigures { Opens = 20, QueuedOpens = 15 };
+        advisor.Describe(figures);
+        return figures;
+    }
+
+    [Fact]
+    public void Callers_queued_behind_a_cold_pools_slow_connects_were_held_up_by_the_pool_not_by_long_holds()
+    {
+        // On a loaded machine the burst's connects took 200 ms, when no connection could be released yet. Timed from the
+        // first caller that queued, the releases kept 60 % of the pool busy and read as holds longer than they need; timed
+        // from when the pool handed out its first connection, all of it, as 100 ms holds of sleep(0.1) do.
+        var cold = new Fake();
+        ReportFigures figures = Burst(cold, new PoolSizeAdvisor(cold.Log, 5, reportsFindings: true), connectMs: 200, holdMs: 100);
+        Assert.Equal(11, figures.RecommendedMaxPoolSize); // the callers' mean demand as they arrived, 10.5
+        Assert.Contains("raise Max Pool Size from 5 to 11", figures.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Single(cold.Findings(FindingKind.PoolSize));
+
+        // The same burst with every hold after the first wave stretched to 250 ms (a saturated CPU or server): while
+        // callers queued the releases kept 40 % of the pool busy, however quick the connects. No raise.
+        var stretched = new Fake();
+        ReportFigures slow = Burst(stretched, new PoolSizeAdvisor(stretched.Log, 5, reportsFindings: true), connectMs: 1, holdMs: 250);
+        Assert.Contains("connections were held longer than they need", slow.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Empty(stretched.Findings(FindingKind.PoolSize));
+    }
+
+    /// <summary>
+    /// Twenty callers queue at a full pool of 5 for eight rounds of 100.3 ms: in each, every connection serves three
+    /// 0.1 ms lookups and one 100 ms piece of work (a request's calls), released as holds of <paramref name="lookup"/>
+    /// and <paramref name="work"/>'s kinds. Returns the report's figures.
+    /// </summary>
+    private static ReportFigures Mixed(Fake fake, PoolSizeAdvisor advisor, int lookup, int work)
+    {
+        OpenStart[] starts = [.. Enumerable.Range(0, 20).Select(_ => fake.Start(demand: 20, inUse: 5))];
+        foreach (OpenStart start in starts)
+            advisor.OnOpenStarting(start);
+        for (int round = 0; round < 8; round++)
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                long acquired = fake.Now;
+                fake.Time.Advance(Fake.Ms(0.1));
+                for (int c = 0; c < 5; c++)
+                    advisor.OnReleased(Released(acquired, lookup, Fake.Ms(0.1), fake.Now));
+            }
+
+            long started = fake.Now;
+            fake.Time.Advance(Fake.Ms(100));
+            for (int c = 0; c < 5; c++)
+                advisor.OnReleased(Released(started, work, Fake.Ms(100), fake.Now));
+        }
+
+        foreach (OpenStart start in starts)
+        {
+            var outcome = new OpenOutcome(fake.Time.GetElapsedTime(start.Started), 0, 0, true);
+            advisor.OnOpenCompleted(new CompletedOpen(start, outcome, fake.Now, false, TimeSpan.Zero));
+        }
+
+        var figures = new ReportFigures { Opens = 20, QueuedOpens = 20 };
+        advisor.Describe(figures);
+        return figures;
+    }
+
+    private static Release Released(long acquired, int kind, TimeSpan held, long at) =>
+        new(new HolderTable.Holder(acquired, "call", null, false, Kind: kind), held, at);
+
+    [Fact]
+    public void Lookups_beside_long_work_are_priced_at_each_statements_own_uncontended_hold()
+    {
+        // Each kind at its own 25th percentile, averaged over the releases: 25 ms, so the releases kept the whole pool busy
+        // and the pool is what held the callers up.
+        var kinds = new Fake();
+        ReportFigures figures = Mixed(kinds, new PoolSizeAdvisor(kinds.Log, 5, reportsFindings: true), lookup: 1, work: 2);
+        Assert.Contains("raise Max Pool Size from 5 to 20", figures.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.InRange(figures.MeanInUse!.Value, 4.5, 5.5);
+        Assert.Single(kinds.Findings(FindingKind.PoolSize));
+
+        // The same holds told apart by nothing (a trace from before holds had kinds): the 25th percentile of them all is a
+        // lookup's, 0.1 ms, and the pool reads as kept 1 % busy by holds longer than they need.
+        var one = new Fake();
+        ReportFigures unlabelled = Mixed(one, new PoolSizeAdvisor(one.Log, 5, reportsFindings: true), lookup: 0, work: 0);
+        Assert.Contains("connections were held longer than they need", unlabelled.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Empty(one.Findings(FindingKind.PoolSize));
+    }
 }

@@ -19,6 +19,26 @@ public sealed class SlowOpenDetectorTests
     }
 
     [Fact]
+    public void A_cold_pool_growing_under_load_names_the_crowd_of_connects_among_the_causes()
+    {
+        // The capacity study's pool growing to 256: 54 connects made during one open, 202 ms each.
+        var fake = new Fake();
+        var slow = new SlowOpenDetector(fake.Log, ConnectCount.ProviderMeter);
+        slow.OnOpenCompleted(fake.Start(demand: 181), new OpenOutcome(Fake.Ms(182), 54, 54 * 202.3, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        PoolFinding crowded = Assert.Single(fake.Findings(FindingKind.SlowOpen));
+        Assert.Contains("With 54 connects at once, part of each one's time is the others'", crowded.Message, StringComparison.Ordinal);
+        Assert.Contains("WarmUpAsync", crowded.Message, StringComparison.Ordinal);
+
+        // Two at once (a slow handshake, not a crowd): the server's own causes only.
+        var few = new Fake();
+        new SlowOpenDetector(few.Log, ConnectCount.ProviderMeter)
+            .OnOpenCompleted(few.Start(demand: 3), new OpenOutcome(Fake.Ms(307), 2, 614, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        PoolFinding alone = Assert.Single(few.Findings(FindingKind.SlowOpen));
+        Assert.Contains("New connections are slow on this server (authentication, init_connect", alone.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("at once", alone.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void The_first_wave_queued_opens_and_starvation_delayed_opens_are_not_slow_opens()
     {
         var fake = new Fake();

@@ -33,6 +33,50 @@ public sealed class FactReplayTests : DiagTest
         Assert.Equal(FindingKind.All & ~FindingKind.ThreadPoolStarvation, replayed.Replayed);
     }
 
+    /// <summary>
+    /// A recording that begins during a streak: the process's count reaches the threshold (5) at the fifth call, the
+    /// replay's, which starts at the recording, two calls later. The replay names the site the process recorded.
+    /// </summary>
+    [Fact]
+    public void A_recording_begun_mid_streak_names_the_churn_with_the_call_site_the_process_read()
+    {
+        using Database db = ChurnOnlyPool();
+        for (int i = 0; i < 2; i++)
+            db.Execute("select 1");
+        using var facts = new FactListener();
+        for (int i = 0; i < 6; i++)
+            db.Execute("select 1");
+
+        ReplayedPool replayed = Replay(db, facts, out _);
+
+        PoolFinding churn = Assert.Single(replayed.Findings);
+        Assert.StartsWith("5 connection opens back to back", churn.Message, StringComparison.Ordinal);
+        Assert.Contains(nameof(A_recording_begun_mid_streak_names_the_churn_with_the_call_site_the_process_read), churn.Location,
+            StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// A recording that begins after the streak passed the threshold (a trace attached to a process churning in a loop):
+    /// the process writes the streak's site at its first open of the session, and the replay names it.
+    /// </summary>
+    [Fact]
+    public void A_recording_begun_after_the_streak_passed_the_threshold_still_names_the_call_site()
+    {
+        using Database db = ChurnOnlyPool();
+        for (int i = 0; i < 6; i++)
+            db.Execute("select 1");
+        Assert.Equal([FindingKind.Churn], db.GetPoolReport().Findings.Select(f => f.Kind));
+        using var facts = new FactListener();
+        for (int i = 0; i < 6; i++)
+            db.Execute("select 1");
+
+        ReplayedPool replayed = Replay(db, facts, out _);
+
+        PoolFinding churn = Assert.Single(replayed.Findings);
+        Assert.Contains(nameof(A_recording_begun_after_the_streak_passed_the_threshold_still_names_the_call_site), churn.Location,
+            StringComparison.Ordinal);
+    }
+
     [Fact]
     public void Replayed_saturation_and_pool_size_advice_are_what_the_pool_found()
     {
@@ -49,21 +93,23 @@ public sealed class FactReplayTests : DiagTest
             using (Session a = db.OpenSession())
             using (Session b = db.OpenSession())
             {
+                Thread.Sleep(50);
                 for (int i = 0; i < 6; i++)
                     db.Execute("select 1");
+                Thread.Sleep(50);
             }
 
             replayed = Replay(db, facts, out own);
             Assert.Equal(db.GetPoolReport().PoolSizeAdvice, replayed.Figures.PoolSizeAdvice);
         }
 
-        // The test's data source hands out connections past Max Pool Size, so the six callers that entered Open with both
-        // connections held never waited for a release: Saturation (they queued), but no PoolSize finding, since a larger
-        // pool would not have passed them faster; the replay says the same, word for word.
-        Assert.Equal([FindingKind.Saturation], own.Select(f => f.Kind));
+        // Six callers entered Open with both connections held by the sessions for 100 ms: Saturation (they queued), and
+        // PoolSize, as the sessions kept the whole pool busy (the test's data source hands out connections past Max Pool
+        // Size, so they did not wait for it); the replay says the same, word for word.
+        Assert.True(own.Select(f => f.Kind).SequenceEqual([FindingKind.Saturation, FindingKind.PoolSize]), replayed.Figures.PoolSizeAdvice);
         SameFindings(own, replayed.Findings);
         Assert.Equal(6, replayed.Figures.QueuedOpens);
-        Assert.Contains("a larger pool would not pass more", replayed.Figures.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Contains("raise Max Pool Size from 2 to", replayed.Figures.PoolSizeAdvice, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -198,6 +244,13 @@ public sealed class FactReplayTests : DiagTest
         Assert.NotEmpty(others.For(Pool));
         Assert.DoesNotContain(others.Events, e => RecordedFact.IsFact(e.EventId));
     }
+
+    private Database ChurnOnlyPool() => Open(diagnostics: d =>
+    {
+        d.Detectors = FindingKind.Churn;
+        d.ChurnThreshold = 5;
+        d.ChurnGap = TimeSpan.FromMinutes(5);
+    });
 
     /// <summary>The pool's own findings (a report made now), and what a replay of its recorded facts finds.</summary>
     private ReplayedPool Replay(Database db, FactListener facts, out IReadOnlyList<PoolFinding> own)
