@@ -15,6 +15,7 @@ internal sealed class RuntimeThreadPoolEvents : EventListener
 {
     private int _starvation;
     private int _cooperativeBlocking;
+    private int _goal;
 
     /// <summary>Thread injections the runtime made because queued work was starved (reason 6).</summary>
     public int Starvation => Volatile.Read(ref _starvation);
@@ -24,6 +25,9 @@ internal sealed class RuntimeThreadPoolEvents : EventListener
 
     /// <summary>Thread injections the runtime made because work was starved or blocked.</summary>
     public int StarvationAdjustments => Starvation + CooperativeBlocking;
+
+    /// <summary>The number of threads the pool last said it lets run work (any adjustment's NewWorkerThreadCount), or 0.</summary>
+    public int Goal => Volatile.Read(ref _goal);
 
     protected override void OnEventSourceCreated(EventSource eventSource)
     {
@@ -35,6 +39,8 @@ internal sealed class RuntimeThreadPoolEvents : EventListener
     {
         if (eventData.EventName != "ThreadPoolWorkerThreadAdjustmentAdjustment" || eventData.PayloadNames is null)
             return;
+        if (eventData.PayloadNames.IndexOf("NewWorkerThreadCount") is >= 0 and var goal && eventData.Payload?[goal] is { } count)
+            Volatile.Write(ref _goal, Convert.ToInt32(count, System.Globalization.CultureInfo.InvariantCulture));
         int index = eventData.PayloadNames.IndexOf("Reason");
         if (index < 0 || eventData.Payload?[index] is not { } reason)
             return;

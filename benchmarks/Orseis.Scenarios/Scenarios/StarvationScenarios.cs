@@ -32,6 +32,24 @@ internal static class StarvationScenarios
             });
         }
 
+        // The same calls queued from a pool thread (an async Main after its first await): they wait in that thread's own
+        // queue, which the probe's work item passes.
+        yield return Scenario.Pathology("starvation-blocking-after-await", "an async Main after its first await: 50 Task.Run(() => db.Query<long>(\"select sleep(0.5)\")) at once", FindingKind.ThreadPoolStarvation, "blocked inside synchronous Orseis calls", async run =>
+        {
+            Database db = run.Open();
+            await Task.Delay(10);
+            await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
+        });
+
+        // A worker that computed first: hill climbing lets fewer threads run work than exist.
+        yield return Scenario.Pathology("starvation-blocking-after-cpu-burst", "4 s of CPU-bound work items, 1.5 s idle, then 50 Task.Run(() => db.Query<long>(\"select sleep(0.5)\")) at once", FindingKind.ThreadPoolStarvation, "blocked inside synchronous Orseis calls", async run =>
+        {
+            Database db = run.Open();
+            await Orseis.Testing.CpuBurst.RunAsync(TimeSpan.FromSeconds(4));
+            await Task.Delay(1500);
+            await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
+        });
+
         yield return Scenario.CleanOne("blocking-short-burst", "4 Task.Run(() => db.Query<long>(\"select sleep(0.05)\")) at once, ten times, 0.2 s apart", async run =>
         {
             Database db = run.Open();

@@ -78,13 +78,14 @@ internal static class ThreadPoolProbe
             }
 
             TimeSpan? ran = State.TakeRan();
+            bool workQueued = ThreadPool.PendingWorkItemCount > 0;
+            TimeSpan backlog = State.Backlog(workQueued);
             TimeSpan? waiting = State.Tick(
-                static state => ThreadPool.UnsafeQueueUserWorkItem(static s => ((ProbeState)s!).Ran(), state),
-                workQueued: ThreadPool.PendingWorkItemCount > 0);
+                static state => ThreadPool.UnsafeQueueUserWorkItem(static s => ((ProbeState)s!).Ran(), state), workQueued);
             long injected = _runtime?.Last ?? 0;
             bool runtimeSaysStarved = injected != 0 && TimeProvider.System.GetElapsedTime(injected) < TimeSpan.FromSeconds(2);
             TimeSpan delay = waiting ?? ran ?? TimeSpan.Zero;
-            var pool = new PoolThreads(ThreadPool.ThreadCount, BlockingCalls.Current);
+            var pool = PoolThreads.Now(_runtime?.Goal ?? 0, BlockingCalls.Current, backlog);
             foreach (ThreadPoolStarvationDetector detector in subscribers)
                 detector.OnProbe(delay, stillWaiting: waiting is not null, runtimeSaysStarved, justRan: ran is not null, pool);
         }
@@ -102,6 +103,7 @@ internal static class ThreadPoolProbe
         private int _next;
         private long _runs;
         private long _taken;
+        private long _backlogSince;
 
         /// <summary>How long the last probe waited before it ran.</summary>
         public TimeSpan LastDelay => TimeSpan.FromTicks(Volatile.Read(ref _lastDelayTicks));
@@ -162,6 +164,24 @@ internal static class ThreadPoolProbe
             Volatile.Write(ref _queuedAt, _lastQueuedAt);
             queue(this);
             return null;
+        }
+
+        /// <summary>
+        /// How long work has been waiting in the pool's queues at every tick, without a tick that found them empty (zero
+        /// when none waits now). The probe cannot see this wait when the work was queued from pool threads: it sits in
+        /// their own queues, which threads serve after the global queue the probe goes to.
+        /// </summary>
+        public TimeSpan Backlog(bool workQueued)
+        {
+            if (!workQueued)
+            {
+                _backlogSince = 0;
+                return TimeSpan.Zero;
+            }
+
+            if (_backlogSince == 0)
+                _backlogSince = time.GetTimestamp();
+            return time.GetElapsedTime(_backlogSince);
         }
 
         /// <summary>The probe ran.</summary>

@@ -5,10 +5,10 @@ namespace Orseis.Diagnostics.Detectors;
 /// <summary>
 /// Thread-pool starvation, from the pool's own latency (<see cref="ThreadPoolProbe"/>): a probe work item that waited
 /// longer than <see cref="DiagnosticsOptions.ThreadPoolDelayThreshold"/> to run while the runtime itself added threads
-/// because of starvation or blocking within the last two seconds, or while most pool threads were blocked inside Orseis
-/// calls (<see cref="BlockingCalls"/>: the runtime often adds no thread for plain blocking I/O, since completions keep
-/// coming). A saturated CPU delays the probe too, but is neither, and is not starvation. Sees any blocking the runtime
-/// answers, Orseis's or not.
+/// because of starvation or blocking within the last two seconds, or while most threads the pool let run work were
+/// blocked inside Orseis calls (<see cref="BlockingCalls"/>: the runtime often adds no thread for plain blocking I/O,
+/// since completions keep coming). A saturated CPU delays the probe too, but is neither, and is not starvation. Sees any
+/// blocking the runtime answers, Orseis's or not.
 /// While the pool starves, the next Orseis call made on a pool thread names its call site (the stack is read only then):
 /// a synchronous call there is blocking I/O on a pool thread; an async one blocked on with <c>.Result</c> or
 /// <c>.Wait()</c> is sync-over-async, unless the provider's async methods block anyway
@@ -57,11 +57,23 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
     public void OnProbe(TimeSpan delay, bool stillWaiting, bool runtimeSaysStarved, bool justRan = false, PoolThreads pool = default)
     {
         bool orseisBlocked = BlockingCalls.HoldMostOf(pool.Threads, pool.BlockedInOrseis);
-        bool starved = delay >= log.Options.ThreadPoolDelayThreshold && (runtimeSaysStarved || orseisBlocked);
+        TimeSpan threshold = log.Options.ThreadPoolDelayThreshold;
+
+        // Work queued from pool threads (Task.Run after an await) waits in their own queues, which the probe passes: it
+        // runs at once while that work waits behind the blocked calls. Queues never empty for the threshold while most
+        // running threads block in Orseis is the same starvation, and lasts while they stay so.
+        bool backlogged = orseisBlocked && pool.Backlog >= threshold;
+        bool starved = backlogged || delay >= threshold && (runtimeSaysStarved || orseisBlocked);
         if (starved)
         {
             _pool = pool;
             _orseisBlocked = orseisBlocked && !runtimeSaysStarved;
+        }
+
+        if (backlogged && pool.Backlog > delay)
+        {
+            delay = pool.Backlog;
+            stillWaiting = true;
         }
 
         if (!stillWaiting)
@@ -102,7 +114,10 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
         double delayMs = Volatile.Read(ref _delayMs);
         string blame = Blame(site, sync);
         log.Report(FindingKind.ThreadPoolStarvation,
-            string.Create(c, $"The thread pool is starved: a probe work item waited {delayMs:0.#} ms to run ") +
+            (_pool.Backlog.TotalMilliseconds >= delayMs && _orseisBlocked
+                ? string.Create(c, $"The thread pool is starved: work queued on it waited {delayMs:0.#} ms without its queues emptying ") +
+                  "(queued from pool threads, it waits in their own queues, which a probe work item passes) "
+                : string.Create(c, $"The thread pool is starved: a probe work item waited {delayMs:0.#} ms to run ")) +
             string.Create(c, $"({ThreadPool.ThreadCount} thread(s), min {minThreads}, {ThreadPool.PendingWorkItemCount} work item(s) queued). ") +
             "Every async continuation and queued callback waits as long, database calls included. " + Blocked() + blame,
             new Dictionary<string, double>
@@ -113,6 +128,8 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
                 ["syncCall"] = site is null ? -1 : sync ? 1 : 0,
                 ["providerAsyncBlocks"] = blockingAsyncProvider is null ? 0 : 1,
                 ["blockedInOrseis"] = _pool.BlockedInOrseis,
+                ["runningThreads"] = _pool.Threads,
+                ["backlogMs"] = _pool.Backlog.TotalMilliseconds,
             },
             site, rateLimited: true);
     }
@@ -123,8 +140,10 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
         PoolThreads pool = _pool;
         if (pool.BlockedInOrseis == 0)
             return "";
-        return string.Create(CultureInfo.InvariantCulture,
-                   $"{pool.BlockedInOrseis} of the pool's {pool.Threads} thread(s) were blocked inside synchronous Orseis calls") +
+        CultureInfo c = CultureInfo.InvariantCulture;
+        return string.Create(c, $"{pool.BlockedInOrseis} of the {pool.Threads} thread(s) the pool let run work ") +
+               "were blocked inside synchronous Orseis calls" +
+               (pool.Existing > pool.Threads ? string.Create(c, $" ({pool.Existing} existed, the rest held idle)") : "") +
                (_orseisBlocked ? " (the runtime added no thread for it: completions kept coming, so it held the pool small). " : ". ");
     }
 
@@ -156,5 +175,29 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
     }
 }
 
-/// <summary>The pool's threads at a probe tick, and how many of them were blocked inside Orseis calls.</summary>
-internal readonly record struct PoolThreads(int Threads, int BlockedInOrseis);
+/// <summary>
+/// The pool's threads at a probe tick: how many it let run work (<paramref name="Threads"/>), how many of them were
+/// blocked inside Orseis calls, how many existed (<paramref name="Existing"/>, 0 when not known apart), and how long work
+/// has waited in its queues without a pause (<paramref name="Backlog"/>, <see cref="ThreadPoolProbe.ProbeState.Backlog"/>).
+/// </summary>
+internal readonly record struct PoolThreads(int Threads, int BlockedInOrseis, int Existing = 0, TimeSpan Backlog = default)
+{
+    /// <summary>
+    /// The threads now: those that run work are the existing ones, but no more than the runtime's goal
+    /// (<paramref name="goal"/>, from its adjustment events; 0 if it announced none) nor fewer than its minimum. Hill
+    /// climbing lowers the goal under a busy CPU and the threads above it wait idle for up to 20 s: counted, they would
+    /// hide a starvation that the few running threads, all blocked in Orseis, make.
+    /// </summary>
+    public static PoolThreads Now(int goal, int blockedInOrseis, TimeSpan backlog)
+    {
+        int existing = ThreadPool.ThreadCount;
+        ThreadPool.GetMinThreads(out int min, out _);
+        return new PoolThreads(Running(existing, goal, min), blockedInOrseis, existing, backlog);
+    }
+
+    /// <summary>
+    /// How many of <paramref name="existing"/> threads run work under <paramref name="goal"/> (0: unknown) and
+    /// <paramref name="min"/>.
+    /// </summary>
+    public static int Running(int existing, int goal, int min) => goal > 0 ? Math.Min(existing, Math.Max(goal, min)) : existing;
+}

@@ -99,11 +99,75 @@ public sealed class ThreadPoolStarvationTests
         Assert.True(detector.WantsCallSite);
         detector.OnCallWhileStarving(async: false);
         PoolFinding finding = Assert.Single(fake.Findings(FindingKind.ThreadPoolStarvation));
-        Assert.Contains("3 of the pool's 3 thread(s) were blocked inside synchronous Orseis calls", finding.Message, StringComparison.Ordinal);
+        Assert.Contains("3 of the 3 thread(s) the pool let run work were blocked inside synchronous Orseis calls", finding.Message, StringComparison.Ordinal);
         Assert.Contains("the runtime added no thread for it", finding.Message, StringComparison.Ordinal);
         Assert.Contains("called synchronously on a pool thread from", finding.Message, StringComparison.Ordinal);
         Assert.Equal(3, finding.Figures["blockedInOrseis"]);
     }
+
+    [Fact]
+    public void Threads_the_pool_holds_idle_under_its_goal_do_not_hide_the_ones_blocked_in_Orseis()
+    {
+        // Seen in CI: 11 threads existed, hill climbing let 4 run work, all 4 blocked in Orseis; counted against 11, silent.
+        var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
+        var detector = new ThreadPoolStarvationDetector(fake.Log);
+        detector.OnProbe(Fake.Ms(900), stillWaiting: true, runtimeSaysStarved: false, pool: new PoolThreads(11, 4));
+        Assert.False(detector.WantsCallSite);
+
+        detector.OnProbe(Fake.Ms(1000), stillWaiting: true, runtimeSaysStarved: false,
+            pool: new PoolThreads(PoolThreads.Running(existing: 11, goal: 4, min: 2), 4, Existing: 11));
+        detector.OnCallWhileStarving(async: false);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.ThreadPoolStarvation));
+        Assert.Contains("4 of the 4 thread(s) the pool let run work were blocked inside synchronous Orseis calls (11 existed, the rest held idle)",
+            finding.Message, StringComparison.Ordinal);
+        Assert.Equal(4, finding.Figures["runningThreads"]);
+    }
+
+    [Fact]
+    public void The_backlog_is_how_long_every_tick_found_work_queued_and_one_empty_tick_ends_it()
+    {
+        var fake = new Fake();
+        var probe = new ThreadPoolProbe.ProbeState(fake.Time);
+        Assert.Equal(TimeSpan.Zero, probe.Backlog(workQueued: true));
+        fake.Time.Advance(Fake.Ms(300));
+        Assert.Equal(Fake.Ms(300), probe.Backlog(workQueued: true));
+        fake.Time.Advance(Fake.Ms(100));
+        Assert.Equal(TimeSpan.Zero, probe.Backlog(workQueued: false));
+        fake.Time.Advance(Fake.Ms(100));
+        Assert.Equal(TimeSpan.Zero, probe.Backlog(workQueued: true));
+        fake.Time.Advance(Fake.Ms(600));
+        Assert.Equal(Fake.Ms(600), probe.Backlog(workQueued: true));
+    }
+
+    [Fact]
+    public void Work_queued_from_pool_threads_behind_calls_blocking_most_running_threads_is_starvation_though_the_probe_runs_at_once()
+    {
+        // Task.Run after an await queues to the thread's own queue: the probe, queued globally, runs within a few ms.
+        var fake = new Fake(o => o.ThreadPoolDelayThreshold = Fake.Ms(500));
+        var detector = new ThreadPoolStarvationDetector(fake.Log);
+
+        // A backlog under the threshold, or one behind threads mostly not in Orseis (a busy CPU), is nothing.
+        detector.OnProbe(Fake.Ms(3), stillWaiting: false, runtimeSaysStarved: false, justRan: true, pool: new PoolThreads(7, 6, 13, Fake.Ms(400)));
+        detector.OnProbe(Fake.Ms(3), stillWaiting: false, runtimeSaysStarved: false, justRan: true, pool: new PoolThreads(7, 3, 13, Fake.Ms(2000)));
+        Assert.False(detector.WantsCallSite);
+        Assert.Empty(fake.Log.Kept);
+
+        detector.OnProbe(Fake.Ms(3), stillWaiting: false, runtimeSaysStarved: false, justRan: true, pool: new PoolThreads(7, 6, 13, Fake.Ms(600)));
+        Assert.True(detector.WantsCallSite);
+        detector.OnCallWhileStarving(async: false);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.ThreadPoolStarvation));
+        Assert.Contains("work queued on it waited 600 ms without its queues emptying", finding.Message, StringComparison.Ordinal);
+        Assert.Contains("6 of the 7 thread(s) the pool let run work were blocked inside synchronous Orseis calls (13 existed", finding.Message, StringComparison.Ordinal);
+        Assert.Equal(600, finding.Figures["backlogMs"]);
+    }
+
+    [Theory]
+    [InlineData(11, 4, 2, 4)] // hill climbing let 4 of 11 run
+    [InlineData(11, 0, 2, 11)] // no goal announced: every thread counts
+    [InlineData(3, 8, 2, 3)] // a goal above the threads that exist yet
+    [InlineData(11, 1, 6, 6)] // never below the minimum (SetMinThreads raises the goal without an event)
+    public void Threads_that_run_work_are_the_existing_ones_under_the_goal_and_over_the_minimum(int existing, int goal, int min, int running) =>
+        Assert.Equal(running, PoolThreads.Running(existing, goal, min));
 
     [Fact]
     public void A_busy_cpu_with_no_thread_in_Orseis_is_not_starvation()
