@@ -50,6 +50,14 @@ internal static class StarvationScenarios
             await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
         });
 
+        // The same burst of computation followed by awaited calls: busy threads, no blocked ones.
+        yield return Scenario.CleanOne("cpu-burst-then-async-calls", "4 s of CPU-bound work items, then 50 awaited db.QueryAsync<long>(\"select sleep(0.5)\") at once", async run =>
+        {
+            Database db = run.Open();
+            await Orseis.Testing.CpuBurst.RunAsync(TimeSpan.FromSeconds(4));
+            await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => db.QueryAsync<long>("select sleep(0.5)")));
+        });
+
         yield return Scenario.CleanOne("blocking-short-burst", "4 Task.Run(() => db.Query<long>(\"select sleep(0.05)\")) at once, ten times, 0.2 s apart", async run =>
         {
             Database db = run.Open();
