@@ -28,7 +28,7 @@ internal static class StarvationScenarios
             yield return Scenario.Pathology($"starvation-blocking-{items}", $"a console worker: {items} Task.Run(() => db.Query<long>(\"select sleep(0.5)\")) at once", FindingKind.ThreadPoolStarvation, "blocked inside synchronous Orseis calls", async run =>
             {
                 Database db = run.Open();
-                await Task.WhenAll(Enumerable.Range(0, items).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
+                await BlockingCallsAsync(db, items);
             });
         }
 
@@ -38,7 +38,7 @@ internal static class StarvationScenarios
         {
             Database db = run.Open();
             await Task.Delay(10);
-            await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
+            await BlockingCallsAsync(db, 50);
         });
 
         // A worker that computed first: hill climbing lets fewer threads run work than exist.
@@ -47,7 +47,7 @@ internal static class StarvationScenarios
             Database db = run.Open();
             await Orseis.Testing.CpuBurst.RunAsync(TimeSpan.FromSeconds(4));
             await Task.Delay(1500);
-            await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
+            await BlockingCallsAsync(db, 50);
         });
 
         // The same burst of computation followed by awaited calls: busy threads, no blocked ones.
@@ -68,4 +68,8 @@ internal static class StarvationScenarios
             }
         });
     }
+
+    /// <summary>A console worker's load: <paramref name="calls"/> <c>Task.Run(() => db.Query&lt;long&gt;("select sleep(0.5)"))</c> at once.</summary>
+    private static Task BlockingCallsAsync(Database db, int calls) =>
+        Task.WhenAll(Enumerable.Range(0, calls).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
 }

@@ -23,6 +23,7 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
     private long _lastStarved;
     private PoolThreads _pool;
     private bool _orseisBlocked;
+    private bool _waitedInQueues; // the episode's wait is the backlog of queued work, not the probe's
 
     /// <summary>When the pool was last seen starving (a timestamp of the log's clock), or 0 if never.</summary>
     public long LastStarved => Volatile.Read(ref _lastStarved);
@@ -68,6 +69,7 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
         {
             _pool = pool;
             _orseisBlocked = orseisBlocked && !runtimeSaysStarved;
+            _waitedInQueues = backlogged && pool.Backlog > delay;
         }
 
         if (backlogged && pool.Backlog > delay)
@@ -114,7 +116,7 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
         double delayMs = Volatile.Read(ref _delayMs);
         string blame = Blame(site, sync);
         log.Report(FindingKind.ThreadPoolStarvation,
-            (_pool.Backlog.TotalMilliseconds >= delayMs && _orseisBlocked
+            (_waitedInQueues
                 ? string.Create(c, $"The thread pool is starved: work queued on it waited {delayMs:0.#} ms without its queues emptying ") +
                   "(queued from pool threads, it waits in their own queues, which a probe work item passes) "
                 : string.Create(c, $"The thread pool is starved: a probe work item waited {delayMs:0.#} ms to run ")) +
