@@ -6,23 +6,27 @@ using Orseis.Testing;
 namespace Orseis.EndToEndTests;
 
 /// <summary>
-/// Packs src/Orseis the way a release would (<c>dotnet pack -c Release</c>) and checks what a NuGet user gets: the
-/// library, its XML docs and its own README, its license and source-control metadata, a symbol package, and no dependency on
-/// any database provider.
+/// Packs each shipped project the way a release would (<c>dotnet pack -c Release</c>) and checks what a NuGet user gets:
+/// the release's version, the library, its XML docs and its own README, its license and source-control metadata, a symbol
+/// package, the dependencies it must have (Orseis.AspNetCore -> Orseis.DependencyInjection -> Orseis, and no database
+/// provider), and that the SDK's package validation ran on the pack.
 /// </summary>
 public sealed class PackageTests : IDisposable
 {
+    /// <summary>The release these packages are (src/Directory.Build.props: VersionPrefix and VersionSuffix).</summary>
+    private const string Version = "1.0.0-rc.1";
+
+    /// <summary>What the SDK's RunPackageValidation target touches when it has validated a pack (Microsoft.NET.ApiCompat.ValidatePackage.targets).</summary>
+    private const string ValidationSemaphore = "Microsoft.NET.ApiCompat.ValidatePackage.semaphore";
+
     private readonly string _output = Directory.CreateTempSubdirectory("orseis-pack-").FullName;
 
     [Fact]
     public void The_package_has_the_library_docs_readme_metadata_and_symbols()
     {
         string root = RepositoryRoot.Find();
-        // No build servers or node reuse: a server left running would hold this test's output pipes open.
-        Run(root, Dotnet(), ["pack", Path.Combine("src", "Orseis", "Orseis.csproj"), "-c", "Release", "--no-restore", "-o", _output, "-nologo",
-            "-nodeReuse:false", "-p:UseSharedCompilation=false"]);
+        (string package, XElement metadata) = Pack(root, "Orseis");
 
-        string package = Assert.Single(Directory.GetFiles(_output, "Orseis.*.nupkg"), p => !p.EndsWith(".snupkg", StringComparison.Ordinal));
         using ZipArchive nupkg = ZipFile.OpenRead(package);
         string[] entries = [.. nupkg.Entries.Select(e => e.FullName)];
         Assert.Contains("README.md", entries);
@@ -31,25 +35,18 @@ public sealed class PackageTests : IDisposable
 
         // The package ships its own short readme (src/Orseis/README.md), not the repository's: no contributor commands and
         // only absolute links, which still work on the package's page.
-        using (var readme = new StreamReader(nupkg.GetEntry("README.md")!.Open()))
-        {
-            string text = readme.ReadToEnd();
-            Assert.Equal(File.ReadAllText(Path.Combine(root, "src", "Orseis", "README.md")), text);
-            Assert.Contains("dotnet add package Orseis", text, StringComparison.Ordinal);
-            Assert.Contains("https://github.com/orseis/orseis", text, StringComparison.Ordinal);
-            Assert.DoesNotContain("scripts/", text, StringComparison.Ordinal);
-            Assert.DoesNotMatch(@"\]\((?!https://)", text);
-        }
+        string text = Readme(nupkg);
+        Assert.Equal(File.ReadAllText(Path.Combine(root, "src", "Orseis", "README.md")), text);
+        Assert.Contains("dotnet add package Orseis", text, StringComparison.Ordinal);
+        Assert.Contains("https://github.com/orseis/orseis", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("scripts/", text, StringComparison.Ordinal);
+        Assert.DoesNotMatch(@"\]\((?!https://)", text);
 
         using (var docs = new StreamReader(nupkg.GetEntry("lib/net10.0/Orseis.xml")!.Open()))
             Assert.Contains("<member name=\"T:Orseis.Database\">", docs.ReadToEnd(), StringComparison.Ordinal);
 
-        XElement metadata = Nuspec(nupkg);
         XNamespace ns = metadata.Name.Namespace;
         Assert.Equal("Orseis", metadata.Element(ns + "id")!.Value);
-        Assert.Equal("README.md", metadata.Element(ns + "readme")!.Value);
-        XElement license = metadata.Element(ns + "license")!;
-        Assert.Equal(("expression", "MIT"), (license.Attribute("type")!.Value, license.Value));
         XElement repository = metadata.Element(ns + "repository")!;
         Assert.Equal("git", repository.Attribute("type")!.Value);
         string head = Run(root, "git", ["rev-parse", "HEAD"]).Trim();
@@ -57,46 +54,136 @@ public sealed class PackageTests : IDisposable
         Assert.Equal(head, repository.Attribute("commit")!.Value);
 
         // Orseis works through DbProviderFactory / DbDataSource: no provider may become a dependency of its users.
-        string[] dependencies = [.. metadata.Descendants(ns + "dependency").Select(d => d.Attribute("id")!.Value)];
-        Assert.Equal(["Microsoft.Extensions.Logging.Abstractions"], dependencies);
+        Assert.Equal(["Microsoft.Extensions.Logging.Abstractions"], Dependencies(metadata).Keys.ToArray());
 
         string symbols = Assert.Single(Directory.GetFiles(_output, "Orseis.*.snupkg"));
+        Assert.Equal($"Orseis.{Version}.snupkg", Path.GetFileName(symbols));
         using ZipArchive snupkg = ZipFile.OpenRead(symbols);
         Assert.Contains("lib/net10.0/Orseis.pdb", snupkg.Entries.Select(e => e.FullName));
     }
 
     [Fact]
-    public void The_dependency_injection_package_has_its_docs_and_readme_and_depends_on_abstractions_only()
+    public void The_dependency_injection_package_has_its_docs_and_readme_and_depends_on_orseis_and_abstractions_only()
     {
         string root = RepositoryRoot.Find();
-        Run(root, Dotnet(), ["pack", Path.Combine("src", "Orseis.DependencyInjection", "Orseis.DependencyInjection.csproj"), "-c", "Release", "--no-restore",
-            "-o", _output, "-nologo", "-nodeReuse:false", "-p:UseSharedCompilation=false"]);
+        (string package, XElement metadata) = Pack(root, "Orseis.DependencyInjection");
 
-        string package = Assert.Single(Directory.GetFiles(_output, "Orseis.DependencyInjection.*.nupkg"), p => !p.EndsWith(".snupkg", StringComparison.Ordinal));
         using ZipArchive nupkg = ZipFile.OpenRead(package);
         string[] entries = [.. nupkg.Entries.Select(e => e.FullName)];
         Assert.Contains("lib/net10.0/Orseis.DependencyInjection.dll", entries);
         Assert.Contains("lib/net10.0/Orseis.DependencyInjection.xml", entries);
-        using (var readme = new StreamReader(nupkg.GetEntry("README.md")!.Open()))
-        {
-            string text = readme.ReadToEnd();
-            Assert.Contains("dotnet add package Orseis.DependencyInjection", text, StringComparison.Ordinal);
-            Assert.DoesNotMatch(@"\]\((?!https://)", text);
-        }
+        string text = Readme(nupkg);
+        Assert.Contains("dotnet add package Orseis.DependencyInjection", text, StringComparison.Ordinal);
+        Assert.DoesNotMatch(@"\]\((?!https://)", text);
 
         // The application chooses its container, configuration sources and logging: only abstractions and Options (which brings
-        // the DependencyInjection abstractions) are imposed.
-        XElement metadata = Nuspec(nupkg);
-        XNamespace ns = metadata.Name.Namespace;
-        Assert.Equal("README.md", metadata.Element(ns + "readme")!.Value);
-        string[] dependencies = [.. metadata.Descendants(ns + "dependency").Select(d => d.Attribute("id")!.Value).Order(StringComparer.Ordinal)];
+        // the DependencyInjection abstractions) are imposed, and Orseis of the same release.
+        Dictionary<string, string> dependencies = Dependencies(metadata);
         Assert.Equal(
             [
                 "Microsoft.Extensions.Configuration.Abstractions", "Microsoft.Extensions.Diagnostics.HealthChecks.Abstractions",
                 "Microsoft.Extensions.Hosting.Abstractions", "Microsoft.Extensions.Logging.Abstractions", "Microsoft.Extensions.Options", "Orseis",
             ],
-            dependencies);
+            dependencies.Keys.Order(StringComparer.Ordinal).ToArray());
+        Assert.Equal(Version, dependencies["Orseis"]);
     }
+
+    [Fact]
+    public void The_aspnetcore_package_depends_on_the_dependency_injection_package_its_readme_calls()
+    {
+        string root = RepositoryRoot.Find();
+        (string package, XElement metadata) = Pack(root, "Orseis.AspNetCore");
+
+        using ZipArchive nupkg = ZipFile.OpenRead(package);
+        string[] entries = [.. nupkg.Entries.Select(e => e.FullName)];
+        Assert.Contains("lib/net10.0/Orseis.AspNetCore.dll", entries);
+        Assert.Contains("lib/net10.0/Orseis.AspNetCore.xml", entries);
+
+        // UseOrseisScopes finds the database AddOrseis (Orseis.DependencyInjection) registered, and the readme calls AddOrseis:
+        // the package depends on that package (which brings Orseis) at the same release, and the readme names it.
+        Dictionary<string, string> dependencies = Dependencies(metadata);
+        Assert.Equal(["Orseis.DependencyInjection"], dependencies.Keys.ToArray());
+        Assert.Equal(Version, dependencies["Orseis.DependencyInjection"]);
+        string text = Readme(nupkg);
+        Assert.Contains("AddOrseis(", text, StringComparison.Ordinal);
+        Assert.Contains("dotnet add package Orseis.AspNetCore", text, StringComparison.Ordinal);
+        Assert.Contains("[Orseis.DependencyInjection](https://www.nuget.org/packages/Orseis.DependencyInjection)", text, StringComparison.Ordinal);
+        Assert.DoesNotMatch(@"\]\((?!https://)", text);
+    }
+
+    [Fact]
+    public void The_trace_tool_package_is_the_release_its_readme_installs_and_says_what_the_app_must_turn_on()
+    {
+        string root = RepositoryRoot.Find();
+        // The SDK never validates a tool package (PackAsTool turns EnablePackageValidation off: a tool has no library API).
+        (string package, XElement metadata) = Pack(root, "Orseis.Trace", validated: false);
+
+        using ZipArchive nupkg = ZipFile.OpenRead(package);
+        XNamespace ns = metadata.Name.Namespace;
+        Assert.Equal("DotnetTool", Assert.Single(metadata.Descendants(ns + "packageType")).Attribute("name")!.Value);
+        string text = Readme(nupkg);
+        // It is not on nuget.org: the readme installs the version just packed, from the folder it was packed into.
+        Assert.Contains($"dotnet tool install --global Orseis.Trace --add-source ./packages --version {Version}", text, StringComparison.Ordinal);
+        Assert.Contains("dotnet pack src/Orseis.Trace -c Release -o ./packages", text, StringComparison.Ordinal);
+        Assert.Contains("Detectors = FindingKind.All", text, StringComparison.Ordinal);
+        Assert.Contains("no detector facts in this trace", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_changelog_has_an_entry_for_the_release_and_an_unreleased_section()
+    {
+        string changelog = File.ReadAllText(Path.Combine(RepositoryRoot.Find(), "CHANGELOG.md"));
+        Assert.Contains("## [Unreleased]", changelog, StringComparison.Ordinal);
+        Assert.Contains($"## [{Version}]", changelog, StringComparison.Ordinal);
+        Assert.True(changelog.IndexOf("## [Unreleased]", StringComparison.Ordinal) < changelog.IndexOf($"## [{Version}]", StringComparison.Ordinal),
+            "Unreleased comes first, above the newest release");
+    }
+
+    /// <summary>
+    /// Packs src/<paramref name="project"/> into this test's folder and returns its package and nuspec metadata, after
+    /// checking what every package of the release has: the version in its file name and nuspec, its own README.md, the MIT
+    /// license expression, and (unless <paramref name="validated"/> is false) the SDK's package validation run on this pack.
+    /// </summary>
+    private (string Package, XElement Metadata) Pack(string root, string project, bool validated = true)
+    {
+        // Validation touches its semaphore only when it ran and passed (a failure fails the pack): removed first, it can only
+        // be there again if this pack validated.
+        string semaphore = Path.Combine(root, "src", project, "obj", "Release", "net10.0", ValidationSemaphore);
+        File.Delete(semaphore);
+
+        // Packs what this test project's build just built in Release, as a release does after its build (`dotnet pack
+        // --no-build`): Orseis and Orseis.Trace are its references, Orseis.DependencyInjection and Orseis.AspNetCore come
+        // through the SlowApp sample's. Building again here took minutes on a loaded machine; packing takes seconds.
+        // No build servers or node reuse: a server left running would hold this test's output pipes open.
+        Run(root, Dotnet(), ["pack", Path.Combine("src", project, project + ".csproj"), "-c", "Release", "--no-build", "--no-restore", "-o", _output,
+            "-nologo", "-nodeReuse:false"]);
+
+        string package = Path.Combine(_output, $"{project}.{Version}.nupkg");
+        Assert.True(File.Exists(package), $"dotnet pack made no {Path.GetFileName(package)}; it made: "
+            + string.Join(", ", Directory.GetFiles(_output).Select(Path.GetFileName)));
+        Assert.Equal(validated, File.Exists(semaphore));
+
+        using ZipArchive nupkg = ZipFile.OpenRead(package);
+        XElement metadata = Nuspec(nupkg);
+        XNamespace ns = metadata.Name.Namespace;
+        Assert.Equal(project, metadata.Element(ns + "id")!.Value);
+        Assert.Equal(Version, metadata.Element(ns + "version")!.Value);
+        Assert.Equal("README.md", metadata.Element(ns + "readme")!.Value);
+        Assert.Equal(File.ReadAllText(Path.Combine(root, "src", project, "README.md")), Readme(nupkg));
+        XElement license = metadata.Element(ns + "license")!;
+        Assert.Equal(("expression", "MIT"), (license.Attribute("type")!.Value, license.Value));
+        return (package, metadata);
+    }
+
+    private static string Readme(ZipArchive nupkg)
+    {
+        using var readme = new StreamReader(nupkg.GetEntry("README.md")!.Open());
+        return readme.ReadToEnd();
+    }
+
+    /// <summary>The nuspec's dependencies, id to version.</summary>
+    private static Dictionary<string, string> Dependencies(XElement metadata) =>
+        metadata.Descendants(metadata.Name.Namespace + "dependency").ToDictionary(d => d.Attribute("id")!.Value, d => d.Attribute("version")!.Value);
 
     private static XElement Nuspec(ZipArchive nupkg)
     {
