@@ -36,7 +36,9 @@ internal sealed record PoolReport(
 /// <summary>A finding event as the process raised it, with its figures.</summary>
 internal sealed record FindingReport(DateTime Time, string Kind, string Message, IReadOnlyDictionary<string, string> Figures)
 {
-    /// <summary>The section of the findings reference that explains this kind and its cure; null for a kind this version does not know.</summary>
+    /// <summary>
+    /// The section of the findings reference that explains this kind and its cure; null for a kind this version does not know.
+    /// </summary>
     public Uri? HelpLink => Orseis.Diagnostics.FindingLinks.For(Kind);
 }
 

@@ -11,14 +11,19 @@ internal static class FindingLinks
 
     private static readonly Uri[] Links = Build();
 
-    /// <summary>The section of <paramref name="kind"/>: one detector's kind, never <see cref="FindingKind.None"/>, <see cref="FindingKind.All"/> or a combination.</summary>
+    /// <summary>
+    /// The section of <paramref name="kind"/>: one detector's kind, never <see cref="FindingKind.None"/>,
+    /// <see cref="FindingKind.All"/> or a combination.
+    /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="kind"/> is not one detector's kind.</exception>
     public static Uri For(FindingKind kind)
     {
         if (!IsOneKind(kind))
         {
             throw new ArgumentOutOfRangeException(
-                nameof(kind), kind, $"A finding's help link is for one detector's kind (such as {nameof(FindingKind.PoolTimeout)}), not '{kind}'.");
+                nameof(kind),
+                kind,
+                $"A finding's help link is for one detector's kind (such as {nameof(FindingKind.PoolTimeout)}), not '{kind}'.");
         }
 
         return Links[System.Numerics.BitOperations.TrailingZeroCount((int)kind)];
