@@ -43,7 +43,10 @@ internal static class LiveView
         foreach ((string pool, FindingSnapshot f) in findings.TakeLast(8))
         {
             string message = Markup.Escape(FirstSentence(f.Message));
-            rows.Add(new Markup($"  [red]{f.Time:HH:mm:ss.fff} {Markup.Escape(f.Kind)}[/] {Markup.Escape(pool)}: {message}"));
+            string link = Orseis.Diagnostics.FindingLinks.For(f.Kind) is { } help
+                ? $" [dim][link={Markup.Escape(help.AbsoluteUri)}]{Markup.Escape(help.AbsoluteUri)}[/][/]"
+                : "";
+            rows.Add(new Markup($"  [red]{f.Time:HH:mm:ss.fff} {Markup.Escape(f.Kind)}[/] {Markup.Escape(pool)}: {message}{link}"));
         }
 
         return new Rows(rows);

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Orseis.Diagnostics;
 
 namespace Orseis.Trace.Monitor;
 
@@ -11,8 +12,10 @@ internal static class PlainView
         + $"wait {Q(p.WaitMs)}, use {Q(p.UseMs)}, command {Q(p.CommandMs)}, timeouts/s {p.TimeoutsPerSecond:0.##}; "
         + $"thread pool queue {Num(s.ThreadPool.QueueLength)}, threads {Num(s.ThreadPool.Threads)}");
 
+    /// <summary>A finding's line, ending with the page that explains its kind (when this version knows the kind).</summary>
     public static string Finding(string pool, FindingSnapshot f) =>
-        string.Create(CultureInfo.InvariantCulture, $"[{f.Time:HH:mm:ss.fff}] FINDING {f.Kind} {pool}: {f.Message} ({f.Figures})");
+        string.Create(CultureInfo.InvariantCulture, $"[{f.Time:HH:mm:ss.fff}] FINDING {f.Kind} {pool}: {f.Message} ({f.Figures})")
+        + (FindingLinks.For(f.Kind) is { } link ? $" See {link}" : "");
 
     /// <summary>The pool and its database system; the system is unknown until its first meter reading.</summary>
     internal static string Name(PoolSnapshot p) => p.System.Length > 0 ? $"{p.Pool} ({p.System})" : p.Pool;

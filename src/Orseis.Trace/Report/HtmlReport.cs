@@ -61,7 +61,10 @@ internal static class HtmlReport
         foreach (FindingReport f in findings)
         {
             html.Append("<li><b>").Append(E(f.Kind)).Append("</b> at ").Append(E($"{f.Time:HH:mm:ss.fff}")).Append(" UTC: ")
-                .Append(E(f.Message)).Append("<br><small>")
+                .Append(E(f.Message));
+            if (f.HelpLink is { } link)
+                html.Append(" <a href=\"").Append(E(link.AbsoluteUri)).Append("\">What to do</a>");
+            html.Append("<br><small>")
                 .Append(E(string.Join(", ", f.Figures.Select(kv => $"{kv.Key}={kv.Value}")))).Append("</small></li>");
         }
 

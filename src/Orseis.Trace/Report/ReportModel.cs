@@ -34,7 +34,13 @@ internal sealed record PoolReport(
     double? PeakWaitP99Ms);
 
 /// <summary>A finding event as the process raised it, with its figures.</summary>
-internal sealed record FindingReport(DateTime Time, string Kind, string Message, IReadOnlyDictionary<string, string> Figures);
+internal sealed record FindingReport(DateTime Time, string Kind, string Message, IReadOnlyDictionary<string, string> Figures)
+{
+    /// <summary>
+    /// The section of the findings reference that explains this kind and its cure; null for a kind this version does not know.
+    /// </summary>
+    public Uri? HelpLink => Orseis.Diagnostics.FindingLinks.For(Kind);
+}
 
 /// <summary>Opens or commands: how many, how often, how long (from the events when recorded, else from the meter).</summary>
 internal sealed record CountReport(double Count, double PerSecond, Percentiles? Ms, string From);

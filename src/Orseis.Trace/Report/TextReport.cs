@@ -58,7 +58,7 @@ internal static class TextReport
         {
             foreach (FindingReport f in findings)
             {
-                Line($"  - [{f.Kind}] {f.Time:HH:mm:ss.fff}Z {f.Message}");
+                Line($"  - [{f.Kind}] {f.Time:HH:mm:ss.fff}Z {f.Message}" + (f.HelpLink is { } link ? $" See {link}" : ""));
                 if (f.Figures.Count > 0)
                     Line("      " + string.Join(", ", f.Figures.Select(kv => $"{kv.Key}={kv.Value}")));
             }

@@ -13,7 +13,9 @@ namespace Orseis.Diagnostics;
 /// <c>db.client.connection.pool.name</c> and, where the connection string gives them, <c>db.namespace</c>,
 /// <c>server.address</c> and <c>server.port</c> (given at creation, so samplers see them); <c>db.query.text</c> only
 /// with <see cref="DiagnosticsOptions.CaptureCommandText"/>. Opening a connection is a child span,
-/// <see cref="OpenName"/>: the pool wait of the call that opened it.
+/// <see cref="OpenName"/>: the pool wait of the call that opened it. A finding the call's open, release or statement
+/// raises is an <c>orseis.finding</c> event on the call's span (or the session's), not on the pool wait's
+/// (<see cref="FindingSpans"/>).
 /// </summary>
 internal sealed class CallSpans
 {

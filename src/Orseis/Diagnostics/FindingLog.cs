@@ -6,7 +6,8 @@ namespace Orseis.Diagnostics;
 
 /// <summary>
 /// Where every detector's findings go: counted, kept (the most recent <see cref="DiagnosticsOptions.FindingsKept"/>),
-/// rate-limited per kind, and published on the meter, the EventSource and the logger. Never throws.
+/// rate-limited per kind, and published on the meter, the EventSource, the logger and the span of the call that raised it
+/// (<see cref="FindingSpans"/>). Never throws.
 /// </summary>
 internal sealed partial class FindingLog(
     string poolName, KeyValuePair<string, object?>[] tags, DiagnosticsOptions options, TimeProvider time)
@@ -21,10 +22,19 @@ internal sealed partial class FindingLog(
 
     public DiagnosticsOptions Options { get; } = options;
 
+    /// <summary>
+    /// Whether findings raised in a call's flow go on its span (<see cref="FindingSpans"/>): not for a replay of another
+    /// process's facts, whose calls are not this process's spans.
+    /// </summary>
+    public bool AttachesToSpans { get; init; } = true;
+
     /// <summary>Reports a finding; a rate-limited one is dropped when the same kind was reported less than
-    /// <see cref="DiagnosticsOptions.FindingInterval"/> ago.</summary>
+    /// <see cref="DiagnosticsOptions.FindingInterval"/> ago. <paramref name="ofThisFlow"/>: raised in the flow of the call
+    /// (or session) it is about, whose span (the current activity) it then goes on as an event; false for one raised
+    /// elsewhere (the thread-pool probe, a report, a scan that found another caller's connection), which goes on no span.</summary>
     /// <returns>Whether it was reported.</returns>
-    public bool Report(FindingKind kind, string message, Dictionary<string, double> figures, string? location, bool rateLimited)
+    public bool Report(
+        FindingKind kind, string message, Dictionary<string, double> figures, string? location, bool rateLimited, bool ofThisFlow = true)
     {
         int index = BitOperations.TrailingZeroCount((int)kind);
         if (rateLimited)
@@ -47,7 +57,7 @@ internal sealed partial class FindingLog(
             }
         }
 
-        Publish(finding);
+        Publish(finding, ofThisFlow && AttachesToSpans);
         return true;
     }
 
@@ -57,7 +67,7 @@ internal sealed partial class FindingLog(
         Enum.GetValues<FindingKind>().Where(k => k is not FindingKind.None and not FindingKind.All)
             .ToDictionary(k => k, k => Interlocked.Read(ref _counts[BitOperations.TrailingZeroCount((int)k)]));
 
-    private void Publish(PoolFinding f)
+    private void Publish(PoolFinding f, bool onSpan)
     {
         try
         {
@@ -66,16 +76,31 @@ internal sealed partial class FindingLog(
             if (OrseisEventSource.Log.IsEnabled())
                 OrseisEventSource.Log.Finding(PoolName, f.Kind.ToString(), f.Message, f.FormatFigures(), f.Location ?? "");
             if (Options.Logger is { } logger && logger.IsEnabled(LogLevel.Warning))
-                LogFinding(logger, f.Kind.ToString(), f.Message);
+                LogFinding(logger, f.Kind.ToString(), f.Message, f.HelpLink);
         }
 #pragma warning disable CA1031 // a listener or logger that throws must never break a query
         catch (Exception)
 #pragma warning restore CA1031
         {
         }
+
+        if (!onSpan)
+            return;
+        try
+        {
+            FindingSpans.Attach(f); // apart: a logger that throws does not keep it off the span
+        }
+#pragma warning disable CA1031 // nor may a span's listener
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+        }
     }
 
-    /// <summary>A finding, as a warning with event id 1 ("PoolFinding"): the only event Orseis logs.</summary>
-    [LoggerMessage(EventId = 1, EventName = "PoolFinding", Level = LogLevel.Warning, Message = "Orseis {Kind}: {Message}")]
-    private static partial void LogFinding(ILogger logger, string kind, string message);
+    /// <summary>
+    /// A finding, as a warning with event id 1 ("PoolFinding"): the only event Orseis logs. It ends with the finding's
+    /// <see cref="PoolFinding.HelpLink"/>, so a line in a log leads to its page in one click.
+    /// </summary>
+    [LoggerMessage(EventId = 1, EventName = "PoolFinding", Level = LogLevel.Warning, Message = "Orseis {Kind}: {Message} See {HelpLink}")]
+    private static partial void LogFinding(ILogger logger, string kind, string message, Uri helpLink);
 }

@@ -15,6 +15,7 @@ public sealed class PoolFinding
         Figures = figures;
         Location = location;
         Timestamp = timestamp;
+        HelpLink = FindingLinks.For(kind);
     }
 
     /// <summary>Which detector found it.</summary>
@@ -34,6 +35,13 @@ public sealed class PoolFinding
 
     /// <summary>When it was found (UTC).</summary>
     public DateTimeOffset Timestamp { get; }
+
+    /// <summary>
+    /// The page that explains this kind of finding and its cure: its section of the findings reference,
+    /// <c>https://github.com/orseis/orseis/blob/main/docs/findings.md#</c> and the kind in lower case (<c>#pooltimeout</c>).
+    /// The logged warning ends with it, and the <c>orseis.finding</c> span event carries it.
+    /// </summary>
+    public Uri HelpLink { get; }
 
     /// <summary>The figures as <c>name=value</c> pairs separated by semicolons (invariant culture).</summary>
     /// <returns>The figures as text.</returns>

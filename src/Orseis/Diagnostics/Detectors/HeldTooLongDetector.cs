@@ -57,6 +57,6 @@ internal sealed class HeldTooLongDetector(FindingLog log, HolderTable holders) :
             string.Create(c, $"longer than DiagnosticsOptions.HeldTooLongThreshold ({Threshold.TotalSeconds:0.###} s): a leak suspect ") +
             "(an undisposed Session or Stream) or long work done while holding a connection." + where,
             new Dictionary<string, double> { ["heldMs"] = held.TotalMilliseconds, ["thresholdMs"] = Threshold.TotalMilliseconds, ["stillHeld"] = stillHeld ? 1 : 0 },
-            holder.Stack, rateLimited: false);
+            holder.Stack, rateLimited: false, ofThisFlow: !stillHeld); // a scan runs on another caller's flow, or a report's
     }
 }

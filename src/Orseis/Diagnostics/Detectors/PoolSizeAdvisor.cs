@@ -195,7 +195,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
                     ["meanDemand"] = meanDemand,
                     ["queuedOpens"] = queuedOpens,
                 },
-                null, rateLimited: true);
+                null, rateLimited: true, ofThisFlow: false); // made by a report, not by a call
         }
 
         return advice;

@@ -133,7 +133,7 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
                 ["runningThreads"] = _pool.Threads,
                 ["backlogMs"] = _pool.Backlog.TotalMilliseconds,
             },
-            site, rateLimited: true);
+            site, rateLimited: true, ofThisFlow: site is not null); // with a site: the Orseis call that met it; else the probe thread
     }
 
     /// <summary>How many pool threads Orseis' own blocking calls held, when that was the evidence or a large part of it.</summary>

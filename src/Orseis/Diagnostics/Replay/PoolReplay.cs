@@ -52,7 +52,7 @@ internal sealed class PoolReplay
             TimeProvider = _clock,
         };
         _maxPoolSize = pool.Int("maxPoolSize") is >= 0 and var max ? max : null;
-        _log = new FindingLog(Pool, [], options, _clock);
+        _log = new FindingLog(Pool, [], options, _clock) { AttachesToSpans = false };
         var connects = (ConnectCount)pool.Int("connects");
         _holders = new HolderTable(_clock, _maxPoolSize);
         _observers = PoolObservers.For(new ObserverContext(_log, _maxPoolSize, _holders, connects, null, null));
