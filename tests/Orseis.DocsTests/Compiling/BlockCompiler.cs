@@ -46,6 +46,8 @@ internal static class BlockCompiler
             .AddSyntaxTrees(tree);
         return compilation.GetDiagnostics()
             .Where(d => d.Severity == DiagnosticSeverity.Error)
+            .OrderBy(d => d.Location.GetMappedLineSpan().Path.EndsWith(" (prelude)", StringComparison.Ordinal) ? 0 : 1)
+            .ThenBy(d => d.Location.GetMappedLineSpan().StartLinePosition)
             .Select(d => Describe(d, block))
             .ToList();
     }
