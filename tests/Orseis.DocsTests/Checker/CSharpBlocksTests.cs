@@ -87,6 +87,7 @@ public sealed class CSharpBlocksTests
             ```csharp
             Console.WriteLine(1);
             ```
+            A page may quote `<!-- prelude: C# -->` in code.
             """);
 
         Assert.All(CSharpBlocks.In(page), b => Assert.Null(b.Prelude));

@@ -2,37 +2,25 @@ using System.Diagnostics;
 
 namespace Orseis.DocsTests.Checks;
 
-/// <summary>Whether a hex token names a commit. In a full git clone, <c>git cat-file --batch-check</c> answers, so hex
-/// that is not a commit of the repository (a constant, a GUID's part) is not flagged. Without git, or in a shallow clone
-/// (which lacks old commits), every candidate counts as a commit: stricter, never blind.</summary>
+/// <summary>Which hex tokens name commits of this clone (<c>git cat-file --batch-check</c>), to say so in a failure;
+/// without git every answer is no. The hash rule itself does not depend on it (see
+/// <see cref="UserPageRules.CommitHashes"/>).</summary>
 internal sealed class CommitLookup
 {
     private readonly Func<IReadOnlyList<string>, IReadOnlySet<string>> _commits;
 
-    private CommitLookup(Func<IReadOnlyList<string>, IReadOnlySet<string>> commits, string rule)
-    {
-        _commits = commits;
-        Rule = rule;
-    }
+    private CommitLookup(Func<IReadOnlyList<string>, IReadOnlySet<string>> commits) => _commits = commits;
 
-    /// <summary>How tokens are judged, for the failure message.</summary>
-    public string Rule { get; }
-
-    /// <summary>Every candidate counts as a commit.</summary>
-    public static CommitLookup Strict { get; } = new(tokens => tokens.ToHashSet(), "every such token counts (no full git clone)");
+    /// <summary>Knows no commit.</summary>
+    public static CommitLookup None { get; } = new(_ => new HashSet<string>());
 
     /// <summary>Only these count as commits (the checker's own tests).</summary>
     public static CommitLookup Of(params string[] commits) =>
-        new(tokens => tokens.Where(t => commits.Any(c => c.StartsWith(t, StringComparison.Ordinal))).ToHashSet(), "given");
+        new(tokens => tokens.Where(t => commits.Any(c => c.StartsWith(t, StringComparison.Ordinal))).ToHashSet());
 
-    /// <summary>The repository's git when it is a full clone, else <see cref="Strict"/>.</summary>
-    public static CommitLookup ForRepository(string root)
-    {
-        string? shallow = Git(root, ["rev-parse", "--is-shallow-repository"], input: null);
-        if (shallow?.Trim() != "false")
-            return Strict;
-        return new CommitLookup(tokens => InGit(root, tokens), "verified with git cat-file");
-    }
+    /// <summary>The repository's git, or <see cref="None"/> when git or the repository is missing.</summary>
+    public static CommitLookup ForRepository(string root) =>
+        Git(root, ["rev-parse", "--git-dir"], input: null) is null ? None : new CommitLookup(tokens => InGit(root, tokens));
 
     /// <summary>The tokens among <paramref name="tokens"/> that name commits.</summary>
     public IReadOnlySet<string> Commits(IReadOnlyList<string> tokens) =>

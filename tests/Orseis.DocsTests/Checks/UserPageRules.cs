@@ -10,17 +10,20 @@ internal static partial class UserPageRules
     public const int MaxLines = 300;
 
     /// <summary>Commit hashes outside fenced blocks, HTML comments and URLs (link targets included; code spans are read:
-    /// a hash in backticks is still shown). A candidate is a 7 to 40 character lower-case hex token (git prints them so)
-    /// with a digit and a letter; <paramref name="lookup"/> decides which candidates are commits.</summary>
+    /// a hash in backticks is still shown). A hash is a 7 to 40 character lower-case hex token (git prints them so) with
+    /// a digit and a letter. Every such token is flagged, whether or not this clone holds the commit: a page's hashes
+    /// often name commits a rewritten history no longer has, and prose has no other use for such a token (constants are
+    /// written 0x..., numbers have no letters). <paramref name="lookup"/> only says which are commits of the clone.</summary>
     public static IReadOnlyList<string> CommitHashes(MarkdownPage page, CommitLookup lookup)
     {
         string text = Masking.WithoutUrls(Masking.Rendered(page));
-        List<Match> candidates = HexToken().Matches(text)
+        List<Match> hashes = HexToken().Matches(text)
             .Where(m => m.Value.Any(char.IsAsciiDigit) && m.Value.Any(char.IsAsciiLetter))
             .ToList();
-        IReadOnlySet<string> commits = lookup.Commits(candidates.Select(m => m.Value).ToList());
-        return candidates.Where(m => commits.Contains(m.Value))
-            .Select(m => $"{page.Path}:{page.LineOf(m.Index)}: commit hash {m.Value} on a user page ({lookup.Rule})")
+        IReadOnlySet<string> commits = lookup.Commits(hashes.Select(m => m.Value).ToList());
+        return hashes
+            .Select(m => $"{page.Path}:{page.LineOf(m.Index)}: commit hash {m.Value} on a user page"
+                + (commits.Contains(m.Value) ? " (a commit of this repository)" : ""))
             .ToList();
     }
 

@@ -39,17 +39,11 @@ internal static partial class CSharpBlocks
                 used.Add(marker.Line);
         }
 
-        var stray = new List<StrayMarker>();
-        for (int line = 1; line <= page.Lines.Count; line++)
-        {
-            if (page.InFence(line))
-                continue;
-            Match match = MarkerStart().Match(page.Lines[line - 1]);
-            if (match.Success && !used.Contains(line))
-                stray.Add(new StrayMarker(page.Path, line, match.Groups["kind"].Value));
-        }
-
-        return stray;
+        // Outside fenced blocks and code spans: a marker quoted in `code` (a page explaining the convention) is no marker.
+        return MarkerStart().Matches(Masking.WithoutCodeSpans(Masking.WithoutFences(page)))
+            .Select(match => new StrayMarker(page.Path, page.LineOf(match.Index), match.Groups["kind"].Value))
+            .Where(marker => !used.Contains(marker.Line))
+            .ToList();
     }
 
     private static Marker? MarkerEndingOn(MarkdownPage page, int line)

@@ -9,6 +9,15 @@ internal static partial class Masking
     /// <summary>What a reader sees as text and links: fenced blocks and HTML comments blanked.</summary>
     public static string Rendered(MarkdownPage page)
     {
+        char[] text = WithoutFences(page).ToCharArray();
+        foreach (Match comment in HtmlComment().Matches(new string(text)))
+            Blank(text, comment.Index, comment.Length);
+        return new string(text);
+    }
+
+    /// <summary>Fenced blocks blanked, fence lines included.</summary>
+    public static string WithoutFences(MarkdownPage page)
+    {
         char[] text = page.Text.ToCharArray();
         int index = 0;
         for (int line = 1; line <= page.Lines.Count; line++)
@@ -19,8 +28,6 @@ internal static partial class Masking
             index += length + 1;
         }
 
-        foreach (Match comment in HtmlComment().Matches(page.Text))
-            Blank(text, comment.Index, comment.Length);
         return new string(text);
     }
 
