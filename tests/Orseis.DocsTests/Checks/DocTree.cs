@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using Orseis.DocsTests.Markdown;
 
 namespace Orseis.DocsTests.Checks;
@@ -9,7 +10,7 @@ internal sealed class DocTree
     private readonly Func<string, string?> _readPage;
     private readonly Func<string, bool> _fileExists;
     private readonly Func<string, bool> _directoryExists;
-    private readonly Dictionary<string, MarkdownPage?> _pages = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, MarkdownPage?> _pages = new(StringComparer.Ordinal);
 
     public DocTree(Func<string, string?> readPage, Func<string, bool> fileExists, Func<string, bool> directoryExists)
     {
@@ -33,15 +34,6 @@ internal sealed class DocTree
 
     public bool DirectoryExists(string path) => _directoryExists(path);
 
-    public MarkdownPage? Page(string path)
-    {
-        if (!_pages.TryGetValue(path, out MarkdownPage? page))
-        {
-            string? text = _readPage(path);
-            page = text is null ? null : MarkdownPage.Parse(path, text);
-            _pages[path] = page;
-        }
-
-        return page;
-    }
+    /// <summary>The page at <paramref name="path"/>, parsed once (the test classes run in parallel), or null.</summary>
+    public MarkdownPage? Page(string path) => _pages.GetOrAdd(path, p => _readPage(p) is { } text ? MarkdownPage.Parse(p, text) : null);
 }
