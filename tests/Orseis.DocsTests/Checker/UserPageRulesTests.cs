@@ -40,13 +40,23 @@ public sealed class UserPageRulesTests
     }
 
     [Fact]
-    public void A_real_commit_of_this_repository_is_found_by_git()
+    public void Git_names_the_commits_of_a_repository_and_a_folder_without_git_knows_none()
     {
-        CommitLookup git = CommitLookup.ForRepository(DocPages.Root);
-        Assert.NotSame(CommitLookup.None, git);
-        string head = RunGit("rev-parse", "--short=9", "HEAD");
+        string folder = Path.Combine(Path.GetTempPath(), "orseis-docs-git-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(folder);
+        try
+        {
+            Assert.Same(CommitLookup.None, CommitLookup.ForRepository(folder));
+            RunGit(folder, "init", "-q");
+            RunGit(folder, "-c", "user.name=docs", "-c", "user.email=docs@example.invalid", "commit", "-q", "--allow-empty", "-m", "x");
+            string head = RunGit(folder, "rev-parse", "--short=9", "HEAD");
 
-        Assert.Equal([head], git.Commits([head, "0123abc9"]));
+            Assert.Equal([head], CommitLookup.ForRepository(folder).Commits([head, "0123abc9"]));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
     }
 
     [Fact]
@@ -75,14 +85,21 @@ public sealed class UserPageRulesTests
 
     private static MarkdownPage Page(string markdown) => MarkdownPage.Parse("docs/page.md", markdown);
 
-    private static string RunGit(params string[] arguments)
+    private static string RunGit(string folder, params string[] arguments)
     {
-        var start = new System.Diagnostics.ProcessStartInfo("git") { WorkingDirectory = DocPages.Root, RedirectStandardOutput = true };
+        var start = new System.Diagnostics.ProcessStartInfo("git")
+        {
+            WorkingDirectory = folder,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
         foreach (string argument in arguments)
             start.ArgumentList.Add(argument);
         using var git = System.Diagnostics.Process.Start(start)!;
         string output = git.StandardOutput.ReadToEnd().Trim();
+        string error = git.StandardError.ReadToEnd();
         git.WaitForExit();
+        Assert.True(git.ExitCode == 0, $"git {string.Join(' ', arguments)} failed in {folder}: {error}");
         return output;
     }
 }
