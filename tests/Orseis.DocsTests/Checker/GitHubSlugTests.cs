@@ -28,6 +28,8 @@ public sealed class GitHubSlugTests
             <a id="custom-anchor"></a>
             Setext heading
             --------------
+            - a list item
+            ---
             ```md
             # Not a heading
             ```

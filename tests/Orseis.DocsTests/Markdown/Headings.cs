@@ -24,8 +24,11 @@ internal static partial class Headings
                 continue;
             }
 
+            // A setext underline follows a paragraph line: not a heading, a table row or a list item (under which
+            // `---` is a thematic break).
             bool previousIsText = line > 1 && !page.InFence(line - 1) && page.Lines[line - 2].Trim().Length > 0
-                && !Atx().IsMatch(page.Lines[line - 2]) && !page.Lines[line - 2].TrimStart().StartsWith('|');
+                && !Atx().IsMatch(page.Lines[line - 2]) && !page.Lines[line - 2].TrimStart().StartsWith('|')
+                && !ListItem().IsMatch(page.Lines[line - 2]);
             Match setext = Setext().Match(text);
             if (previousIsText && setext.Success)
                 headings.Add(new Heading(line - 1, setext.Groups["mark"].Value == "=" ? 1 : 2, Render(page.Lines[line - 2])));
@@ -64,6 +67,9 @@ internal static partial class Headings
 
     [GeneratedRegex(@"^ {0,3}(?<mark>=|-)\k<mark>*[ \t]*$")]
     private static partial Regex Setext();
+
+    [GeneratedRegex(@"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")]
+    private static partial Regex ListItem();
 
     [GeneratedRegex(@"!?\[(?<text>[^\]]*)\]\([^)]*\)")]
     private static partial Regex LinkOrImage();
