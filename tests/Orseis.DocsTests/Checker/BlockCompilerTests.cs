@@ -25,6 +25,28 @@ public sealed class BlockCompilerTests
     }
 
     [Fact]
+    public void An_error_with_no_place_in_the_code_is_named_by_the_blocks_fence()
+    {
+        CSharpBlock block = Single("""
+            Text.
+
+            ```csharp
+            sealed class Order { }
+            await Task.Delay(1);
+            ```
+            """);
+
+        IReadOnlyList<string> errors = BlockCompiler.Errors(block);
+
+        Assert.Equal(
+            [
+                "docs/page.md:3: error CS5001: Program does not contain a static 'Main' method suitable for an entry point",
+                "docs/page.md:5:1: error CS8803: Top-level statements must precede namespace and type declarations.",
+            ],
+            errors);
+    }
+
+    [Fact]
     public void A_prelude_makes_a_block_compile_and_its_usings_are_hoisted()
     {
         const string Block = """

@@ -46,11 +46,17 @@ internal static class BlockCompiler
             .AddSyntaxTrees(tree);
         return compilation.GetDiagnostics()
             .Where(d => d.Severity == DiagnosticSeverity.Error)
-            .OrderBy(d => d.Location.GetMappedLineSpan().Path.EndsWith(" (prelude)", StringComparison.Ordinal) ? 0 : 1)
-            .ThenBy(d => d.Location.GetMappedLineSpan().StartLinePosition)
+            .OrderBy(Order)
+            .ThenBy(d => d.Location.IsInSource ? d.Location.GetMappedLineSpan().StartLinePosition : default)
             .Select(d => Describe(d, block))
             .ToList();
     }
+
+    /// <summary>Errors without a place first, then the prelude's, then the block's.</summary>
+    private static int Order(Diagnostic diagnostic) =>
+        !diagnostic.Location.IsInSource ? 0
+        : diagnostic.Location.GetMappedLineSpan().Path.EndsWith(" (prelude)", StringComparison.Ordinal) ? 1
+        : 2;
 
     /// <summary>The file the compiler is given: hoisted usings, prelude statements, the block, prelude types.</summary>
     internal static string Source(CSharpBlock block)
