@@ -12,12 +12,14 @@ namespace Orseis.WebStudy;
 /// <param name="P99Ms">hey's 99th percentile latency, ms.</param>
 /// <param name="OpensPerRequest">Connections the endpoint's Orseis database opened, per request answered.</param>
 /// <param name="ReusesPerRequest">Calls that took a scope's parked connection, per request answered.</param>
+/// <param name="ParkedMsPerRequest">Milliseconds connections sat parked in the endpoint's scopes, per request answered
+/// (timed only with --detectors; NaN otherwise).</param>
 /// <param name="LoadAverage">The machine's 1-minute load average as the load began.</param>
 /// <param name="MachineBusy">The share of all cores' time busy while hey ran (0..1).</param>
 /// <param name="OthersBusy">The share of all cores' time busy with anything but the app, MariaDB and hey (other work on the machine).</param>
 internal sealed record LoadResult(
     string Shape, string Strategy, int Round, int Order, double RequestsPerSecond, long Answered, long Failed, double P50Ms, double P99Ms,
-    double OpensPerRequest, double ReusesPerRequest, double? LoadAverage, double? MachineBusy, double? OthersBusy);
+    double OpensPerRequest, double ReusesPerRequest, double ParkedMsPerRequest, double? LoadAverage, double? MachineBusy, double? OthersBusy);
 
 /// <summary>A value over rounds: its median and range.</summary>
 internal sealed record Spread(double Median, double Min, double Max, int Count)
@@ -34,7 +36,7 @@ internal sealed record Spread(double Median, double Min, double Max, int Count)
 
 /// <summary>One strategy of one shape over the rounds.</summary>
 internal sealed record StrategySummary(
-    string Strategy, Spread? RequestsPerSecond, Spread? P99Ms, long Failed, Spread? OpensPerRequest, Spread? ReusesPerRequest);
+    string Strategy, Spread? RequestsPerSecond, Spread? P99Ms, long Failed, Spread? OpensPerRequest, Spread? ReusesPerRequest, Spread? ParkedMsPerRequest);
 
 /// <summary>A ratio of two strategies' requests/s, taken within each round (the two loads side by side in time).</summary>
 internal sealed record RatioSummary(string Name, Spread? Ratio);
@@ -46,4 +48,4 @@ internal sealed record ShapeSummary(
 /// <summary>Everything the command writes to its .json file.</summary>
 internal sealed record WebStudyResult(
     DateTimeOffset StartedUtc, double Minutes, string? Commit, int Cores, string? Cpu, string Runtime, string Server, bool ServerCpuCounted,
-    int Rounds, int Seconds, bool CutShort, double? LoadAverageBefore, double? LoadAverageAfter, ShapeSummary[] Shapes, LoadResult[] Loads);
+    int Rounds, int Seconds, bool Detectors, bool CutShort, double? LoadAverageBefore, double? LoadAverageAfter, ShapeSummary[] Shapes, LoadResult[] Loads);

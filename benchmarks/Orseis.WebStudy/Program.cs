@@ -28,11 +28,12 @@ var shapes = new Option<string[]>("--shapes")
     CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))],
     DefaultValueFactory = _ => ["burst", "await"],
 };
+var detectors = new Option<bool>("--detectors") { Description = "turn every Orseis detector on in the app (times parked connections)" };
 var maxMinutes = new Option<int>("--max-minutes") { Description = "start no load after this many minutes", DefaultValueFactory = _ => 20 };
 var output = new Option<string?>("--out") { Description = "write the results to this path plus .md and .json" };
 var command = new RootCommand("Load an ASP.NET Core app on MariaDB with hey: open per call, a Session per request and a ConnectionScope per request, side by side")
 {
-    rounds, seconds, shapes, maxMinutes, output,
+    rounds, seconds, shapes, detectors, maxMinutes, output,
 };
 AtLeast(rounds, 1);
 AtLeast(seconds, 1);
@@ -53,7 +54,7 @@ command.SetAction(async (parse, _) =>
     try
     {
         return await WebStudyCommand.RunAsync(
-            parse.GetValue(rounds), parse.GetValue(seconds), chosen, parse.GetValue(maxMinutes), parse.GetValue(output));
+            parse.GetValue(rounds), parse.GetValue(seconds), chosen, parse.GetValue(detectors), parse.GetValue(maxMinutes), parse.GetValue(output));
     }
     catch (ScenarioSetupException error)
     {

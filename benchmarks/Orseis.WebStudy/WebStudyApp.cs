@@ -1,12 +1,13 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
 using MySqlConnector;
+using Orseis.Diagnostics;
 
 namespace Orseis.WebStudy;
 
 /// <summary>What <c>/report</c> says about one endpoint: its requests and its database's pool report counts.</summary>
 internal sealed record EndpointReport(
-    string Key, long Answered, long Failed, long Opens, long Commands, long ScopeReuses, Dictionary<string, long> Errors);
+    string Key, long Answered, long Failed, long Opens, long Commands, long ScopeReuses, double? ParkedMs, Dictionary<string, long> Errors);
 
 /// <summary>
 /// The app: <c>GET /{shape}/{strategy}</c> for each shape (<see cref="Shape"/>) and each way of getting connections,
@@ -14,7 +15,8 @@ internal sealed record EndpointReport(
 /// <c>percall</c> opens a connection per statement, <c>session</c> opens a <see cref="Session"/> for the request and makes
 /// its statements on it, <c>scope</c> runs the request in the <see cref="ConnectionScope"/> that
 /// <c>UseOrseisScopes</c> begins and makes the same calls as <c>percall</c>. Settings come from the environment:
-/// ORSEIS_MYSQL (the server) and ASPNETCORE_URLS (where to listen: the command gives a free loopback port).
+/// ORSEIS_MYSQL (the server), ASPNETCORE_URLS (where to listen: the command gives a free loopback port) and
+/// WEBSTUDY_DETECTORS (<c>all</c> turns every Orseis detector on, which also times parked connections; default none).
 /// </summary>
 internal static class WebStudyApp
 {
@@ -24,6 +26,7 @@ internal static class WebStudyApp
             ? cs.TrimEnd(';')
             : throw new ArgumentException("Set ORSEIS_MYSQL to a MariaDB connection string (scripts/mariadb-start.sh prints one).");
 
+        FindingKind detectors = Environment.GetEnvironmentVariable("WEBSTUDY_DETECTORS") == "all" ? FindingKind.All : FindingKind.None;
         WebApplicationBuilder builder = WebApplication.CreateBuilder(args);
         builder.Logging.ClearProviders();
         foreach (Shape shape in Shape.All)
@@ -33,7 +36,8 @@ internal static class WebStudyApp
                 string key = shape.Key(strategy);
                 builder.Services.AddKeyedOrseis(
                     key, MySqlConnectorFactory.Instance,
-                    $"{connectionString};Maximum Pool Size={shape.MaxPoolSize};Application Name=webstudy-{key}");
+                    $"{connectionString};Maximum Pool Size={shape.MaxPoolSize};Application Name=webstudy-{key}",
+                    options => options.Diagnostics.Detectors = detectors);
             }
         }
 
@@ -61,10 +65,10 @@ internal static class WebStudyApp
 
         app.MapGet("/report", () => Results.Json(counters.OrderBy(c => c.Key).Select(c =>
         {
-            Orseis.Diagnostics.PoolReport pool = app.Services.GetRequiredKeyedService<Database>(c.Key).GetPoolReport();
+            PoolReport pool = app.Services.GetRequiredKeyedService<Database>(c.Key).GetPoolReport();
             return new EndpointReport(
                 c.Key, Interlocked.Read(ref c.Value.Answered), Interlocked.Read(ref c.Value.Failed), pool.Opens, pool.Commands,
-                pool.ScopeReuses, new Dictionary<string, long>(c.Value.Errors));
+                pool.ScopeReuses, pool.ParkedTime?.TotalMilliseconds, new Dictionary<string, long>(c.Value.Errors));
         })));
 
         await app.RunAsync();

@@ -21,7 +21,7 @@ internal static class WebStudyCommand
         NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.AllowNamedFloatingPointLiterals,
     };
 
-    public static async Task<int> RunAsync(int rounds, int seconds, Shape[] shapes, int maxMinutes, string? output)
+    public static async Task<int> RunAsync(int rounds, int seconds, Shape[] shapes, bool detectors, int maxMinutes, string? output)
     {
         DateTimeOffset started = DateTimeOffset.UtcNow;
         var clock = Stopwatch.StartNew();
@@ -38,7 +38,7 @@ internal static class WebStudyCommand
         string dll = typeof(WebStudyCommand).Assembly.Location;
         await using SlowAppProcess app = await SlowAppProcess.StartAsync(
             dll, new SlowAppConfig("mysqlconnector", "async", MinThreads: null), maxPool: 100, connectionString,
-            new Dictionary<string, string> { ["WEBSTUDY_ROLE"] = "app" });
+            new Dictionary<string, string> { ["WEBSTUDY_ROLE"] = "app", ["WEBSTUDY_DETECTORS"] = detectors ? "all" : "none" });
 
         // Warm: the code jitted, the thread pool grown, each pool filled to what its load takes.
         foreach (Shape shape in shapes)
@@ -78,7 +78,7 @@ internal static class WebStudyCommand
 
         var result = new WebStudyResult(
             started, clock.Elapsed.TotalMinutes, MachineState.Commit(RepositoryRootOrHere()), Environment.ProcessorCount, MachineState.CpuModel(),
-            ".NET " + Environment.Version, "MariaDB " + version, serverCounted, rounds, seconds, cut, loadBefore, MachineState.LoadAverage(),
+            ".NET " + Environment.Version, "MariaDB " + version, serverCounted, rounds, seconds, detectors, cut, loadBefore, MachineState.LoadAverage(),
             [.. shapes.Select(s => Summarize(s, results))], [.. results]);
         string markdown = WebStudyReport.Markdown(result);
         Console.Write(markdown);
@@ -113,7 +113,7 @@ internal static class WebStudyCommand
         return new LoadResult(
             shape.Name, strategy, round, order, hey.OkPerSecond, hey.Ok, hey.Failed + (after.Failed - before.Failed), hey.P50Seconds * 1000,
             hey.P99Seconds * 1000, PerRequest(after.Opens - before.Opens, answered), PerRequest(after.ScopeReuses - before.ScopeReuses, answered),
-            load, busy, others);
+            answered > 0 && after.ParkedMs is { } parked ? (parked - (before.ParkedMs ?? 0)) / answered : double.NaN, load, busy, others);
     }
 
     private static ShapeSummary Summarize(Shape shape, List<LoadResult> results)
@@ -124,7 +124,8 @@ internal static class WebStudyCommand
             .. Shape.Strategies.Select(s => mine.Where(r => r.Strategy == s).ToArray()).Where(rows => rows.Length > 0).Select(rows =>
                 new StrategySummary(
                     rows[0].Strategy, Spread.Of(rows.Select(r => r.RequestsPerSecond)), Spread.Of(rows.Select(r => r.P99Ms)),
-                    rows.Sum(r => r.Failed), Spread.Of(rows.Select(r => r.OpensPerRequest)), Spread.Of(rows.Select(r => r.ReusesPerRequest)))),
+                    rows.Sum(r => r.Failed), Spread.Of(rows.Select(r => r.OpensPerRequest)), Spread.Of(rows.Select(r => r.ReusesPerRequest)),
+                    Spread.Of(rows.Select(r => r.ParkedMsPerRequest)))),
         ];
         RatioSummary[] ratios =
         [

@@ -21,6 +21,9 @@ internal static class WebStudyReport
         text.AppendLine("is a primary-key read through an async repository method, its answer checked. percall: open per call. session:");
         text.AppendLine("`await db.OpenSessionAsync()` per request, held to its end. scope: `app.UseOrseisScopes()` for the endpoint, the");
         text.AppendLine("same calls as percall. Ratios are taken within each round and summarized over the rounds: median [range].");
+        text.AppendLine(result.Detectors
+            ? "Orseis' detectors All (--detectors): parked ms per request is timed."
+            : "Orseis' detectors off (the default): parked time is not timed (–).");
         if (result.CutShort)
             text.AppendLine().AppendLine("**Cut short by --max-minutes: not every round was made.**");
 
@@ -34,12 +37,12 @@ internal static class WebStudyReport
         text.AppendLine();
         text.AppendLine(Invariant($"## {shape.Shape}: {shape.Description}; {shape.Clients} clients, Max Pool Size {shape.MaxPoolSize}"));
         text.AppendLine();
-        text.AppendLine("| strategy | requests/s, median [range] | p99 ms, median | failed | opens per request | scope reuses per request |");
-        text.AppendLine("|---|---:|---:|---:|---:|---:|");
+        text.AppendLine("| strategy | requests/s, median [range] | p99 ms, median | failed | opens per request | scope reuses per request | parked ms per request |");
+        text.AppendLine("|---|---:|---:|---:|---:|---:|---:|");
         foreach (StrategySummary s in shape.Strategies)
         {
             text.AppendLine(Invariant(
-                $"| {s.Strategy} | {Cell(s.RequestsPerSecond, "0")} | {Number(s.P99Ms?.Median, "0.0")} | {s.Failed} | {Number(s.OpensPerRequest?.Median, "0.00")} | {Number(s.ReusesPerRequest?.Median, "0.00")} |"));
+                $"| {s.Strategy} | {Cell(s.RequestsPerSecond, "0")} | {Number(s.P99Ms?.Median, "0.0")} | {s.Failed} | {Number(s.OpensPerRequest?.Median, "0.00")} | {Number(s.ReusesPerRequest?.Median, "0.00")} | {Number(s.ParkedMsPerRequest?.Median, "0.00")} |"));
         }
 
         text.AppendLine();
