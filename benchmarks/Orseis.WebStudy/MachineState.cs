@@ -34,16 +34,26 @@ internal static class MachineState
         }
     }
 
-    /// <summary>The checked-out commit (short), or null outside a git work tree.</summary>
+    /// <summary>The checked-out commit (short), with " plus uncommitted changes" when tracked files differ from it; null
+    /// outside a git work tree.</summary>
     public static string? Commit(string root)
+    {
+        string? commit = Git(root, "rev-parse", "--short", "HEAD");
+        if (commit is not { Length: > 0 })
+            return null;
+        return Git(root, "status", "--porcelain", "--untracked-files=no") is { Length: > 0 } ? commit + " plus uncommitted changes" : commit;
+    }
+
+    private static string? Git(string root, params string[] args)
     {
         try
         {
-            var start = new ProcessStartInfo("git", ["-C", root, "rev-parse", "--short", "HEAD"]) { RedirectStandardOutput = true, RedirectStandardError = true };
+            var start = new ProcessStartInfo("git", ["-C", root, .. args]) { RedirectStandardOutput = true, RedirectStandardError = true };
             using Process git = Process.Start(start)!;
+            _ = git.StandardError.ReadToEndAsync();
             string text = git.StandardOutput.ReadToEnd().Trim();
             git.WaitForExit();
-            return git.ExitCode == 0 && text.Length > 0 ? text : null;
+            return git.ExitCode == 0 ? text : null;
         }
         catch (System.ComponentModel.Win32Exception)
         {

@@ -11,9 +11,9 @@ internal static class WebStudyReport
         var text = new StringBuilder();
         text.AppendLine("# Web-app study: open per call, a Session per request, a ConnectionScope per request");
         text.AppendLine();
-        text.AppendLine(Invariant($"Started {result.StartedUtc:yyyy-MM-dd HH:mm} UTC, {result.Minutes:0.0} min; commit {result.Commit ?? "unknown"}; "));
-        text.AppendLine(Invariant($"{result.Cores} cores ({result.Cpu ?? "CPU unknown"}), {result.Runtime}, {result.Server} through MySqlConnector; "));
-        text.AppendLine(Invariant($"load average (1 min) {Number(result.LoadAverageBefore, "0.00")} before, {Number(result.LoadAverageAfter, "0.00")} after."));
+        text.AppendLine(Invariant($"- Started {result.StartedUtc:yyyy-MM-dd HH:mm} UTC, took {result.Minutes:0.0} min; commit {result.Commit ?? "unknown"}."));
+        text.AppendLine(Invariant($"- {result.Cores} cores ({result.Cpu ?? "CPU unknown"}), {result.Runtime}, {result.Server} through MySqlConnector."));
+        text.AppendLine(Invariant($"- Load average (1 min): {Number(result.LoadAverageBefore, "0.00")} before, {Number(result.LoadAverageAfter, "0.00")} after."));
         text.AppendLine();
         text.AppendLine(Invariant($"{result.Rounds} round(s) of `hey -z {result.Seconds}s` per endpoint, after a warm-up of every endpoint; in each"));
         text.AppendLine("round the three strategies of a shape run one after another, in an order that turns each round. One app process");
