@@ -7,7 +7,8 @@ namespace Orseis.WebStudy;
 /// <param name="Order">Its place in the round (1: first of the shape).</param>
 /// <param name="RequestsPerSecond">Requests answered 200 per second of hey's wall time.</param>
 /// <param name="Answered">Requests answered 200.</param>
-/// <param name="Failed">Requests answered with another status or not at all (hey), plus those the app counted as failed.</param>
+/// <param name="Failed">Requests answered with another status or not at all, as hey counted them (the app answers 503 to a
+/// request whose statement failed), or the app's own count of failed requests if that is larger.</param>
 /// <param name="P50Ms">hey's median latency, ms.</param>
 /// <param name="P99Ms">hey's 99th percentile latency, ms.</param>
 /// <param name="OpensPerRequest">Connections the endpoint's Orseis database opened, per request answered.</param>

@@ -26,6 +26,7 @@ internal static class WebStudyCommand
         DateTimeOffset started = DateTimeOffset.UtcNow;
         var clock = Stopwatch.StartNew();
         double? loadBefore = MachineState.LoadAverage();
+        string? commit = MachineState.Commit(RepositoryRootOrHere()); // the code as the run starts
         using ThrowawayMariaDb? own = Environment.GetEnvironmentVariable("ORSEIS_MYSQL") is { Length: > 0 } ? null : StartServer();
         string connectionString = own?.ConnectionString ?? Scenarios.Server.ConnectionString;
         (string version, int? pid) = await MachineState.ServerAsync(connectionString);
@@ -77,7 +78,7 @@ internal static class WebStudyCommand
         }
 
         var result = new WebStudyResult(
-            started, clock.Elapsed.TotalMinutes, MachineState.Commit(RepositoryRootOrHere()), Environment.ProcessorCount, MachineState.CpuModel(),
+            started, clock.Elapsed.TotalMinutes, commit, Environment.ProcessorCount, MachineState.CpuModel(),
             ".NET " + Environment.Version, "MariaDB " + version, serverCounted, rounds, seconds, detectors, cut, loadBefore, MachineState.LoadAverage(),
             [.. shapes.Select(s => Summarize(s, results))], [.. results]);
         string markdown = WebStudyReport.Markdown(result);
@@ -111,7 +112,7 @@ internal static class WebStudyCommand
         double? ours = (end.App - start.App) + (end.Server - start.Server ?? 0) + (end.Children - start.Children);
         double? others = Share(end.MachineBusy - start.MachineBusy - ours, end.MachineTotal - start.MachineTotal);
         return new LoadResult(
-            shape.Name, strategy, round, order, hey.OkPerSecond, hey.Ok, hey.Failed + (after.Failed - before.Failed), hey.P50Seconds * 1000,
+            shape.Name, strategy, round, order, hey.OkPerSecond, hey.Ok, Math.Max(hey.Failed, after.Failed - before.Failed), hey.P50Seconds * 1000,
             hey.P99Seconds * 1000, PerRequest(after.Opens - before.Opens, answered), PerRequest(after.ScopeReuses - before.ScopeReuses, answered),
             answered > 0 && after.ParkedMs is { } parked ? (parked - (before.ParkedMs ?? 0)) / answered : double.NaN, load, busy, others);
     }
