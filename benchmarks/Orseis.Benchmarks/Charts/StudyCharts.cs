@@ -26,7 +26,7 @@ public static class StudyCharts
     public static IReadOnlyList<string> Ratio(IReadOnlyList<StudyResults> runs, string pathWithoutExtension)
     {
         Plot plot = new();
-        plot.Title(runs.Count == 1 ? $"Open per call / reuse, N sequential 'select 1' ({runs[0].Provider})" : "Open per call / reuse, N sequential 'select 1'");
+        plot.Title(runs.Count == 1 ? $"Open per call, a scope and a session / reuse, N sequential 'select 1' ({runs[0].Provider})" : "Open per call, a scope and a session / reuse, N sequential 'select 1'");
         plot.XLabel("N (sequential queries)");
         plot.YLabel("ratio (log scale), 95 % CI");
         plot.Add.HorizontalLine(0, 2f, Colors.Gray, LinePattern.Solid).LegendText = "ratio 1 (no cost)";
