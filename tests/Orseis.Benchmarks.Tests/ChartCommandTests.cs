@@ -45,6 +45,35 @@ public sealed class ChartCommandTests : IDisposable
         Assert.False(File.Exists(Path.Combine(output, "ratio-per-n.md")));
     }
 
+    [Fact]
+    public void A_scope_only_run_of_a_provider_joins_its_study_run_as_a_file_and_keeps_its_own_section()
+    {
+        string study = Results("study", "mysql", reuse: [100_000, 110_000], perCall: [250_000, 264_000]);
+        string scopes = Path.Combine(_root, "scopes");
+        Directory.CreateDirectory(scopes);
+        string scopeFile = Path.Combine(scopes, "study-scope-mysql.json");
+        double[] reuse = [100_000, 100_000];
+        new StudyResults("mysql", "Test 1.0", 2, "wall time", new DateTime(2026, 11, 26, 18, 38, 0, DateTimeKind.Utc), 60, [
+            new StudyPoint("Orseis", "AdaptiveScope", 4, reuse, [130_000, 130_000]),
+            new StudyPoint("Orseis", "SessionPerUnit", 4, reuse, [125_000, 125_000]),
+        ]).Write(scopeFile);
+        string output = Path.Combine(_root, "out");
+
+        Assert.Equal(0, ChartCommand.Run([study, scopeFile], output));
+
+        string table = File.ReadAllText(Path.Combine(output, "ratio-per-n.md"));
+        Assert.Contains("| 4 | Orseis | 2.45 |", table, StringComparison.Ordinal);
+        Assert.Contains("| 4 | Orseis in a ConnectionScope | 1.30 |", table, StringComparison.Ordinal);
+        Assert.Contains("| 4 | Orseis, a Session per N | 1.25 |", table, StringComparison.Ordinal);
+        Assert.Contains("## mysql: Test 1.0, 2 rounds, wall time, 1.0 min, 2026-11-26 18:38 UTC", table, StringComparison.Ordinal);
+        Assert.Equal(2, table.Split("## mysql:").Length - 1);
+        // The time chart comes from the run that has open-per-call lines; the scope-only run draws none over it.
+        Assert.True(new FileInfo(Path.Combine(output, "time-per-n-mysql.png")).Length > 1000);
+
+        // The same file given twice measured the same variants twice: refused, not blended.
+        Assert.Equal(1, ChartCommand.Run([study, scopeFile, scopeFile], Path.Combine(_root, "out2")));
+    }
+
     [Theory]
     [InlineData("")]
     [InlineData("../x")]

@@ -19,13 +19,14 @@ public static class StudyCharts
     [
         Color.FromHex("#1f77b4"), Color.FromHex("#d62728"), Color.FromHex("#2ca02c"), Color.FromHex("#9467bd"),
         Color.FromHex("#ff7f0e"), Color.FromHex("#8c564b"), Color.FromHex("#17becf"), Color.FromHex("#e377c2"),
+        Color.FromHex("#bcbd22"), Color.FromHex("#393b79"), Color.FromHex("#e7ba52"), Color.FromHex("#843c39"),
     ];
 
     /// <summary>Draws the ratio chart of <paramref name="runs"/>; returns the files written.</summary>
     public static IReadOnlyList<string> Ratio(IReadOnlyList<StudyResults> runs, string pathWithoutExtension)
     {
         Plot plot = new();
-        plot.Title(runs.Count == 1 ? $"Open per call / reuse, N sequential 'select 1' ({runs[0].Provider})" : "Open per call / reuse, N sequential 'select 1'");
+        plot.Title(runs.Count == 1 ? $"Open per call, a scope and a session / reuse, N sequential 'select 1' ({runs[0].Provider})" : "Open per call, a scope and a session / reuse, N sequential 'select 1'");
         plot.XLabel("N (sequential queries)");
         plot.YLabel("ratio (log scale), 95 % CI");
         plot.Add.HorizontalLine(0, 2f, Colors.Gray, LinePattern.Solid).LegendText = "ratio 1 (no cost)";
@@ -43,7 +44,8 @@ public static class StudyCharts
                 bool ado = library != StudyParameters.Orseis;
                 bool scoped = variant == nameof(RatioStudy.AdaptiveScope);
                 bool session = variant == nameof(RatioStudy.SessionPerUnit);
-                double[] xs = [.. line.Select(p => Math.Log2(p.N) + (ado ? 0.12 : -0.12))];
+                double offset = ado ? 0.12 : scoped ? -0.04 : session ? 0.04 : -0.12; // error bars side by side
+                double[] xs = [.. line.Select(p => Math.Log2(p.N) + offset)];
                 double[] ys = [.. line.Select(p => Math.Log10(p.Ratio))];
                 Color color = Palette[series++ % Palette.Length];
                 var scatter = plot.Add.Scatter(xs, ys, color);

@@ -17,6 +17,8 @@ public static class StudySummary
         text.AppendLine();
         text.AppendLine(Invariant($"== Open-per-call / reuse on {results.Provider} ({results.Package}): {results.Rounds} rounds, {results.Clock}, {results.Seconds / 60:F1} min =="));
         text.AppendLine("ratio = median of the rounds' paired ratios [95 % CI]; per query = median us, reuse -> open per call");
+        if (results.Points.Any(p => p.Variant is nameof(RatioStudy.AdaptiveScope) or nameof(RatioStudy.SessionPerUnit)))
+            text.AppendLine("scope = open per call inside a ConnectionScope per N calls, session = a Session per N calls: ratio to reuse [95 % CI], us per query; scope/session = the scope's ratio over the session's");
         string[] libraries = [.. results.Libraries];
         text.Append("       N");
         foreach (string library in libraries)
@@ -77,15 +79,16 @@ public static class StudySummary
     public static string Markdown(IEnumerable<StudyResults> runs, string heading)
     {
         var text = new StringBuilder(Invariant($"# {heading}\n\n"));
-        text.Append("Ratio = open-per-call / reuse time of N sequential `select 1` (in a ConnectionScope, or a Session: the N calls in one): ");
-        text.Append("the median of the rounds' paired ratios, ");
+        text.Append("Ratio = the time of N sequential `select 1` opening a pooled connection per call (open per call), or open per call ");
+        text.Append("inside one ConnectionScope per N calls (Orseis in a ConnectionScope), or in one Session per N calls (a Session per N), ");
+        text.Append("over their time on one kept connection (reuse): the median of the rounds' paired ratios, ");
         text.Append("with its 95 % confidence interval (order statistics of the paired ratios). Per query: median over the rounds.\n\n");
         foreach (StudyResults run in runs)
         {
             text.Append(Invariant($"## {run.Provider}: {run.Package}, {run.Rounds} rounds, {run.Clock}, {run.Seconds / 60:F1} min, {run.Started:yyyy-MM-dd HH:mm} UTC\n\n"));
             foreach (string library in run.Libraries)
                 text.Append(Invariant($"- {library}: {Medians(run, library)}\n"));
-            text.Append("\n| N | library | ratio | 95 % CI | ± % | reuse (us/query) | open per call (us/query) | ratios of the rounds |\n");
+            text.Append("\n| N | library | ratio | 95 % CI | ± % | reuse (us/query) | open per call, scope or session (us/query) | ratios of the rounds |\n");
             text.Append("|---:|---|---:|---|---:|---:|---:|---|\n");
             foreach (StudyPoint p in run.Points.Where(p => p.Variant is nameof(RatioStudy.OpenPerCall) or nameof(RatioStudy.AdaptiveScope) or nameof(RatioStudy.SessionPerUnit))
                          .OrderBy(p => p.N).ThenBy(p => p.Library == StudyParameters.Orseis ? 0 : 1).ThenBy(p => p.Variant, StringComparer.Ordinal))
@@ -115,6 +118,9 @@ public static class StudySummary
             return "";
         string text = Invariant(
             $"; adaptive scope median {StudyPoint.Median(scoped.Select(p => p.Ratio)):F2}x (range {scoped.Min(p => p.Ratio):F2}-{scoped.Max(p => p.Ratio):F2})");
+        StudyPoint[] sessions = [.. results.Line(library, nameof(RatioStudy.SessionPerUnit))];
+        if (sessions.Length > 0)
+            text += Invariant($", session per N median {StudyPoint.Median(sessions.Select(p => p.Ratio)):F2}x (range {sessions.Min(p => p.Ratio):F2}-{sessions.Max(p => p.Ratio):F2})");
         double[] overSession = [.. scoped.Select(p => ScopeOverSession(results, p.N)).OfType<double>()];
         return overSession.Length == 0 ? text : text + Invariant($", scope/session {overSession.Min():F2}-{overSession.Max():F2} over N");
     }
