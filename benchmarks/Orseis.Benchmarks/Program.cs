@@ -26,7 +26,7 @@ root.TreatUnmatchedTokensAsErrors = false;
 root.SetAction(parse => BenchmarkCommand.Run(
     [.. parse.UnmatchedTokens], parse.GetValue(provider), parse.GetValue(rounds), parse.GetValue(maxN), parse.GetValue(clock), parse.GetValue(verbose), parse.GetValue(studyRound)));
 
-var inputs = new Argument<string[]>("folders") { Description = "results folders holding study-*.json, each optionally label=folder", Arity = ArgumentArity.ZeroOrMore };
+var inputs = new Argument<string[]>("folders") { Description = "results folders holding study-*.json, or study-*.json files, each optionally label=folder", Arity = ArgumentArity.ZeroOrMore };
 var output = new Option<string>("--out") { Description = "where to write the charts", DefaultValueFactory = _ => "docs/results" };
 var chart = new Command("chart", "Draw the study's charts and ratio table from the study-*.json files of one or more runs") { inputs, output };
 chart.SetAction(parse => ChartCommand.Run(parse.GetValue(inputs) ?? [], parse.GetRequiredValue(output)));
