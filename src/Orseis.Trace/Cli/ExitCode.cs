@@ -1,6 +1,6 @@
 namespace Orseis.Trace.Cli;
 
-/// <summary>The tool's exit codes: one per kind of failure, so scripts can tell them apart (docs/diagnostics.md lists them).</summary>
+/// <summary>The tool's exit codes: one per kind of failure, so scripts can tell them apart (docs/tools.md lists them).</summary>
 internal enum ExitCode
 {
     /// <summary>Done.</summary>
