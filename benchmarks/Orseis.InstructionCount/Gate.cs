@@ -40,20 +40,25 @@ public static class Gate
             throw new InvalidOperationException("the instruction gate needs valgrind on PATH (Debian: apt-get install valgrind)");
         ArgumentOutOfRangeException.ThrowIfLessThan(calls, 1);
         var result = new Dictionary<GatePath, double>();
-        foreach (IGrouping<bool, GatePath> group in paths.Distinct().GroupBy(p => p.Listeners))
+        // One process per listener setting (listeners are process-wide), the two side by side: counts do not depend on
+        // what else runs.
+        Parallel.ForEach(paths.Distinct().GroupBy(p => p.Listeners), group =>
         {
             string dumps = Directory.CreateTempSubdirectory("orseis-gate-").FullName;
             try
             {
                 RunUnderCallgrind([.. group], calls, inject, dumps, log);
                 foreach ((string name, long instructions) in ReadDumps(dumps))
-                    result[GatePath.Parse(name)] = instructions / (double)calls;
+                {
+                    lock (result)
+                        result[GatePath.Parse(name)] = instructions / (double)calls;
+                }
             }
             finally
             {
                 Directory.Delete(dumps, recursive: true);
             }
-        }
+        });
 
         foreach (GatePath path in paths)
         {
@@ -83,7 +88,13 @@ public static class Gate
         using Process process = Process.Start(start)!;
         Task<string> stderr = process.StandardError.ReadToEndAsync();
         while (process.StandardOutput.ReadLine() is { } line)
-            log?.WriteLine(line);
+        {
+            if (log is not null)
+            {
+                lock (log)
+                    log.WriteLine(line);
+            }
+        }
         process.WaitForExit();
         if (process.ExitCode != 0)
             throw new InvalidOperationException($"the measured process failed (exit {process.ExitCode}):\n{stderr.Result}");
