@@ -49,15 +49,16 @@ internal sealed partial class PoolTelemetry
 
     /// <summary>
     /// A connection went back to the pool; <paramref name="hold"/> is what <see cref="Acquired"/> returned for it. A timed
-    /// hold's release is told to the observers whatever the detectors: the report's hold times come from it.
+    /// hold's release is told to the observers whatever the detectors: the report's hold times come from it. Returns the
+    /// time of the release when the clock was read for it, else 0.
     /// </summary>
-    public void Released(DbConnection connection, int hold)
+    public long Released(DbConnection connection, int hold)
     {
         long inUse = Interlocked.Decrement(ref _inUse);
         if (!_holders.TryRemove(connection, hold, out HolderTable.Holder holder))
-            return;
+            return 0;
         long now = _time.GetTimestamp();
-        TimeSpan held = _time.GetElapsedTime(holder.Started, now);
+        TimeSpan held = Elapsed(holder.Started, now);
         if (_instruments.UseTime.Enabled)
             Guard(static (self, held) => self._instruments.UseTime.Record(held.TotalSeconds, self.Tags), held);
         if (EventsOn)
@@ -67,5 +68,6 @@ internal sealed partial class PoolTelemetry
         }
 
         Tell<Release, ReleasedStep>(_observers.Released, new Release(holder, held, now, hold));
+        return now;
     }
 }

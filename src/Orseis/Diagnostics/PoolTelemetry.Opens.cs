@@ -47,7 +47,7 @@ internal sealed partial class PoolTelemetry
         if (start.Started == 0)
             return 0;
         long now = _time.GetTimestamp();
-        TimeSpan elapsed = _time.GetElapsedTime(start.Started, now);
+        TimeSpan elapsed = Elapsed(start.Started, now);
         OpenTimed(elapsed, null, pending);
         if (Observed)
         {

@@ -16,11 +16,15 @@ internal sealed partial class PoolTelemetry
     /// <summary>Connections parked in scopes now.</summary>
     public long ParkedNow => Interlocked.Read(ref _parked);
 
-    /// <summary>A call ended and its scope parked <paramref name="connection"/>: the call's hold ends.</summary>
-    public void Parked(DbConnection connection, int hold)
+    /// <summary>
+    /// A call ended and its scope parked <paramref name="connection"/>: the call's hold ends. Returns when it parked (a
+    /// timestamp, the release's own when its clock was read) while the pool is timed, else 0.
+    /// </summary>
+    public long Parked(DbConnection connection, int hold)
     {
-        Released(connection, hold);
+        long now = Released(connection, hold);
         Interlocked.Increment(ref _parked);
+        return now != 0 || !Timed ? now : _time.GetTimestamp();
     }
 
     /// <summary>

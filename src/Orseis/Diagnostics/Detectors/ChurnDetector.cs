@@ -13,6 +13,13 @@ internal sealed class ChurnDetector(FindingLog log) : PoolObserver
 {
     private const int KeptTimes = 16;
 
+    /// <summary>
+    /// <see cref="DiagnosticsOptions.ChurnGap"/> in the clock's own timestamp units, so an open compares two timestamps
+    /// instead of turning them into a <see cref="TimeSpan"/>.
+    /// </summary>
+    private readonly long _gap =
+        (long)Math.Floor(log.Options.ChurnGap.Ticks * (log.Time.TimestampFrequency / (double)TimeSpan.TicksPerSecond));
+
     private DiagnosticsOptions Options => log.Options;
 
     public override void OnOpenStarting(in OpenStart start)
@@ -37,7 +44,7 @@ internal sealed class ChurnDetector(FindingLog log) : PoolObserver
     {
         bool overlapping = flow.Began();
         long last = Volatile.Read(ref flow.LastRelease);
-        bool backToBack = !overlapping && last != 0 && log.Time.GetElapsedTime(last, now) <= Options.ChurnGap;
+        bool backToBack = !overlapping && last != 0 && now - last <= _gap;
         if (!backToBack)
         {
             // Overlapping opens (forked tasks) or a pause between units of work: not churn; a new streak starts here.

@@ -20,6 +20,13 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     /// <summary>The transaction commands must join, if any.</summary>
     public virtual DbTransaction? Transaction => null;
 
+    /// <summary>
+    /// Whether a call may open a connection of its own (open per call, in a scope or not): only then does the call need the
+    /// churn detector's flow state (<see cref="Diagnostics.PoolTelemetry.EnterFlow"/>). A session or a kept connection
+    /// opened its connection already.
+    /// </summary>
+    public virtual bool OpensPerCall => false;
+
     /// <summary>An open connection for one call, or for one stream (<paramref name="forStream"/>) until it ends.</summary>
     /// <exception cref="ObjectDisposedException">The runner was disposed.</exception>
     public ValueTask<Lease> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)

@@ -14,6 +14,8 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
     private readonly string _callOwner = $"a call on '{poolName}' (OpenPerCall mode)";
     private readonly string _streamOwner = $"a stream on '{poolName}' (OpenPerCall mode)";
 
+    public override bool OpensPerCall => true;
+
     // A stream holds its connection across the caller's own code, like a session: the held-too-long detector watches it.
     protected override ValueTask<Lease> AcquireCoreAsync(
         System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken)

@@ -90,15 +90,13 @@ internal sealed class ScopeSlot
         // again (a reuse), and gives the others' connections back at once.
         if (Volatile.Read(ref _unused) > 0 && (Interlocked.Increment(ref _releases) & 3) != 0)
             return false;
-        long now = Pool.Telemetry.IsTimed ? _sweep.Time.GetTimestamp() : 0;
         long tick = _sweep.Tick;
         bool queue;
         lock (_lock)
         {
             if (_ended || _parked is not null)
                 return false;
-            Pool.Telemetry.Parked(connection, lease.Hold);
-            Volatile.Write(ref _parkedAt, now);
+            Volatile.Write(ref _parkedAt, Pool.Telemetry.Parked(connection, lease.Hold));
             _parkedTick = tick;
             Volatile.Write(ref _parked, connection);
             queue = !_queued;
