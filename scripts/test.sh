@@ -8,7 +8,8 @@
 #    servers (each script installs its Debian package first when missing and
 #    run as root), and installs nftables for the fault tests, which start and
 #    stop a MariaDB of their own, hey for the cold-start study's test, and
-#    prometheus (promtool) for the fleet view's tests;
+#    prometheus (promtool) for the fleet view's tests, and valgrind for the
+#    instruction gate;
 # 2. runs `dotnet test Orseis.sln -c Release "$@"` from the repo root with
 #    ORSEIS_POSTGRES (an Npgsql connection string) and ORSEIS_MYSQL (a MySQL
 #    connection string) exported;
@@ -122,8 +123,9 @@ start_server MariaDB ORSEIS_MYSQL mariadb-start.sh "$MARIADB_STATE_FILE"
 # Tools from Debian the tests run for real: nftables for the fault tests (tests/Orseis.IntegrationTests/Faults start a
 # MariaDB of their own and make it stop answering by dropping its packets on loopback), hey, the HTTP load
 # generator of the cold-start study (tests/Orseis.EndToEndTests/ColdStartStudyTests), and prometheus (with promtool) for
-# the fleet view's rule tests and its three-instance scrape (tests/Orseis.EndToEndTests/Fleet*). Installed as root when
-# missing.
+# the fleet view's rule tests and its three-instance scrape (tests/Orseis.EndToEndTests/Fleet*), and valgrind, whose
+# callgrind counts the instructions per call of the performance gate (tests/Orseis.InstructionCount.Tests). Installed as
+# root when missing.
 need_tool() {
     local command=$1 package=$2 why=$3
     if command -v "$command" >/dev/null 2>&1 || [[ -x /usr/sbin/$command ]]; then
@@ -143,6 +145,7 @@ need_tool() {
 need_tool nft nftables "the fault tests"
 need_tool hey hey "the cold-start study's test"
 need_tool promtool prometheus "the fleet view's rule and Prometheus tests"
+need_tool valgrind valgrind "the instruction gate (instructions per call under callgrind)"
 
 # ---------------------------------------------------------------------------
 # Run the tests. `|| rc=$?` keeps set -e from aborting on test failures so
