@@ -94,6 +94,23 @@ public sealed class OpenFailureTests
     }
 
     /// <summary>
+    /// A server that accepted the connection but did not answer Open's own queries in time (seen while MariaDB restarted
+    /// under load: <c>Driver.GetTimeZoneOffset</c> timed out inside <c>MySqlConnection.Open</c>) is a connect that timed out,
+    /// so the caller gets a <see cref="PoolExhaustedException"/> that says the server did not complete new connections.
+    /// </summary>
+    [Fact]
+    public void MySqlData_s_timed_out_open_is_a_connect_timeout()
+    {
+        const string Text = "Timeout expired.  The timeout period elapsed prior to completion of the operation or the server is not responding.";
+        Type type = typeof(MySql.Data.MySqlClient.MySqlException);
+        var timedOut = (MySql.Data.MySqlClient.MySqlException)type
+            .GetConstructor(BindingFlags.NonPublic | BindingFlags.Instance, [typeof(string), typeof(Exception)])!
+            .Invoke([Text, new TimeoutException("Timeout in IO operation")]);
+        Assert.Equal(OpenTimeout.Connect, Timeout(ProviderTraits.MySqlData, timedOut));
+        Assert.Equal(OpenTimeout.None, Timeout(ProviderTraits.MySqlData, MySqlDataException(Text, null)));
+    }
+
+    /// <summary>
     /// SqlClient's pool timeout is an <see cref="InvalidOperationException"/> in the user's language: it is recognised
     /// in German as in English, from SqlClient's own resources; another provider's text is not taken for it.
     /// </summary>

@@ -127,17 +127,21 @@ internal readonly record struct OpenFailure(Exception Error, OpenTimeout Timeout
     /// <summary>
     /// Oracle's MySql.Data throws <c>MySqlException</c> with <c>Number</c> 0 (no server error) when no pooled connection
     /// freed up in time; its text (MySql.Data ships no translations) is the only mark of that. A connect that timed out
-    /// is <c>UnableToConnectToHost</c> like a refused one, so it is not told apart.
+    /// is <c>UnableToConnectToHost</c> like a refused one, so it is not told apart. A new connection whose server
+    /// accepted it but did not answer in time (the handshake, or the queries Open runs to read the server's settings, on
+    /// a server still starting) is a <c>MySqlException</c> with <c>Number</c> 0 around a <see cref="TimeoutException"/>:
+    /// a connect that timed out.
     /// </summary>
     private static OpenTimeout MySqlData(Exception error)
     {
         for (Exception? e = error; e is not null; e = e.InnerException)
         {
-            if (ProviderErrors.IsType(e, "MySql.Data.MySqlClient.MySqlException") && ProviderErrors.ReadInt(e, "Number") == 0 &&
-                e.Message.Contains("prior to obtaining a connection from the pool", StringComparison.Ordinal))
-            {
+            if (!ProviderErrors.IsType(e, "MySql.Data.MySqlClient.MySqlException") || ProviderErrors.ReadInt(e, "Number") != 0)
+                continue;
+            if (e.Message.Contains("prior to obtaining a connection from the pool", StringComparison.Ordinal))
                 return OpenTimeout.PoolWait;
-            }
+            if (e.InnerException is TimeoutException)
+                return OpenTimeout.Connect;
         }
 
         return OpenTimeout.None;
