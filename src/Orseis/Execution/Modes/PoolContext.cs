@@ -50,6 +50,9 @@ internal sealed partial class PoolContext : IAsyncDisposable
     /// <summary>The timer that gives parked connections of this database's scopes back to the pool, on its clock.</summary>
     public ParkSweep Parks { get; }
 
+    /// <summary>Which statements' parked connections this database's scopes reused and which went back unused.</summary>
+    public ParkMemory ParkMemory { get; } = new();
+
     /// <summary>Null when this provider's connections join an ambient TransactionScope as they open; otherwise why not.</summary>
     public string? WhyNoEnlistment { get; }
 

@@ -21,6 +21,7 @@ internal sealed class ScopeSlot
 {
     private readonly Lock _lock = new();
     private readonly ParkSweep _sweep;
+    private readonly ParkMemory _memory;
     private readonly string _owner;
     private DbConnection? _parked;
     private long _parkedAt; // a timestamp while the pool's telemetry is timed, else 0
@@ -32,12 +33,15 @@ internal sealed class ScopeSlot
     private long _reuses;
     private int _unused; // parked connections the sweep gave back unused since the last reuse
     private int _releases; // calls that ended while _unused > 0
+    private string? _statement; // the text of the call ending now (TryKeepCommand), until its TryPark
+    private int _parkedKey; // the statement the parked connection was parked after (ParkMemory.KeyOf)
 
     public ScopeSlot(PoolContext pool, string owner)
     {
         Pool = pool;
         _owner = owner;
         _sweep = pool.Parks;
+        _memory = pool.ParkMemory;
     }
 
     public PoolContext Pool { get; }
@@ -61,6 +65,7 @@ internal sealed class ScopeSlot
         if (Volatile.Read(ref _parked) is null)
             return false;
         long parkedAt = Volatile.Read(ref _parkedAt);
+        int parkedKey = Volatile.Read(ref _parkedKey);
         if (Interlocked.Exchange(ref _parked, null) is not { } connection)
             return false;
 
@@ -69,6 +74,7 @@ internal sealed class ScopeSlot
 
         _reuses++; // one taker at a time: a take follows the park it takes, and a park the take before it
         Volatile.Write(ref _unused, 0);
+        _memory.Reused(parkedKey);
         StackTrace? acquirer = Pool.Telemetry.CaptureAcquirer(forStream);
         lease = new Lease(connection, Pool.Telemetry.Unparked(connection, _owner, acquirer, parkedAt), this);
         return true;
@@ -82,13 +88,18 @@ internal sealed class ScopeSlot
     public bool TryPark(in Lease lease, bool failed)
     {
         DbConnection connection = lease.Connection;
+        string? statement = _statement;
+        _statement = null;
         if (Volatile.Read(ref _ended) || (failed && connection.State != ConnectionState.Open))
             return false;
 
         // A scope whose parked connection went back unused pauses longer than the window between calls (an HTTP call, a
         // delay): parking there only holds a connection idle. It parks one call in four, to notice calls coming back to back
-        // again (a reuse), and gives the others' connections back at once.
-        if (Volatile.Read(ref _unused) > 0 && (Interlocked.Increment(ref _releases) & 3) != 0)
+        // again (a reuse), and gives the others' connections back at once. A scope that has not learned that (one request's
+        // scope lives too short to) asks the pool's memory of the statement just run: parks after it that went back unused
+        // (ParkMemory) mean the same pause follows it in other scopes.
+        int key = ParkMemory.KeyOf(statement);
+        if (Volatile.Read(ref _unused) > 0 ? (Interlocked.Increment(ref _releases) & 3) != 0 : _memory.Skips(key))
             return false;
         long tick = _sweep.Tick;
         bool queue;
@@ -97,6 +108,7 @@ internal sealed class ScopeSlot
             if (_ended || _parked is not null)
                 return false;
             Volatile.Write(ref _parkedAt, Pool.Telemetry.Parked(connection, lease.Hold));
+            Volatile.Write(ref _parkedKey, key);
             _parkedTick = tick;
             Volatile.Write(ref _parked, connection);
             queue = !_queued;
@@ -134,6 +146,7 @@ internal sealed class ScopeSlot
     /// <summary>Keeps a call's command (its parameters cleared) for the next call on its connection; false when it is not kept.</summary>
     public bool TryKeepCommand(DbCommand command, bool failed)
     {
+        _statement = command.CommandText; // for TryPark, which the call's end runs next
         if (failed || Volatile.Read(ref _ended) || Interlocked.CompareExchange(ref _command, command, null) is not null)
             return false;
         if (!Volatile.Read(ref _ended))
@@ -162,6 +175,7 @@ internal sealed class ScopeSlot
         DbConnection? due;
         DbCommand? command;
         long parkedAt;
+        int key;
         lock (_lock)
         {
             due = _parked;
@@ -172,13 +186,17 @@ internal sealed class ScopeSlot
             if (due is null)
                 return false;
             parkedAt = _parkedAt;
+            key = _parkedKey;
             if (Interlocked.CompareExchange(ref _parked, null, due) != due)
                 return false; // a call took it meanwhile
         }
 
         command = DropCommand(due);
         if (!Volatile.Read(ref _ended))
+        {
             Interlocked.Increment(ref _unused);
+            _memory.Unused(key); // a park the scope's end gave back is neither: it held nothing idle
+        }
 
         Pool.Telemetry.ParkEnded(parkedAt);
         CloseParked(due, command);
