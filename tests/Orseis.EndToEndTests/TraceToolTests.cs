@@ -70,6 +70,13 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         Assert.Contains("what the detectors find on this trace (replayed over 101 recorded facts): found Churn", text.Output, StringComparison.Ordinal);
         // The figures twice: as the process raised the finding, and as the replayed detector does.
         Assert.Equal(2, text.Output.Split("opens=10, opensPerSecond=71.649").Length - 1);
+        // The README shows this report's finding as the tool prints it: the two lines must still be printed word for word.
+        string readme = File.ReadAllText(Path.Combine(RepositoryRoot.Find(), "README.md")).ReplaceLineEndings("\n");
+        int block = readme.IndexOf("```text\n- [Churn]", StringComparison.Ordinal);
+        Assert.True(block >= 0, "README.md no longer shows orseis-trace's Churn line");
+        string[] shown = readme[(block + "```text\n".Length)..readme.IndexOf("\n```", block + 8, StringComparison.Ordinal)].Split('\n');
+        foreach (string line in shown)
+            Assert.Contains(line.Trim(), text.Output, StringComparison.Ordinal);
 
         string html = Path.Combine(_work, "report.html");
         ToolProcess.Result written = Run("report", Fixture("poolwatch-churn.nettrace"), "--format", "html", "-o", html);
