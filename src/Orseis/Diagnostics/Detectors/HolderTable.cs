@@ -219,7 +219,7 @@ internal sealed class HolderTable
     /// One held connection: when and by whom it was acquired, where (sessions and streams only), and its kind (the
     /// statement that began it, <see cref="HoldKinds"/>; 0 for none).
     /// </summary>
-    internal record struct Holder(long Started, string Owner, Acquirer? Where, bool Reported, FlowState? Flow = null, int Kind = 0)
+    internal readonly record struct Holder(long Started, string Owner, Acquirer? Where, bool Reported, FlowState? Flow = null, int Kind = 0)
     {
         /// <summary>Where the connection was acquired, formatted on first use (most holders are never reported).</summary>
         public readonly string? Stack => Where?.Formatted;
