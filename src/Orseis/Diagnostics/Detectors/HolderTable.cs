@@ -58,9 +58,13 @@ internal sealed class HolderTable
                 continue;
             if (Interlocked.CompareExchange(ref slot.Connection, connection, null) is not null)
                 continue;
+            // A free slot's references are null (its release cleared them): only those there are to keep are written,
+            // each write of a reference costing a GC write barrier.
             slot.Owner = owner;
-            slot.Where = where;
-            slot.Flow = flow;
+            if (where is not null)
+                slot.Where = where;
+            if (flow is not null)
+                slot.Flow = flow;
             slot.ReportedStarted = reportedStarted;
             slot.Kind = 0;
             Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
