@@ -62,13 +62,17 @@ internal sealed class Workload : IDisposable
         // times fewer calls than in a real run: a 2 ms idle window would give the scope's connection back between two
         // calls, a 10 ms churn gap would end a streak, a finding every 5 s would land inside some paths' calls and not
         // others. Stretched to seconds, each window behaves under valgrind as it does at full speed, and the count is
-        // the per-call cost of the steady state; a finding is reported (once) during the warm-up, not counted.
+        // the per-call cost of the steady state; a finding is reported (once) during the warm-up, not counted. The churn
+        // gap is stretched further, to minutes: between a path's warm-up and its measured calls the harness itself pauses
+        // (full collections, the start of instrumentation) for longer than seconds under valgrind, which would end the
+        // streak there and put the next streak's one-time work (reading the call site, the finding) inside the measured
+        // calls, as no loop of calls without those pauses would.
         var options = new OrseisOptions { Mode = mode, ScopeIdleWindow = TimeSpan.FromSeconds(5) };
         DiagnosticsOptions diagnostics = options.Diagnostics;
         diagnostics.Detectors = Enum.Parse<FindingKind>(detectors);
         diagnostics.HeldTooLongThreshold = TimeSpan.FromDays(1);
         diagnostics.FindingInterval = TimeSpan.FromDays(1);
-        diagnostics.ChurnGap = TimeSpan.FromSeconds(5);
+        diagnostics.ChurnGap = TimeSpan.FromMinutes(10);
         diagnostics.SlowOpenFloor = TimeSpan.FromSeconds(10);
         diagnostics.QueueWaitFloor = TimeSpan.FromSeconds(10);
         diagnostics.ThreadPoolDelayThreshold = TimeSpan.FromSeconds(10);

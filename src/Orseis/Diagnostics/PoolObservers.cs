@@ -27,7 +27,10 @@ internal sealed class PoolObservers
         // Counts queued opens for the report and the advice whatever detector is on; reports only for its own.
         new(AnyDetector, CostlyFacts.None, static p => new SaturationDetector(p.Log, p.MaxPoolSize, p.Reports(FindingKind.Saturation))),
         new(FindingKind.SlowOpen, CostlyFacts.ThreadPoolDelay, static p => new SlowOpenDetector(p.Log, p.Connects, p.ProviderPool)),
-        new(FindingKind.SlowOpen, CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay, static p => new ColdStarts(p.Log, p.Connects)),
+        // A first wave is summed up from its physical connects: where none can be known (SQLite, an unknown provider) it
+        // never has any to report, and its opens would only pay for following it.
+        new(FindingKind.SlowOpen, CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay, static p => new ColdStarts(p.Log, p.Connects),
+            static p => p.Connects != ConnectCount.None),
         new(FindingKind.Churn, CostlyFacts.Flow, static p => new ChurnDetector(p.Log)),
         new(FindingKind.Churn, CostlyFacts.Flow, static p => new FactRecorder.ChurnSites(p.Log)),
         new(FindingKind.ServerUnavailable, CostlyFacts.None, static p => new ServerUnavailableDetector(p.Log)),
@@ -87,7 +90,7 @@ internal sealed class PoolObservers
         CostlyFacts needs = CostlyFacts.None;
         foreach (Entry entry in Table)
         {
-            if (entry.On != Always && (context.Detectors & entry.On) == 0)
+            if ((entry.On != Always && (context.Detectors & entry.On) == 0) || entry.AppliesTo?.Invoke(context) == false)
                 continue;
             observers.Add(entry.Create(context));
             needs |= entry.Needs;
@@ -128,7 +131,9 @@ internal sealed class PoolObservers
         public PoolObserver[] CommandFailed { get; } = Hearing(observers, nameof(PoolObserver.OnCommandFailed));
     }
 
-    private sealed record Entry(FindingKind On, CostlyFacts Needs, Func<ObserverContext, PoolObserver> Create);
+    /// <summary>A line of the table; <paramref name="AppliesTo"/>, when given, says whether the pool can use the observer at all.</summary>
+    private sealed record Entry(
+        FindingKind On, CostlyFacts Needs, Func<ObserverContext, PoolObserver> Create, Func<ObserverContext, bool>? AppliesTo = null);
 }
 
 /// <summary>

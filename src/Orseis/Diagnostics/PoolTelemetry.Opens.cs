@@ -103,7 +103,7 @@ internal sealed partial class PoolTelemetry
         // never seen before says this open made a new connection.
         long connects = start.PhysicalConnects >= 0 && ProviderPool?.PhysicalConnects is { } connectsNow
             ? connectsNow - start.PhysicalConnects
-            : connection is not null && IsNewConnection(connection) ? 1 : 0;
+            : _identities is not null && connection is not null && IsNewConnection(connection) ? 1 : 0;
         double createMs = connects <= 0 ? 0
             : ProviderPool is { } meter ? (meter.CreateSeconds - start.CreateSeconds) * 1000
             : elapsed.TotalMilliseconds;

@@ -81,10 +81,21 @@ public sealed class PoolObserversTests
         Assert.Equal(CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay, Make(FindingKind.SlowOpen).Needs);
     }
 
-    private static PoolObservers Make(FindingKind detectors)
+    [Fact]
+    public void A_pool_whose_connects_cannot_be_known_follows_no_first_wave()
+    {
+        // A first wave is summed up from its physical connects: without any (SQLite, an unknown provider) it never has
+        // one to report, so neither the cold-start observer nor the first-wave fact is kept.
+        PoolObservers unknown = Make(FindingKind.SlowOpen, ConnectCount.None);
+        Assert.Equal([typeof(FactRecorder), typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(PoolSizeAdvisor)], Types(unknown.All));
+        Assert.Equal(CostlyFacts.ThreadPoolDelay, unknown.Needs);
+        Assert.Contains(typeof(ColdStarts), Types(Make(FindingKind.SlowOpen, ConnectCount.ProviderMeter).All));
+    }
+
+    private static PoolObservers Make(FindingKind detectors, ConnectCount connects = ConnectCount.ConnectionId)
     {
         var fake = new Fake(o => o.Detectors = detectors);
-        return PoolObservers.For(new ObserverContext(fake.Log, 10, new HolderTable(fake.Time, 10), ConnectCount.None, null, null));
+        return PoolObservers.For(new ObserverContext(fake.Log, 10, new HolderTable(fake.Time, 10), connects, null, null));
     }
 
     private static Type[] Types(PoolObserver[] observers) => [.. observers.Select(o => o.GetType())];

@@ -70,10 +70,11 @@ internal sealed class ChurnDetector(FindingLog log) : PoolObserver
     {
         if (outcome.Warm)
         {
+            double ms = outcome.Elapsed.TotalMilliseconds;
             if (flow.Streak >= 2)
-                (flow.WarmOpenTimes ??= new double[KeptTimes])[flow.WarmOpens % KeptTimes] = outcome.Elapsed.TotalMilliseconds;
+                (flow.WarmOpenTimes ??= new double[KeptTimes])[flow.WarmOpens % KeptTimes] = ms;
             flow.WarmOpens++;
-            flow.WarmOpenMs += outcome.Elapsed.TotalMilliseconds;
+            flow.WarmOpenMs += ms;
         }
 
         if (flow.Reported || flow.Streak < Options.ChurnThreshold)

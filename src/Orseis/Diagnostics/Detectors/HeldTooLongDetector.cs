@@ -13,12 +13,19 @@ internal sealed class HeldTooLongDetector(FindingLog log, HolderTable holders) :
 
     private TimeSpan Threshold => log.Options.HeldTooLongThreshold;
 
-    public override void OnAcquired(in Acquire acquire) => MaybeScan(acquire.At);
+    // Both steps compare in place first: almost every acquire and release is neither due a scan nor overdue.
+    public override void OnAcquired(in Acquire acquire)
+    {
+        if (acquire.At >= Volatile.Read(ref _nextScan))
+            MaybeScan(acquire.At);
+    }
 
     public override void OnReleased(in Release release)
     {
-        OnReleased(release.Holder, release.Held);
-        MaybeScan(release.At);
+        if (release.Held > Threshold)
+            OnReleased(release.Holder, release.Held);
+        if (release.At >= Volatile.Read(ref _nextScan))
+            MaybeScan(release.At);
     }
 
     /// <summary>A report names every holder overdue now.</summary>

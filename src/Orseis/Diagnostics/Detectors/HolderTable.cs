@@ -58,9 +58,13 @@ internal sealed class HolderTable
                 continue;
             if (Interlocked.CompareExchange(ref slot.Connection, connection, null) is not null)
                 continue;
+            // A free slot's references are null (its release cleared them): only those there are to keep are written,
+            // each write of a reference costing a GC write barrier.
             slot.Owner = owner;
-            slot.Where = where;
-            slot.Flow = flow;
+            if (where is not null)
+                slot.Where = where;
+            if (flow is not null)
+                slot.Flow = flow;
             slot.ReportedStarted = reportedStarted;
             slot.Kind = 0;
             Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
@@ -219,7 +223,7 @@ internal sealed class HolderTable
     /// One held connection: when and by whom it was acquired, where (sessions and streams only), and its kind (the
     /// statement that began it, <see cref="HoldKinds"/>; 0 for none).
     /// </summary>
-    internal record struct Holder(long Started, string Owner, Acquirer? Where, bool Reported, FlowState? Flow = null, int Kind = 0)
+    internal readonly record struct Holder(long Started, string Owner, Acquirer? Where, bool Reported, FlowState? Flow = null, int Kind = 0)
     {
         /// <summary>Where the connection was acquired, formatted on first use (most holders are never reported).</summary>
         public readonly string? Stack => Where?.Formatted;

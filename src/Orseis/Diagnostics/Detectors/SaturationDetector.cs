@@ -27,7 +27,12 @@ internal sealed class SaturationDetector(FindingLog log, int? maxPoolSize, bool 
         }
     }
 
-    public override void OnOpenCompleted(in CompletedOpen open) => OnOpenCompleted(open.Start, open.Outcome);
+    public override void OnOpenCompleted(in CompletedOpen open)
+    {
+        // Most opens did not queue: judged from the fact in place, without copying its parts.
+        if (open.Outcome.Queued)
+            OnOpenCompleted(open.Start, open.Outcome);
+    }
 
     public override void Describe(ReportFigures figures) => figures.QueuedOpens = QueuedOpens;
 
