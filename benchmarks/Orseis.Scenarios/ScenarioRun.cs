@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using MySqlConnector;
 using Orseis.Diagnostics;
 
@@ -5,13 +6,37 @@ namespace Orseis.Scenarios;
 
 /// <summary>
 /// What a scenario gets: databases opened as a user would (FindingKind.All, default settings unless the scenario says
-/// otherwise), all reported on at the end, and a cancellation token that ends it in time.
+/// otherwise), all reported on at the end, a cancellation token that ends it in time, and the clock its time to detect
+/// is read on: the load starts when the run is made (just before the scenario's body), the onset is that unless the
+/// body marks the moment its pathology begins (<see cref="MarkOnset"/>), and each finding arrives when its database
+/// publishes it (<see cref="FindingArrivals"/>).
 /// </summary>
 internal sealed class ScenarioRun(CancellationToken stop)
 {
     private readonly List<Database> _databases = [];
+    private readonly long _loadStart = Stopwatch.GetTimestamp();
+    private long _onset;
 
     public CancellationToken Stop { get; } = stop;
+
+    /// <summary>Every finding of this run's databases, as it arrives.</summary>
+    public FindingArrivals Arrivals { get; } = new();
+
+    /// <summary>
+    /// Marks now as the onset: the moment the pathology begins (the burst is released, the server paused, the session
+    /// leaked), which is what a finding's time to detect is measured from. The first mark counts; without one, the
+    /// onset is the load's start.
+    /// </summary>
+    public void MarkOnset() => Interlocked.CompareExchange(ref _onset, Stopwatch.GetTimestamp(), 0);
+
+    /// <summary>Whether the body marked its onset.</summary>
+    public bool OnsetMarked => Interlocked.Read(ref _onset) != 0;
+
+    /// <summary>The onset (a <see cref="Stopwatch"/> timestamp): the mark, or the load's start.</summary>
+    public long Onset => Interlocked.Read(ref _onset) is var marked and not 0 ? marked : _loadStart;
+
+    /// <summary>Seconds from the load's start to the onset.</summary>
+    public double OnsetSeconds => Stopwatch.GetElapsedTime(_loadStart, Onset).TotalSeconds;
 
     /// <summary>A database over MySqlConnector with every detector on; <paramref name="settings"/> are added to the connection string.</summary>
     public Database Open(string settings = "", Action<DiagnosticsOptions>? configure = null, ExecutionMode mode = ExecutionMode.OpenPerCall) =>
@@ -26,10 +51,11 @@ internal sealed class ScenarioRun(CancellationToken stop)
 
     public IReadOnlyList<Database> Databases => _databases;
 
-    private static OrseisOptions Options(Action<DiagnosticsOptions>? configure, ExecutionMode mode)
+    private OrseisOptions Options(Action<DiagnosticsOptions>? configure, ExecutionMode mode)
     {
         var options = new OrseisOptions { Mode = mode };
         options.Diagnostics.Detectors = FindingKind.All;
+        options.Diagnostics.Logger = Arrivals;
         configure?.Invoke(options.Diagnostics);
         return options;
     }
