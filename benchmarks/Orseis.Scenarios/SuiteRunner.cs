@@ -60,11 +60,11 @@ internal static class SuiteRunner
             [.. results[s.Name].Select(r => (IReadOnlyDictionary<string, double[]>)(r.Arrivals ?? []))],
             hogResults.TryGetValue(s.Name, out RunResult? h) ? h.Arrivals ?? [] : null));
 
-    /// <summary>How the scenario's onset was defined: marked by its body (and the median seconds after the load's start), or the load's start.</summary>
+    /// <summary>How the scenario's onset was defined (<see cref="ScenarioRun.OnsetDefinition"/>) and the median seconds from the run's start to it.</summary>
     private static string OnsetText(List<RunResult> runs) =>
-        runs.Count > 0 && runs.All(r => r.OnsetMarked)
-            ? string.Create(CultureInfo.InvariantCulture, $"marked, +{TimeToDetect.Median([.. runs.Select(r => r.OnsetSeconds)]):0.00} s")
-            : runs.Any(r => r.OnsetMarked) ? "marked in some runs" : "load start";
+        runs.Count == 0 ? "-" : string.Create(
+            CultureInfo.InvariantCulture,
+            $"{string.Join(" / ", runs.Select(r => r.Onset).Distinct())}, +{TimeToDetect.Median([.. runs.Select(r => r.OnsetSeconds)]):0.00} s");
 
     private static async Task<RunResult> RunOneAsync(string name)
     {
@@ -88,7 +88,7 @@ internal static class SuiteRunner
             : new RunResult(name, [], [], 0, 0, 0, "no result: " + (await stderr).Trim());
         string times = result.Arrivals is null ? "" : string.Join(", ", result.Arrivals.Select(a => $"{a.Key} +{a.Value[0]:0.00} s"));
         Console.Error.WriteLine($"{name}: fired [{string.Join(", ", result.Fired)}] in {result.Seconds:0.0} s" +
-                                (times.Length == 0 ? "" : $", first after onset{(result.OnsetMarked ? $" (marked at +{result.OnsetSeconds:0.00} s)" : "")}: {times}") +
+                                (times.Length == 0 ? "" : $", first after onset ({result.Onset}, +{result.OnsetSeconds:0.00} s): {times}") +
                                 (result.Error is null ? "" : $" ERROR {result.Error}") + $" (runtime starvation adjustments {result.RuntimeStarvation}, blocking {result.RuntimeBlocking})");
         if (Environment.GetEnvironmentVariable("ORSEIS_SCENARIO_VERBOSE") == "1")
         {
