@@ -34,7 +34,7 @@ public sealed class TimeToDetectTests
     {
         var saturation = new TimeToDetect.Scenario(
             "saturation-burst", "load start", ["Saturation", "PoolSize"],
-            [Run(("Saturation", [0.3]), ("PoolSize", [1.2])), Run(("Saturation", [0.5])), Run(("Saturation", [0.1]), ("PoolSize", [1.6]))],
+            [Run(("Saturation", [0.3]), ("PoolSize", [1.2])), Run(("Saturation", [0.5])), Run(("Saturation", [0.1]), ("PoolSize", [1.6])), Run(("Saturation", [-0.05, 0.2]))],
             Run(("Saturation", [9.0]), ("PoolSize", [9.5])));
         var clean = new TimeToDetect.Scenario("session-loop", "load start", [], [Run(("Churn", [0.2]))], null);
 
@@ -42,13 +42,14 @@ public sealed class TimeToDetectTests
 
         Assert.Equal(["Saturation", "PoolSize"], rows.Select(r => r.Kind));
         TimeToDetect.Row sat = rows[0], size = rows[1];
-        Assert.Equal(0.3, sat.Median);
+        Assert.Equal(0.3, sat.Median); // the run whose first arrival came before the onset is no time, nor is its later one
         Assert.Equal(0.5, sat.Max);
         Assert.Equal(0, sat.Missed);
+        Assert.Equal(1, sat.Early);
         Assert.Equal(9.0, sat.Hog);
         Assert.Equal(1.4, size.Median!.Value, 9);
         Assert.Equal(1.6, size.Max);
-        Assert.Equal(1, size.Missed);
+        Assert.Equal(2, size.Missed);
         Assert.True(size.HogRun);
     }
 
@@ -61,16 +62,19 @@ public sealed class TimeToDetectTests
             new("b", "load start", "Churn", [2.0], 0, 3.0, true),
             new("c", "load start", "PoolTimeout", [0.5, 0.6], 1, null, true),
             new("d", "load start", "Saturation", [2.01], 0, null, false),
+            new("e", "load start", "Churn", [0.3], 0, 0.4, true, Early: 1),
         ];
 
         IReadOnlyList<TimeToDetect.KindRow> kinds = TimeToDetect.PerKind(rows);
 
         TimeToDetect.KindRow churn = kinds[0];
-        Assert.Equal(["a", "b"], churn.Scenarios);
-        Assert.Equal(0.25, churn.Median!.Value, 9); // over the four runs, not the median of the scenarios' medians (1.1)
+        Assert.Equal(["a", "b", "e"], churn.Scenarios);
+        Assert.Equal(0.3, churn.Median!.Value, 9); // over the five timed runs, not the median of the scenarios' medians
         Assert.Equal(2.0, churn.Max);
         Assert.Equal(3.0, churn.HogMax);
-        Assert.True(churn.Within(2)); // exactly at the limit is within it
+        Assert.Equal(1, churn.Early);
+        Assert.False(churn.Within(2)); // a run found it before its onset: its time to detect is unknown
+        Assert.True((churn with { Early = 0 }).Within(2)); // exactly at the limit is within it
         Assert.False(kinds[1].Within(2)); // one run missed
         Assert.Equal(1, kinds[1].HogMissed);
         Assert.False(kinds[2].Within(2));
@@ -84,14 +88,15 @@ public sealed class TimeToDetectTests
         [
             new("cold-burst", "marked, +0.31 s", "SlowOpen", [0.42, 0.61, 0.5], 0, 1.25, true),
             new("pool-timeout-held", "load start", "PoolTimeout", [1.0, 1.1], 1, null, true),
+            new("idle-pruned", "after warm-up, +0.62 s", "SlowOpen", [0.6], 0, -0.1, true, Early: 1),
         ];
 
         string[] lines = TimeToDetect.Markdown(rows, 3, 2).Split('\n').Select(l => l.TrimEnd('\r')).ToArray();
 
-        Assert.Contains("| cold-burst | marked, +0.31 s | SlowOpen | 0.50 s | 0.61 s | 0 | 1.25 s |", lines);
-        Assert.Contains("| pool-timeout-held | load start | PoolTimeout | 1.05 s | 1.10 s | 1 | missed |", lines);
+        Assert.Contains("| cold-burst | marked, +0.31 s | SlowOpen | 0.50 s | 0.61 s | 0 | 0 | 1.25 s |", lines);
+        Assert.Contains("| pool-timeout-held | load start | PoolTimeout | 1.05 s | 1.10 s | 1 | 0 | missed |", lines);
         Assert.Contains("| kind | scenarios | runs | median | max | within 2 s? | max beside CPU hog |", lines);
-        Assert.Contains("| SlowOpen | 1 | 3 | 0.50 s | 0.61 s | yes | 1.25 s |", lines);
+        Assert.Contains("| SlowOpen | 2 | 5 | 0.55 s | 0.61 s | no (1 before onset) | 1.25 s |", lines);
         Assert.Contains("| PoolTimeout | 1 | 3 | 1.05 s | 1.10 s | no (1 missed) | missed |", lines);
     }
 }
