@@ -5,8 +5,14 @@ using Orseis.Testing;
 
 namespace Orseis.Scenarios;
 
-/// <summary>The result of one scenario run: what fired (with messages) and the runtime's own starvation count.</summary>
-internal sealed record RunResult(string Scenario, string[] Fired, Dictionary<string, string[]> Messages, int RuntimeStarvation, int RuntimeBlocking, double Seconds, string? Error);
+/// <summary>
+/// The result of one scenario run: what fired (with messages), the runtime's own starvation count, and when: the onset
+/// (seconds after the run began; <paramref name="Onset"/> says how it was defined, <see cref="ScenarioRun.OnsetDefinition"/>) and each kind's
+/// arrivals in seconds after the onset.
+/// </summary>
+internal sealed record RunResult(
+    string Scenario, string[] Fired, Dictionary<string, string[]> Messages, int RuntimeStarvation, int RuntimeBlocking, double Seconds, string? Error,
+    double OnsetSeconds = 0, string Onset = "load start", Dictionary<string, double[]>? Arrivals = null);
 
 /// <summary>Runs one scenario in this process, bounded in time, and prints its result as one JSON line.</summary>
 internal static class ScenarioHost
@@ -45,7 +51,8 @@ internal static class ScenarioHost
                 Console.Error.WriteLine(report);
         }
 
-        var result = new RunResult(name, [.. fired], messages, runtime.Starvation, runtime.CooperativeBlocking, watch.Elapsed.TotalSeconds, error);
+        var result = new RunResult(name, [.. fired], messages, runtime.Starvation, runtime.CooperativeBlocking, watch.Elapsed.TotalSeconds, error,
+            run.OnsetSeconds, run.OnsetDefinition, run.Arrivals.Since(run.Onset));
         Console.WriteLine(JsonSerializer.Serialize(result));
         foreach (Database db in run.Databases)
             await db.DisposeAsync();

@@ -8,7 +8,8 @@ namespace Orseis.Scenarios;
 /// <summary>
 /// Runs every scenario N times, each run in a process of its own, then once more beside a CPU hog on every core, and
 /// prints the confusion table (scenario, expected, what fired in how many runs, whether the cause was named) with
-/// precision and recall over every (run, finding kind) pair.
+/// precision and recall over every (run, finding kind) pair, then the time to detect each expected kind
+/// (<see cref="TimeToDetect"/>), per scenario and per kind.
 /// </summary>
 internal static class SuiteRunner
 {
@@ -46,8 +47,24 @@ internal static class SuiteRunner
         }
 
         Console.WriteLine(Table(scenarios, results, hogResults, runs, hog, watch.Elapsed));
+        Console.WriteLine(TimeToDetect.Markdown(TimeToDetect.PerScenario(Times(scenarios, results, hogResults)), runs, DetectWithin));
         return 0;
     }
+
+    /// <summary>The time to detect the issue asks of every kind, in seconds after the onset.</summary>
+    internal const double DetectWithin = 2;
+
+    private static IEnumerable<TimeToDetect.Scenario> Times(List<Scenario> scenarios, Dictionary<string, List<RunResult>> results, Dictionary<string, RunResult> hogResults) =>
+        scenarios.Where(s => !s.Clean).Select(s => new TimeToDetect.Scenario(
+            s.Name, OnsetText(results[s.Name]), [.. s.Expected.Keys.Select(k => k.ToString())],
+            [.. results[s.Name].Select(r => (IReadOnlyDictionary<string, double[]>)(r.Arrivals ?? []))],
+            hogResults.TryGetValue(s.Name, out RunResult? h) ? h.Arrivals ?? [] : null));
+
+    /// <summary>How the scenario's onset was defined (<see cref="ScenarioRun.OnsetDefinition"/>) and the median seconds from the run's start to it.</summary>
+    private static string OnsetText(List<RunResult> runs) =>
+        runs.Count == 0 ? "-" : string.Create(
+            CultureInfo.InvariantCulture,
+            $"{string.Join(" / ", runs.Select(r => r.Onset).Distinct())}, +{TimeToDetect.Median([.. runs.Select(r => r.OnsetSeconds)]):0.00} s");
 
     private static async Task<RunResult> RunOneAsync(string name)
     {
@@ -69,7 +86,9 @@ internal static class SuiteRunner
         RunResult result = line.Length > 0
             ? JsonSerializer.Deserialize<RunResult>(line)!
             : new RunResult(name, [], [], 0, 0, 0, "no result: " + (await stderr).Trim());
+        string times = result.Arrivals is null ? "" : string.Join(", ", result.Arrivals.Select(a => $"{a.Key} +{a.Value[0]:0.00} s"));
         Console.Error.WriteLine($"{name}: fired [{string.Join(", ", result.Fired)}] in {result.Seconds:0.0} s" +
+                                (times.Length == 0 ? "" : $", first after onset ({result.Onset}, +{result.OnsetSeconds:0.00} s): {times}") +
                                 (result.Error is null ? "" : $" ERROR {result.Error}") + $" (runtime starvation adjustments {result.RuntimeStarvation}, blocking {result.RuntimeBlocking})");
         if (Environment.GetEnvironmentVariable("ORSEIS_SCENARIO_VERBOSE") == "1")
         {

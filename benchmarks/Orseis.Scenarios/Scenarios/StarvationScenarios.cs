@@ -5,7 +5,7 @@ namespace Orseis.Scenarios.Scenarios;
 /// <summary>
 /// Thread-pool starvation from blocked work items: synchronous calls and sync-over-async that the runtime answers with
 /// threads, and the console worker's plain blocking calls that it does not (completions keep coming), at several sizes;
-/// a short burst of the same calls stays silent.
+/// a short burst of the same calls stays silent. The onset is the moment the blocking work items are queued.
 /// </summary>
 internal static class StarvationScenarios
 {
@@ -14,12 +14,14 @@ internal static class StarvationScenarios
         yield return Scenario.Pathology("starvation-sync", "20 Task.Run(() => db.Execute(\"do sleep(1)\")) at once", FindingKind.ThreadPoolStarvation, "starved", async run =>
         {
             Database db = run.Open();
+            run.MarkOnset();
             await Task.WhenAll(Enumerable.Range(0, 20).Select(_ => Task.Run(() => db.Execute("do sleep(1)"))));
         });
 
         yield return Scenario.Pathology("starvation-sync-over-async", "20 Task.Run(() => db.ExecuteAsync(\"do sleep(1)\").Result) at once", FindingKind.ThreadPoolStarvation, "starved", async run =>
         {
             Database db = run.Open();
+            run.MarkOnset();
             await Task.WhenAll(Enumerable.Range(0, 20).Select(_ => Task.Run(() => db.ExecuteAsync("do sleep(1)").Result)));
         });
 
@@ -28,7 +30,7 @@ internal static class StarvationScenarios
             yield return Scenario.Pathology($"starvation-blocking-{items}", $"a console worker: {items} Task.Run(() => db.Query<long>(\"select sleep(0.5)\")) at once", FindingKind.ThreadPoolStarvation, "blocked inside synchronous Orseis calls", async run =>
             {
                 Database db = run.Open();
-                await BlockingCallsAsync(db, items);
+                await BlockingCallsAsync(run, db, items);
             });
         }
 
@@ -38,7 +40,7 @@ internal static class StarvationScenarios
         {
             Database db = run.Open();
             await Task.Delay(10);
-            await BlockingCallsAsync(db, 50);
+            await BlockingCallsAsync(run, db, 50);
         });
 
         // A worker that computed first: hill climbing lets fewer threads run work than exist.
@@ -47,7 +49,7 @@ internal static class StarvationScenarios
             Database db = run.Open();
             await Orseis.Testing.CpuBurst.RunAsync(TimeSpan.FromSeconds(4));
             await Task.Delay(1500);
-            await BlockingCallsAsync(db, 50);
+            await BlockingCallsAsync(run, db, 50);
         });
 
         // The same burst of computation followed by awaited calls: busy threads, no blocked ones.
@@ -69,7 +71,10 @@ internal static class StarvationScenarios
         });
     }
 
-    /// <summary>A console worker's load: <paramref name="calls"/> <c>Task.Run(() => db.Query&lt;long&gt;("select sleep(0.5)"))</c> at once.</summary>
-    private static Task BlockingCallsAsync(Database db, int calls) =>
-        Task.WhenAll(Enumerable.Range(0, calls).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
+    /// <summary>A console worker's load: <paramref name="calls"/> <c>Task.Run(() => db.Query&lt;long&gt;("select sleep(0.5)"))</c> at once (the onset).</summary>
+    private static Task BlockingCallsAsync(ScenarioRun run, Database db, int calls)
+    {
+        run.MarkOnset();
+        return Task.WhenAll(Enumerable.Range(0, calls).Select(_ => Task.Run(() => db.Query<long>("select sleep(0.5)"))));
+    }
 }
