@@ -10,25 +10,19 @@ namespace Orseis.Diagnostics.Detectors;
 /// still out <see cref="HoldsWait"/> after the last open, at the next release, counting them as held until then).
 /// It is reported when its connects and its opens each took longer than <see cref="DiagnosticsOptions.SlowOpenFloor"/>
 /// (less is never a finding) and they harmed the requests: the opens were at least <see cref="HarmShare"/> of the
-/// requests' time (open and hold: the requests took at least twice their own work), or at least
-/// <see cref="SlowHarmShare"/> of it (1.5 times their work) when each open took more than <see cref="SlowFactor"/> times
-/// the floor. A wave whose connections ran no statement served no request (a warm-up written by hand) and is not
-/// reported; nor is one while the thread pool ran late.
+/// requests' time (open and hold), so the requests took at least twice their own work. A wave whose connections ran no
+/// statement served no request (a warm-up written by hand) and is not reported; nor is one while the thread pool ran late.
 /// </summary>
 internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolObserver
 {
     /// <summary>
     /// The share of the requests' time the opens must take to be a finding: half, the requests took twice their own work.
-    /// Beside a CPU hog, 60 callers' loopback connects on a fresh pool, each call 0.2 s of work, took about 111 ms: a third
-    /// of their requests' time (docs/results/diagnostics/cold-start-harm.md).
+    /// Loopback connects on a busy machine take a third and more of a first burst's time (60 callers each doing 0.2 s of
+    /// work, beside a CPU hog: 111 ms connects, 36 %), and server connects slowed by the load alone as much (150 ms
+    /// connects measured 290 ms, 36 % of requests doing 0.5 s): half is clear of both
+    /// (docs/results/diagnostics/cold-start-harm.md).
     /// </summary>
     internal const double HarmShare = 0.5;
-
-    /// <summary>The share enough when each open took more than <see cref="SlowFactor"/> times the floor: a third, 1.5 times the work.</summary>
-    internal const double SlowHarmShare = 1.0 / 3;
-
-    /// <summary>Opens this many times <see cref="DiagnosticsOptions.SlowOpenFloor"/> (250 ms by default) are slow whatever the work.</summary>
-    internal const double SlowFactor = 2.5;
 
     /// <summary>How long after the wave's last open its holds still out are waited for before it is judged without them.</summary>
     internal static readonly TimeSpan HoldsWait = TimeSpan.FromSeconds(10);
@@ -273,9 +267,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
 
         double requestMs = wave.MeanOpenMs + verdict.MeanHeldMs;
         double share = wave.MeanOpenMs / requestMs;
-        bool slow = wave.ConnectMs > SlowFactor * floorMs && wave.MeanOpenMs > SlowFactor * floorMs;
-        if (share < HarmShare && !(slow && share >= SlowHarmShare))
-            return; // the requests' own work dwarfed their opens
+        if (share < HarmShare)
+            return; // the requests' own work was the larger part of their time
         Report(wave, verdict.MeanHeldMs, requestMs, share);
     }
 

@@ -5,8 +5,7 @@ namespace Orseis.Tests.Diagnostics.Detectors;
 
 /// <summary>
 /// A first wave of connects is judged by what it cost the requests it served, once the holds its opens began are back:
-/// reported when its connects and opens were slower than the floor and took at least half the requests' time (or a
-/// third, past 2.5 times the floor), silent when the work dwarfed them, when they were fast, too few, or served
+/// reported when its connects and opens were slower than the floor and took at least half the requests' time, silent when the work dwarfed them, when they were fast, too few, or served
 /// no statement (a warm-up by hand).
 /// </summary>
 public sealed class ColdStartsTests
@@ -39,13 +38,13 @@ public sealed class ColdStartsTests
     [InlineData(150, 160, 150, true)] // 2.07x: opening just over half
     [InlineData(150, 160, 170, false)] // 1.94x: just under half, and under twice the floor
     [InlineData(150, 160, 500, false)] // 1.32x
-    [InlineData(300, 330, 500, true)] // 1.66x, and 330 ms added to each request: more than 2.5 times the floor
-    [InlineData(300, 330, 700, false)] // 1.47x: under a third even so
-    [InlineData(240, 240, 300, false)] // 1.8x, but 240 ms: not 2.5 times the floor
+    [InlineData(300, 330, 500, false)] // 1.66x: 330 ms more on each, under half of their time
+    [InlineData(290, 292, 515, false)] // 150 ms connects slowed by a loaded machine, as the suite measured: 1.57x
+    [InlineData(480, 482, 480, true)] // 2.0x
     [InlineData(111, 112, 200, false)] // 60 loopback connects beside a CPU hog, as the suite measured: 1.56x
     [InlineData(50, 60, 10, false)] // 6x, but 60 ms: under the floor nothing is a finding
     [InlineData(150, 90, 10, false)] // slow connects the opens did not wait for (opens under the floor)
-    public void A_first_wave_is_reported_when_its_opens_took_half_the_requests_time_or_a_third_past_two_and_a_half_floors(
+    public void A_first_wave_is_reported_when_its_opens_took_at_least_half_the_requests_time(
         double connectMs, double openMs, double heldMs, bool reported)
     {
         var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
