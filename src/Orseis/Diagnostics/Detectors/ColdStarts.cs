@@ -10,8 +10,10 @@ namespace Orseis.Diagnostics.Detectors;
 /// still out <see cref="HoldsWait"/> after the last open, at the next release, counting them as held until then).
 /// It is reported when its connects and its opens each took longer than <see cref="DiagnosticsOptions.SlowOpenFloor"/>
 /// (less is never a finding) and they harmed the requests: the opens were at least <see cref="HarmShare"/> of the
-/// requests' time (open and hold), so the requests took at least twice their own work. A wave whose connections ran no
-/// statement served no request (a warm-up written by hand) and is not reported; nor is one while the thread pool ran late.
+/// requests' time (open and hold), so the requests took at least twice their own work, counting the opens net of how late
+/// the thread pool ran work meanwhile (the machine's, not the server's). A wave whose connections ran no statement served
+/// no request (a warm-up written by hand) and is not reported; nor is one while the thread pool ran late by its
+/// starvation threshold or by half a connect.
 /// </summary>
 internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolObserver
 {
@@ -265,10 +267,12 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
             return;
         }
 
+        // Judged net of the thread pool's lateness, which an async connect waits for and the server did not cause.
+        double netOpenMs = wave.MeanOpenMs - wave.ThreadPoolDelayMs;
+        if (netOpenMs < HarmShare * (netOpenMs + verdict.MeanHeldMs))
+            return; // the requests' own work was the larger part of their time
         double requestMs = wave.MeanOpenMs + verdict.MeanHeldMs;
         double share = wave.MeanOpenMs / requestMs;
-        if (share < HarmShare)
-            return; // the requests' own work was the larger part of their time
         Report(wave, verdict.MeanHeldMs, requestMs, share);
     }
 
