@@ -35,7 +35,7 @@ public sealed class PoolObserversTests
                  typeof(PoolSizeAdvisor)],
                 Types(observers.OpenFailed));
             Assert.Equal([typeof(FactRecorder), typeof(HeldTooLongDetector)], Types(observers.Acquired));
-            Assert.Equal([typeof(FactRecorder), typeof(ChurnDetector), typeof(HeldTooLongDetector), typeof(PoolSizeAdvisor)],
+            Assert.Equal([typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(HeldTooLongDetector), typeof(PoolSizeAdvisor)],
                 Types(observers.Released));
             Assert.Equal([typeof(FactRecorder), typeof(LockConflictDetector)], Types(observers.CommandFailed));
             Assert.Equal(CostlyFacts.Flow | CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay | CostlyFacts.AcquirerStack, all.Needs);

@@ -4,52 +4,126 @@ using Orseis.Diagnostics.Detectors;
 namespace Orseis.Tests.Diagnostics.Detectors;
 
 /// <summary>
-/// A first wave of connects is summed up once its last open completed: reported when its connects were slow (a cold start,
-/// or a reconnect wave after connections were lost), silent when they were fast or too few to matter.
+/// A first wave of connects is judged by what it cost the requests it served, once the holds its opens began are back:
+/// reported when its connects and opens were slower than the floor and took at least half the requests' time, silent when the work dwarfed them, when they were fast, too few, or served
+/// no statement (a warm-up by hand).
 /// </summary>
 public sealed class ColdStartsTests
 {
     [Fact]
-    public void A_first_burst_on_slow_connects_is_a_cold_start_reported_once_the_wave_is_over()
+    public void The_issue_burst_of_25_callers_on_150_ms_connects_and_100_ms_queries_is_a_cold_start_priced_per_request()
     {
         var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
         var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter);
-        for (int i = 0; i < 60; i++)
-            waves.OnFirstWaveOpenStarting(afterLoss: false);
-        // All began with the meter at 0 connects; each saw the connects completed while it ran (all of them, for the last).
-        OpenStart start = new(fake.Now, 0, 60, PhysicalConnects: 0, CreateSeconds: 0, Async: true);
-        for (int i = 1; i <= 59; i++)
-            waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(530), i, i * 310, Queued: false));
-        Assert.Empty(fake.Log.Kept); // not before the last open of the wave
-        waves.OnFirstWaveOpenCompleted(start, null); // one failed: counted out, not in
+        long at = Wave(fake, waves, callers: 25, connectMs: 150, openMs: 183);
+        Assert.Empty(fake.Log.Kept); // the opens are done, the requests are not: not yet
+        Release(fake, waves, at, callers: 24, heldMs: 100);
+        Assert.Empty(fake.Log.Kept);
+        Release(fake, waves, at, callers: 1, heldMs: 100);
 
         PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
-        Assert.StartsWith("Cold start of pool 'pool'", finding.Message, StringComparison.Ordinal);
-        Assert.Contains("59 open(s) made 59 new physical connection(s) taking about 310 ms each (the provider's own connect time)",
+        Assert.StartsWith(
+            "Cold start of pool 'pool': the first 25 requests took 283 ms on average where their own work took 100 ms (2.83x): " +
+            "opening was 65 % of their time. Warm the pool before traffic: await db.WarmUpAsync(25) at start-up",
             finding.Message, StringComparison.Ordinal);
-        Assert.Contains("await db.WarmUpAsync(59)", finding.Message, StringComparison.Ordinal);
-        Assert.Equal(530, finding.Figures["meanOpenMs"], 1);
+        Assert.Contains("25 open(s) made 25 new physical connection(s) taking about 150 ms each (the provider's own connect time)",
+            finding.Message, StringComparison.Ordinal);
+        Assert.Equal(183.0 / 283, finding.Figures["openShare"], 3);
+        Assert.Equal(100, finding.Figures["meanHeldMs"], 3);
         Assert.Equal(0, finding.Figures["afterLoss"]);
     }
 
+    [Theory]
+    [InlineData(150, 160, 10, true)] // 17x: the connects are the requests
+    [InlineData(150, 160, 150, true)] // 2.07x: opening just over half
+    [InlineData(150, 160, 170, false)] // 1.94x: just under half
+    [InlineData(150, 160, 500, false)] // 1.32x
+    [InlineData(300, 330, 500, false)] // 1.66x: 330 ms more on each, under half of their time
+    [InlineData(290, 292, 515, false)] // 150 ms connects slowed by a loaded machine, as the suite measured: 1.57x
+    [InlineData(480, 482, 480, true)] // 2.0x
+    [InlineData(111, 112, 200, false)] // 60 loopback connects beside a CPU hog, as the suite measured: 1.56x
+    [InlineData(50, 60, 10, false)] // 6x, but 60 ms: under the floor nothing is a finding
+    [InlineData(150, 90, 10, false)] // slow connects the opens did not wait for (opens under the floor)
+    public void A_first_wave_is_reported_when_its_opens_took_at_least_half_the_requests_time(
+        double connectMs, double openMs, double heldMs, bool reported)
+    {
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter);
+        long at = Wave(fake, waves, callers: 20, connectMs, openMs);
+        Release(fake, waves, at, callers: 20, heldMs);
+        Assert.Equal(reported, fake.Findings(FindingKind.SlowOpen).Any());
+    }
+
     [Fact]
-    public void Fast_connects_or_a_single_slow_one_are_not_worth_a_finding()
+    public void The_opens_are_judged_net_of_the_thread_pools_lateness()
+    {
+        // 60 loopback connects on a loaded machine, as the suite measured: 360 ms each while the pool ran 147 ms late.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter);
+        long at = Wave(fake, waves, callers: 60, connectMs: 360, openMs: 362, threadPoolDelayMs: 147);
+        Release(fake, waves, at, callers: 60, heldMs: 238);
+        Assert.Empty(fake.Log.Kept); // (362 - 147) / (362 - 147 + 238) = 0.47
+
+        fake.Time.Advance(Fake.Ms(1));
+        at = Wave(fake, waves, callers: 60, connectMs: 360, openMs: 362, firstConnect: 60, threadPoolDelayMs: 40);
+        Release(fake, waves, at, callers: 60, heldMs: 238);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen)); // (362 - 40) / (362 - 40 + 238) = 0.58
+        Assert.Contains("the first 60 requests took 600 ms on average where their own work took 238 ms (2.52x): opening was 60 % of their time",
+            finding.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_wave_whose_connections_ran_no_statement_is_a_warm_up_by_hand_not_a_cold_start()
+    {
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter);
+        long at = Wave(fake, waves, callers: 20, connectMs: 300, openMs: 310);
+        Release(fake, waves, at, callers: 20, heldMs: 0.1, kind: 0); // opened and given back unused
+        Assert.Empty(fake.Log.Kept);
+
+        fake.Time.Advance(Fake.Ms(1));
+        at = Wave(fake, waves, callers: 20, connectMs: 300, openMs: 310, firstConnect: 20);
+        Release(fake, waves, at, callers: 20, heldMs: 0.1, kind: 1); // "select 1" on each: 300 ms for a request of 0.1
+        Assert.Single(fake.Findings(FindingKind.SlowOpen));
+    }
+
+    [Fact]
+    public void Holds_still_out_after_the_wait_count_as_held_until_the_wave_is_judged()
+    {
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter);
+        long at = Wave(fake, waves, callers: 10, connectMs: 150, openMs: 160);
+        Release(fake, waves, at, callers: 8, heldMs: 20); // two sessions stay open (workers holding theirs)
+        Assert.Empty(fake.Log.Kept);
+        fake.Time.Advance(ColdStarts.HoldsWait);
+        waves.OnHoldReleased(started: 1, TimeSpan.FromMilliseconds(5), kind: 1, fake.Now); // any later release of the pool
+
+        // (8 x 20 ms + 2 x ~10 s) / 10 holds: the long holds' work dwarfs the opens.
+        Assert.Empty(fake.Log.Kept);
+        waves.OnHoldReleased(at, TimeSpan.FromSeconds(10), kind: 1, fake.Now); // not the wave's any more: ignored
+        Assert.Empty(fake.Log.Kept);
+    }
+
+    [Fact]
+    public void A_failed_open_is_counted_out_and_fast_or_single_connects_are_not_worth_a_finding()
     {
         var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
         var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter);
         for (int i = 0; i < 60; i++)
             waves.OnFirstWaveOpenStarting(afterLoss: false);
         OpenStart start = new(fake.Now, 0, 60, PhysicalConnects: 0, CreateSeconds: 0, Async: true);
+        long at = fake.Now;
         for (int i = 1; i <= 60; i++)
-            waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(210), i, i * 8, Queued: false)); // 8 ms connects, a 200 ms query each
-        waves.OnFirstWaveOpenStarting(afterLoss: false);
-        waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(400), 1, 350, Queued: false)); // one slow connect (the process's JIT)
+            waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(10), i, i * 8, Queued: false), at); // 8 ms connects
+        Release(fake, waves, at, callers: 60, heldMs: 0.2);
 
-        // 60 parallel handshakes on a busy client: 111 ms each, as the detector suite measured beside a CPU hog.
-        for (int i = 0; i < 60; i++)
-            waves.OnFirstWaveOpenStarting(afterLoss: false);
-        for (int i = 1; i <= 60; i++)
-            waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(112), i, i * 111, Queued: false));
+        fake.Time.Advance(Fake.Ms(1));
+        waves.OnFirstWaveOpenStarting(afterLoss: false);
+        waves.OnFirstWaveOpenStarting(afterLoss: false);
+        at = fake.Now;
+        waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(400), 1, 350, Queued: false), at); // one slow connect (the JIT)
+        waves.OnFirstWaveOpenCompleted(start, null, 0); // one failed: counted out, not in
+        Release(fake, waves, at, callers: 1, heldMs: 0.2);
         Assert.Empty(fake.Log.Kept);
     }
 
@@ -60,14 +134,42 @@ public sealed class ColdStartsTests
         var waves = new ColdStarts(fake.Log, ConnectCount.ConnectionId);
         for (int i = 0; i < 10; i++)
             waves.OnFirstWaveOpenStarting(afterLoss: true);
+        long at = fake.Now;
         for (int i = 0; i < 10; i++)
-            waves.OnFirstWaveOpenCompleted(fake.Start(), new OpenOutcome(Fake.Ms(250 + (i * 100)), 1, 0, Queued: false));
+            waves.OnFirstWaveOpenCompleted(fake.Start(), new OpenOutcome(Fake.Ms(250 + (i * 100)), 1, 0, Queued: false), at);
+        Release(fake, waves, at, callers: 10, heldMs: 5);
 
         PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
         Assert.StartsWith("Reconnect wave on pool 'pool'", finding.Message, StringComparison.Ordinal);
         Assert.Contains("about 250 ms each (the fastest open that made one)", finding.Message, StringComparison.Ordinal);
         Assert.Contains("not a pool-size problem", finding.Message, StringComparison.Ordinal);
         Assert.Equal(1, finding.Figures["afterLoss"]);
+    }
+
+    /// <summary>
+    /// <paramref name="callers"/> opens entering at once on a fresh pool, each making one connect of
+    /// <paramref name="connectMs"/> (the provider's meter, counted from <paramref name="firstConnect"/>) and taking
+    /// <paramref name="openMs"/> while the thread pool ran <paramref name="threadPoolDelayMs"/> late; returns the timestamp
+    /// their holds began at.
+    /// </summary>
+    private static long Wave(
+        Fake fake, ColdStarts waves, int callers, double connectMs, double openMs, int firstConnect = 0, double threadPoolDelayMs = 0)
+    {
+        for (int i = 0; i < callers; i++)
+            waves.OnFirstWaveOpenStarting(afterLoss: false);
+        OpenStart start = new(fake.Now, 0, callers, PhysicalConnects: firstConnect, CreateSeconds: firstConnect, Async: true);
+        fake.Time.Advance(Fake.Ms(openMs));
+        long at = fake.Now;
+        for (int i = 1; i <= callers; i++)
+            waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(openMs), i, i * connectMs, Queued: false), at, Fake.Ms(threadPoolDelayMs));
+        return at;
+    }
+
+    /// <summary><paramref name="callers"/> of the holds begun at <paramref name="at"/> go back after <paramref name="heldMs"/>.</summary>
+    private static void Release(Fake fake, ColdStarts waves, long at, int callers, double heldMs, int kind = 1)
+    {
+        for (int i = 0; i < callers; i++)
+            waves.OnHoldReleased(at, Fake.Ms(heldMs), kind, fake.Now);
     }
 
     [Fact]
