@@ -1,6 +1,7 @@
 using System.Data;
 using System.Data.Common;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Execution;
 
@@ -23,10 +24,12 @@ internal sealed class ScopeSlot
     private readonly ParkSweep _sweep;
     private readonly ParkMemory _memory;
     private readonly string _owner;
-    private DbConnection? _parked;
+    // The parked connection and the kept command are typed object so the atomics on them are Interlocked's object overloads:
+    // the generic ones run shared code that asks typeof(T).IsValueType at run time (some 150 instructions a call).
+    private object? _parked; // a DbConnection
+    private object? _command; // a DbCommand
     private long _parkedAt; // a timestamp while the pool's telemetry is timed, else 0
     private long _parkedTick;
-    private DbCommand? _command;
     private int _defaultTimeout;
     private bool _queued;
     private bool _ended;
@@ -35,6 +38,8 @@ internal sealed class ScopeSlot
     private int _releases; // calls that ended while _unused > 0
     private string? _statement; // the text of the call ending now (TryKeepCommand), until its TryPark
     private int _parkedKey; // the statement the parked connection was parked after (ParkMemory.KeyOf)
+    private string? _keyedText; // the last statement TryPark keyed, and its key: a call repeating it (the same string) is not hashed again
+    private int _keyedKey;
 
     public ScopeSlot(PoolContext pool, string owner)
     {
@@ -66,8 +71,9 @@ internal sealed class ScopeSlot
             return false;
         long parkedAt = Volatile.Read(ref _parkedAt);
         int parkedKey = Volatile.Read(ref _parkedKey);
-        if (Interlocked.Exchange(ref _parked, null) is not { } connection)
+        if (Interlocked.Exchange(ref _parked, null) is not { } taken)
             return false;
+        DbConnection connection = Unsafe.As<DbConnection>(taken);
 
         // No look at its state: a provider cannot know a parked connection broke before using it, and reading the state
         // costs some providers an allocation (Npgsql 10: 96 bytes). A dead one fails the call as a session's would.
@@ -98,7 +104,18 @@ internal sealed class ScopeSlot
         // again (a reuse), and gives the others' connections back at once. A scope that has not learned that (one request's
         // scope lives too short to) asks the pool's memory of the statement just run: parks after it that went back unused
         // (ParkMemory) mean the same pause follows it in other scopes.
-        int key = ParkMemory.KeyOf(statement);
+        int key;
+        if (ReferenceEquals(statement, _keyedText))
+        {
+            key = _keyedKey;
+        }
+        else
+        {
+            key = ParkMemory.KeyOf(statement);
+            _keyedKey = key;
+            _keyedText = statement;
+        }
+
         if (Volatile.Read(ref _unused) > 0 ? (Interlocked.Increment(ref _releases) & 3) != 0 : _memory.Skips(key))
             return false;
         long tick = _sweep.Tick;
@@ -123,7 +140,7 @@ internal sealed class ScopeSlot
     /// <summary>The command for a call on <paramref name="connection"/>: the last call's on the same connection, or a new one.</summary>
     public DbCommand RentCommand(DbConnection connection)
     {
-        DbCommand? command = Volatile.Read(ref _command);
+        DbCommand? command = Unsafe.As<DbCommand?>(Volatile.Read(ref _command));
         if (command is not null &&
             (!ReferenceEquals(command.Connection, connection) || Interlocked.CompareExchange(ref _command, null, command) != command))
         {
@@ -159,7 +176,7 @@ internal sealed class ScopeSlot
     /// <summary>The kept command of <paramref name="connection"/>, taken out to be disposed with it; null when none.</summary>
     public DbCommand? DropCommand(DbConnection connection)
     {
-        DbCommand? command = Volatile.Read(ref _command);
+        DbCommand? command = Unsafe.As<DbCommand?>(Volatile.Read(ref _command));
         return command is not null && ReferenceEquals(command.Connection, connection) &&
                Interlocked.CompareExchange(ref _command, null, command) == command
             ? command
@@ -178,7 +195,7 @@ internal sealed class ScopeSlot
         int key;
         lock (_lock)
         {
-            due = _parked;
+            due = Unsafe.As<DbConnection?>(_parked);
             // Due once a whole sweep period (the idle window) passed over it: parked before the previous sweep.
             if (due is not null && tick - _parkedTick < 2 && !_ended)
                 return true;
@@ -213,10 +230,10 @@ internal sealed class ScopeSlot
         {
             Volatile.Write(ref _ended, true);
             parkedAt = _parkedAt;
-            parked = Interlocked.Exchange(ref _parked, null);
+            parked = Unsafe.As<DbConnection?>(Interlocked.Exchange(ref _parked, null));
         }
 
-        command = Interlocked.Exchange(ref _command, null);
+        command = Unsafe.As<DbCommand?>(Interlocked.Exchange(ref _command, null));
 
         if (command is not null)
         {
