@@ -1,6 +1,7 @@
 using System.Data;
 using System.Data.Common;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Execution;
 
@@ -19,22 +20,36 @@ namespace Orseis.Execution;
 /// </remarks>
 internal sealed class ScopeSlot
 {
-    private readonly Lock _lock = new();
     private readonly ParkSweep _sweep;
     private readonly ParkMemory _memory;
     private readonly string _owner;
-    private DbConnection? _parked;
+    // Who has the parking: Empty, Parking (a call writes its connection and facts), Parked, Taking (a call, the sweep or the
+    // end reads them out). Moved by compare-exchanges on this int, so one call at a time writes or reads the fields below
+    // (an atomic on an int is one instruction; one on an object reference is a call with the GC's write barrier).
+    private const int Empty = 0;
+    private const int Parking = 1;
+    private const int Parked = 2;
+    private const int Taking = 3;
+    private int _state;
+    private DbConnection? _parked; // while Parked
+
+    // The kept command is typed object so the atomics on it are Interlocked's object overloads: the generic ones run shared
+    // code that asks typeof(T).IsValueType at run time.
+    private object? _command; // a DbCommand
     private long _parkedAt; // a timestamp while the pool's telemetry is timed, else 0
     private long _parkedTick;
-    private DbCommand? _command;
     private int _defaultTimeout;
-    private bool _queued;
+    private int _queued; // 1 while the slot is in the sweep's queue
     private bool _ended;
     private long _reuses;
     private int _unused; // parked connections the sweep gave back unused since the last reuse
     private int _releases; // calls that ended while _unused > 0
     private string? _statement; // the text of the call ending now (TryKeepCommand), until its TryPark
     private int _parkedKey; // the statement the parked connection was parked after (ParkMemory.KeyOf)
+    // The last statement TryPark keyed, and its key: a call repeating it (the same string) is not hashed again. Two calls
+    // of the scope ending at once may pair a text with the other's key: a wrong record in the park memory, nothing more.
+    private string? _keyedText;
+    private int _keyedKey;
 
     public ScopeSlot(PoolContext pool, string owner)
     {
@@ -60,13 +75,7 @@ internal sealed class ScopeSlot
     {
         lease = default;
 
-        // Without the lock: the sweep and a park take it, so a connection seen here was parked at _parkedAt (a park
-        // writes the time before the connection, and no park can come between the two reads while it is parked).
-        if (Volatile.Read(ref _parked) is null)
-            return false;
-        long parkedAt = Volatile.Read(ref _parkedAt);
-        int parkedKey = Volatile.Read(ref _parkedKey);
-        if (Interlocked.Exchange(ref _parked, null) is not { } connection)
+        if (!TryTakeParked(out DbConnection connection, out long parkedAt, out int parkedKey))
             return false;
 
         // No look at its state: a provider cannot know a parked connection broke before using it, and reading the state
@@ -77,6 +86,25 @@ internal sealed class ScopeSlot
         _memory.Reused(parkedKey);
         StackTrace? acquirer = Pool.Telemetry.CaptureAcquirer(forStream);
         lease = new Lease(connection, Pool.Telemetry.Unparked(connection, _owner, acquirer, parkedAt), this);
+        return true;
+    }
+
+    /// <summary>Takes the parked connection and its park's facts out of the slot, for one taker; false when none is parked.</summary>
+    private bool TryTakeParked(out DbConnection connection, out long parkedAt, out int parkedKey)
+    {
+        if (Volatile.Read(ref _state) != Parked || Interlocked.CompareExchange(ref _state, Taking, Parked) != Parked)
+        {
+            connection = null!;
+            parkedAt = 0;
+            parkedKey = 0;
+            return false;
+        }
+
+        connection = _parked!;
+        parkedAt = _parkedAt;
+        parkedKey = _parkedKey;
+        _parked = null;
+        Volatile.Write(ref _state, Empty);
         return true;
     }
 
@@ -98,32 +126,59 @@ internal sealed class ScopeSlot
         // again (a reuse), and gives the others' connections back at once. A scope that has not learned that (one request's
         // scope lives too short to) asks the pool's memory of the statement just run: parks after it that went back unused
         // (ParkMemory) mean the same pause follows it in other scopes.
-        int key = ParkMemory.KeyOf(statement);
-        if (Volatile.Read(ref _unused) > 0 ? (Interlocked.Increment(ref _releases) & 3) != 0 : _memory.Skips(key))
-            return false;
-        long tick = _sweep.Tick;
-        bool queue;
-        lock (_lock)
+        int key;
+        if (ReferenceEquals(statement, _keyedText))
         {
-            if (_ended || _parked is not null)
-                return false;
-            Volatile.Write(ref _parkedAt, Pool.Telemetry.Parked(connection, lease.Hold));
-            Volatile.Write(ref _parkedKey, key);
-            _parkedTick = tick;
-            Volatile.Write(ref _parked, connection);
-            queue = !_queued;
-            _queued = true;
+            key = _keyedKey;
+        }
+        else
+        {
+            key = ParkMemory.KeyOf(statement);
+            _keyedKey = key;
+            _keyedText = statement;
         }
 
-        if (queue)
+        if (Volatile.Read(ref _unused) > 0 ? (Interlocked.Increment(ref _releases) & 3) != 0 : _memory.Skips(key))
+            return false;
+
+        // No lock: the call claims the empty slot (one of two calls ending at once wins), writes the park's facts, marks it
+        // parked, then, after a full fence, reads whether the sweep's queue holds the slot and whether the scope ended
+        // meanwhile (the sweep and the end write those, then read the state, fenced alike).
+        if (Volatile.Read(ref _state) != Empty || Interlocked.CompareExchange(ref _state, Parking, Empty) != Empty)
+            return false;
+        long parkedAt;
+        try
+        {
+            parkedAt = Pool.Telemetry.Parked(connection, lease.Hold);
+        }
+        catch
+        {
+            Volatile.Write(ref _state, Empty);
+            throw;
+        }
+
+        _parkedAt = parkedAt;
+        _parkedKey = key;
+        _parkedTick = _sweep.Tick;
+        _parked = connection;
+        Volatile.Write(ref _state, Parked);
+        Interlocked.MemoryBarrier();
+        if (Volatile.Read(ref _queued) == 0 && Interlocked.CompareExchange(ref _queued, 1, 0) == 0)
             _sweep.Enqueue(this);
+        if (Volatile.Read(ref _ended) && TryTakeParked(out DbConnection given, out long givenAt, out _))
+        {
+            // The scope ended while this call parked, and its end saw the slot being parked: given back here, as the end would.
+            Pool.Telemetry.ParkEnded(givenAt);
+            CloseParked(given, DropCommand(given));
+        }
+
         return true;
     }
 
     /// <summary>The command for a call on <paramref name="connection"/>: the last call's on the same connection, or a new one.</summary>
     public DbCommand RentCommand(DbConnection connection)
     {
-        DbCommand? command = Volatile.Read(ref _command);
+        DbCommand? command = Unsafe.As<DbCommand?>(Volatile.Read(ref _command));
         if (command is not null &&
             (!ReferenceEquals(command.Connection, connection) || Interlocked.CompareExchange(ref _command, null, command) != command))
         {
@@ -159,7 +214,7 @@ internal sealed class ScopeSlot
     /// <summary>The kept command of <paramref name="connection"/>, taken out to be disposed with it; null when none.</summary>
     public DbCommand? DropCommand(DbConnection connection)
     {
-        DbCommand? command = Volatile.Read(ref _command);
+        DbCommand? command = Unsafe.As<DbCommand?>(Volatile.Read(ref _command));
         return command is not null && ReferenceEquals(command.Connection, connection) &&
                Interlocked.CompareExchange(ref _command, null, command) == command
             ? command
@@ -172,51 +227,46 @@ internal sealed class ScopeSlot
     /// </summary>
     internal bool Sweep(long tick)
     {
-        DbConnection? due;
-        DbCommand? command;
-        long parkedAt;
-        int key;
-        lock (_lock)
+        // The sweep runs on one thread at a time. A connection taken and parked again between the tick's read below and
+        // the take is at worst given back a window early.
+        int state = Volatile.Read(ref _state);
+        if (state == Parking)
+            return true; // a call is parking: the slot stays queued
+        if (state == Parked)
         {
-            due = _parked;
             // Due once a whole sweep period (the idle window) passed over it: parked before the previous sweep.
-            if (due is not null && tick - _parkedTick < 2 && !_ended)
+            if (tick - Volatile.Read(ref _parkedTick) < 2 && !Volatile.Read(ref _ended))
                 return true;
-            _queued = false;
-            if (due is null)
-                return false;
-            parkedAt = _parkedAt;
-            key = _parkedKey;
-            if (Interlocked.CompareExchange(ref _parked, null, due) != due)
-                return false; // a call took it meanwhile
+            if (TryTakeParked(out DbConnection due, out long parkedAt, out int key))
+            {
+                DbCommand? command = DropCommand(due);
+                if (!Volatile.Read(ref _ended))
+                {
+                    Interlocked.Increment(ref _unused);
+                    _memory.Unused(key); // a park the scope's end gave back is neither: it held nothing idle
+                }
+
+                Pool.Telemetry.ParkEnded(parkedAt);
+                CloseParked(due, command);
+            }
         }
 
-        command = DropCommand(due);
-        if (!Volatile.Read(ref _ended))
-        {
-            Interlocked.Increment(ref _unused);
-            _memory.Unused(key); // a park the scope's end gave back is neither: it held nothing idle
-        }
-
-        Pool.Telemetry.ParkEnded(parkedAt);
-        CloseParked(due, command);
-        return false;
+        // Nothing parked: the slot leaves the queue, unless a call parked meanwhile (a park after the exchange below
+        // finds the slot out of the queue and queues it again itself; one before it is seen by the read after it).
+        Interlocked.Exchange(ref _queued, 0);
+        return Volatile.Read(ref _state) is Parking or Parked && Interlocked.CompareExchange(ref _queued, 1, 0) == 0;
     }
 
     /// <summary>The scope ended: the parked connection and the kept command go back now, and nothing parks again.</summary>
     public async ValueTask EndAsync(bool async)
     {
-        DbConnection? parked;
-        DbCommand? command;
-        long parkedAt;
-        lock (_lock)
-        {
-            Volatile.Write(ref _ended, true);
-            parkedAt = _parkedAt;
-            parked = Interlocked.Exchange(ref _parked, null);
-        }
-
-        command = Interlocked.Exchange(ref _command, null);
+        // The end is written, then the state read, with a full fence between: a call parking meanwhile reads the end after
+        // it marks its connection parked, and gives the connection back itself; a call taking it meanwhile does not park it
+        // again when it ends.
+        Volatile.Write(ref _ended, true);
+        Interlocked.MemoryBarrier();
+        DbConnection? parked = TryTakeParked(out DbConnection taken, out long parkedAt, out _) ? taken : null;
+        DbCommand? command = Unsafe.As<DbCommand?>(Interlocked.Exchange(ref _command, null));
 
         if (command is not null)
         {
