@@ -50,6 +50,8 @@ public static class Gate
                 RunUnderCallgrind([.. group], calls, inject, dumps, log);
                 foreach ((string name, long instructions) in ReadDumps(dumps))
                 {
+                    if (name == Child.DiscardedDump)
+                        continue;
                     lock (result)
                         result[GatePath.Parse(name)] = instructions / (double)calls;
                 }
