@@ -46,6 +46,9 @@ internal sealed class ScopeSlot
 
     public PoolContext Pool { get; }
 
+    /// <summary>The scope's statements, for the repeated-statement detector, made on the first one while it is on.</summary>
+    public Diagnostics.Detectors.StatementRepeats? Repeats;
+
     /// <summary>Whether the scope ended: nothing parks any more.</summary>
     public bool Ended => Volatile.Read(ref _ended);
 
@@ -209,6 +212,8 @@ internal sealed class ScopeSlot
         DbConnection? parked;
         DbCommand? command;
         long parkedAt;
+        if (Repeats is { } repeats)
+            Pool.Telemetry.ScopeEnded(repeats); // in the scope's own flow, before anything is awaited
         lock (_lock)
         {
             Volatile.Write(ref _ended, true);
