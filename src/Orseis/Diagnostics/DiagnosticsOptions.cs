@@ -50,8 +50,9 @@ public sealed class DiagnosticsOptions
     public int RepeatedStatementThreshold { get; set; } = 5;
 
     /// <summary>
-    /// Repeated statement: a run that starts within this time of the previous run's end continues the repetition; a
-    /// longer pause (a worker waiting for its next message, a request's slow step) ends it. Default 20 ms.
+    /// Repeated statement, without a scope: a run that starts within this time of the previous run's end continues the
+    /// repetition; a longer pause (a worker waiting for its next message) ends the unit of work. A scope is one unit
+    /// whatever its pauses. Default 20 ms.
     /// </summary>
     public TimeSpan RepeatedStatementGap { get; set; } = TimeSpan.FromMilliseconds(20);
 

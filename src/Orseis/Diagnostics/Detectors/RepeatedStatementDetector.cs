@@ -5,9 +5,9 @@ namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// Repeated statement: one statement text with arguments run at least <see cref="DiagnosticsOptions.RepeatedStatementThreshold"/>
-/// times one after another (each run within <see cref="DiagnosticsOptions.RepeatedStatementGap"/> of the previous run's
-/// end, none overlapping) within one unit of work: a <see cref="ConnectionScope"/> (a request under
-/// <c>UseOrseisScopes</c>), else the caller's flow. With different arguments it is an N+1 candidate (one statement for
+/// times one after another (none overlapping) within one unit of work: a <see cref="ConnectionScope"/> (a request under
+/// <c>UseOrseisScopes</c>), else the caller's flow, where a pause longer than
+/// <see cref="DiagnosticsOptions.RepeatedStatementGap"/> ends the unit. With different arguments it is an N+1 candidate (one statement for
 /// the list, a join, <c>QueryMultiple</c> would save the round trips); with the same ones each time, a cache candidate.
 /// </summary>
 /// <remarks>
@@ -16,9 +16,11 @@ namespace Orseis.Diagnostics.Detectors;
 /// <c>LIMIT</c>/<c>TOP</c> other than 1), the same statement in concurrent requests (each scope or flow is its own unit),
 /// a retry (failed runs do not count), runs that overlap, and fewer runs than the threshold.</para>
 /// <para>Each run costs a hash of its argument values (never kept) and a few field updates on the unit's
-/// <see cref="StatementRepeats"/>. A candidate is reported when its streak ends (the scope ends, or the gap passes: a
-/// 100 ms timer that runs only while a candidate waits), or after a second if it is still running, once per streak
-/// and at most once per <see cref="DiagnosticsOptions.FindingInterval"/> for the pool.</para>
+/// <see cref="StatementRepeats"/>. A candidate is reported when its streak ends (the scope ends, in the scope's flow and
+/// so on the request's span; without a scope, once the gap passes: a 100 ms timer that runs only while a candidate
+/// waits), or after a second if it is still running, once per streak and at most once per
+/// <see cref="DiagnosticsOptions.FindingInterval"/> for the pool. Its call site is read at the start of the run that
+/// makes it a candidate (an async call's end no longer has the caller's frames).</para>
 /// </remarks>
 internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposable
 {
@@ -113,9 +115,10 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
         if (slot < 0)
             return;
         ref Streak streak = ref unit.Runs[slot];
-        if (streak.Count > 0 && (run.Started - streak.LastEnd > _gap || run.Started < streak.LastEnd))
+        if (streak.Count > 0 && ((!unit.Scoped && run.Started - streak.LastEnd > _gap) || run.Started < streak.LastEnd))
         {
-            // A pause (or runs at the same time): the streak ended before this run.
+            // A pause of a flow without a scope (or runs at the same time): the streak ended before this run. A scope is
+            // the unit of work whatever its pauses: its streaks end with it.
             if (streak.Open)
                 Report(unit, ref streak, running: false, inFlow: false);
             if (ReferenceEquals(unit.WantedSite, streak.Sql))
@@ -137,6 +140,13 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
         if (!run.Succeeded)
             return; // a retry's failed attempt is no repeat
         streak.Add(hash, run.Started, run.Ended, (run.Ended - run.Started) * _msPerTimestamp);
+        if (streak.Count == _threshold - 1 && streak.Site is null && unit.WantedSite is null)
+        {
+            // The next run makes it a candidate: its start (on the caller's stack, unlike an async call's end) reads the site.
+            unit.WantedSite = streak.Sql;
+            Interlocked.Increment(ref _sitesWanted);
+        }
+
         if (streak.Count == _threshold && !streak.Done)
         {
             if (Paging.IsMatch(streak.Sql!))
@@ -147,7 +157,11 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
 
             streak.Open = true;
             streak.Site ??= CallSites.Caller(); // a sync call's stack still has the caller; an async one's does not
-            if (streak.Site is null && unit.WantedSite is null)
+            if (streak.Site is not null && ReferenceEquals(unit.WantedSite, streak.Sql))
+            {
+                ForgetSite(unit);
+            }
+            else if (streak.Site is null && unit.WantedSite is null)
             {
                 unit.WantedSite = streak.Sql;
                 Interlocked.Increment(ref _sitesWanted);
@@ -210,7 +224,7 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
                     ref Streak streak = ref unit.Runs[i];
                     if (!streak.Open)
                         continue;
-                    if (now - streak.LastEnd > _gap)
+                    if (!unit.Scoped && now - streak.LastEnd > _gap)
                         Report(unit, ref streak, running: false, inFlow: false);
                     else if (now - streak.FirstStart >= _longRun)
                         Report(unit, ref streak, running: true, inFlow: false);
@@ -270,7 +284,9 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
             : string.Create(c,
                 $"N+1 candidate: one statement {count} one after another {where} of pool '{_log.PoolName}'{site}, " +
                 $"with {distinct} distinct argument sets, taking {busyMs:0.###} ms of {spanMs:0.###} ms. ") +
-              "One statement for all of them (a list: where id in {ids}), a join read with multi-mapping, or QueryMultiple " +
+              (Writes(streak.Sql!)
+                  ? "One execute-many for all of them (db.Execute(sql, items): batched where the provider can) "
+                  : "One statement for all of them (a list: where id in {ids}), a join read with multi-mapping, or QueryMultiple ") +
               string.Create(c, $"would save {runs - 1} round trips, about {savedMs:0.###} ms at the measured median of {medianMs:0.###} ms.") +
               statement;
         _log.Report(FindingKind.RepeatedStatement, message, new Dictionary<string, double>
@@ -284,6 +300,19 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
             ["scoped"] = unit.Scoped ? 1 : 0,
             ["running"] = running ? 1 : 0,
         }, streak.Site, rateLimited: true, ofThisFlow: inFlow);
+    }
+
+    /// <summary>Whether the statement writes (its first word), so its cure is an execute-many rather than a list or a join.</summary>
+    private static bool Writes(string sql)
+    {
+        ReadOnlySpan<char> text = sql.AsSpan().TrimStart();
+        foreach (string verb in (ReadOnlySpan<string>)["insert", "update", "delete", "replace", "merge", "upsert"])
+        {
+            if (text.StartsWith(verb, StringComparison.OrdinalIgnoreCase))
+                return true;
+        }
+
+        return false;
     }
 
     private static string Shorten(string sql) => sql.Length <= 200 ? sql : string.Concat(sql.AsSpan(0, 200), "...");

@@ -246,6 +246,23 @@ public sealed class RepeatedStatementDetectorTests
     }
 
     [Fact]
+    public void A_scope_is_one_unit_whatever_its_pauses()
+    {
+        var fake = new Fake();
+        using var detector = new RepeatedStatementDetector(fake.Log);
+        var unit = new StatementRepeats(scoped: true);
+        var flow = new FlowState { Repeats = unit };
+        for (int i = 0; i < 6; i++)
+            Run(fake, detector, flow, ById, [i], gapBefore: 100); // slow work between the lookups of one request
+        detector.Check();
+        Assert.Empty(fake.Findings(FindingKind.RepeatedStatement)); // no gap ends a scope's streak
+
+        detector.OnUnitEnded(unit);
+        Assert.Equal(6, Assert.Single(fake.Findings(FindingKind.RepeatedStatement)).Figures["runs"]);
+        Assert.False(RepeatedStatementDetector.SitesWanted && unit.WantedSite is not null);
+    }
+
+    [Fact]
     public void A_streak_still_running_after_a_second_is_reported_so_far()
     {
         var fake = new Fake();
