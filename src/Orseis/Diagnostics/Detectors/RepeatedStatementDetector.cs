@@ -55,7 +55,10 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
     /// an open that completed later is not).</summary>
     public override void OnOpenStarting(in OpenStart start)
     {
-        if (SitesWanted && start.Flow?.Repeats is { WantedSite: not null } repeats)
+        if (start.Flow?.Repeats is not { } repeats)
+            return;
+        repeats.LastOpenStart = start.Started; // the call began here: its open's time is no pause of the flow
+        if (SitesWanted && repeats.WantedSite is not null)
             repeats.PendingSite = CallSites.Caller();
     }
 
@@ -115,7 +118,8 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
         if (slot < 0)
             return;
         ref Streak streak = ref unit.Runs[slot];
-        if (streak.Count > 0 && ((!unit.Scoped && run.Started - streak.LastEnd > _gap) || run.Started < streak.LastEnd))
+        long began = unit.LastOpenStart > streak.LastEnd && unit.LastOpenStart < run.Started ? unit.LastOpenStart : run.Started;
+        if (streak.Count > 0 && ((!unit.Scoped && began - streak.LastEnd > _gap) || run.Started < streak.LastEnd))
         {
             // A pause of a flow without a scope (or runs at the same time): the streak ended before this run. A scope is
             // the unit of work whatever its pauses: its streaks end with it.
@@ -279,7 +283,7 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
                 $"Cache candidate: one statement {count} one after another {where} of pool '{_log.PoolName}'{site}, " +
                 $"with the same arguments each time, taking {busyMs:0.###} ms of {spanMs:0.###} ms. ") +
               "Reading it once for the unit of work (or caching its result) " +
-              string.Create(c, $"would save {runs - 1} round trips, about {savedMs:0.###} ms at the measured median of {medianMs:0.###} ms.") +
+              Saving(runs, savedMs, medianMs) +
               statement
             : string.Create(c,
                 $"N+1 candidate: one statement {count} one after another {where} of pool '{_log.PoolName}'{site}, " +
@@ -287,7 +291,7 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
               (Writes(streak.Sql!)
                   ? "One execute-many for all of them (db.Execute(sql, items): batched where the provider can) "
                   : "One statement for all of them (a list: where id in {ids}), a join read with multi-mapping, or QueryMultiple ") +
-              string.Create(c, $"would save {runs - 1} round trips, about {savedMs:0.###} ms at the measured median of {medianMs:0.###} ms.") +
+              Saving(runs, savedMs, medianMs) +
               statement;
         _log.Report(FindingKind.RepeatedStatement, message, new Dictionary<string, double>
         {
@@ -301,6 +305,9 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
             ["running"] = running ? 1 : 0,
         }, streak.Site, rateLimited: true, ofThisFlow: inFlow);
     }
+
+    private static string Saving(int runs, double savedMs, double medianMs) => string.Create(CultureInfo.InvariantCulture,
+        $"would save {runs - 1} round trips, about {savedMs:0.###} ms at the measured median of {medianMs:0.###} ms.");
 
     /// <summary>Whether the statement writes (its first word), so its cure is an execute-many rather than a list or a join.</summary>
     private static bool Writes(string sql)

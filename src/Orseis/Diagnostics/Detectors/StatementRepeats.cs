@@ -29,6 +29,9 @@ internal sealed class StatementRepeats(bool scoped)
     /// <summary>A call site read for <see cref="WantedSite"/> as a run of it started.</summary>
     public string? PendingSite;
 
+    /// <summary>When the unit's last call entered Open (a flow that opens per call): a pause is counted from there.</summary>
+    public long LastOpenStart;
+
     /// <summary>The unit is in the detector's list of units with a candidate not yet reported.</summary>
     public bool Listed;
 
@@ -107,7 +110,10 @@ internal struct Streak
     /// <summary>Where the runs come from, when read.</summary>
     public string? Site;
 
-    /// <summary>Counts a run of arguments <paramref name="hash"/> from <paramref name="started"/> to <paramref name="ended"/>, <paramref name="ms"/> long.</summary>
+    /// <summary>
+    /// Counts a run of arguments <paramref name="hash"/> from <paramref name="started"/> to <paramref name="ended"/>,
+    /// <paramref name="ms"/> long.
+    /// </summary>
     public void Add(int hash, long started, long ended, double ms)
     {
         if (Count == 0)

@@ -171,6 +171,24 @@ public sealed class RepeatedStatementDetectorTests
     }
 
     [Fact]
+    public void A_slow_open_before_each_run_is_no_pause_of_the_flow()
+    {
+        var fake = new Fake(); // gap 20 ms
+        using var detector = new RepeatedStatementDetector(fake.Log);
+        var flow = new FlowState();
+        for (int i = 0; i < 6; i++)
+        {
+            // Open per call under load: the call enters Open 1 ms after the previous run, the open (a reset round trip) takes 40 ms.
+            fake.Time.Advance(Fake.Ms(1));
+            detector.OnOpenStarting(new OpenStart(fake.Now, 0, 1, 0, 0, Async: true, Flow: flow));
+            Run(fake, detector, flow, ById, [i], gapBefore: 40);
+        }
+
+        Pause(fake, detector);
+        Assert.Equal(6, Assert.Single(fake.Findings(FindingKind.RepeatedStatement)).Figures["runs"]);
+    }
+
+    [Fact]
     public void Runs_that_overlap_are_not_one_after_another()
     {
         var fake = new Fake();
