@@ -151,16 +151,18 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// its statement's kind (the pool-size advice prices each kind of hold at its own uncontended time). Returns the
     /// timestamp to give <see cref="CommandCompleted"/>, 0 when nothing times it.
     /// </summary>
-    public long CommandStarting(string sql, int hold = HolderTable.NoHold, ScopeSlot? scope = null)
+    public long CommandStarting(string sql, int hold = HolderTable.NoHold, ScopeSlot? scope = null, DbCommand? command = null)
     {
         Interlocked.Increment(ref _commands);
         if (Observed && _holders.Unlabelled(hold))
             _holders.Label(hold, _kinds.Of(sql)); // a session's later calls skip the text lookup
         if (OrseisMetrics.Commands.Enabled)
             Guard(static (self, _) => OrseisMetrics.Commands.Add(1, self.Tags), 0);
-        if (_hearsStatements && RepeatedStatementDetector.SitesWanted)
+        // A statement without arguments is never a repetition's (a poll, a probe): it is not timed for one.
+        bool statement = _hearsStatements && command is not null && command.Parameters.Count != 0;
+        if (statement && RepeatedStatementDetector.SitesWanted)
             StatementStarting(sql, scope);
-        if (!EventsOn && !_duration.Enabled && !_hearsStatements)
+        if (!EventsOn && !_duration.Enabled && !statement)
             return 0;
         if (EventsOn)
             Guard(static (self, sql) => OrseisEventSource.Log.CommandStart(self.PoolName, self.Captured(sql) ?? ""), sql);
