@@ -51,8 +51,8 @@ public sealed class DiagnosticsOptions
 
     /// <summary>
     /// Repeated statement, without a scope: a call that begins (enters Open, or starts its statement on a held
-    /// connection) within this time of the previous run's end continues the repetition; a longer pause (a worker waiting for its next message) ends the unit of work. A scope is one unit
-    /// whatever its pauses. Default 20 ms.
+    /// connection) within this time of the previous run's end continues the repetition; a longer pause (a worker
+    /// waiting for its next message) ends the unit of work. A scope is one unit whatever its pauses. Default 20 ms.
     /// </summary>
     public TimeSpan RepeatedStatementGap { get; set; } = TimeSpan.FromMilliseconds(20);
 
