@@ -12,5 +12,6 @@ internal static class Catalog
         .. ColdScenarios.All(),
         .. PoolScenarios.All(),
         .. StarvationScenarios.All(),
+        .. RepeatedStatementScenarios.All(),
     ];
 }

@@ -59,6 +59,8 @@ public sealed class OutOfProcessEventsTests
         Assert.Contains(logged, e => e.Name == "CommandStart" && e.Payload.GetProperty("commandText").GetString()!.Contains('✓', StringComparison.Ordinal));
         Assert.Contains(logged, e => e.Name == "Finding" && e.Payload.GetProperty("kind").GetString() == "HeldTooLong");
         Assert.Contains(logged, e => e.Name == "Finding" && e.Payload.GetProperty("kind").GetString() == "ServerUnavailable");
+        Assert.Contains(logged, e => e.Name == "Finding" && e.Payload.GetProperty("kind").GetString() == "RepeatedStatement" &&
+                                     e.Payload.GetProperty("message").GetString()!.StartsWith("N+1 candidate: one statement ran 5 times", StringComparison.Ordinal));
     }
 
     [Fact]

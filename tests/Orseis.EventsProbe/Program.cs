@@ -10,8 +10,8 @@
 //
 // The workload raises each event the EventSource declares: opens that succeed and one that fails (a file in a folder
 // that does not exist), commands that succeed and one that fails, command text (captured on purpose, with non-ASCII
-// characters), releases, a HeldTooLong finding (threshold 1 ms, a session held 30 ms), a Churn one (a streak of two) and
-// a ServerUnavailable one (the open that failed); and, as detectors are on, the detectors' facts of each of those steps
+// characters), releases, a HeldTooLong finding (threshold 1 ms, a session held 30 ms), a Churn one (a streak of two), a
+// RepeatedStatement one (five lookups in a scope) and a ServerUnavailable one (the open that failed); and, as detectors are on, the detectors' facts of each of those steps
 // (FactPool to FactChurnSite).
 using System.Diagnostics.Tracing;
 using System.Text.Json;
@@ -67,6 +67,20 @@ try
         {
             session.Scalar<long>("select count(*) from items");
             Thread.Sleep(30);
+        }
+    }
+
+    // An N+1 loop in a scope: the RepeatedStatement finding, raised on this thread as the scope ends.
+    var repeats = new OrseisOptions { PoolName = "probe-repeats", Diagnostics = { Detectors = FindingKind.RepeatedStatement } };
+    using (var db = new Database(SqliteFactory.Instance, $"Data Source={Path.Combine(folder, "probe.db")};Pooling=True", repeats))
+    {
+        using (db.BeginScope())
+        {
+            foreach (long id in db.Query<long>("select id from items"))
+            {
+                for (int round = 0; round < 5; round++)
+                    db.QuerySingleOrDefault<string>("select name from items where id = @id", new { id = id + round });
+            }
         }
     }
 

@@ -43,6 +43,19 @@ public sealed class DiagnosticsOptions
     /// </summary>
     public TimeSpan ChurnGap { get; set; } = TimeSpan.FromMilliseconds(10);
 
+    /// <summary>
+    /// Repeated statement: a statement with arguments run this many times one after another within one scope (or one
+    /// flow without a scope) is an N+1 candidate. Default 5: two or three lookups of one kind are ordinary code.
+    /// </summary>
+    public int RepeatedStatementThreshold { get; set; } = 5;
+
+    /// <summary>
+    /// Repeated statement, without a scope: a call that begins (enters Open, or starts its statement on a held
+    /// connection) within this time of the previous run's end continues the repetition; a longer pause (a worker
+    /// waiting for its next message) ends the unit of work. A scope is one unit whatever its pauses. Default 20 ms.
+    /// </summary>
+    public TimeSpan RepeatedStatementGap { get; set; } = TimeSpan.FromMilliseconds(20);
+
     /// <summary>Slow open: warm opens that stay slower than this many times the pool's usual open time are a finding. Default 10.</summary>
     public double SlowOpenFactor { get; set; } = 10;
 
@@ -90,6 +103,10 @@ public sealed class DiagnosticsOptions
             throw Invalid(nameof(ChurnThreshold), $"must be at least 2, not {ChurnThreshold}");
         if (ChurnGap <= TimeSpan.Zero)
             throw Invalid(nameof(ChurnGap), $"must be positive, not {ChurnGap}");
+        if (RepeatedStatementThreshold < 2)
+            throw Invalid(nameof(RepeatedStatementThreshold), $"must be at least 2, not {RepeatedStatementThreshold}");
+        if (RepeatedStatementGap <= TimeSpan.Zero)
+            throw Invalid(nameof(RepeatedStatementGap), $"must be positive, not {RepeatedStatementGap}");
         if (!(SlowOpenFactor > 1) || double.IsInfinity(SlowOpenFactor))
             throw Invalid(nameof(SlowOpenFactor), $"must be a finite number above 1, not {SlowOpenFactor}");
         if (SlowOpenFloor < TimeSpan.Zero)

@@ -44,6 +44,14 @@ public enum FindingKind
     /// </summary>
     ServerUnavailable = 256,
 
+    /// <summary>
+    /// One statement run one call after another within one unit of work (a <see cref="ConnectionScope"/>, else the flow),
+    /// with arguments, at least <see cref="DiagnosticsOptions.RepeatedStatementThreshold"/> times: an N+1 candidate (or,
+    /// with the same arguments each time, a cache candidate). Argument values are compared by hash, never kept.
+    /// </summary>
+    RepeatedStatement = 512,
+
     /// <summary>Every detector.</summary>
-    All = Churn | SlowOpen | Saturation | PoolTimeout | HeldTooLong | ThreadPoolStarvation | PoolSize | LockConflicts | ServerUnavailable,
+    All = Churn | SlowOpen | Saturation | PoolTimeout | HeldTooLong | ThreadPoolStarvation | PoolSize | LockConflicts | ServerUnavailable |
+          RepeatedStatement,
 }

@@ -42,6 +42,21 @@ internal abstract class PoolObserver
     {
     }
 
+    /// <summary>A statement is about to start, on the caller's stack: heard only while a call site is wanted.</summary>
+    public virtual void OnStatementStarting(in Detectors.StatementStart start)
+    {
+    }
+
+    /// <summary>A statement ended, in a unit of work (heard only while an observer needs <see cref="CostlyFacts.Statements"/>).</summary>
+    public virtual void OnStatementEnded(in Detectors.StatementRun run)
+    {
+    }
+
+    /// <summary>A <see cref="ConnectionScope"/> whose statements were followed ended (in its own flow).</summary>
+    public virtual void OnUnitEnded(Detectors.StatementRepeats unit)
+    {
+    }
+
     /// <summary>
     /// Whether this observer only writes for a trace (<see cref="FactRecorder"/>): it hears the steps only while the Orseis
     /// EventSource has a session, so a pool nobody traces never calls it.

@@ -36,6 +36,7 @@ internal sealed class PoolObservers
         new(FindingKind.ServerUnavailable, CostlyFacts.None, static p => new ServerUnavailableDetector(p.Log)),
         new(FindingKind.PoolTimeout, CostlyFacts.None, static p => new PoolTimeoutDetector(p.Log)),
         new(FindingKind.HeldTooLong, CostlyFacts.AcquirerStack, static p => new HeldTooLongDetector(p.Log, p.Holders)),
+        new(FindingKind.RepeatedStatement, CostlyFacts.Flow | CostlyFacts.Statements, static p => new RepeatedStatementDetector(p.Log)),
         new(FindingKind.LockConflicts, CostlyFacts.None, static p => new LockConflictDetector(p.Log, p.Log.Time)),
         new(FindingKind.ThreadPoolStarvation, CostlyFacts.None,
             static p => ThreadPoolStarvationDetector.Subscribed(p.Log, p.BlockingAsyncProvider)),
@@ -83,6 +84,15 @@ internal sealed class PoolObservers
     /// <summary>Those that hear <see cref="PoolObserver.OnCommandFailed"/> now.</summary>
     public PoolObserver[] CommandFailed => Current.CommandFailed;
 
+    /// <summary>Those that hear <see cref="PoolObserver.OnStatementStarting"/> now.</summary>
+    public PoolObserver[] StatementStarting => Current.StatementStarting;
+
+    /// <summary>Those that hear <see cref="PoolObserver.OnStatementEnded"/> now.</summary>
+    public PoolObserver[] StatementEnded => Current.StatementEnded;
+
+    /// <summary>Those that hear <see cref="PoolObserver.OnUnitEnded"/> now.</summary>
+    public PoolObserver[] UnitEnded => Current.UnitEnded;
+
     /// <summary>The observers <paramref name="context"/>'s detectors turn on, in table order.</summary>
     public static PoolObservers For(ObserverContext context)
     {
@@ -129,6 +139,12 @@ internal sealed class PoolObservers
         public PoolObserver[] Released { get; } = Hearing(observers, nameof(PoolObserver.OnReleased));
 
         public PoolObserver[] CommandFailed { get; } = Hearing(observers, nameof(PoolObserver.OnCommandFailed));
+
+        public PoolObserver[] StatementStarting { get; } = Hearing(observers, nameof(PoolObserver.OnStatementStarting));
+
+        public PoolObserver[] StatementEnded { get; } = Hearing(observers, nameof(PoolObserver.OnStatementEnded));
+
+        public PoolObserver[] UnitEnded { get; } = Hearing(observers, nameof(PoolObserver.OnUnitEnded));
     }
 
     /// <summary>A line of the table; <paramref name="AppliesTo"/>, when given, says whether the pool can use the observer at all.</summary>
@@ -157,6 +173,9 @@ internal enum CostlyFacts
 
     /// <summary>The stack of a caller that holds a connection across calls (<see cref="PoolTelemetry.CaptureAcquirer"/>).</summary>
     AcquirerStack = 8,
+
+    /// <summary>Each statement's end, with its unit of work and a timestamp at its start (<see cref="StatementRun"/>).</summary>
+    Statements = 16,
 }
 
 /// <summary>What an observer is made with: the pool's finding log and what the telemetry knows of the pool.</summary>

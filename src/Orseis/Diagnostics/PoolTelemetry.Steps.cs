@@ -1,3 +1,5 @@
+using Orseis.Diagnostics.Detectors;
+
 namespace Orseis.Diagnostics;
 
 /// <summary>
@@ -36,6 +38,16 @@ internal sealed partial class PoolTelemetry
     private readonly struct ReleasedStep : IStep<Release>
     {
         public void Tell(PoolObserver observer, in Release fact) => observer.OnReleased(fact);
+    }
+
+    private readonly struct StatementStartingStep : IStep<StatementStart>
+    {
+        public void Tell(PoolObserver observer, in StatementStart fact) => observer.OnStatementStarting(fact);
+    }
+
+    private readonly struct StatementEndedStep : IStep<StatementRun>
+    {
+        public void Tell(PoolObserver observer, in StatementRun fact) => observer.OnStatementEnded(fact);
     }
 
     private readonly struct CommandFailedStep : IStep<CommandFailure>

@@ -45,6 +45,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _peakDemand;
     private long _queuedEntries;
     private readonly string? _providerSpans;
+    private readonly bool _hearsStatements;
 
     public PoolTelemetry(
         string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null,
@@ -77,6 +78,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             : _identities is not null ? ConnectCount.ConnectionId
             : ConnectCount.None;
         _observers = PoolObservers.For(new ObserverContext(_log, maxPoolSize, _holders, connects, providerPool, blockingAsyncProvider));
+        _hearsStatements = Needs(CostlyFacts.Statements);
         OrseisMetrics.Register(this);
     }
 
@@ -149,14 +151,18 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// its statement's kind (the pool-size advice prices each kind of hold at its own uncontended time). Returns the
     /// timestamp to give <see cref="CommandCompleted"/>, 0 when nothing times it.
     /// </summary>
-    public long CommandStarting(string sql, int hold = HolderTable.NoHold)
+    public long CommandStarting(string sql, int hold = HolderTable.NoHold, ScopeSlot? scope = null, DbCommand? command = null)
     {
         Interlocked.Increment(ref _commands);
         if (Observed && _holders.Unlabelled(hold))
             _holders.Label(hold, _kinds.Of(sql)); // a session's later calls skip the text lookup
         if (OrseisMetrics.Commands.Enabled)
             Guard(static (self, _) => OrseisMetrics.Commands.Add(1, self.Tags), 0);
-        if (!EventsOn && !_duration.Enabled)
+        // A statement without arguments is never a repetition's (a poll, a probe): it is not timed for one.
+        bool statement = _hearsStatements && command is not null && command.Parameters.Count != 0;
+        if (statement && RepeatedStatementDetector.SitesWanted)
+            StatementStarting(sql, scope);
+        if (!EventsOn && !_duration.Enabled && !statement)
             return 0;
         if (EventsOn)
             Guard(static (self, sql) => OrseisEventSource.Log.CommandStart(self.PoolName, self.Captured(sql) ?? ""), sql);
@@ -169,14 +175,19 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// <paramref name="sql"/> and <paramref name="args"/> are the call's, for its operation's attributes
     /// (<see cref="OperationTagSets"/>); never recorded as text.
     /// </summary>
-    public void CommandCompleted(long started, bool succeeded, Exception? error = null, string? sql = null, object? args = null)
+    public void CommandCompleted(
+        long started, bool succeeded, Exception? error = null, string? sql = null, object? args = null, DbCommand? command = null,
+        ScopeSlot? scope = null)
     {
         // A broken connection is a lost one whether or not the command was timed (detectors run without listeners).
         if (error is ConnectionBrokenException)
             _waves.ConnectionsLost();
         if (started == 0)
             return;
-        TimeSpan elapsed = _time.GetElapsedTime(started);
+        long now = _time.GetTimestamp();
+        TimeSpan elapsed = Elapsed(started, now);
+        if (_hearsStatements && sql is not null && command is not null)
+            StatementEnded(new StatementRun(sql, command, scope, scope is null ? _flow.Value : null, started, now, succeeded));
         if (_duration.Enabled)
         {
             Guard(static (self, state) =>
@@ -190,6 +201,26 @@ internal sealed partial class PoolTelemetry : IDisposable
         {
             Guard(static (self, state) => OrseisEventSource.Log.CommandStop(
                 self.PoolName, state.elapsed.TotalMilliseconds, state.succeeded), (elapsed, succeeded));
+        }
+    }
+
+    /// <summary>A statement starts while the repeated-statement detector wants a call site: on the caller's stack.</summary>
+    private void StatementStarting(string sql, ScopeSlot? scope) =>
+        Tell<StatementStart, StatementStartingStep>(
+            _observers.StatementStarting, new StatementStart(sql, scope, scope is null ? _flow.Value : null));
+
+    private void StatementEnded(in StatementRun run) => Tell<StatementRun, StatementEndedStep>(_observers.StatementEnded, run);
+
+    /// <summary>A scope whose statements were followed ended (<see cref="ScopeSlot.EndAsync"/>, in its flow).</summary>
+    public void ScopeEnded(StatementRepeats unit)
+    {
+        try
+        {
+            foreach (PoolObserver observer in _observers.UnitEnded)
+                observer.OnUnitEnded(unit);
+        }
+        catch (Exception)
+        {
         }
     }
 

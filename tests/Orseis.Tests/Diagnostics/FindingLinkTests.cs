@@ -19,6 +19,7 @@ public sealed class FindingLinkTests : DiagTest
         { FindingKind.PoolSize, "#poolsize" },
         { FindingKind.LockConflicts, "#lockconflicts" },
         { FindingKind.ServerUnavailable, "#serverunavailable" },
+        { FindingKind.RepeatedStatement, "#repeatedstatement" },
     };
 
     [Theory]

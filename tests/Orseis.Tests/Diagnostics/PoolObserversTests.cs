@@ -20,11 +20,11 @@ public sealed class PoolObserversTests
             Assert.Equal(
                 [typeof(FactRecorder), typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector),
                  typeof(FactRecorder.ChurnSites), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector), typeof(HeldTooLongDetector),
-                 typeof(LockConflictDetector), typeof(ThreadPoolStarvationDetector), typeof(PoolSizeAdvisor)],
+                 typeof(RepeatedStatementDetector), typeof(LockConflictDetector), typeof(ThreadPoolStarvationDetector), typeof(PoolSizeAdvisor)],
                 Types(all.All));
             Assert.Equal(
-                [typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(FactRecorder.ChurnSites), typeof(ThreadPoolStarvationDetector),
-                 typeof(PoolSizeAdvisor)],
+                [typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(FactRecorder.ChurnSites), typeof(RepeatedStatementDetector),
+                 typeof(ThreadPoolStarvationDetector), typeof(PoolSizeAdvisor)],
                 Types(observers.OpenStarting));
             Assert.Equal(
                 [typeof(FactRecorder), typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector),
@@ -38,7 +38,12 @@ public sealed class PoolObserversTests
             Assert.Equal([typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(HeldTooLongDetector), typeof(PoolSizeAdvisor)],
                 Types(observers.Released));
             Assert.Equal([typeof(FactRecorder), typeof(LockConflictDetector)], Types(observers.CommandFailed));
-            Assert.Equal(CostlyFacts.Flow | CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay | CostlyFacts.AcquirerStack, all.Needs);
+            Assert.Equal([typeof(RepeatedStatementDetector)], Types(observers.StatementStarting));
+            Assert.Equal([typeof(RepeatedStatementDetector)], Types(observers.StatementEnded));
+            Assert.Equal([typeof(RepeatedStatementDetector)], Types(observers.UnitEnded));
+            Assert.Equal(
+                CostlyFacts.Flow | CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay | CostlyFacts.AcquirerStack | CostlyFacts.Statements,
+                all.Needs);
 
             // While nobody traces, the steps go to the same observers without those that only write for a trace.
             PoolObservers.Steps quiet = all.Quiet;

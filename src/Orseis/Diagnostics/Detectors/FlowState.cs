@@ -41,6 +41,9 @@ internal sealed class FlowState
     /// <summary>The streak was reported.</summary>
     public bool Reported;
 
+    /// <summary>Its statements, for the repeated-statement detector, made on the first one while it is on.</summary>
+    public StatementRepeats? Repeats;
+
     /// <summary>This flow's number in the detectors' facts (<see cref="FactRecorder"/>), 0 until it is recorded once.</summary>
     public long FactId;
 

@@ -18,7 +18,7 @@ internal partial struct CallLifecycle
 
         // A command the telemetry did not time (no listener) has nothing to stop.
         if (_started != 0)
-            Pool.Telemetry.CommandCompleted(_started, succeeded: true, sql: Request.Sql, args: Request.Args);
+            Pool.Telemetry.CommandCompleted(_started, true, null, Request.Sql, Request.Args, Command, Lease.Scope);
     }
 
     /// <summary>The call failed with <paramref name="error"/> (null when its cause is reported elsewhere): the telemetry stops.</summary>
@@ -28,7 +28,7 @@ internal partial struct CallLifecycle
             return;
         _completed = _failed = true;
         if (_started != 0)
-            Pool.Telemetry.CommandCompleted(_started, succeeded: false, error, Request.Sql, Request.Args);
+            Pool.Telemetry.CommandCompleted(_started, succeeded: false, error, Request.Sql, Request.Args, Command, Lease.Scope);
     }
 
     /// <summary>

@@ -61,6 +61,9 @@ internal sealed class ScopeSlot
 
     public PoolContext Pool { get; }
 
+    /// <summary>The scope's statements, for the repeated-statement detector, made on the first one while it is on.</summary>
+    public Diagnostics.Detectors.StatementRepeats? Repeats;
+
     /// <summary>Whether the scope ended: nothing parks any more.</summary>
     public bool Ended => Volatile.Read(ref _ended);
 
@@ -260,6 +263,8 @@ internal sealed class ScopeSlot
     /// <summary>The scope ended: the parked connection and the kept command go back now, and nothing parks again.</summary>
     public async ValueTask EndAsync(bool async)
     {
+        if (Repeats is { } repeats)
+            Pool.Telemetry.ScopeEnded(repeats); // in the scope's own flow, before anything is awaited
         // The end is written, then the state read, with a full fence between: a call parking meanwhile reads the end after
         // it marks its connection parked, and gives the connection back itself; a call taking it meanwhile does not park it
         // again when it ends.

@@ -1,0 +1,345 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// Repeated statement: one statement text with arguments run at least <see cref="DiagnosticsOptions.RepeatedStatementThreshold"/>
+/// times one after another (none overlapping) within one unit of work: a <see cref="ConnectionScope"/> (a request under
+/// <c>UseOrseisScopes</c>), else the caller's flow, where a pause longer than
+/// <see cref="DiagnosticsOptions.RepeatedStatementGap"/> ends the unit. With different arguments it is an N+1 candidate (one statement for
+/// the list, a join, <c>QueryMultiple</c> would save the round trips); with the same ones each time, a cache candidate.
+/// </summary>
+/// <remarks>
+/// <para>Silent on what only looks like it: a statement without arguments (a poll, a probe: nothing varies per item),
+/// an execute-many (one call, already batched), a paging loop (a statement with <c>OFFSET</c>, <c>FETCH</c>, or a
+/// <c>LIMIT</c>/<c>TOP</c> other than 1), the same statement in concurrent requests (each scope or flow is its own unit),
+/// a retry (failed runs do not count), runs that overlap, and fewer runs than the threshold.</para>
+/// <para>Each run costs a hash of its argument values (never kept) and a few field updates on the unit's
+/// <see cref="StatementRepeats"/>. A candidate is reported when its streak ends (the scope ends, in the scope's flow and
+/// so on the request's span; without a scope, once the gap passes: a 100 ms timer that runs only while a candidate
+/// waits), or after a second if it is still running, once per streak and at most once per
+/// <see cref="DiagnosticsOptions.FindingInterval"/> for the pool. Its call site is read at the start of the run that
+/// makes it a candidate (an async call's end no longer has the caller's frames).</para>
+/// </remarks>
+internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposable
+{
+    private static readonly TimeSpan Tick = TimeSpan.FromMilliseconds(100);
+    private static int _sitesWanted;
+
+    private readonly FindingLog _log;
+    private readonly int _threshold;
+    private readonly long _gap;
+    private readonly long _longRun;
+    private readonly double _msPerTimestamp;
+    private readonly Lock _lock = new();
+    private readonly List<StatementRepeats> _listed = [];
+    private ITimer? _timer;
+    private bool _ticking;
+    private bool _disposed;
+
+    public RepeatedStatementDetector(FindingLog log)
+    {
+        _log = log;
+        _threshold = log.Options.RepeatedStatementThreshold;
+        double perTick = log.Time.TimestampFrequency / (double)TimeSpan.TicksPerSecond;
+        _gap = (long)Math.Floor(log.Options.RepeatedStatementGap.Ticks * perTick);
+        _longRun = log.Time.TimestampFrequency; // a second
+        _msPerTimestamp = 1000.0 / log.Time.TimestampFrequency;
+    }
+
+    /// <summary>Whether some unit of some pool wants the call site of its candidate: only then do starts look for it.</summary>
+    public static bool SitesWanted => Volatile.Read(ref _sitesWanted) != 0;
+
+    /// <summary>An open of a flow whose candidate wants its call site: the site is on this stack (a statement run after
+    /// an open that completed later is not).</summary>
+    public override void OnOpenStarting(in OpenStart start)
+    {
+        if (start.Flow?.Repeats is not { } repeats)
+            return;
+        repeats.LastOpenStart = start.Started; // the call began here: its open's time is no pause of the flow
+        if (SitesWanted && repeats.WantedSite is not null)
+            repeats.PendingSite = CallSites.Caller();
+    }
+
+    /// <summary>A statement starts on the caller's stack (heard only while a site is wanted).</summary>
+    public override void OnStatementStarting(in StatementStart start)
+    {
+        if (start.Repeats is { WantedSite: { } wanted } repeats && string.Equals(wanted, start.Sql, StringComparison.Ordinal) &&
+            CallSites.Caller() is { } site)
+        {
+            repeats.PendingSite = site;
+        }
+    }
+
+    public override void OnStatementEnded(in StatementRun run)
+    {
+        int hash = ArgumentHash.Of(run.Command, out int arguments);
+        if (arguments == 0)
+            return; // a poll or a probe: nothing varies per item
+        if (run.Repeats() is not { } unit || !unit.TryEnter())
+            return;
+        try
+        {
+            Heard(unit, run, hash);
+        }
+        finally
+        {
+            unit.Exit();
+        }
+    }
+
+    /// <summary>The scope <paramref name="unit"/> belonged to ended: its candidates are reported now, in its flow.</summary>
+    public override void OnUnitEnded(StatementRepeats unit)
+    {
+        if (!unit.TryEnter())
+            return;
+        try
+        {
+            for (int i = 0; i < StatementRepeats.Kept; i++)
+            {
+                ref Streak streak = ref unit.Runs[i];
+                if (streak.Open)
+                    Report(unit, ref streak, running: false, inFlow: true);
+                streak = default;
+            }
+
+            ForgetSite(unit);
+        }
+        finally
+        {
+            unit.Exit();
+        }
+    }
+
+    private void Heard(StatementRepeats unit, in StatementRun run, int hash)
+    {
+        int slot = unit.SlotOf(run.Sql);
+        if (slot < 0)
+            return;
+        ref Streak streak = ref unit.Runs[slot];
+        long began = unit.LastOpenStart > streak.LastEnd && unit.LastOpenStart < run.Started ? unit.LastOpenStart : run.Started;
+        if (streak.Count > 0 && ((!unit.Scoped && began - streak.LastEnd > _gap) || run.Started < streak.LastEnd))
+        {
+            // A pause of a flow without a scope (or runs at the same time): the streak ended before this run. A scope is
+            // the unit of work whatever its pauses: its streaks end with it.
+            if (streak.Open)
+                Report(unit, ref streak, running: false, inFlow: false);
+            if (ReferenceEquals(unit.WantedSite, streak.Sql))
+                ForgetSite(unit);
+            streak = new Streak { Sql = streak.Sql };
+        }
+
+        if (unit.PendingSite is { } pending)
+        {
+            if (ReferenceEquals(unit.WantedSite, streak.Sql))
+            {
+                streak.Site = pending;
+                ForgetSite(unit);
+            }
+
+            unit.PendingSite = null;
+        }
+
+        if (!run.Succeeded)
+            return; // a retry's failed attempt is no repeat
+        streak.Add(hash, run.Started, run.Ended, (run.Ended - run.Started) * _msPerTimestamp);
+        if (streak.Count == _threshold - 1 && streak.Site is null && unit.WantedSite is null)
+        {
+            // The next run makes it a candidate: its start (on the caller's stack, unlike an async call's end) reads the site.
+            unit.WantedSite = streak.Sql;
+            Interlocked.Increment(ref _sitesWanted);
+        }
+
+        if (streak.Count == _threshold && !streak.Done)
+        {
+            if (Paging.IsMatch(streak.Sql!))
+            {
+                streak.Done = true; // a paging loop: each run reads the next page
+                return;
+            }
+
+            streak.Open = true;
+            streak.Site ??= CallSites.Caller(); // a sync call's stack still has the caller; an async one's does not
+            if (streak.Site is not null && ReferenceEquals(unit.WantedSite, streak.Sql))
+            {
+                ForgetSite(unit);
+            }
+            else if (streak.Site is null && unit.WantedSite is null)
+            {
+                unit.WantedSite = streak.Sql;
+                Interlocked.Increment(ref _sitesWanted);
+            }
+
+            if (!unit.Listed)
+                List(unit);
+        }
+        else if (streak.Open && run.Ended - streak.FirstStart >= _longRun)
+        {
+            Report(unit, ref streak, running: true, inFlow: true);
+        }
+    }
+
+    private static void ForgetSite(StatementRepeats unit)
+    {
+        if (unit.WantedSite is not null)
+        {
+            unit.WantedSite = null;
+            Interlocked.Decrement(ref _sitesWanted);
+        }
+
+        unit.PendingSite = null;
+    }
+
+    /// <summary>Puts <paramref name="unit"/> in the list the timer checks for streaks that ended.</summary>
+    private void List(StatementRepeats unit)
+    {
+        lock (_lock)
+        {
+            if (_disposed || unit.Listed)
+                return;
+            unit.Listed = true;
+            _listed.Add(unit);
+            if (!_ticking)
+            {
+                _ticking = true;
+                (_timer ??= _log.Time.CreateTimer(static s => ((RepeatedStatementDetector)s!).Check(), this, Tick, Tick))
+                    .Change(Tick, Tick);
+            }
+        }
+    }
+
+    /// <summary>The timer: reports the listed candidates whose streak ended (no run within the gap) or has run a second.</summary>
+    internal void Check()
+    {
+        StatementRepeats[] units;
+        lock (_lock)
+            units = [.. _listed];
+        long now = _log.Time.GetTimestamp();
+        foreach (StatementRepeats unit in units)
+        {
+            if (!unit.TryEnter())
+                continue;
+            bool open = false;
+            try
+            {
+                for (int i = 0; i < StatementRepeats.Kept; i++)
+                {
+                    ref Streak streak = ref unit.Runs[i];
+                    if (!streak.Open)
+                        continue;
+                    if (!unit.Scoped && now - streak.LastEnd > _gap)
+                        Report(unit, ref streak, running: false, inFlow: false);
+                    else if (now - streak.FirstStart >= _longRun)
+                        Report(unit, ref streak, running: true, inFlow: false);
+                    else
+                        open = true;
+                }
+            }
+            finally
+            {
+                unit.Exit();
+            }
+
+            if (!open)
+            {
+                lock (_lock)
+                {
+                    unit.Listed = false;
+                    _listed.Remove(unit);
+                }
+            }
+        }
+
+        lock (_lock)
+        {
+            if (_listed.Count == 0 && _ticking && !_disposed)
+            {
+                _ticking = false;
+                _timer?.Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+            }
+        }
+    }
+
+    private void Report(StatementRepeats unit, ref Streak streak, bool running, bool inFlow)
+    {
+        streak.Open = false;
+        streak.Done = true;
+        if (ReferenceEquals(unit.WantedSite, streak.Sql))
+            ForgetSite(unit);
+        int runs = streak.Count;
+        int distinct = streak.DistinctArguments();
+        double busyMs = streak.Busy * _msPerTimestamp;
+        double spanMs = (streak.LastEnd - streak.FirstStart) * _msPerTimestamp;
+        double medianMs = streak.MedianMs();
+        double savedMs = (runs - 1) * medianMs;
+        CultureInfo c = CultureInfo.InvariantCulture;
+        string where = unit.Scoped ? "in one scope" : "on one flow (no scope)";
+        string count = running ? $"has run {runs} times so far" : $"ran {runs} times";
+        string site = streak.Site is null ? "" : $" from {streak.Site}";
+        string statement = _log.Options.CaptureCommandText ? $" Statement: {Shorten(streak.Sql!)}" : "";
+        string message = distinct == 1
+            ? string.Create(c,
+                $"Cache candidate: one statement {count} one after another {where} of pool '{_log.PoolName}'{site}, " +
+                $"with the same arguments each time, taking {busyMs:0.###} ms of {spanMs:0.###} ms. ") +
+              "Reading it once for the unit of work (or caching its result) " +
+              Saving(runs, savedMs, medianMs) +
+              statement
+            : string.Create(c,
+                $"N+1 candidate: one statement {count} one after another {where} of pool '{_log.PoolName}'{site}, " +
+                $"with {distinct} distinct argument sets, taking {busyMs:0.###} ms of {spanMs:0.###} ms. ") +
+              (Writes(streak.Sql!)
+                  ? "One execute-many for all of them (db.Execute(sql, items): batched where the provider can) "
+                  : "One statement for all of them (a list: where id in {ids}), a join read with multi-mapping, or QueryMultiple ") +
+              Saving(runs, savedMs, medianMs) +
+              statement;
+        _log.Report(FindingKind.RepeatedStatement, message, new Dictionary<string, double>
+        {
+            ["runs"] = runs,
+            ["distinctArguments"] = distinct,
+            ["busyMs"] = busyMs,
+            ["spanMs"] = spanMs,
+            ["medianMs"] = medianMs,
+            ["savedMs"] = savedMs,
+            ["scoped"] = unit.Scoped ? 1 : 0,
+            ["running"] = running ? 1 : 0,
+        }, streak.Site, rateLimited: true, ofThisFlow: inFlow);
+    }
+
+    private static string Saving(int runs, double savedMs, double medianMs) => string.Create(CultureInfo.InvariantCulture,
+        $"would save {runs - 1} round trips, about {savedMs:0.###} ms at the measured median of {medianMs:0.###} ms.");
+
+    /// <summary>Whether the statement writes (its first word), so its cure is an execute-many rather than a list or a join.</summary>
+    private static bool Writes(string sql)
+    {
+        ReadOnlySpan<char> text = sql.AsSpan().TrimStart();
+        foreach (string verb in (ReadOnlySpan<string>)["insert", "update", "delete", "replace", "merge", "upsert"])
+        {
+            if (text.StartsWith(verb, StringComparison.OrdinalIgnoreCase))
+                return true;
+        }
+
+        return false;
+    }
+
+    private static string Shorten(string sql) => sql.Length <= 200 ? sql : string.Concat(sql.AsSpan(0, 200), "...");
+
+    /// <summary>A statement that pages: OFFSET, FETCH FIRST/NEXT, or a LIMIT or TOP other than 1.</summary>
+    [GeneratedRegex(@"\boffset\b|\bfetch\s+(first|next)\b|\blimit\s+(?!1\b)[\w@:$?]|\btop\s*\(?\s*(?!1\b)[\w@:$?]",
+        RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
+    private static partial Regex PagingText();
+
+    internal static Regex Paging => PagingText();
+
+    public void Dispose()
+    {
+        lock (_lock)
+        {
+            _disposed = true;
+            _ticking = false;
+            _listed.Clear();
+        }
+
+        _timer?.Dispose();
+    }
+}

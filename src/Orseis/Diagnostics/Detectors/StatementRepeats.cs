@@ -1,0 +1,179 @@
+using System.Numerics;
+using System.Runtime.CompilerServices;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>
+/// One unit of work's statements, for the repeated-statement detector: one object per <see cref="ConnectionScope"/> (or
+/// per flow without one) that runs a statement while the detector is on, made on its first statement and never per call.
+/// It follows the last <see cref="Kept"/> statement texts of the unit, each with its current streak of runs. Only one
+/// thread updates it at a time (<see cref="TryEnter"/>): a run that finds it taken ran at the same time as another run of
+/// the unit, which is not "one after another", and is skipped.
+/// </summary>
+internal sealed class StatementRepeats(bool scoped)
+{
+    /// <summary>How many statement texts of one unit are followed at once (a loop body of up to this many statements).</summary>
+    public const int Kept = 4;
+
+    private int _busy;
+
+    /// <summary>The unit is a <see cref="ConnectionScope"/> (a request), not a flow without one.</summary>
+    public bool Scoped { get; } = scoped;
+
+    /// <summary>The streaks, one per statement text followed.</summary>
+    public Streaks Runs;
+
+    /// <summary>The text of a candidate whose call site is still wanted (read at the next start of it on the caller's stack).</summary>
+    public string? WantedSite;
+
+    /// <summary>A call site read for <see cref="WantedSite"/> as a run of it started.</summary>
+    public string? PendingSite;
+
+    /// <summary>When the unit's last call entered Open (a flow that opens per call): a pause is counted from there.</summary>
+    public long LastOpenStart;
+
+    /// <summary>The unit is in the detector's list of units with a candidate not yet reported.</summary>
+    public bool Listed;
+
+    public bool TryEnter() => Interlocked.CompareExchange(ref _busy, 1, 0) == 0;
+
+    public void Exit() => Volatile.Write(ref _busy, 0);
+
+    /// <summary>The streak of <paramref name="sql"/>, or a slot for it (an empty one, else the least recent that is no
+    /// candidate waiting to be reported); -1 when every slot holds such a candidate.</summary>
+    public int SlotOf(string sql)
+    {
+        for (int i = 0; i < Kept; i++)
+        {
+            if (ReferenceEquals(Runs[i].Sql, sql))
+                return i;
+        }
+
+        int free = -1;
+        long oldest = long.MaxValue;
+        for (int i = 0; i < Kept; i++)
+        {
+            ref Streak streak = ref Runs[i];
+            if (streak.Sql is { } text && text.Length == sql.Length && string.Equals(text, sql, StringComparison.Ordinal))
+                return i;
+            if (streak.Open)
+                continue;
+            long last = streak.Sql is null ? long.MinValue : streak.LastEnd;
+            if (last < oldest)
+            {
+                oldest = last;
+                free = i;
+            }
+        }
+
+        if (free >= 0)
+            Runs[free] = new Streak { Sql = sql };
+        return free;
+    }
+}
+
+/// <summary>One statement text's current run of repeats in a unit of work.</summary>
+internal struct Streak
+{
+    /// <summary>How many recent run times are kept for the median.</summary>
+    public const int TimesKept = 8;
+
+    public string? Sql;
+
+    /// <summary>Successful runs one after another (each within the gap of the previous one's end).</summary>
+    public int Count;
+
+    public int FirstHash;
+
+    /// <summary>Runs whose arguments hashed as the first run's did.</summary>
+    public int SameAsFirst;
+
+    public long FirstStart;
+
+    public long LastEnd;
+
+    /// <summary>The runs' own time, summed (timestamp units).</summary>
+    public long Busy;
+
+    /// <summary>One bit per argument hash seen (linear counting of the distinct argument sets).</summary>
+    public HashBits Seen;
+
+    /// <summary>The last runs' times (ms).</summary>
+    public RunTimes Times;
+
+    /// <summary>Reached the threshold and not reported yet.</summary>
+    public bool Open;
+
+    /// <summary>Reported (or judged a paging loop): not reported again until it ends.</summary>
+    public bool Done;
+
+    /// <summary>Where the runs come from, when read.</summary>
+    public string? Site;
+
+    /// <summary>
+    /// Counts a run of arguments <paramref name="hash"/> from <paramref name="started"/> to <paramref name="ended"/>,
+    /// <paramref name="ms"/> long.
+    /// </summary>
+    public void Add(int hash, long started, long ended, double ms)
+    {
+        if (Count == 0)
+        {
+            FirstStart = started;
+            FirstHash = hash;
+        }
+
+        if (hash == FirstHash)
+            SameAsFirst++;
+        uint bit = (uint)hash * 2654435769u >> 24; // 0..255
+        Seen[(int)(bit >> 6)] |= 1UL << (int)(bit & 63);
+        Times[Count % TimesKept] = (float)ms;
+        Count++;
+        Busy += ended - started;
+        LastEnd = ended;
+    }
+
+    /// <summary>The distinct argument sets, estimated from the bits set (exact in practice for a few dozen, within
+    /// about 5 % at 200); never more than the runs, never fewer than 1 or 2 when the runs' hashes differ.</summary>
+    public readonly int DistinctArguments()
+    {
+        if (SameAsFirst == Count)
+            return 1;
+        int set = 0;
+        for (int i = 0; i < 4; i++)
+            set += BitOperations.PopCount(Seen[i]);
+        int estimate = set >= 256 ? Count : (int)Math.Round(-256 * Math.Log((256.0 - set) / 256));
+        return Math.Clamp(estimate, 2, Count);
+    }
+
+    /// <summary>The median of the kept run times (ms).</summary>
+    public readonly double MedianMs()
+    {
+        int n = Math.Min(Count, TimesKept);
+        Span<float> sorted = stackalloc float[TimesKept];
+        for (int i = 0; i < n; i++)
+            sorted[i] = Times[i];
+        sorted[..n].Sort();
+        return n == 0 ? 0 : n % 2 == 1 ? sorted[n / 2] : (sorted[(n / 2) - 1] + sorted[n / 2]) / 2.0;
+    }
+}
+
+/// <summary>The <see cref="StatementRepeats.Kept"/> streaks of a unit, inline.</summary>
+[InlineArray(StatementRepeats.Kept)]
+internal struct Streaks
+{
+    private Streak _first;
+}
+
+/// <summary>256 bits, inline.</summary>
+[InlineArray(4)]
+internal struct HashBits
+{
+    private ulong _first;
+}
+
+/// <summary>The last run times, inline.</summary>
+[InlineArray(Streak.TimesKept)]
+internal struct RunTimes
+{
+    private float _first;
+}
