@@ -43,6 +43,9 @@ internal sealed class HoldTimes
             Volatile.Write(ref _last, releasedAt);
     }
 
+    /// <summary>Records a time that has no span of its own (an open's: <see cref="PoolSizeAdvisor"/>).</summary>
+    public void Record(TimeSpan held) => Interlocked.Increment(ref _counts[Bucket(held)]);
+
     /// <summary>The bucket of a hold of <paramref name="held"/>: floor(8 log2 µs), 0 below 1 µs, the last from 2^28 µs.</summary>
     internal static int Bucket(TimeSpan held)
     {

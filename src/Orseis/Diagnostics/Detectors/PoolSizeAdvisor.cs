@@ -23,8 +23,15 @@ namespace Orseis.Diagnostics.Detectors;
 /// </summary>
 internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool reportsFindings = false) : PoolObserver
 {
-    private const double Headroom = 1.2;
+    /// <summary>Spare connections per square root of the busy ones (<see cref="Sized"/>).</summary>
+    private const double Spread = 2;
     private const double HoldQuantile = 0.25;
+
+    /// <summary>The quantile of each part of a connection's use that sizes the pool (<see cref="Advise"/>): the median.</summary>
+    private const double TypicalQuantile = 0.5;
+
+    /// <summary>Opens that neither waited nor connected needed before their own time prices the provider's part.</summary>
+    private const int MinOpensTaken = 10;
 
     /// <summary>
     /// The share of Max Pool Size that releases while callers queued must keep busy at the uncontended hold for the pool to
@@ -35,8 +42,16 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// </summary>
     internal const double PoolBoundShare = 0.75;
 
+    /// <summary>How often the advice is worked out while the load runs (<see cref="Check"/>).</summary>
+    internal static readonly TimeSpan CheckEvery = TimeSpan.FromMilliseconds(250);
+
     private readonly HoldTimes?[] _byKind = new HoldTimes?[HoldKinds.Max + 1];
     private readonly long[] _queuedByKind = new long[HoldKinds.Max + 1];
+
+    // How long opens that neither waited for the pool nor connected took: the provider's time inside Open with a physical
+    // connection taken (MySqlConnector's reset round trip; next to nothing for Npgsql, which sends its reset with the next
+    // statement).
+    private readonly HoldTimes _opensTaken = new();
     private long _demandSum;
     private long _demandSamples;
 
@@ -46,6 +61,11 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     private int _queuing;
     private long _queuingSince;
     private long _queuedTicks;
+
+    // Opens that queued and waited at least QueueWaitFloor (as the saturation detector counts them), and when a release
+    // next looks at the advice while the load runs (see Check).
+    private long _queuedOpens;
+    private long _nextCheck;
 
     /// <summary>
     /// A caller that queues with every connection held starts the clock at once: it waits for a release. One that queues
@@ -62,6 +82,10 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
 
     public override void OnOpenCompleted(in CompletedOpen open)
     {
+        if (open.Outcome is { Warm: true, OthersQueued: false })
+            _opensTaken.Record(open.Outcome.Elapsed);
+        else if (open.Outcome.Queued && open.Outcome.Elapsed >= log.Options.QueueWaitFloor)
+            Interlocked.Increment(ref _queuedOpens);
         if (Volatile.Read(ref _queuing) > 0)
             Interlocked.CompareExchange(ref _queuingSince, open.At, 0);
         LeftQueue(open.Start, open.At);
@@ -76,6 +100,36 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             Interlocked.Increment(ref _queuedByKind[kind]);
         HoldTimes ofKind = Volatile.Read(ref _byKind[kind]) ?? OfKind(kind);
         ofKind.Record(release.Holder.Started, release.At, release.Held);
+        if (reportsFindings && release.At >= Volatile.Read(ref _nextCheck))
+            Check(release.At);
+    }
+
+    /// <summary>
+    /// The advice while the load runs, not only when a report is made: at most every <see cref="CheckEvery"/>, the release
+    /// that comes due works it out and reports the finding if there is one (a raise), from the opens and queued opens this
+    /// advisor counted itself. Not while the thread pool starves (a ThreadPoolStarvation finding was made): the report's
+    /// advice, which knows when, decides then.
+    /// </summary>
+    private void Check(long now)
+    {
+        long due = Volatile.Read(ref _nextCheck);
+        long next = now + (long)(CheckEvery.TotalSeconds * log.Time.TimestampFrequency);
+        if (Interlocked.CompareExchange(ref _nextCheck, next, due) != due || due == 0)
+            return; // another release checks; the first release only sets the clock
+        try
+        {
+            if (log.Counts().TryGetValue(FindingKind.ThreadPoolStarvation, out long starved) && starved > 0)
+                return;
+            long samples = Interlocked.Read(ref _demandSamples);
+            double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
+            (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
+            (TimeSpan? typical, _) = ByKind(TypicalQuantile);
+            Advise(HoldTimes.Combined(_byKind), meanDemand, Interlocked.Read(ref _queuedOpens), samples, report: true, 0, QueuedRate(),
+                uncontended, whileQueued, InOpen(HoldQuantile), typical, InOpen(TypicalQuantile));
+        }
+        catch (Exception)
+        {
+        }
     }
 
     /// <summary>The hold times of <paramref name="kind"/>, made on its first release.</summary>
@@ -85,13 +139,13 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// The uncontended hold of the whole load and of the releases made while callers queued: each kind's 25th percentile,
     /// averaged over that kind's releases (of the whole load, or made while callers queued); null where none was made.
     /// </summary>
-    private (TimeSpan? All, TimeSpan? WhileQueued) Uncontended()
+    private (TimeSpan? All, TimeSpan? WhileQueued) ByKind(double quantile)
     {
         double all = 0, queued = 0;
         long releases = 0, queuedReleases = 0;
         for (int kind = 0; kind <= HoldKinds.Max; kind++)
         {
-            if (Volatile.Read(ref _byKind[kind]) is not { } holds || holds.Percentile(HoldQuantile) is not { } hold)
+            if (Volatile.Read(ref _byKind[kind]) is not { } holds || holds.Percentile(quantile) is not { } hold)
                 continue;
             long count = holds.Count, whileQueued = Interlocked.Read(ref _queuedByKind[kind]);
             all += (double)count * hold.Ticks;
@@ -129,15 +183,30 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     {
         long samples = Interlocked.Read(ref _demandSamples);
         double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
-        (TimeSpan? uncontended, TimeSpan? whileQueued) = Uncontended();
+        (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
+        (TimeSpan? typical, _) = ByKind(TypicalQuantile);
         HoldTimes holds = HoldTimes.Combined(_byKind);
         Advice? advice = Advise(holds, meanDemand, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved, QueuedRate(),
-            uncontended, whileQueued);
+            uncontended, whileQueued, InOpen(HoldQuantile), typical, InOpen(TypicalQuantile));
         figures.MedianHoldTime = holds.Percentile(0.5);
         figures.MeanInUse = advice?.Busy;
         figures.RecommendedMaxPoolSize = advice?.Recommended;
         figures.PoolSizeAdvice = advice is null ? null : Line(advice);
     }
+
+    /// <summary>
+    /// The provider's time inside Open with a physical connection taken, per open, at <paramref name="quantile"/>: of the
+    /// opens that neither waited for the pool nor connected, once <see cref="MinOpensTaken"/> were seen. Unknown (zero,
+    /// <see cref="OpenTime.Measured"/> false) in a pool oversubscribed from its first opens on: every open's time was
+    /// mostly its wait. Only a pool that queued callers is left without it, and that one is never advised smaller.
+    /// </summary>
+    private OpenTime InOpen(double quantile) =>
+        _opensTaken.Count >= MinOpensTaken && _opensTaken.Percentile(quantile) is { } measured
+            ? new OpenTime(measured, Measured: true)
+            : default;
+
+    /// <summary>The provider's time inside Open per open (<see cref="InOpen"/>); <see cref="Measured"/> false when unknown.</summary>
+    public readonly record struct OpenTime(TimeSpan Time, bool Measured);
 
     /// <summary>
     /// What was measured and advised; <see cref="Recommended"/> is null when <see cref="Starved"/>. <see cref="HeldUp"/>:
@@ -146,52 +215,61 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// </summary>
     public sealed record Advice(
         int? Recommended, double Busy, double PerSecond, TimeSpan Hold, double MeanDemand, long QueuedOpens, bool Raise, bool Lower,
-        bool Starved, double? HeldUp = null);
+        bool Starved, double? HeldUp = null, OpenTime InOpen = default);
 
     /// <summary>
     /// The advice for what was measured, or null before any connection was released. <paramref name="lastStarved"/>: when
     /// the thread pool was last seen starving (a timestamp of the log's clock, 0 if never or not watched).
     /// <paramref name="queuedRate"/>: releases per second while callers queued (the whole load's when null).
     /// <paramref name="uncontended"/>, <paramref name="whileQueued"/>: the uncontended hold of the whole load and of the
-    /// releases made while callers queued (by kind: see <see cref="Uncontended"/>); the 25th percentile of
-    /// <paramref name="holds"/> when null.
+    /// releases made while callers queued (by kind: see <see cref="ByKind"/>); the 25th percentile of
+    /// <paramref name="holds"/> when null. <paramref name="inOpen"/>: the provider's time inside Open with a connection
+    /// taken, per open (<see cref="InOpen"/>); each release's hold began with one open, so a connection is taken for that
+    /// plus the hold. None when null.
     /// </summary>
     public Advice? Advise(
         HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
-        double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null)
+        double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null, OpenTime? inOpen = null,
+        TimeSpan? typical = null, OpenTime? typicalInOpen = null)
     {
         (long first, long last) = holds.Span;
         if ((uncontended ?? holds.Percentile(HoldQuantile)) is not { } hold || last <= first)
             return null;
         double seconds = log.Time.GetElapsedTime(first, last).TotalSeconds;
         double perSecond = holds.Count / seconds;
-        double busy = perSecond * hold.TotalSeconds;
+        OpenTime uncontendedOpen = inOpen ?? default;
+        OpenTime opening = typicalInOpen ?? uncontendedOpen;
+        TimeSpan held = typical ?? hold;
+        double busy = perSecond * (held + opening.Time).TotalSeconds;
         if (lastStarved != 0 && lastStarved >= first)
-            return new Advice(null, busy, perSecond, hold, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true);
-        int recommended = (int)Math.Ceiling(busy * Headroom) + 1;
+            return new Advice(null, busy, perSecond, held, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true, InOpen: opening);
+        int recommended = Sized(busy);
         bool queued = queuedOpens >= Math.Max(5, opens / 100);
         TimeSpan queuedHold = queuedRate is null ? hold : whileQueued ?? hold;
-        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * queuedHold.TotalSeconds / cap : 1;
+        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds / cap : 1;
         double? heldUp = queued && share < PoolBoundShare ? share : null;
         if (queued && heldUp is null)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand));
+        else if (queued && maxPoolSize is { } current)
+            recommended = Math.Max(recommended, current); // never lower a pool callers queued on: see the class
         bool raise = queued && heldUp is null && maxPoolSize is { } max && recommended > max;
         bool lower = !queued && maxPoolSize is { } m && m >= 2 * recommended;
-        var advice = new Advice(recommended, busy, perSecond, hold, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp);
+        var advice = new Advice(recommended, busy, perSecond, held, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp, opening);
         if (raise && report)
         {
             CultureInfo c = CultureInfo.InvariantCulture;
             log.Report(FindingKind.PoolSize,
                 string.Create(c, $"Max Pool Size {maxPoolSize} of pool '{log.PoolName}' is too small for this load: {queuedOpens} open(s) queued for a connection ") +
-                string.Create(c, $"(callers wanted {meanDemand:0.#} connections on average as they arrived). Little's law: {perSecond:0.##} releases/s x {hold.TotalMilliseconds:0.###} ms uncontended hold ") +
-                string.Create(c, $"= {busy:0.##} busy; raise Max Pool Size to {recommended} if the server can take it, or hold connections for less time."),
+                string.Create(c, $"(callers wanted {meanDemand:0.#} connections on average as they arrived). Little's law: {Measured(advice)}; ") +
+                string.Create(c, $"raise Max Pool Size to {recommended} if the server can take it, or hold connections for less time."),
                 new Dictionary<string, double>
                 {
                     ["maxPoolSize"] = maxPoolSize ?? -1,
                     ["recommended"] = recommended,
                     ["busy"] = busy,
                     ["perSecond"] = perSecond,
-                    ["holdMs"] = hold.TotalMilliseconds,
+                    ["holdMs"] = held.TotalMilliseconds,
+                    ["inOpenMs"] = opening.Time.TotalMilliseconds,
                     ["meanDemand"] = meanDemand,
                     ["queuedOpens"] = queuedOpens,
                 },
@@ -205,8 +283,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     private string Line(Advice a)
     {
         var c = CultureInfo.InvariantCulture;
-        string measured = string.Create(
-            c, $"{a.PerSecond:0.##} releases/s x {a.Hold.TotalMilliseconds:0.###} ms uncontended hold = {a.Busy:0.##} busy");
+        string measured = Measured(a);
         if (a.Starved)
         {
             return measured + "; no advice: the thread pool starved while this load ran, so its throughput measured the threads, " +
@@ -221,7 +298,8 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {share:P0} of ") +
                    string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold: ") +
                    "connections were held longer than they need " +
-                   "(CPU, thread pool or server saturated), so a larger pool would not pass more; shorten what runs while one is held";
+                   "(CPU, thread pool or server saturated), so a larger pool would not pass more, and a smaller one would pass less " +
+                   "(a connection taken waits for that too); keep it, and shorten what runs while one is held";
         }
 
         if (a.Lower)
@@ -231,5 +309,24 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         }
 
         return law;
+    }
+
+    /// <summary>
+    /// The pool size for <paramref name="busy"/> connections kept busy on average: those, two more per square root of them
+    /// (the spread of a load's demand around its mean, as staffing rules for queues size servers), and one.
+    /// </summary>
+    internal static int Sized(double busy) => (int)Math.Ceiling(busy + Spread * Math.Sqrt(busy)) + 1;
+
+    /// <summary>Little's law as measured: the throughput times every moment a connection is taken per release, by part.</summary>
+    private static string Measured(Advice a)
+    {
+        var c = CultureInfo.InvariantCulture;
+        string perSecond = string.Create(c, $"{a.PerSecond:0.##} releases/s x ");
+        string hold = string.Create(c, $"{a.Hold.TotalMilliseconds:0.###} ms held");
+        string busy = string.Create(c, $" = {a.Busy:0.##} busy");
+        if (!a.InOpen.Measured)
+            return perSecond + hold + " (median; time inside Open not measured: every open waited for the pool)" + busy;
+        string inOpen = string.Create(c, $"{a.InOpen.Time.TotalMilliseconds:0.###} ms inside Open with a connection taken (the provider's: its reset or checks)");
+        return perSecond + "(" + inOpen + " + " + hold + ", medians)" + busy;
     }
 }
