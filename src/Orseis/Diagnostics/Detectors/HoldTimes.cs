@@ -86,6 +86,21 @@ internal sealed class HoldTimes
     /// <summary>First acquire and last release seen, as timestamps (0 when none).</summary>
     public (long First, long Last) Span => (Volatile.Read(ref _first), Volatile.Read(ref _last));
 
+    /// <summary>The mean hold time (each bucket at its geometric middle), or null when none was recorded.</summary>
+    public TimeSpan? Mean()
+    {
+        double sum = 0;
+        long total = 0;
+        for (int i = 0; i < Buckets; i++)
+        {
+            long count = Interlocked.Read(ref _counts[i]);
+            sum += count * Math.Pow(2, (i + 0.5) / PerDoubling);
+            total += count;
+        }
+
+        return total == 0 ? null : TimeSpan.FromMicroseconds(sum / total);
+    }
+
     /// <summary>The hold time at <paramref name="quantile"/> (the bucket's geometric middle), or null when none was recorded.</summary>
     public TimeSpan? Percentile(double quantile)
     {

@@ -4,22 +4,27 @@ namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// Pool-size advice by Little's law, from figures measured on this load: the throughput (releases per second between
-/// the first acquire and the last release) times the uncontended hold time is how many connections the load keeps busy.
-/// The uncontended hold is each kind of hold's 25th percentile (so holds stretched by a saturated server do not inflate it),
-/// averaged over the releases: a kind is the statement that began the hold (<see cref="HoldKinds"/>), so a load that
-/// mixes 0.1 ms lookups with 100 ms work is priced at both, not at the lookups' alone. The advice is
-/// that with 20 % headroom, plus one. When callers really queued and the pool was what held them up (while they queued,
-/// releases came as fast as Max Pool Size connections at the uncontended hold can give them, <see cref="PoolBoundShare"/>),
-/// the demand they showed (held plus inside Open, as each arrived) is a floor for it. Callers that queued while releases
-/// came slower than that waited for connections held longer than they need (the CPU, the thread pool or the server was
-/// the bottleneck): a larger pool would not pass more, so the advice stays what the load keeps busy and the report says
-/// why. The report and the finding give the same number; a finding ("raise") is made only when callers queued on a pool
-/// that held them up and the advice is above Max Pool Size; "lower" is only ever a line of the report. No advice at all
-/// when the thread pool starved while the load ran: the throughput then measured the threads, not the load (the
-/// cold-start study's bursts read "10 would do" for 130 callers holding connections 5 s each).
-/// As an observer it keeps what the advice is made from (every timed hold, and the demand each caller met as it entered
-/// Open while a detector is on) and writes the advice into every report; findings only when
-/// <paramref name="reportsFindings"/> (the PoolSize detector is on).
+/// the first acquire and the last release) times every moment a physical connection is taken per release is how many
+/// connections the load keeps busy. A release's connection was taken for its hold and, before it, inside Open: the
+/// provider's part (MySqlConnector's reset round trip; next to nothing for Npgsql, which sends its reset with the next
+/// statement), measured as the time of the opens that neither waited for the pool nor connected. Both are means, as
+/// Little's law wants (medians left out the tail of a loaded machine's holds: following their advice kept 0.70 of the
+/// throughput in the sweep's long-statement load). The advice is that, two spare connections per square root of it (<see cref="Sized"/>), and one.
+/// When callers really queued, the demand they showed (held plus inside Open, as each arrived) is a floor: from a pool
+/// callers queue on, the throughput measured is the pool's, not the load's, so only the size at which none queues is
+/// sure not to pass less (issue 45: Little's law on the hold alone advised 2 for a pool of 16 and lost a third of the
+/// throughput; 4x larger pools passed 4 to 30 % more on loads whose connections looked held longer than they need).
+/// A finding ("raise") is made only when the pool held the callers up (while they queued, releases came as fast as Max
+/// Pool Size connections at the uncontended hold can give them, <see cref="PoolBoundShare"/>); when releases came slower,
+/// the report's line says the connections were held longer than they need and a larger pool may pass little more. The
+/// uncontended hold is each kind of hold's 25th percentile, averaged over the releases: a kind is the statement that
+/// began the hold (<see cref="HoldKinds"/>). "Lower" is only ever a line of the report. No advice at all when the thread
+/// pool starved while the load ran: the throughput then measured the threads, not the load (the cold-start study's
+/// bursts read "10 would do" for 130 callers holding connections 5 s each). The advice is worked out while the load runs
+/// (<see cref="Check"/>), so a finding comes within a quarter second of the evidence, and whenever a report is made.
+/// As an observer it keeps what the advice is made from (every timed hold, the time of opens that did not wait, and the
+/// demand each caller met as it entered Open while a detector is on) and writes the advice into every report; findings
+/// only when <paramref name="reportsFindings"/> (the PoolSize detector is on).
 /// </summary>
 internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool reportsFindings = false) : PoolObserver
 {
@@ -27,8 +32,6 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     private const double Spread = 2;
     private const double HoldQuantile = 0.25;
 
-    /// <summary>The quantile of each part of a connection's use that sizes the pool (<see cref="Advise"/>): the median.</summary>
-    private const double TypicalQuantile = 0.5;
 
     /// <summary>Opens that neither waited nor connected needed before their own time prices the provider's part.</summary>
     private const int MinOpensTaken = 10;
@@ -123,9 +126,9 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             long samples = Interlocked.Read(ref _demandSamples);
             double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
             (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
-            (TimeSpan? typical, _) = ByKind(TypicalQuantile);
-            Advise(HoldTimes.Combined(_byKind), meanDemand, Interlocked.Read(ref _queuedOpens), samples, report: true, 0, QueuedRate(),
-                uncontended, whileQueued, InOpen(HoldQuantile), typical, InOpen(TypicalQuantile));
+            HoldTimes holds = HoldTimes.Combined(_byKind);
+            Advise(holds, meanDemand, Interlocked.Read(ref _queuedOpens), samples, report: true, 0, QueuedRate(),
+                uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null));
         }
         catch (Exception)
         {
@@ -184,10 +187,9 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         long samples = Interlocked.Read(ref _demandSamples);
         double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
         (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
-        (TimeSpan? typical, _) = ByKind(TypicalQuantile);
         HoldTimes holds = HoldTimes.Combined(_byKind);
         Advice? advice = Advise(holds, meanDemand, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved, QueuedRate(),
-            uncontended, whileQueued, InOpen(HoldQuantile), typical, InOpen(TypicalQuantile));
+            uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null));
         figures.MedianHoldTime = holds.Percentile(0.5);
         figures.MeanInUse = advice?.Busy;
         figures.RecommendedMaxPoolSize = advice?.Recommended;
@@ -195,13 +197,14 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     }
 
     /// <summary>
-    /// The provider's time inside Open with a physical connection taken, per open, at <paramref name="quantile"/>: of the
-    /// opens that neither waited for the pool nor connected, once <see cref="MinOpensTaken"/> were seen. Unknown (zero,
-    /// <see cref="OpenTime.Measured"/> false) in a pool oversubscribed from its first opens on: every open's time was
-    /// mostly its wait. Only a pool that queued callers is left without it, and that one is never advised smaller.
+    /// The provider's time inside Open with a physical connection taken, per open, at <paramref name="quantile"/> (the
+    /// mean when null): of the opens that neither waited for the pool nor connected, once <see cref="MinOpensTaken"/> were
+    /// seen. Unknown (zero, <see cref="OpenTime.Measured"/> false) in a pool oversubscribed from its first opens on: every
+    /// open's time was mostly its wait. Only a pool that queued callers is left without it, and that one is advised at
+    /// least the demand its callers showed.
     /// </summary>
-    private OpenTime InOpen(double quantile) =>
-        _opensTaken.Count >= MinOpensTaken && _opensTaken.Percentile(quantile) is { } measured
+    private OpenTime InOpen(double? quantile) =>
+        _opensTaken.Count >= MinOpensTaken && (quantile is { } q ? _opensTaken.Percentile(q) : _opensTaken.Mean()) is { } measured
             ? new OpenTime(measured, Measured: true)
             : default;
 
@@ -225,7 +228,9 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// releases made while callers queued (by kind: see <see cref="ByKind"/>); the 25th percentile of
     /// <paramref name="holds"/> when null. <paramref name="inOpen"/>: the provider's time inside Open with a connection
     /// taken, per open (<see cref="InOpen"/>); each release's hold began with one open, so a connection is taken for that
-    /// plus the hold. None when null.
+    /// plus the hold. None when null. <paramref name="typical"/>, <paramref name="typicalInOpen"/>: the mean hold and time
+    /// inside Open, which size the pool (<paramref name="uncontended"/> and <paramref name="inOpen"/> when null); the
+    /// uncontended ones judge whether the pool held queued callers up.
     /// </summary>
     public Advice? Advise(
         HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
@@ -250,8 +255,8 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         double? heldUp = queued && share < PoolBoundShare ? share : null;
         if (queued && heldUp is null)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand));
-        else if (queued && maxPoolSize is { } current)
-            recommended = Math.Max(recommended, current); // never lower a pool callers queued on: see the class
+        else if (queued)
+            recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand)); // the one size that cannot pass less: see the class
         bool raise = queued && heldUp is null && maxPoolSize is { } max && recommended > max;
         bool lower = !queued && maxPoolSize is { } m && m >= 2 * recommended;
         var advice = new Advice(recommended, busy, perSecond, held, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp, opening);
@@ -298,8 +303,9 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {share:P0} of ") +
                    string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold: ") +
                    "connections were held longer than they need " +
-                   "(CPU, thread pool or server saturated), so a larger pool would not pass more, and a smaller one would pass less " +
-                   "(a connection taken waits for that too); keep it, and shorten what runs while one is held";
+                   "(CPU, thread pool or server saturated), so a larger pool may pass little more; " +
+                   string.Create(c, $"{a.Recommended} is what the callers wanted at once, the size at which none queues and the only one sure not to pass less; ") +
+                   "shorten what runs while one is held";
         }
 
         if (a.Lower)
@@ -325,8 +331,8 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         string hold = string.Create(c, $"{a.Hold.TotalMilliseconds:0.###} ms held");
         string busy = string.Create(c, $" = {a.Busy:0.##} busy");
         if (!a.InOpen.Measured)
-            return perSecond + hold + " (median; time inside Open not measured: every open waited for the pool)" + busy;
+            return perSecond + hold + " (mean; time inside Open not measured: every open waited for the pool)" + busy;
         string inOpen = string.Create(c, $"{a.InOpen.Time.TotalMilliseconds:0.###} ms inside Open with a connection taken (the provider's: its reset or checks)");
-        return perSecond + "(" + inOpen + " + " + hold + ", medians)" + busy;
+        return perSecond + "(" + inOpen + " + " + hold + ", means)" + busy;
     }
 }
