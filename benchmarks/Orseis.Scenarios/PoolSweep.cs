@@ -46,7 +46,7 @@ internal static class PoolSweep
         Console.WriteLine(Invariant($"uptime: {Uptime()}"));
         if (curve is not null)
             return await CurveAsync(providers ?? Providers, loads, curve, point);
-        Console.WriteLine("| provider | load | current | advised (runs) | at advised / at current | at 4x advised / at advised | holds |");
+        Console.WriteLine("| provider | load | current | advised (runs) | at advised / at current | at 4x advised (at most one per caller) / at advised | holds |");
         Console.WriteLine("|---|---|---:|---|---:|---:|---|");
         int held = 0, judged = 0;
         foreach (string provider in providers ?? Providers)
@@ -68,17 +68,19 @@ internal static class PoolSweep
                         Console.Error.WriteLine(Invariant($"{provider}, {load.Name}, pool {current}: {perSecond:0}/s; {report.PoolSizeAdvice}"));
                         int size = advised[0]; // the first run's advice is the one followed
                         atAdvised.Add((await MeasureAsync(provider, load, size, point)).PerSecond);
-                        atLarger.Add((await MeasureAsync(provider, load, 4 * size, point)).PerSecond);
-                        Console.Error.WriteLine(Invariant($"  at {size}: {atAdvised[^1]:0}/s; at {4 * size}: {atLarger[^1]:0}/s"));
+                        int above = Larger(load, size);
+                        if (above > size)
+                            atLarger.Add((await MeasureAsync(provider, load, above, point)).PerSecond);
+                        Console.Error.WriteLine(Invariant($"  at {size}: {atAdvised[^1]:0}/s; at {above}: {(atLarger.Count > 0 ? atLarger[^1] : 0):0}/s"));
                     }
 
                     double keep = Median(atAdvised) / Median(atCurrent);
-                    double larger = Median(atLarger) / Median(atAdvised);
-                    bool ok = keep >= 0.90 && larger <= 1.05;
+                    double? larger = atLarger.Count == 0 ? null : Median(atLarger) / Median(atAdvised);
+                    bool ok = keep >= 0.90 && !(larger > 1.05);
                     held += ok ? 1 : 0;
                     judged++;
                     Console.WriteLine(Invariant(
-                        $"| {provider} | {load.Name} | {current} | {advised[0]} ({string.Join(", ", advised)}) | {keep:0.00} | {larger:0.00} | {(ok ? "yes" : "no")} |"));
+                        $"| {provider} | {load.Name} | {current} | {advised[0]} ({string.Join(", ", advised)}) | {keep:0.00} | {(larger is { } l ? Invariant($"{l:0.00} (at {Larger(load, advised[0])})") : "– (no caller left for more)")} | {(ok ? "yes" : "no")} |"));
                 }
             }
         }
@@ -165,6 +167,12 @@ internal static class PoolSweep
         Environment.GetEnvironmentVariable("ORSEIS_POSTGRES") is { Length: > 0 } cs
             ? cs.TrimEnd(';') + ";" + settings + ";Application Name=orseis-sweep-" + Guid.NewGuid().ToString("N")[..8]
             : throw new ScenarioSetupException("Set ORSEIS_POSTGRES to a PostgreSQL connection string (scripts/pg-start.sh writes one) for --providers npgsql.");
+
+    /// <summary>
+    /// Four times <paramref name="size"/>, but no more connections than the load has callers (a caller holds one at a
+    /// time); <paramref name="size"/> itself (nothing to compare) when that is not at least twice it.
+    /// </summary>
+    private static int Larger(Load load, int size) => Math.Min(4 * size, load.Callers) is var larger && larger >= 2 * size ? larger : size;
 
     private static double Median(List<double> values)
     {
