@@ -37,8 +37,9 @@ internal static class CapacityCommand
         bool cut = false;
         foreach (string handling in handlings)
         {
-            // Room on the server for the largest pool and the study's own status connection.
-            string options = Invariant($"--thread-handling={handling} --max-connections={pools.Max() + 50}");
+            // Room on the server for the largest pool, an advised one (at most about the clients' demand, with its spare
+            // connections) and the study's own status connection.
+            string options = Invariant($"--thread-handling={handling} --max-connections={2 * Math.Max(pools.Max(), clients.Max()) + 50}");
             using var server = new ThrowawayMariaDb("capacity", options);
             foreach (CapacityLoad load in loads)
             {
