@@ -132,14 +132,15 @@ internal static class PoolScenarios
 
     /// <summary>
     /// Issue 45's shape at Max Pool Size <paramref name="size"/>, then the same load at the size the report advised, on a
-    /// pool of its own (its findings are not the scenario's): fails when following the advice lost more than 10 % of the
-    /// throughput.
+    /// pool of its own (its findings are not the scenario's), in three rounds of a second at each size taken in turn:
+    /// fails when following the advice kept less than 90 % of the throughput (medians of the rounds: the same size read up
+    /// to 30 % apart run to run on a loaded 2-core machine).
     /// </summary>
     private static async Task ShortCallsAsync(ScenarioRun run, int size)
     {
         Database db = run.Open(string.Create(CultureInfo.InvariantCulture, $"Max Pool Size={size}"));
         await ScenarioRun.WarmAsync(db, size);
-        double atCurrent = await ShortCallsPerSecondAsync(db, TimeSpan.FromSeconds(2));
+        double first = await ShortCallsPerSecondAsync(db, TimeSpan.FromSeconds(2));
         int advised = db.GetPoolReport().RecommendedMaxPoolSize ?? size;
         if (advised == size)
             return;
@@ -148,11 +149,20 @@ internal static class PoolScenarios
         await using var followed = new Database(
             MySqlConnectorFactory.Instance, Server.With(string.Create(CultureInfo.InvariantCulture, $"Max Pool Size={advised}")), options);
         await ScenarioRun.WarmAsync(followed, Math.Min(advised, 128));
-        double atAdvised = await ShortCallsPerSecondAsync(followed, TimeSpan.FromSeconds(2));
-        if (atAdvised < 0.9 * atCurrent)
+        var atCurrent = new List<double> { first };
+        var atAdvised = new List<double>();
+        for (int round = 0; round < 3; round++)
+        {
+            atAdvised.Add(await ShortCallsPerSecondAsync(followed, TimeSpan.FromSeconds(1)));
+            if (round < 2)
+                atCurrent.Add(await ShortCallsPerSecondAsync(db, TimeSpan.FromSeconds(1)));
+        }
+
+        double kept = atAdvised.Order().ElementAt(1) / atCurrent.Order().ElementAt(1);
+        if (kept < 0.9)
         {
             throw new InvalidOperationException(string.Create(
-                CultureInfo.InvariantCulture, $"following the advice ({size} -> {advised}) kept {atAdvised / atCurrent:P0} of the throughput"));
+                CultureInfo.InvariantCulture, $"following the advice ({size} -> {advised}) kept {kept:P0} of the throughput (medians of three)"));
         }
     }
 
