@@ -237,7 +237,7 @@ public sealed class PoolSizeAdvisorTests
         long queuedOpens = 0;
         for (int i = 0; i < perSecond * 2; i++)
         {
-            OpenStart start = fake.Start(demand: queued ? max + 10 : 4, inUse: queued ? max : 3);
+            OpenStart start = fake.Start(demand: queued ? max + 10 : 1, inUse: queued ? max : 0);
             advisor.OnOpenStarting(start);
             TimeSpan open = Fake.Ms(waitMs + openMs);
             fake.Time.Advance(open);
@@ -339,5 +339,30 @@ public sealed class PoolSizeAdvisorTests
         }
 
         Assert.Empty(quiet.Log.Kept);
+    }
+
+    [Fact]
+    public void A_roomy_pool_is_never_advised_below_what_99_percent_of_callers_met_as_they_arrived()
+    {
+        // 100 calls a second holding 20 ms: 2 busy on average, 6 by Little's law with spare connections. But callers come
+        // in bunches: one in ten meets 20 others wanting a connection. A pool of 6 would queue them; the advice is 20.
+        var fake = new Fake();
+        var advisor = new PoolSizeAdvisor(fake.Log, 100, reportsFindings: true);
+        for (int i = 0; i < 1000; i++)
+        {
+            OpenStart start = fake.Start(demand: i % 10 == 0 ? 20 : 2, inUse: 1);
+            advisor.OnOpenStarting(start);
+            advisor.OnOpenCompleted(new CompletedOpen(start, new OpenOutcome(TimeSpan.Zero, 0, 0, false), fake.Now, false, TimeSpan.Zero));
+            fake.Time.Advance(Fake.Ms(10)); // 10 ms apart, each released 20 ms after it was acquired: two at a time on average
+            long acquired = fake.Now - (long)(0.02 * fake.Time.TimestampFrequency);
+            advisor.OnReleased(Released(acquired, 1, Fake.Ms(20), fake.Now));
+        }
+
+        var figures = new ReportFigures { Opens = 1000 };
+        advisor.Describe(figures);
+        Assert.InRange(figures.MeanInUse!.Value, 1.8, 2.2);
+        Assert.Equal(20, figures.RecommendedMaxPoolSize); // the 99th percentile's bucket, at its top
+        Assert.Contains("Max Pool Size 100 is more than this load uses", figures.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Empty(fake.Log.Kept);
     }
 }
