@@ -9,7 +9,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// provider's part (MySqlConnector's reset round trip; next to nothing for Npgsql, which sends its reset with the next
 /// statement), measured as the time of the opens that neither waited for the pool nor connected. Both are means, as
 /// Little's law wants (medians left out the tail of a loaded machine's holds: following their advice kept 0.70 of the
-/// throughput in the sweep's long-statement load). The advice is that, two spare connections per square root of it (<see cref="Sized"/>), and one.
+/// throughput in the sweep's long-statement load). The advice is that, two spare connections per square root of it
+/// (<see cref="Sized"/>), and one.
 /// When callers really queued, the demand they showed (held plus inside Open, as each arrived) is a floor: from a pool
 /// callers queue on, the throughput measured is the pool's, not the load's, so only the size at which none queues is
 /// sure not to pass less (issue 45: Little's law on the hold alone advised 2 for a pool of 16 and lost a third of the
@@ -36,6 +37,9 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// <summary>Opens that neither waited nor connected needed before their own time prices the provider's part.</summary>
     private const int MinOpensTaken = 10;
 
+    /// <summary>The share of callers whose demand as they arrived a roomy pool's advice covers (<see cref="DemandHigh"/>).</summary>
+    private const double DemandQuantile = 0.95;
+
     /// <summary>
     /// The share of Max Pool Size that releases while callers queued must keep busy at the uncontended hold for the pool to
     /// count as what held them up. Measured on MariaDB (docs/capacity.md): a pool of 4 behind 10 ms holds, where 16
@@ -57,7 +61,8 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     private readonly HoldTimes _opensTaken = new();
 
     // The demand each caller met as it entered Open (connections held plus callers inside Open), one microsecond per
-    // connection wanted: its 99th percentile is what a pool needs for all but 1 % of callers never to queue.
+    // connection wanted: its 95th percentile is what a pool needs for all but 5 % of callers never to queue (a warm-up burst opening a
+    // pool's worth of connections at once is one or two per cent of the opens of a few seconds' load).
     private readonly HoldTimes _demands = new();
     private long _demandSum;
     private long _demandSamples;
@@ -213,9 +218,11 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             ? new OpenTime(measured, Measured: true)
             : default;
 
-    /// <summary>The demand 99 % of callers met as they entered Open, at most; null before any.</summary>
+    /// <summary>The demand 95 % of callers met as they entered Open, at most; null before any.</summary>
     private double? DemandHigh() =>
-        _demands.Percentile(0.99) is { } high ? Math.Floor(high.TotalMicroseconds * Math.Pow(2, 1.0 / 16) + 1e-9) : null; // its bucket's top
+        _demands.Percentile(DemandQuantile) is { } high
+            ? Math.Floor(high.TotalMicroseconds * Math.Pow(2, 1.0 / 16) + 1e-9) // its bucket's top
+            : null;
 
     /// <summary>The provider's time inside Open per open (<see cref="InOpen"/>); <see cref="Measured"/> false when unknown.</summary>
     public readonly record struct OpenTime(TimeSpan Time, bool Measured);
@@ -239,7 +246,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// taken, per open (<see cref="InOpen"/>); each release's hold began with one open, so a connection is taken for that
     /// plus the hold. None when null. <paramref name="typical"/>, <paramref name="typicalInOpen"/>: the mean hold and time
     /// inside Open, which size the pool (<paramref name="uncontended"/> and <paramref name="inOpen"/> when null); the
-    /// uncontended ones judge whether the pool held queued callers up. <paramref name="demandHigh"/>: the demand 99 % of
+    /// uncontended ones judge whether the pool held queued callers up. <paramref name="demandHigh"/>: the demand 95 % of
     /// callers met as they arrived, at most (a floor for the advice).
     /// </summary>
     public Advice? Advise(
@@ -257,9 +264,13 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         TimeSpan held = typical ?? hold;
         double busy = perSecond * (held + opening.Time).TotalSeconds;
         if (lastStarved != 0 && lastStarved >= first)
-            return new Advice(null, busy, perSecond, held, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true, InOpen: opening);
+        {
+            return new Advice(
+                null, busy, perSecond, held, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true, InOpen: opening);
+        }
+
         bool queued = queuedOpens >= Math.Max(5, opens / 100);
-        // A pool no caller queued on: Little's law with spare connections, but never below what 99 % of callers met as
+        // A pool no caller queued on: Little's law with spare connections, but never below what 95 % of callers met as
         // they arrived (the mean alone advised a pool of 64 at 32 clients 19, which kept 0.76 of the throughput).
         int recommended = queued ? Sized(busy) : Math.Max(Sized(busy), (int)Math.Ceiling(demandHigh ?? 0));
         TimeSpan queuedHold = queuedRate is null ? hold : whileQueued ?? hold;
@@ -316,7 +327,8 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
                    string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold: ") +
                    "connections were held longer than they need " +
                    "(CPU, thread pool or server saturated), so a larger pool may pass little more; " +
-                   string.Create(c, $"{a.Recommended} is what the callers wanted at once, the size at which none queues and the only one sure not to pass less; ") +
+                   string.Create(c, $"{a.Recommended} is what the callers wanted at once, ") +
+                   "the size at which none queues and the only one sure not to pass less; " +
                    "shorten what runs while one is held";
         }
 
@@ -344,7 +356,8 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         string busy = string.Create(c, $" = {a.Busy:0.##} busy");
         if (!a.InOpen.Measured)
             return perSecond + hold + " (mean; time inside Open not measured: every open waited for the pool)" + busy;
-        string inOpen = string.Create(c, $"{a.InOpen.Time.TotalMilliseconds:0.###} ms inside Open with a connection taken (the provider's: its reset or checks)");
+        string inOpen = string.Create(c, $"{a.InOpen.Time.TotalMilliseconds:0.###} ms inside Open with a connection taken ") +
+                        "(the provider's: its reset or checks)";
         return perSecond + "(" + inOpen + " + " + hold + ", means)" + busy;
     }
 }

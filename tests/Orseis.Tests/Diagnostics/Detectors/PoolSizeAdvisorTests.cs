@@ -342,7 +342,7 @@ public sealed class PoolSizeAdvisorTests
     }
 
     [Fact]
-    public void A_roomy_pool_is_never_advised_below_what_99_percent_of_callers_met_as_they_arrived()
+    public void A_roomy_pool_is_never_advised_below_what_95_percent_of_callers_met_as_they_arrived()
     {
         // 100 calls a second holding 20 ms: 2 busy on average, 6 by Little's law with spare connections. But callers come
         // in bunches: one in ten meets 20 others wanting a connection. A pool of 6 would queue them; the advice is 20.
@@ -361,7 +361,7 @@ public sealed class PoolSizeAdvisorTests
         var figures = new ReportFigures { Opens = 1000 };
         advisor.Describe(figures);
         Assert.InRange(figures.MeanInUse!.Value, 1.8, 2.2);
-        Assert.Equal(20, figures.RecommendedMaxPoolSize); // the 99th percentile's bucket, at its top
+        Assert.Equal(20, figures.RecommendedMaxPoolSize); // the 95th percentile's bucket, at its top
         Assert.Contains("Max Pool Size 100 is more than this load uses", figures.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.Empty(fake.Log.Kept);
     }
