@@ -1,69 +1,129 @@
+using System.Data.Common;
 using System.Diagnostics;
 using System.Globalization;
 using MySqlConnector;
+using Npgsql;
 using Orseis.Diagnostics;
 
 namespace Orseis.Scenarios;
 
 /// <summary>
-/// The pool-size sweep: a fixed offered load (callers in a closed loop, each call holding a connection for a server-side
-/// sleep, then thinking) run at Max Pool Size 1..256; the knee is the smallest size within 5 % of the best throughput.
-/// The same load then runs at the default Max Pool Size (100) with every detector on, and the report's
-/// RecommendedMaxPoolSize is compared with the knee (target: within 25 %).
+/// The pool-size sweep: judges the advice by following it. For each provider, load and current Max Pool Size, the load
+/// runs at the current size with every detector on and the report's RecommendedMaxPoolSize is read; then the same load
+/// runs at the advised size and at four times it, the three interleaved and repeated. The advice holds when the advised
+/// size keeps at least 90 % of the throughput at the current size, and when four times the advised size passes it by
+/// no more than 5 % (the advised size is enough). With <c>--curve</c>, the throughput at each size of a list instead.
 /// </summary>
 internal static class PoolSweep
 {
-    private sealed record Load(string Name, int Callers, int QueryMs, int ThinkMs);
+    /// <summary>
+    /// A closed loop of <paramref name="Callers"/>: each opens (open per call) or takes a session, runs
+    /// <paramref name="Statements"/> statements back to back, each taking <paramref name="StatementMs"/> on the server
+    /// (0: <c>select 1</c>), then thinks <paramref name="ThinkMs"/>; <paramref name="Currents"/> are the sizes it is
+    /// advised from.
+    /// </summary>
+    internal sealed record Load(string Name, int Callers, bool Sessions, int Statements, double StatementMs, int ThinkMs, int[] Currents);
 
-    private static readonly Load[] Loads =
+    internal static readonly Load[] Loads =
     [
-        new("64 callers, 10 ms query, 30 ms think", 64, 10, 30),
-        new("32 callers, 5 ms query, 20 ms think", 32, 5, 20),
-        new("48 callers, 20 ms query, 20 ms think", 48, 20, 20),
-        new("16 callers, 2 ms query, 10 ms think", 16, 2, 10),
+        new("short-percall: 128 async workers, 4 x select 1 back to back, open per call", 128, false, 4, 0, 0, [16, 64]),
+        new("short-session: 128 async workers, a session of 4 x select 1", 128, true, 4, 0, 0, [16, 64]),
+        new("long-percall: 64 callers, 10 ms statement, 30 ms think, open per call", 64, false, 1, 10, 30, [8, 64]),
+        new("long-session: 64 callers, a session of 2 x 5 ms statements, 30 ms think", 64, true, 2, 5, 30, [8, 64]),
     ];
 
-    private static readonly int[] Sizes = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 20, 22, 24, 28, 32, 36, 40, 48, 56, 64, 80, 96, 128, 192, 256];
+    public static readonly string[] Providers = ["mysqlconnector", "npgsql"];
 
-    public static async Task<int> RunAsync(bool quick)
+    public static async Task<int> RunAsync(bool quick, string[]? providers, string[]? loadNames, int[]? curve, int repeats)
     {
         TimeSpan point = TimeSpan.FromSeconds(quick ? 1 : 2);
-        Console.WriteLine("| load | knee (smallest Max Pool Size within 5 % of best) | best throughput/s | report's RecommendedMaxPoolSize at 100 | off by | within 25 % |");
-        Console.WriteLine("|---|---|---|---|---|---|");
-        int within = 0;
-        foreach (Load load in Loads)
+        providers = providers is { Length: > 0 } ? providers : null;
+        loadNames = loadNames is { Length: > 0 } ? loadNames : null;
+        curve = curve is { Length: > 0 } ? curve : null;
+        Load[] loads = loadNames is null ? Loads : [.. Loads.Where(l => loadNames.Any(n => l.Name.StartsWith(n, StringComparison.Ordinal)))];
+        if (loads.Length == 0)
+            throw new ScenarioSetupException($"--loads: none of {string.Join(", ", loadNames!)} names a load ({string.Join(", ", Loads.Select(l => l.Name.Split(':')[0]))}).");
+        Console.WriteLine(Invariant($"uptime: {Uptime()}"));
+        if (curve is not null)
+            return await CurveAsync(providers ?? Providers, loads, curve, point);
+        Console.WriteLine("| provider | load | current | advised (runs) | at advised / at current | at 4x advised (at most one per caller) / at advised | holds |");
+        Console.WriteLine("|---|---|---:|---|---:|---:|---|");
+        int held = 0, judged = 0;
+        foreach (string provider in providers ?? Providers)
         {
-            var throughput = new List<(int Size, double PerSecond)>();
-            foreach (int size in Sizes)
+            foreach (Load load in loads)
             {
-                (double perSecond, _) = await MeasureAsync(load, size, point, FindingKind.None);
-                throughput.Add((size, perSecond));
-                Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{load.Name}: Max Pool Size {size}: {perSecond:0.#}/s"));
-            }
+                foreach (int current in load.Currents)
+                {
+                    var atCurrent = new List<double>();
+                    var atAdvised = new List<double>();
+                    var atLarger = new List<double>();
+                    var advised = new List<int>();
+                    for (int r = 0; r < repeats; r++)
+                    {
+                        (double perSecond, PoolReport report) = await MeasureAsync(provider, load, current, point);
+                        atCurrent.Add(perSecond);
+                        int advice = report.RecommendedMaxPoolSize ?? current;
+                        advised.Add(advice);
+                        Console.Error.WriteLine(Invariant($"{provider}, {load.Name}, pool {current}: {perSecond:0}/s; {report.PoolSizeAdvice}"));
+                        int size = advised[0]; // the first run's advice is the one followed
+                        atAdvised.Add((await MeasureAsync(provider, load, size, point)).PerSecond);
+                        int above = Larger(load, size);
+                        if (above > size)
+                            atLarger.Add((await MeasureAsync(provider, load, above, point)).PerSecond);
+                        Console.Error.WriteLine(Invariant($"  at {size}: {atAdvised[^1]:0}/s; at {above}: {(atLarger.Count > 0 ? atLarger[^1] : 0):0}/s"));
+                    }
 
-            double best = throughput.Max(t => t.PerSecond);
-            int knee = throughput.First(t => t.PerSecond >= 0.95 * best).Size;
-            (_, PoolReport report) = await MeasureAsync(load, 100, point * 2, FindingKind.All);
-            int advice = report.RecommendedMaxPoolSize ?? 0;
-            double off = (advice - knee) / (double)knee;
-            bool ok = Math.Abs(off) <= 0.25;
-            within += ok ? 1 : 0;
-            Console.Error.WriteLine(report.PoolSizeAdvice);
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {load.Name} | {knee} | {best:0} | {advice} | {off:+0%;-0%;0%} | {(ok ? "yes" : "no")} |"));
+                    double keep = Median(atAdvised) / Median(atCurrent);
+                    double? larger = atLarger.Count == 0 ? null : Median(atLarger) / Median(atAdvised);
+                    bool ok = keep >= 0.90 && !(larger > 1.05);
+                    held += ok ? 1 : 0;
+                    judged++;
+                    Console.WriteLine(Invariant(
+                        $"| {provider} | {load.Name} | {current} | {advised[0]} ({string.Join(", ", advised)}) | {keep:0.00} | {(larger is { } l ? Invariant($"{l:0.00} (at {Larger(load, advised[0])})") : "– (no caller left for more)")} | {(ok ? "yes" : "no")} |"));
+                }
+            }
         }
 
         Console.WriteLine();
-        Console.WriteLine($"{within} of {Loads.Length} loads advised within 25 % of the knee.");
+        Console.WriteLine(Invariant($"{held} of {judged} advices held when followed (medians of {repeats} interleaved runs of {point.TotalSeconds:0} s). uptime: {Uptime()}"));
         return 0;
     }
 
-    private static async Task<(double PerSecond, PoolReport Report)> MeasureAsync(Load load, int size, TimeSpan duration, FindingKind detectors)
+    private static async Task<int> CurveAsync(string[] providers, Load[] loads, int[] sizes, TimeSpan point)
+    {
+        Console.WriteLine("| provider | load | Max Pool Size | statements/s | busy | advised | advice |");
+        Console.WriteLine("|---|---|---:|---:|---:|---:|---|");
+        foreach (string provider in providers)
+        {
+            foreach (Load load in loads)
+            {
+                foreach (int size in sizes)
+                {
+                    (double perSecond, PoolReport report) = await MeasureAsync(provider, load, size, point);
+                    Console.WriteLine(Invariant($"| {provider} | {load.Name} | {size} | {perSecond:0} | {report.MeanInUse:0.##} | {report.RecommendedMaxPoolSize} | {report.PoolSizeAdvice} |"));
+                }
+            }
+        }
+
+        return 0;
+    }
+
+    /// <summary>The load at Max Pool Size <paramref name="size"/>, every detector on: statements per second and the report.</summary>
+    internal static async Task<(double PerSecond, PoolReport Report)> MeasureAsync(string provider, Load load, int size, TimeSpan duration)
     {
         var options = new OrseisOptions();
-        options.Diagnostics.Detectors = detectors;
-        await using var db = new Database(MySqlConnectorFactory.Instance, Server.With($"Max Pool Size={size};Connect Timeout=60"), options);
+        options.Diagnostics.Detectors = FindingKind.All;
+        (DbProviderFactory factory, string cs, string sql) = provider switch
+        {
+            "mysqlconnector" => ((DbProviderFactory)MySqlConnectorFactory.Instance, Server.With($"Max Pool Size={size};Connect Timeout=60"),
+                load.StatementMs == 0 ? "select 1" : Invariant($"do sleep({load.StatementMs / 1000})")),
+            "npgsql" => (NpgsqlFactory.Instance, PostgresWith($"Maximum Pool Size={size};Timeout=60"),
+                load.StatementMs == 0 ? "select 1" : Invariant($"select pg_sleep({load.StatementMs / 1000})")),
+            _ => throw new ScenarioSetupException($"--providers: '{provider}' is not one of {string.Join(", ", Providers)}."),
+        };
+        await using var db = new Database(factory, cs, options);
         await ScenarioRun.WarmAsync(db, Math.Min(size, load.Callers));
-        string sql = string.Create(CultureInfo.InvariantCulture, $"do sleep({load.QueryMs / 1000.0})");
         long done = 0;
         bool counting = false;
         var watch = new Stopwatch();
@@ -72,10 +132,22 @@ internal static class PoolSweep
         {
             while (!stop.IsCancellationRequested)
             {
-                await db.ExecuteAsync(sql);
+                if (load.Sessions)
+                {
+                    await using Session session = await db.OpenSessionAsync();
+                    for (int i = 0; i < load.Statements; i++)
+                        await session.ExecuteAsync(sql);
+                }
+                else
+                {
+                    for (int i = 0; i < load.Statements; i++)
+                        await db.ExecuteAsync(sql);
+                }
+
                 if (Volatile.Read(ref counting))
-                    Interlocked.Increment(ref done);
-                await Task.Delay(load.ThinkMs);
+                    Interlocked.Add(ref done, load.Statements);
+                if (load.ThinkMs > 0)
+                    await Task.Delay(load.ThinkMs);
             }
         }))];
         await Task.Delay(500); // ramp-up, not counted
@@ -89,4 +161,36 @@ internal static class PoolSweep
         await Task.WhenAll(callers);
         return (completed / seconds, report);
     }
+
+    /// <summary>The PostgreSQL of ORSEIS_POSTGRES (scripts/pg-start.sh) with extra settings, in a pool of its own.</summary>
+    private static string PostgresWith(string settings) =>
+        Environment.GetEnvironmentVariable("ORSEIS_POSTGRES") is { Length: > 0 } cs
+            ? cs.TrimEnd(';') + ";" + settings + ";Application Name=orseis-sweep-" + Guid.NewGuid().ToString("N")[..8]
+            : throw new ScenarioSetupException("Set ORSEIS_POSTGRES to a PostgreSQL connection string (scripts/pg-start.sh writes one) for --providers npgsql.");
+
+    /// <summary>
+    /// Four times <paramref name="size"/>, but no more connections than the load has callers (a caller holds one at a
+    /// time); <paramref name="size"/> itself (nothing to compare) when that is not at least twice it.
+    /// </summary>
+    private static int Larger(Load load, int size) => Math.Min(4 * size, load.Callers) is var larger && larger >= 2 * size ? larger : size;
+
+    private static double Median(List<double> values)
+    {
+        double[] sorted = [.. values.Order()];
+        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[sorted.Length / 2 - 1] + sorted[sorted.Length / 2]) / 2;
+    }
+
+    private static string Uptime()
+    {
+        try
+        {
+            return File.ReadAllText("/proc/loadavg").Trim();
+        }
+        catch (IOException)
+        {
+            return "unknown";
+        }
+    }
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

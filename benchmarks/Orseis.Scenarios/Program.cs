@@ -16,8 +16,12 @@ var run = new Command("run", "Run one scenario in this process and print its res
 run.SetAction((parse, _) => Guarded(() => ScenarioHost.RunAsync(parse.GetRequiredValue(name))));
 
 var quick = new Option<bool>("--quick") { Description = "1 s per point instead of 2" };
-var sweep = new Command("sweep", "Find the knee of throughput over Max Pool Size 1..256 for four loads and compare the advice with it") { quick };
-sweep.SetAction((parse, _) => Guarded(() => PoolSweep.RunAsync(parse.GetValue(quick))));
+var sweepProviders = new Option<string[]?>("--providers") { Description = "mysqlconnector (ORSEIS_MYSQL), npgsql (ORSEIS_POSTGRES); both by default", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))] };
+var sweepLoads = new Option<string[]?>("--loads") { Description = "only the loads whose names start so (short-percall, short-session, long-percall, long-session)", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))] };
+var sweepCurve = new Option<int[]?>("--curve") { Description = "instead of following the advice, the throughput and advice at each of these Max Pool Sizes", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(',')).Select(int.Parse)] };
+var sweepRepeats = new Option<int>("--repeats") { Description = "interleaved runs at the current, advised and 4x advised sizes", DefaultValueFactory = _ => 3 };
+var sweep = new Command("sweep", "Follow the pool-size advice: per provider, load and current Max Pool Size, the throughput at the advised size and at 4x it") { quick, sweepProviders, sweepLoads, sweepCurve, sweepRepeats };
+sweep.SetAction((parse, _) => Guarded(() => PoolSweep.RunAsync(parse.GetValue(quick), parse.GetValue(sweepProviders), parse.GetValue(sweepLoads), parse.GetValue(sweepCurve), parse.GetValue(sweepRepeats))));
 
 var provider = new Option<string>("--provider") { Description = "mysql (MariaDB through MySqlConnector, ORSEIS_MYSQL) or sqlite (in memory)", DefaultValueFactory = _ => "mysql" };
 provider.AcceptOnlyFromAmong("mysql", "sqlite");

@@ -13,6 +13,7 @@ namespace Orseis.Scenarios.Capacity;
 /// of its own starts (scripts/mariadb-start.sh with <c>--thread-handling</c>); for each load, Max Pool Size and client count
 /// a fresh SlowApp process (samples/Orseis.Samples.SlowApp, MySqlConnector, async, open per call, every detector on) is
 /// warmed up and then kept busy by <c>hey</c>; the table gives what the clients got and what Orseis said about the pool.
+/// Where the report advised another Max Pool Size, the point is measured again at the advised size (following the advice).
 /// </summary>
 internal static class CapacityCommand
 {
@@ -36,8 +37,9 @@ internal static class CapacityCommand
         bool cut = false;
         foreach (string handling in handlings)
         {
-            // Room on the server for the largest pool and the study's own status connection.
-            string options = Invariant($"--thread-handling={handling} --max-connections={pools.Max() + 50}");
+            // Room on the server for the largest pool, an advised one (at most about the clients' demand, with its spare
+            // connections) and the study's own status connection.
+            string options = Invariant($"--thread-handling={handling} --max-connections={2 * Math.Max(pools.Max(), clients.Max()) + 50}");
             using var server = new ThrowawayMariaDb("capacity", options);
             foreach (CapacityLoad load in loads)
             {
@@ -52,6 +54,14 @@ internal static class CapacityCommand
                         }
 
                         CapacityPoint point = await MeasureAsync(dll, server.ConnectionString, handling, load, pool, count, seconds);
+                        // Following the advice: the same point at the advised size, judged against this one.
+                        if (point.After.RecommendedMaxPoolSize is { } advised && advised != pool)
+                        {
+                            CapacityPoint followed = await MeasureAsync(dll, server.ConnectionString, handling, load, advised, count, seconds);
+                            point = point with { AtAdvised = followed.Hey };
+                            Console.Error.WriteLine(Invariant($"  followed: pool {advised}, {followed.Hey.OkPerSecond:0} ok/s ({followed.Hey.OkPerSecond / point.Hey.OkPerSecond:0.00} of pool {pool})"));
+                        }
+
                         results.Add(point);
                         Console.Error.WriteLine(
                             Invariant($"{handling}, {load.Name}, pool {pool}, {count} clients: {point.Hey.OkPerSecond:0} ok/s, ") +

@@ -39,6 +39,9 @@ internal sealed record CapacityPoint(
     string Handling, CapacityLoad Load, int Pool, int Clients, HeySummary Hey, CapacityReport Before, CapacityReport After,
     ServerThreads Threads)
 {
+    /// <summary>What the clients got at the advised Max Pool Size, when it differed from <see cref="Pool"/>; null otherwise.</summary>
+    public HeySummary? AtAdvised { get; init; }
+
     /// <summary>Opens that waited for a connection because every one was held (Orseis' count).</summary>
     public long QueuedOpens => After.QueuedOpens - Before.QueuedOpens;
 

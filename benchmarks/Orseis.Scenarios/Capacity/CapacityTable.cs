@@ -34,6 +34,11 @@ internal static class CapacityTable
             text.AppendLine("RecommendedMaxPoolSize over the app's life (warm-up and load); then the server's connections and threads.");
             text.AppendLine();
             Grid(text, all, pools, clients, Said);
+            text.AppendLine();
+            text.AppendLine("At the advised size: the report's RecommendedMaxPoolSize, and ok/s when the same point ran at it, as a share");
+            text.AppendLine("of this pool's (the advice holds when that is at least 0.90); \"same\" where the advice was this pool.");
+            text.AppendLine();
+            Grid(text, all, pools, clients, Followed);
         }
 
         return text.ToString();
@@ -83,6 +88,14 @@ internal static class CapacityTable
 
     private static string Got(CapacityPoint p) =>
         Invariant($"{p.Hey.OkPerSecond:0}/s, p99 {p.Hey.P99Seconds * 1000:0.#}") + (p.Hey.Failed > 0 ? Invariant($", failed {p.Hey.Failed}") : "");
+
+    private static string Followed(CapacityPoint p) => (p.After.RecommendedMaxPoolSize, p.AtAdvised) switch
+    {
+        (null, _) => "no advice",
+        ({ } advised, null) when advised == p.Pool => "same",
+        ({ } advised, { } hey) => Invariant($"{advised}: {hey.OkPerSecond / p.Hey.OkPerSecond:0.00}") + (hey.OkPerSecond < 0.9 * p.Hey.OkPerSecond ? " (lost)" : ""),
+        ({ } advised, null) => Invariant($"{advised}: not run"),
+    };
 
     private static string Said(CapacityPoint p)
     {

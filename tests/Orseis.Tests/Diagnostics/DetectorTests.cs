@@ -191,7 +191,8 @@ public sealed class DetectorTests : DiagTest
                 db.Execute("select 1");
             PoolReport report = db.GetPoolReport();
             Assert.Empty(report.Findings);
-            Assert.InRange(report.RecommendedMaxPoolSize!.Value, 1, 3);
+            // One connection busy at most, two spare per square root of it, and one (the mean hold carries the cold first call).
+            Assert.InRange(report.RecommendedMaxPoolSize!.Value, 1, 4);
             Assert.Contains("more than this load uses", report.PoolSizeAdvice, StringComparison.Ordinal);
         }
     }

@@ -43,6 +43,9 @@ internal sealed class HoldTimes
             Volatile.Write(ref _last, releasedAt);
     }
 
+    /// <summary>Records a time that has no span of its own (an open's: <see cref="PoolSizeAdvisor"/>).</summary>
+    public void Record(TimeSpan held) => Interlocked.Increment(ref _counts[Bucket(held)]);
+
     /// <summary>The bucket of a hold of <paramref name="held"/>: floor(8 log2 µs), 0 below 1 µs, the last from 2^28 µs.</summary>
     internal static int Bucket(TimeSpan held)
     {
@@ -82,6 +85,21 @@ internal sealed class HoldTimes
 
     /// <summary>First acquire and last release seen, as timestamps (0 when none).</summary>
     public (long First, long Last) Span => (Volatile.Read(ref _first), Volatile.Read(ref _last));
+
+    /// <summary>The mean hold time (each bucket at its geometric middle), or null when none was recorded.</summary>
+    public TimeSpan? Mean()
+    {
+        double sum = 0;
+        long total = 0;
+        for (int i = 0; i < Buckets; i++)
+        {
+            long count = Interlocked.Read(ref _counts[i]);
+            sum += count * Math.Pow(2, (i + 0.5) / PerDoubling);
+            total += count;
+        }
+
+        return total == 0 ? null : TimeSpan.FromMicroseconds(sum / total);
+    }
 
     /// <summary>The hold time at <paramref name="quantile"/> (the bucket's geometric middle), or null when none was recorded.</summary>
     public TimeSpan? Percentile(double quantile)

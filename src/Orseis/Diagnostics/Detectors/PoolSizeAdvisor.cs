@@ -4,27 +4,41 @@ namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// Pool-size advice by Little's law, from figures measured on this load: the throughput (releases per second between
-/// the first acquire and the last release) times the uncontended hold time is how many connections the load keeps busy.
-/// The uncontended hold is each kind of hold's 25th percentile (so holds stretched by a saturated server do not inflate it),
-/// averaged over the releases: a kind is the statement that began the hold (<see cref="HoldKinds"/>), so a load that
-/// mixes 0.1 ms lookups with 100 ms work is priced at both, not at the lookups' alone. The advice is
-/// that with 20 % headroom, plus one. When callers really queued and the pool was what held them up (while they queued,
-/// releases came as fast as Max Pool Size connections at the uncontended hold can give them, <see cref="PoolBoundShare"/>),
-/// the demand they showed (held plus inside Open, as each arrived) is a floor for it. Callers that queued while releases
-/// came slower than that waited for connections held longer than they need (the CPU, the thread pool or the server was
-/// the bottleneck): a larger pool would not pass more, so the advice stays what the load keeps busy and the report says
-/// why. The report and the finding give the same number; a finding ("raise") is made only when callers queued on a pool
-/// that held them up and the advice is above Max Pool Size; "lower" is only ever a line of the report. No advice at all
-/// when the thread pool starved while the load ran: the throughput then measured the threads, not the load (the
-/// cold-start study's bursts read "10 would do" for 130 callers holding connections 5 s each).
-/// As an observer it keeps what the advice is made from (every timed hold, and the demand each caller met as it entered
-/// Open while a detector is on) and writes the advice into every report; findings only when
-/// <paramref name="reportsFindings"/> (the PoolSize detector is on).
+/// the first acquire and the last release) times every moment a physical connection is taken per release is how many
+/// connections the load keeps busy. A release's connection was taken for its hold and, before it, inside Open: the
+/// provider's part (MySqlConnector's reset round trip; next to nothing for Npgsql, which sends its reset with the next
+/// statement), measured as the time of the opens that neither waited for the pool nor connected. Both are means, as
+/// Little's law wants (medians left out the tail of a loaded machine's holds: following their advice kept 0.70 of the
+/// throughput in the sweep's long-statement load). The advice is that, two spare connections per square root of it
+/// (<see cref="Sized"/>), and one.
+/// When callers really queued, the demand they showed (held plus inside Open, as each arrived) is a floor: from a pool
+/// callers queue on, the throughput measured is the pool's, not the load's, so only the size at which none queues is
+/// sure not to pass less (issue 45: Little's law on the hold alone advised 2 for a pool of 16 and lost a third of the
+/// throughput; 4x larger pools passed 4 to 30 % more on loads whose connections looked held longer than they need).
+/// A finding ("raise") is made only when the pool held the callers up (while they queued, releases came as fast as Max
+/// Pool Size connections at the uncontended hold can give them, <see cref="PoolBoundShare"/>); when releases came slower,
+/// the report's line says the connections were held longer than they need and a larger pool may pass little more. The
+/// uncontended hold is each kind of hold's 25th percentile, averaged over the releases: a kind is the statement that
+/// began the hold (<see cref="HoldKinds"/>). "Lower" is only ever a line of the report. No advice at all when the thread
+/// pool starved while the load ran: the throughput then measured the threads, not the load (the cold-start study's
+/// bursts read "10 would do" for 130 callers holding connections 5 s each). The advice is worked out while the load runs
+/// (<see cref="Check"/>), so a finding comes within a quarter second of the evidence, and whenever a report is made.
+/// As an observer it keeps what the advice is made from (every timed hold, the time of opens that did not wait, and the
+/// demand each caller met as it entered Open while a detector is on) and writes the advice into every report; findings
+/// only when <paramref name="reportsFindings"/> (the PoolSize detector is on).
 /// </summary>
 internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool reportsFindings = false) : PoolObserver
 {
-    private const double Headroom = 1.2;
+    /// <summary>Spare connections per square root of the busy ones (<see cref="Sized"/>).</summary>
+    private const double Spread = 2;
     private const double HoldQuantile = 0.25;
+
+
+    /// <summary>Opens that neither waited nor connected needed before their own time prices the provider's part.</summary>
+    private const int MinOpensTaken = 10;
+
+    /// <summary>The share of callers whose demand as they arrived a roomy pool's advice covers (<see cref="DemandHigh"/>).</summary>
+    private const double DemandQuantile = 0.95;
 
     /// <summary>
     /// The share of Max Pool Size that releases while callers queued must keep busy at the uncontended hold for the pool to
@@ -35,8 +49,21 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// </summary>
     internal const double PoolBoundShare = 0.75;
 
+    /// <summary>How often the advice is worked out while the load runs (<see cref="Check"/>).</summary>
+    internal static readonly TimeSpan CheckEvery = TimeSpan.FromMilliseconds(250);
+
     private readonly HoldTimes?[] _byKind = new HoldTimes?[HoldKinds.Max + 1];
     private readonly long[] _queuedByKind = new long[HoldKinds.Max + 1];
+
+    // How long opens that neither waited for the pool nor connected took: the provider's time inside Open with a physical
+    // connection taken (MySqlConnector's reset round trip; next to nothing for Npgsql, which sends its reset with the next
+    // statement).
+    private readonly HoldTimes _opensTaken = new();
+
+    // The demand each caller met as it entered Open (connections held plus callers inside Open), one microsecond per
+    // connection wanted: its 95th percentile is what a pool needs for all but 5 % of callers never to queue (a warm-up burst opening a
+    // pool's worth of connections at once is one or two per cent of the opens of a few seconds' load).
+    private readonly HoldTimes _demands = new();
     private long _demandSum;
     private long _demandSamples;
 
@@ -47,6 +74,11 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     private long _queuingSince;
     private long _queuedTicks;
 
+    // Opens that queued and waited at least QueueWaitFloor (as the saturation detector counts them), and when a release
+    // next looks at the advice while the load runs (see Check).
+    private long _queuedOpens;
+    private long _nextCheck;
+
     /// <summary>
     /// A caller that queues with every connection held starts the clock at once: it waits for a release. One that queues
     /// while connections are still being made (a cold pool, a burst that grows it) waits for connects, not for holds: the
@@ -56,12 +88,17 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     {
         Interlocked.Add(ref _demandSum, start.Demand);
         Interlocked.Increment(ref _demandSamples);
+        _demands.Record(TimeSpan.FromTicks(start.Demand * TimeSpan.TicksPerMicrosecond));
         if (Counts(start) && Interlocked.Increment(ref _queuing) == 1)
             Volatile.Write(ref _queuingSince, start.InUse >= maxPoolSize ? start.Started : 0);
     }
 
     public override void OnOpenCompleted(in CompletedOpen open)
     {
+        if (open.Outcome is { Warm: true, OthersQueued: false })
+            _opensTaken.Record(open.Outcome.Elapsed);
+        else if (open.Outcome.Queued && open.Outcome.Elapsed >= log.Options.QueueWaitFloor)
+            Interlocked.Increment(ref _queuedOpens);
         if (Volatile.Read(ref _queuing) > 0)
             Interlocked.CompareExchange(ref _queuingSince, open.At, 0);
         LeftQueue(open.Start, open.At);
@@ -76,6 +113,36 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             Interlocked.Increment(ref _queuedByKind[kind]);
         HoldTimes ofKind = Volatile.Read(ref _byKind[kind]) ?? OfKind(kind);
         ofKind.Record(release.Holder.Started, release.At, release.Held);
+        if (reportsFindings && release.At >= Volatile.Read(ref _nextCheck))
+            Check(release.At);
+    }
+
+    /// <summary>
+    /// The advice while the load runs, not only when a report is made: at most every <see cref="CheckEvery"/>, the release
+    /// that comes due works it out and reports the finding if there is one (a raise), from the opens and queued opens this
+    /// advisor counted itself. Not while the thread pool starves (a ThreadPoolStarvation finding was made): the report's
+    /// advice, which knows when, decides then.
+    /// </summary>
+    private void Check(long now)
+    {
+        long due = Volatile.Read(ref _nextCheck);
+        long next = now + (long)(CheckEvery.TotalSeconds * log.Time.TimestampFrequency);
+        if (Interlocked.CompareExchange(ref _nextCheck, next, due) != due || due == 0)
+            return; // another release checks; the first release only sets the clock
+        try
+        {
+            if (log.Counts().TryGetValue(FindingKind.ThreadPoolStarvation, out long starved) && starved > 0)
+                return;
+            long samples = Interlocked.Read(ref _demandSamples);
+            double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
+            (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
+            HoldTimes holds = HoldTimes.Combined(_byKind);
+            Advise(holds, meanDemand, Interlocked.Read(ref _queuedOpens), samples, report: true, 0, QueuedRate(),
+                uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), DemandHigh());
+        }
+        catch (Exception)
+        {
+        }
     }
 
     /// <summary>The hold times of <paramref name="kind"/>, made on its first release.</summary>
@@ -85,13 +152,13 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// The uncontended hold of the whole load and of the releases made while callers queued: each kind's 25th percentile,
     /// averaged over that kind's releases (of the whole load, or made while callers queued); null where none was made.
     /// </summary>
-    private (TimeSpan? All, TimeSpan? WhileQueued) Uncontended()
+    private (TimeSpan? All, TimeSpan? WhileQueued) ByKind(double quantile)
     {
         double all = 0, queued = 0;
         long releases = 0, queuedReleases = 0;
         for (int kind = 0; kind <= HoldKinds.Max; kind++)
         {
-            if (Volatile.Read(ref _byKind[kind]) is not { } holds || holds.Percentile(HoldQuantile) is not { } hold)
+            if (Volatile.Read(ref _byKind[kind]) is not { } holds || holds.Percentile(quantile) is not { } hold)
                 continue;
             long count = holds.Count, whileQueued = Interlocked.Read(ref _queuedByKind[kind]);
             all += (double)count * hold.Ticks;
@@ -129,15 +196,36 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     {
         long samples = Interlocked.Read(ref _demandSamples);
         double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
-        (TimeSpan? uncontended, TimeSpan? whileQueued) = Uncontended();
+        (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
         HoldTimes holds = HoldTimes.Combined(_byKind);
         Advice? advice = Advise(holds, meanDemand, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved, QueuedRate(),
-            uncontended, whileQueued);
+            uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), DemandHigh());
         figures.MedianHoldTime = holds.Percentile(0.5);
         figures.MeanInUse = advice?.Busy;
         figures.RecommendedMaxPoolSize = advice?.Recommended;
         figures.PoolSizeAdvice = advice is null ? null : Line(advice);
     }
+
+    /// <summary>
+    /// The provider's time inside Open with a physical connection taken, per open, at <paramref name="quantile"/> (the
+    /// mean when null): of the opens that neither waited for the pool nor connected, once <see cref="MinOpensTaken"/> were
+    /// seen. Unknown (zero, <see cref="OpenTime.Measured"/> false) in a pool oversubscribed from its first opens on: every
+    /// open's time was mostly its wait. Only a pool that queued callers is left without it, and that one is advised at
+    /// least the demand its callers showed.
+    /// </summary>
+    private OpenTime InOpen(double? quantile) =>
+        _opensTaken.Count >= MinOpensTaken && (quantile is { } q ? _opensTaken.Percentile(q) : _opensTaken.Mean()) is { } measured
+            ? new OpenTime(measured, Measured: true)
+            : default;
+
+    /// <summary>The demand 95 % of callers met as they entered Open, at most; null before any.</summary>
+    private double? DemandHigh() =>
+        _demands.Percentile(DemandQuantile) is { } high
+            ? Math.Floor(high.TotalMicroseconds * Math.Pow(2, 1.0 / 16) + 1e-9) // its bucket's top
+            : null;
+
+    /// <summary>The provider's time inside Open per open (<see cref="InOpen"/>); <see cref="Measured"/> false when unknown.</summary>
+    public readonly record struct OpenTime(TimeSpan Time, bool Measured);
 
     /// <summary>
     /// What was measured and advised; <see cref="Recommended"/> is null when <see cref="Starved"/>. <see cref="HeldUp"/>:
@@ -146,52 +234,70 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// </summary>
     public sealed record Advice(
         int? Recommended, double Busy, double PerSecond, TimeSpan Hold, double MeanDemand, long QueuedOpens, bool Raise, bool Lower,
-        bool Starved, double? HeldUp = null);
+        bool Starved, double? HeldUp = null, OpenTime InOpen = default);
 
     /// <summary>
     /// The advice for what was measured, or null before any connection was released. <paramref name="lastStarved"/>: when
     /// the thread pool was last seen starving (a timestamp of the log's clock, 0 if never or not watched).
     /// <paramref name="queuedRate"/>: releases per second while callers queued (the whole load's when null).
     /// <paramref name="uncontended"/>, <paramref name="whileQueued"/>: the uncontended hold of the whole load and of the
-    /// releases made while callers queued (by kind: see <see cref="Uncontended"/>); the 25th percentile of
-    /// <paramref name="holds"/> when null.
+    /// releases made while callers queued (by kind: see <see cref="ByKind"/>); the 25th percentile of
+    /// <paramref name="holds"/> when null. <paramref name="inOpen"/>: the provider's time inside Open with a connection
+    /// taken, per open (<see cref="InOpen"/>); each release's hold began with one open, so a connection is taken for that
+    /// plus the hold. None when null. <paramref name="typical"/>, <paramref name="typicalInOpen"/>: the mean hold and time
+    /// inside Open, which size the pool (<paramref name="uncontended"/> and <paramref name="inOpen"/> when null); the
+    /// uncontended ones judge whether the pool held queued callers up. <paramref name="demandHigh"/>: the demand 95 % of
+    /// callers met as they arrived, at most (a floor for the advice).
     /// </summary>
     public Advice? Advise(
         HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
-        double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null)
+        double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null, OpenTime? inOpen = null,
+        TimeSpan? typical = null, OpenTime? typicalInOpen = null, double? demandHigh = null)
     {
         (long first, long last) = holds.Span;
         if ((uncontended ?? holds.Percentile(HoldQuantile)) is not { } hold || last <= first)
             return null;
         double seconds = log.Time.GetElapsedTime(first, last).TotalSeconds;
         double perSecond = holds.Count / seconds;
-        double busy = perSecond * hold.TotalSeconds;
+        OpenTime uncontendedOpen = inOpen ?? default;
+        OpenTime opening = typicalInOpen ?? uncontendedOpen;
+        TimeSpan held = typical ?? hold;
+        double busy = perSecond * (held + opening.Time).TotalSeconds;
         if (lastStarved != 0 && lastStarved >= first)
-            return new Advice(null, busy, perSecond, hold, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true);
-        int recommended = (int)Math.Ceiling(busy * Headroom) + 1;
+        {
+            return new Advice(
+                null, busy, perSecond, held, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true, InOpen: opening);
+        }
+
         bool queued = queuedOpens >= Math.Max(5, opens / 100);
+        // A pool no caller queued on: Little's law with spare connections, but never below what 95 % of callers met as
+        // they arrived (the mean alone advised a pool of 64 at 32 clients 19, which kept 0.76 of the throughput).
+        int recommended = queued ? Sized(busy) : Math.Max(Sized(busy), (int)Math.Ceiling(demandHigh ?? 0));
         TimeSpan queuedHold = queuedRate is null ? hold : whileQueued ?? hold;
-        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * queuedHold.TotalSeconds / cap : 1;
+        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds / cap : 1;
         double? heldUp = queued && share < PoolBoundShare ? share : null;
         if (queued && heldUp is null)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand));
+        else if (queued)
+            recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand)); // the one size that cannot pass less: see the class
         bool raise = queued && heldUp is null && maxPoolSize is { } max && recommended > max;
         bool lower = !queued && maxPoolSize is { } m && m >= 2 * recommended;
-        var advice = new Advice(recommended, busy, perSecond, hold, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp);
+        var advice = new Advice(recommended, busy, perSecond, held, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp, opening);
         if (raise && report)
         {
             CultureInfo c = CultureInfo.InvariantCulture;
             log.Report(FindingKind.PoolSize,
                 string.Create(c, $"Max Pool Size {maxPoolSize} of pool '{log.PoolName}' is too small for this load: {queuedOpens} open(s) queued for a connection ") +
-                string.Create(c, $"(callers wanted {meanDemand:0.#} connections on average as they arrived). Little's law: {perSecond:0.##} releases/s x {hold.TotalMilliseconds:0.###} ms uncontended hold ") +
-                string.Create(c, $"= {busy:0.##} busy; raise Max Pool Size to {recommended} if the server can take it, or hold connections for less time."),
+                string.Create(c, $"(callers wanted {meanDemand:0.#} connections on average as they arrived). Little's law: {Measured(advice)}; ") +
+                string.Create(c, $"raise Max Pool Size to {recommended} if the server can take it, or hold connections for less time."),
                 new Dictionary<string, double>
                 {
                     ["maxPoolSize"] = maxPoolSize ?? -1,
                     ["recommended"] = recommended,
                     ["busy"] = busy,
                     ["perSecond"] = perSecond,
-                    ["holdMs"] = hold.TotalMilliseconds,
+                    ["holdMs"] = held.TotalMilliseconds,
+                    ["inOpenMs"] = opening.Time.TotalMilliseconds,
                     ["meanDemand"] = meanDemand,
                     ["queuedOpens"] = queuedOpens,
                 },
@@ -205,8 +311,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     private string Line(Advice a)
     {
         var c = CultureInfo.InvariantCulture;
-        string measured = string.Create(
-            c, $"{a.PerSecond:0.##} releases/s x {a.Hold.TotalMilliseconds:0.###} ms uncontended hold = {a.Busy:0.##} busy");
+        string measured = Measured(a);
         if (a.Starved)
         {
             return measured + "; no advice: the thread pool starved while this load ran, so its throughput measured the threads, " +
@@ -221,7 +326,10 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {share:P0} of ") +
                    string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold: ") +
                    "connections were held longer than they need " +
-                   "(CPU, thread pool or server saturated), so a larger pool would not pass more; shorten what runs while one is held";
+                   "(CPU, thread pool or server saturated), so a larger pool may pass little more; " +
+                   string.Create(c, $"{a.Recommended} is what the callers wanted at once, ") +
+                   "the size at which none queues and the only one sure not to pass less; " +
+                   "shorten what runs while one is held";
         }
 
         if (a.Lower)
@@ -231,5 +339,25 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         }
 
         return law;
+    }
+
+    /// <summary>
+    /// The pool size for <paramref name="busy"/> connections kept busy on average: those, two more per square root of them
+    /// (the spread of a load's demand around its mean, as staffing rules for queues size servers), and one.
+    /// </summary>
+    internal static int Sized(double busy) => (int)Math.Ceiling(busy + Spread * Math.Sqrt(busy)) + 1;
+
+    /// <summary>Little's law as measured: the throughput times every moment a connection is taken per release, by part.</summary>
+    private static string Measured(Advice a)
+    {
+        var c = CultureInfo.InvariantCulture;
+        string perSecond = string.Create(c, $"{a.PerSecond:0.##} releases/s x ");
+        string hold = string.Create(c, $"{a.Hold.TotalMilliseconds:0.###} ms held");
+        string busy = string.Create(c, $" = {a.Busy:0.##} busy");
+        if (!a.InOpen.Measured)
+            return perSecond + hold + " (mean; time inside Open not measured: every open waited for the pool)" + busy;
+        string inOpen = string.Create(c, $"{a.InOpen.Time.TotalMilliseconds:0.###} ms inside Open with a connection taken ") +
+                        "(the provider's: its reset or checks)";
+        return perSecond + "(" + inOpen + " + " + hold + ", means)" + busy;
     }
 }
