@@ -53,6 +53,7 @@ internal static class ColdScenarios
             Database db = run.Open("Connection Idle Timeout=1");
             await ScenarioRun.WarmAsync(db, 20);
             await Task.Delay(TimeSpan.FromSeconds(3.5), run.Stop);
+            run.MarkOnset();
             await WithSlowConnectsAsync(() => AllAtOnceAsync(20, () => db.ExecuteAsync("do sleep(0.05)")));
         });
 

@@ -59,6 +59,7 @@ internal static class PoolScenarios
         {
             Database db = run.Open("Max Pool Size=4;Connect Timeout=1");
             Session[] held = await Task.WhenAll(Enumerable.Range(0, 4).Select(_ => db.OpenSessionAsync()));
+            run.MarkOnset();
             try
             {
                 await db.ExecuteAsync("select 1");
@@ -79,6 +80,7 @@ internal static class PoolScenarios
         {
             Database db = run.Open("Max Pool Size=5;Connect Timeout=1");
             await db.ExecuteAsync("select 1");
+            run.MarkOnset();
             Server.Pause(true);
             try
             {
@@ -108,6 +110,7 @@ internal static class PoolScenarios
         {
             Database db = run.Open(configure: d => d.HeldTooLongThreshold = TimeSpan.FromSeconds(1));
             Session leaked = await LeakASessionAsync(db);
+            run.MarkOnset();
             await ScenarioRun.ForAsync(2, TimeSpan.FromSeconds(2), async _ =>
             {
                 await db.ExecuteAsync("select 1");
