@@ -73,6 +73,7 @@ internal sealed class Workload : IDisposable
         diagnostics.HeldTooLongThreshold = TimeSpan.FromDays(1);
         diagnostics.FindingInterval = TimeSpan.FromDays(1);
         diagnostics.ChurnGap = TimeSpan.FromMinutes(10);
+        diagnostics.RepeatedStatementGap = TimeSpan.FromMinutes(10); // likewise: a streak of repeats is not ended by the harness's pauses
         diagnostics.SlowOpenFloor = TimeSpan.FromSeconds(10);
         diagnostics.QueueWaitFloor = TimeSpan.FromSeconds(10);
         diagnostics.ThreadPoolDelayThreshold = TimeSpan.FromSeconds(10);

@@ -37,6 +37,9 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     /// <summary>Opens that neither waited nor connected needed before their own time prices the provider's part.</summary>
     private const int MinOpensTaken = 10;
 
+    /// <summary>The fewest queued opens that make a pool one callers queued on (and at least 1 % of the opens).</summary>
+    private const int MinQueuedOpens = 5;
+
     /// <summary>The share of callers whose demand as they arrived a roomy pool's advice covers (<see cref="DemandHigh"/>).</summary>
     private const double DemandQuantile = 0.95;
 
@@ -113,7 +116,9 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             Interlocked.Increment(ref _queuedByKind[kind]);
         HoldTimes ofKind = Volatile.Read(ref _byKind[kind]) ?? OfKind(kind);
         ofKind.Record(release.Holder.Started, release.At, release.Held);
-        if (reportsFindings && release.At >= Volatile.Read(ref _nextCheck))
+        // Only a raise is reported while the load runs, and a raise needs queued opens: a pool nobody queued on is never
+        // worked out on its releases (on a steady load the check would cost every 250 ms for nothing).
+        if (reportsFindings && Interlocked.Read(ref _queuedOpens) >= MinQueuedOpens && release.At >= Volatile.Read(ref _nextCheck))
             Check(release.At);
     }
 
@@ -269,7 +274,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
                 null, busy, perSecond, held, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true, InOpen: opening);
         }
 
-        bool queued = queuedOpens >= Math.Max(5, opens / 100);
+        bool queued = queuedOpens >= Math.Max(MinQueuedOpens, opens / 100);
         // A pool no caller queued on: Little's law with spare connections, but never below what 95 % of callers met as
         // they arrived (the mean alone advised a pool of 64 at 32 clients 19, which kept 0.76 of the throughput).
         int recommended = queued ? Sized(busy) : Math.Max(Sized(busy), (int)Math.Ceiling(demandHigh ?? 0));
