@@ -31,6 +31,7 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
     [
         "Detectors", "CaptureCommandText", "ChurnThreshold", "ChurnGap", "SlowOpenFactor", "SlowOpenFloor", "QueueWaitFloor",
         "HeldTooLongThreshold", "ThreadPoolDelayThreshold", "FindingInterval", "FindingsKept", "ProviderPoolCounts",
+        "RepeatedStatementThreshold", "RepeatedStatementGap",
     ];
 
     public void Configure(OrseisOptions options) => Configure(Options.DefaultName, options);
@@ -108,6 +109,10 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
             d.ChurnThreshold = Integer(section, "ChurnThreshold", churnThreshold);
         if (Value(section, "ChurnGap") is { } churnGap)
             d.ChurnGap = Time(section, "ChurnGap", churnGap, infinite: false);
+        if (Value(section, "RepeatedStatementThreshold") is { } repeatedThreshold)
+            d.RepeatedStatementThreshold = Integer(section, "RepeatedStatementThreshold", repeatedThreshold);
+        if (Value(section, "RepeatedStatementGap") is { } repeatedGap)
+            d.RepeatedStatementGap = Time(section, "RepeatedStatementGap", repeatedGap, infinite: false);
         if (Value(section, "SlowOpenFactor") is { } factor)
         {
             d.SlowOpenFactor = double.TryParse(factor, NumberStyles.Float, CultureInfo.InvariantCulture, out double number)

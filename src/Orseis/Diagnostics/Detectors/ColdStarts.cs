@@ -205,7 +205,9 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
             Judge(verdict);
     }
 
-    /// <summary>The ended wave with its holds as they stand at <paramref name="now"/> (those still out held until then); under the lock.</summary>
+    /// <summary>
+    /// The ended wave with its holds as they stand at <paramref name="now"/> (those still out held until then); under the lock.
+    /// </summary>
     private Verdict Settle(long now)
     {
         double heldMs = _heldMsSum;
@@ -280,12 +282,15 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
     {
         CultureInfo c = CultureInfo.InvariantCulture;
         double slowdown = heldMs > 0 ? requestMs / heldMs : double.PositiveInfinity;
-        string cost = string.Create(c, $"the first {wave.Opens} requests took {requestMs:0} ms on average where their own work took {heldMs:0} ms") +
+        string cost = string.Create(c, $"the first {wave.Opens} requests took {requestMs:0} ms on average ") +
+                      string.Create(c, $"where their own work took {heldMs:0} ms") +
                       (double.IsFinite(slowdown) && slowdown < 1000 ? string.Create(c, $" ({slowdown:0.0#}x)") : "") +
                       string.Create(c, $": opening was {share * 100:0} % of their time. ");
         string head = wave.AfterLoss
-            ? string.Create(c, $"Reconnect wave on pool '{log.PoolName}' after connections were lost (a server restart or a failover): ") + cost +
-              "Expected once per outage, and not a pool-size problem: every caller reconnected at once to a server that had just come back; " +
+            ? string.Create(c, $"Reconnect wave on pool '{log.PoolName}' after connections were lost (a server restart or a failover): ") +
+              cost +
+              "Expected once per outage, and not a pool-size problem: every caller reconnected at once to a server that had just " +
+              "come back; " +
               "where connects are this slow, a warm-up after recovery (db.WarmUpAsync) spares the first requests. "
             : string.Create(c, $"Cold start of pool '{log.PoolName}': ") + cost +
               string.Create(c, $"Warm the pool before traffic: await db.WarmUpAsync({wave.Connects}) at start-up ") +
