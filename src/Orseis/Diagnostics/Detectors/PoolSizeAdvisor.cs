@@ -68,6 +68,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     // pool's worth of connections at once is one or two per cent of the opens of a few seconds' load).
     private readonly HoldTimes _demands = new();
     private long _demandSum;
+    private long _demandMax; // no more connections were ever taken at once: Little's law's estimate cannot be more
     private long _demandSamples;
 
     // Callers inside Open that entered with the pool oversubscribed, since when the pool has held them up (0 while it
@@ -90,6 +91,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     public override void OnOpenStarting(in OpenStart start)
     {
         Interlocked.Add(ref _demandSum, start.Demand);
+        Peaks.Raise(ref _demandMax, start.Demand);
         Interlocked.Increment(ref _demandSamples);
         _demands.Record(TimeSpan.FromTicks(start.Demand * TimeSpan.TicksPerMicrosecond));
         if (Counts(start) && Interlocked.Increment(ref _queuing) == 1)
@@ -268,6 +270,8 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         OpenTime opening = typicalInOpen ?? uncontendedOpen;
         TimeSpan held = typical ?? hold;
         double busy = perSecond * (held + opening.Time).TotalSeconds;
+        if (Interlocked.Read(ref _demandMax) is > 0 and var most && busy > most)
+            busy = most; // means over a short window (a cold first call) can read more than the callers ever took
         if (lastStarved != 0 && lastStarved >= first)
         {
             return new Advice(
