@@ -24,7 +24,10 @@ public sealed class SqliteFile : IDisposable
 
     public void Dispose()
     {
-        SqliteConnection.ClearAllPools();
+        // Only this file's pool: ClearAllPools would also dispose the idle connections of the other test classes' files,
+        // which run in parallel, and one being handed out meanwhile failed its next statement (sqlite3 disposed).
+        using (var connection = new SqliteConnection(ConnectionString))
+            SqliteConnection.ClearPool(connection);
         foreach (string file in new[] { Path, Path + "-wal", Path + "-shm", Path + "-journal" })
         {
             try
