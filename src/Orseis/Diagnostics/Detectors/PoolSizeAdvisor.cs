@@ -33,14 +33,13 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     private const double Spread = 2;
     private const double HoldQuantile = 0.25;
 
-
     /// <summary>Opens that neither waited nor connected needed before their own time prices the provider's part.</summary>
     private const int MinOpensTaken = 10;
 
     /// <summary>The fewest queued opens that make a pool one callers queued on (and at least 1 % of the opens).</summary>
     private const int MinQueuedOpens = 5;
 
-    /// <summary>The share of callers whose demand as they arrived a roomy pool's advice covers (<see cref="DemandHigh"/>).</summary>
+    /// <summary>The share of callers whose demand as they arrived a roomy pool's advice covers (<see cref="Demand"/>).</summary>
     private const double DemandQuantile = 0.95;
 
     /// <summary>
@@ -68,7 +67,6 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     // pool's worth of connections at once is one or two per cent of the opens of a few seconds' load).
     private readonly HoldTimes _demands = new();
     private long _demandSum;
-    private long _demandMax; // no more connections were ever taken at once: Little's law's estimate cannot be more
     private long _demandSamples;
 
     // Callers inside Open that entered with the pool oversubscribed, since when the pool has held them up (0 while it
@@ -91,7 +89,6 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     public override void OnOpenStarting(in OpenStart start)
     {
         Interlocked.Add(ref _demandSum, start.Demand);
-        Peaks.Raise(ref _demandMax, start.Demand);
         Interlocked.Increment(ref _demandSamples);
         _demands.Record(TimeSpan.FromTicks(start.Demand * TimeSpan.TicksPerMicrosecond));
         if (Counts(start) && Interlocked.Increment(ref _queuing) == 1)
@@ -140,12 +137,8 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         {
             if (log.Counts().TryGetValue(FindingKind.ThreadPoolStarvation, out long starved) && starved > 0)
                 return;
-            long samples = Interlocked.Read(ref _demandSamples);
-            double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
-            (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
-            HoldTimes holds = HoldTimes.Combined(_byKind);
-            Advise(holds, meanDemand, Interlocked.Read(ref _queuedOpens), samples, report: true, 0, QueuedRate(),
-                uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), DemandHigh());
+            AdviseNow(HoldTimes.Combined(_byKind), Interlocked.Read(ref _queuedOpens), Interlocked.Read(ref _demandSamples),
+                report: true, lastStarved: 0);
         }
         catch (Exception)
         {
@@ -201,16 +194,25 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
 
     public override void Describe(ReportFigures figures)
     {
-        long samples = Interlocked.Read(ref _demandSamples);
-        double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
-        (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
         HoldTimes holds = HoldTimes.Combined(_byKind);
-        Advice? advice = Advise(holds, meanDemand, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved, QueuedRate(),
-            uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), DemandHigh());
+        Advice? advice = AdviseNow(holds, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved);
         figures.MedianHoldTime = holds.Percentile(0.5);
         figures.MeanInUse = advice?.Busy;
         figures.RecommendedMaxPoolSize = advice?.Recommended;
         figures.PoolSizeAdvice = advice is null ? null : Line(advice);
+    }
+
+    /// <summary>
+    /// The advice from what this advisor measured so far (<paramref name="holds"/>: every kind's, combined), as a report
+    /// and the on-load <see cref="Check"/> both ask for it.
+    /// </summary>
+    private Advice? AdviseNow(HoldTimes holds, long queuedOpens, long opens, bool report, long lastStarved)
+    {
+        long samples = Interlocked.Read(ref _demandSamples);
+        double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
+        (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
+        return Advise(holds, meanDemand, queuedOpens, opens, report, lastStarved, QueuedRate(),
+            uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), Demand(DemandQuantile));
     }
 
     /// <summary>
@@ -225,9 +227,12 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             ? new OpenTime(measured, Measured: true)
             : default;
 
-    /// <summary>The demand 95 % of callers met as they entered Open, at most; null before any.</summary>
-    private double? DemandHigh() =>
-        _demands.Percentile(DemandQuantile) is { } high
+    /// <summary>
+    /// The demand <paramref name="quantile"/> of callers met as they entered Open, at most (the top of its bucket); null
+    /// before any. At 1, the most connections callers ever took at once, or a little more.
+    /// </summary>
+    private double? Demand(double quantile) =>
+        _demands.Percentile(quantile) is { } high
             ? Math.Floor(high.TotalMicroseconds * Math.Pow(2, 1.0 / 16) + 1e-9) // its bucket's top
             : null;
 
@@ -270,7 +275,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         OpenTime opening = typicalInOpen ?? uncontendedOpen;
         TimeSpan held = typical ?? hold;
         double busy = perSecond * (held + opening.Time).TotalSeconds;
-        if (Interlocked.Read(ref _demandMax) is > 0 and var most && busy > most)
+        if (Demand(1) is { } most && busy > most)
             busy = most; // means over a short window (a cold first call) can read more than the callers ever took
         if (lastStarved != 0 && lastStarved >= first)
         {
@@ -285,9 +290,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         TimeSpan queuedHold = queuedRate is null ? hold : whileQueued ?? hold;
         double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds / cap : 1;
         double? heldUp = queued && share < PoolBoundShare ? share : null;
-        if (queued && heldUp is null)
-            recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand));
-        else if (queued)
+        if (queued)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand)); // the one size that cannot pass less: see the class
         bool raise = queued && heldUp is null && maxPoolSize is { } max && recommended > max;
         bool lower = !queued && maxPoolSize is { } m && m >= 2 * recommended;
