@@ -11,9 +11,7 @@ public abstract partial class SqlRunner
     /// <summary>One multi-mapping call of any number of parts: <paramref name="compose"/> makes the row function of a layout.</summary>
     private List<TResult> MultiMap<TResult>(
         string sql, object? args, TimeSpan? timeout, Type[] types, string splitOn, Func<Delegate[], Func<DbDataReader, TResult>> compose) =>
-        Run(
-            new CommandRequest(sql, args, timeout),
-            (command, handlers, async, ct) => MultiMapBody(command, handlers, types, splitOn, compose, async, ct));
+        Run(new CommandRequest(sql, args, timeout), new MultiRowSource<TResult>(types, splitOn, compose).Read);
 
     /// <summary>The async form of <see cref="MultiMap{TResult}"/>.</summary>
     private Task<List<TResult>> MultiMapAsync<TResult>(
@@ -21,34 +19,22 @@ public abstract partial class SqlRunner
         CancellationToken cancellationToken) =>
         RunAsync(
             new CommandRequest(sql, args, timeout),
-            (command, handlers, async, ct) => MultiMapBody(command, handlers, types, splitOn, compose, async, ct),
-            async: true, cancellationToken).AsTask();
+            new MultiRowSource<TResult>(types, splitOn, compose).Read,
+            async: true,
+            cancellationToken).AsTask();
 
-    private static async ValueTask<List<TResult>> MultiMapBody<TResult>(
-        DbCommand command, TypeHandlerSet? handlers, Type[] types, string splitOn, Func<Delegate[], Func<DbDataReader, TResult>> compose,
-        bool async, CancellationToken cancellationToken)
+    /// <summary>
+    /// The mapper of a multi-mapped row for <see cref="ListBody{TRow}"/>, the one buffered reading loop: the parts' mappers
+    /// for the reader's layout (<see cref="MultiMapper"/>), combined by <c>compose</c>. Its <see cref="Read"/> is the call's
+    /// body (one object and one delegate per call, as the closure it replaces).
+    /// </summary>
+    private sealed class MultiRowSource<TResult>(Type[] types, string splitOn, Func<Delegate[], Func<DbDataReader, TResult>> compose)
+        : IRowSource<TResult>
     {
-        DbDataReader reader =
-            await ExecuteReaderAsync(command, System.Data.CommandBehavior.Default, async, cancellationToken).ConfigureAwait(false);
-        try
-        {
-            var rows = new List<TResult>();
-            if (await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
-            {
-                Func<DbDataReader, TResult> row = compose(MultiMapper.Get(reader, types, splitOn, handlers));
-                do
-                {
-                    rows.Add(row(reader));
-                }
-                while (await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false));
-            }
+        public Func<DbDataReader, TResult> Mapper(DbDataReader reader, string sql, TypeHandlerSet? handlers) =>
+            compose(MultiMapper.Get(reader, types, splitOn, handlers));
 
-            await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
-            return rows;
-        }
-        finally
-        {
-            await DisposeReaderAsync(reader, async).ConfigureAwait(false);
-        }
+        public ValueTask<List<TResult>> Read(DbCommand command, TypeHandlerSet? handlers, bool async, CancellationToken ct) =>
+            ListBody(command, handlers, this, async, ct);
     }
 }

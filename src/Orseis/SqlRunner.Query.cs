@@ -11,9 +11,10 @@ public abstract partial class SqlRunner
 {
     /// <summary>
     /// Every row of the first result set, mapped by <paramref name="rows"/>' mapper (<see cref="RowMapper{T}"/>'s when null),
-    /// then the later result sets drained: the one buffered reading loop of <c>Query&lt;T&gt;</c> and <c>Query(Type)</c>.
+    /// then the later result sets drained: the one buffered reading loop of <c>Query&lt;T&gt;</c>, <c>Query(Type)</c> and
+    /// multi-mapping.
     /// </summary>
-    [SuppressMessage("Performance", "CA1859", Justification = "Typed by the row; RuntimeRowType is its one implementation.")]
+    [SuppressMessage("Performance", "CA1859", Justification = "Typed by the row; RuntimeRowType and MultiRowSource implement it.")]
     private static async ValueTask<List<TRow>> ListBody<TRow>(
         DbCommand command, TypeHandlerSet? handlers, IRowSource<TRow>? rows, bool async, CancellationToken cancellationToken)
     {
@@ -63,17 +64,15 @@ public abstract partial class SqlRunner
             if (!await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
             {
                 await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
-                return limit is RowLimit.First or RowLimit.Single
-                    ? throw new InvalidOperationException($"{Describe(limit)} expected a row, but the query returned none.")
-                    : default;
+                return limit.NeedsRow() ? throw limit.NoRow("Query", "the query returned") : default;
             }
 
             Func<DbDataReader, TRow> map = rows is null
                 ? RowMapper<TRow>.Get(reader, command.CommandText, handlers)
                 : rows.Mapper(reader, command.CommandText, handlers);
             TRow row = map(reader);
-            if (limit is RowLimit.Single or RowLimit.SingleOrDefault && await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
-                throw new InvalidOperationException($"{Describe(limit)} expected at most one row, but the query returned more than one.");
+            if (limit.AtMostOne() && await ReadAsync(reader, async, cancellationToken).ConfigureAwait(false))
+                throw limit.MoreThanOne("Query", "the query returned");
             await DrainAsync(reader, async, cancellationToken).ConfigureAwait(false);
             return row;
         }
@@ -82,8 +81,6 @@ public abstract partial class SqlRunner
             await DisposeReaderAsync(reader, async).ConfigureAwait(false);
         }
     }
-
-    private static string Describe(RowLimit limit) => "Query" + limit;
 
     /// <summary>
     /// Awaits a row that <see cref="RowLimit.Single"/> or <see cref="RowLimit.First"/> guarantees. The public methods that

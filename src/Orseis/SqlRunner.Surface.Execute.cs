@@ -24,8 +24,10 @@ public abstract partial class SqlRunner
     /// <c>"Orseis.BatchSize"</c>.
     /// </remarks>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s. Or a sequence of such objects.</param>
-    /// <param name="timeout">The command timeout for this call (for each statement or batch of a sequence); null for the database's default.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s. Or
+    /// a sequence of such objects.</param>
+    /// <param name="timeout">The command timeout for this call (for each statement or batch of a sequence); null for the database's
+    /// default.</param>
     /// <returns>The rows affected, as the provider counts them.</returns>
     public int Execute(
         string sql, object? args = null, TimeSpan? timeout = null)
@@ -38,9 +40,11 @@ public abstract partial class SqlRunner
         return Run(new CommandRequest(sql, null, timeout), each);
     }
 
-    /// <summary>Like <see cref="Execute(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="Execute(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="timeout">The command timeout for this call (for each statement or batch of a sequence); null for the database's default.</param>
+    /// <param name="timeout">The command timeout for this call (for each statement or batch of a sequence); null for the database's
+    /// default.</param>
     /// <returns>The rows affected, as the provider counts them.</returns>
     public int Execute(
         SqlInterpolatedStringHandler sql, TimeSpan? timeout = null) =>
@@ -57,8 +61,10 @@ public abstract partial class SqlRunner
 
     /// <inheritdoc cref="Execute(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s. Or a sequence of such objects.</param>
-    /// <param name="timeout">The command timeout for this call (for each statement or batch of a sequence); null for the database's default.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s. Or
+    /// a sequence of such objects.</param>
+    /// <param name="timeout">The command timeout for this call (for each statement or batch of a sequence); null for the database's
+    /// default.</param>
     /// <param name="cancellationToken">Cancels the call; a sequence stops before its next item or batch.</param>
     public Task<int> ExecuteAsync(
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
@@ -75,9 +81,11 @@ public abstract partial class SqlRunner
         return RunAsync(new CommandRequest(sql, null, timeout), each, async: true, cancellationToken).AsTask();
     }
 
-    /// <summary>Like <see cref="ExecuteAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="ExecuteAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/>
+    /// sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="timeout">The command timeout for this call (for each statement or batch of a sequence); null for the database's default.</param>
+    /// <param name="timeout">The command timeout for this call (for each statement or batch of a sequence); null for the database's
+    /// default.</param>
     /// <param name="cancellationToken">Cancels the call; a sequence stops before its next item or batch.</param>
     /// <returns>The rows affected, as the provider counts them.</returns>
     public Task<int> ExecuteAsync(

@@ -17,23 +17,29 @@ public abstract partial class SqlRunner
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
-    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be mapped.</exception>
+    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be
+    /// mapped.</exception>
     public List<TResult> Query<T1, T2, TResult>(
         string sql, Func<T1, T2, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null) =>
         MultiMap(sql, args, timeout, MultiTypes<T1, T2>.Types, splitOn, MultiRow.Compose(map));
 
-    /// <summary>Like <see cref="Query{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="Query{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?)"/>, with the holes of
+    /// <paramref name="sql"/> sent as parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public List<TResult> Query<T1, T2, TResult>(
@@ -41,7 +47,8 @@ public abstract partial class SqlRunner
         Query<T1, T2, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="Query{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="Query{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -54,36 +61,57 @@ public abstract partial class SqlRunner
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<List<TResult>> QueryAsync<T1, T2, TResult>(
-        string sql, Func<T1, T2, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        string sql,
+        Func<T1, T2, TResult> map,
+        object? args = null,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         MultiMapAsync(sql, args, timeout, MultiTypes<T1, T2>.Types, splitOn, MultiRow.Compose(map), cancellationToken);
 
-    /// <summary>Like <see cref="QueryAsync{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see
+    /// cref="QueryAsync{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes
+    /// of <paramref name="sql"/> sent as parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public Task<List<TResult>> QueryAsync<T1, T2, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, TResult> map, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, TResult> map,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         QueryAsync<T1, T2, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryAsync{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="QueryAsync{T1, T2, TResult}(string, Func{T1, T2, TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<T1, T2, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <summary>
@@ -96,24 +124,30 @@ public abstract partial class SqlRunner
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
-    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be mapped.</exception>
+    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be
+    /// mapped.</exception>
     public List<TResult> Query<T1, T2, T3, TResult>(
         string sql, Func<T1, T2, T3, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null) =>
         MultiMap(sql, args, timeout, MultiTypes<T1, T2, T3>.Types, splitOn, MultiRow.Compose(map));
 
-    /// <summary>Like <see cref="Query{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="Query{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?)"/>, with the
+    /// holes of <paramref name="sql"/> sent as parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public List<TResult> Query<T1, T2, T3, TResult>(
@@ -121,7 +155,8 @@ public abstract partial class SqlRunner
         Query<T1, T2, T3, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="Query{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="Query{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -135,37 +170,55 @@ public abstract partial class SqlRunner
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, TResult>(
-        string sql, Func<T1, T2, T3, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        string sql,
+        Func<T1, T2, T3, TResult> map,
+        object? args = null,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         MultiMapAsync(sql, args, timeout, MultiTypes<T1, T2, T3>.Types, splitOn, MultiRow.Compose(map), cancellationToken);
 
-    /// <summary>Like <see cref="QueryAsync{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <c>QueryAsync&lt;T1, T2, T3, TResult&gt;</c>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, TResult> map, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, TResult> map,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         QueryAsync<T1, T2, T3, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryAsync{T1, T2, T3, TResult}(string, Func{T1, T2, T3, TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <c>QueryAsync&lt;T1, T2, T3, TResult&gt;</c>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<T1, T2, T3, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <summary>
@@ -179,25 +232,31 @@ public abstract partial class SqlRunner
     /// <typeparam name="T4">The type of the row's fourth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
-    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be mapped.</exception>
+    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be
+    /// mapped.</exception>
     public List<TResult> Query<T1, T2, T3, T4, TResult>(
         string sql, Func<T1, T2, T3, T4, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null) =>
         MultiMap(sql, args, timeout, MultiTypes<T1, T2, T3, T4>.Types, splitOn, MultiRow.Compose(map));
 
-    /// <summary>Like <see cref="Query{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="Query{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?)"/>, with
+    /// the holes of <paramref name="sql"/> sent as parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
     /// <typeparam name="T4">The type of the row's fourth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public List<TResult> Query<T1, T2, T3, T4, TResult>(
@@ -205,12 +264,17 @@ public abstract partial class SqlRunner
         Query<T1, T2, T3, T4, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="Query{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="Query{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public List<TResult> Query<T1, T2, T3, T4, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <inheritdoc cref="Query{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?)"/>
@@ -220,38 +284,57 @@ public abstract partial class SqlRunner
     /// <typeparam name="T4">The type of the row's fourth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, TResult>(
-        string sql, Func<T1, T2, T3, T4, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        string sql,
+        Func<T1, T2, T3, T4, TResult> map,
+        object? args = null,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         MultiMapAsync(sql, args, timeout, MultiTypes<T1, T2, T3, T4>.Types, splitOn, MultiRow.Compose(map), cancellationToken);
 
-    /// <summary>Like <see cref="QueryAsync{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <c>QueryAsync&lt;T1, T2, T3, T4, TResult&gt;</c>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
     /// <typeparam name="T4">The type of the row's fourth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, TResult> map, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, TResult> map,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         QueryAsync<T1, T2, T3, T4, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryAsync{T1, T2, T3, T4, TResult}(string, Func{T1, T2, T3, T4, TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <c>QueryAsync&lt;T1, T2, T3, T4, TResult&gt;</c>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <summary>
@@ -266,17 +349,22 @@ public abstract partial class SqlRunner
     /// <typeparam name="T5">The type of the row's fifth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
-    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be mapped.</exception>
+    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be
+    /// mapped.</exception>
     public List<TResult> Query<T1, T2, T3, T4, T5, TResult>(
         string sql, Func<T1, T2, T3, T4, T5, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null) =>
         MultiMap(sql, args, timeout, MultiTypes<T1, T2, T3, T4, T5>.Types, splitOn, MultiRow.Compose(map));
 
-    /// <summary>Like <see cref="Query{T1, T2, T3, T4, T5, TResult}(string, Func{T1, T2, T3, T4, T5, TResult}, object?, string, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see
+    /// cref="Query{T1, T2, T3, T4, T5, TResult}(string, Func{T1, T2, T3, T4, T5, TResult}, object?, string, TimeSpan?)"/>, with the holes
+    /// of <paramref name="sql"/> sent as parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
@@ -284,8 +372,10 @@ public abstract partial class SqlRunner
     /// <typeparam name="T5">The type of the row's fifth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public List<TResult> Query<T1, T2, T3, T4, T5, TResult>(
@@ -293,12 +383,17 @@ public abstract partial class SqlRunner
         Query<T1, T2, T3, T4, T5, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="Query{T1, T2, T3, T4, T5, TResult}(string, Func{T1, T2, T3, T4, T5, TResult}, object?, string, TimeSpan?)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="Query{T1, T2, T3, T4, T5, TResult}(string, Func{T1, T2, T3, T4, T5, TResult}, object?, string, TimeSpan?)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public List<TResult> Query<T1, T2, T3, T4, T5, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, T5, TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <inheritdoc cref="Query{T1, T2, T3, T4, T5, TResult}(string, Func{T1, T2, T3, T4, T5, TResult}, object?, string, TimeSpan?)"/>
@@ -309,16 +404,24 @@ public abstract partial class SqlRunner
     /// <typeparam name="T5">The type of the row's fifth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, TResult>(
-        string sql, Func<T1, T2, T3, T4, T5, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        string sql,
+        Func<T1, T2, T3, T4, T5, TResult> map,
+        object? args = null,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         MultiMapAsync(sql, args, timeout, MultiTypes<T1, T2, T3, T4, T5>.Types, splitOn, MultiRow.Compose(map), cancellationToken);
 
-    /// <summary>Like <see cref="QueryAsync{T1, T2, T3, T4, T5, TResult}(string, Func{T1, T2, T3, T4, T5, TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <c>QueryAsync&lt;T1, T2, T3, T4, T5, TResult&gt;</c>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
@@ -326,22 +429,33 @@ public abstract partial class SqlRunner
     /// <typeparam name="T5">The type of the row's fifth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, TResult> map, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, T5, TResult> map,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         QueryAsync<T1, T2, T3, T4, T5, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryAsync{T1, T2, T3, T4, T5, TResult}(string, Func{T1, T2, T3, T4, T5, TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <c>QueryAsync&lt;T1, T2, T3, T4, T5, TResult&gt;</c>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, T5, TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <summary>
@@ -357,17 +471,21 @@ public abstract partial class SqlRunner
     /// <typeparam name="T6">The type of the row's sixth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
-    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be mapped.</exception>
+    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be
+    /// mapped.</exception>
     public List<TResult> Query<T1, T2, T3, T4, T5, T6, TResult>(
         string sql, Func<T1, T2, T3, T4, T5, T6, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null) =>
         MultiMap(sql, args, timeout, MultiTypes<T1, T2, T3, T4, T5, T6>.Types, splitOn, MultiRow.Compose(map));
 
-    /// <summary>Like <see cref="Query{T1, T2, T3, T4, T5, T6, TResult}(string, Func{T1, T2, T3, T4, T5, T6, TResult}, object?, string, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <c>Query&lt;T1, T2, T3, T4, T5, T6, TResult&gt;</c>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
@@ -376,8 +494,10 @@ public abstract partial class SqlRunner
     /// <typeparam name="T6">The type of the row's sixth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public List<TResult> Query<T1, T2, T3, T4, T5, T6, TResult>(
@@ -385,15 +505,20 @@ public abstract partial class SqlRunner
         Query<T1, T2, T3, T4, T5, T6, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="Query{T1, T2, T3, T4, T5, T6, TResult}(string, Func{T1, T2, T3, T4, T5, T6, TResult}, object?, string, TimeSpan?)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <c>Query&lt;T1, T2, T3, T4, T5, T6, TResult&gt;</c>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public List<TResult> Query<T1, T2, T3, T4, T5, T6, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, T6, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, T5, T6, TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <inheritdoc cref="Query{T1, T2, T3, T4, T5, T6, TResult}(string, Func{T1, T2, T3, T4, T5, T6, TResult}, object?, string, TimeSpan?)"/>
+    /// <inheritdoc
+    /// cref="Query{T1, T2, T3, T4, T5, T6, TResult}(string, Func{T1, T2, T3, T4, T5, T6, TResult}, object?, string, TimeSpan?)"/>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
@@ -402,16 +527,24 @@ public abstract partial class SqlRunner
     /// <typeparam name="T6">The type of the row's sixth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, T6, TResult>(
-        string sql, Func<T1, T2, T3, T4, T5, T6, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        string sql,
+        Func<T1, T2, T3, T4, T5, T6, TResult> map,
+        object? args = null,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         MultiMapAsync(sql, args, timeout, MultiTypes<T1, T2, T3, T4, T5, T6>.Types, splitOn, MultiRow.Compose(map), cancellationToken);
 
-    /// <summary>Like <see cref="QueryAsync{T1, T2, T3, T4, T5, T6, TResult}(string, Func{T1, T2, T3, T4, T5, T6, TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <c>QueryAsync&lt;T1, T2, T3, T4, T5, T6, TResult&gt;</c>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
@@ -420,22 +553,33 @@ public abstract partial class SqlRunner
     /// <typeparam name="T6">The type of the row's sixth part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, T6, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, T6, TResult> map, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, T5, T6, TResult> map,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         QueryAsync<T1, T2, T3, T4, T5, T6, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryAsync{T1, T2, T3, T4, T5, T6, TResult}(string, Func{T1, T2, T3, T4, T5, T6, TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <c>QueryAsync&lt;T1, T2, T3, T4, T5, T6, TResult&gt;</c>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, T6, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, T6, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, T5, T6, TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <summary>
@@ -452,17 +596,21 @@ public abstract partial class SqlRunner
     /// <typeparam name="T7">The type of the row's seventh part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
-    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be mapped.</exception>
+    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be
+    /// mapped.</exception>
     public List<TResult> Query<T1, T2, T3, T4, T5, T6, T7, TResult>(
         string sql, Func<T1, T2, T3, T4, T5, T6, T7, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null) =>
         MultiMap(sql, args, timeout, MultiTypes<T1, T2, T3, T4, T5, T6, T7>.Types, splitOn, MultiRow.Compose(map));
 
-    /// <summary>Like <see cref="Query{T1, T2, T3, T4, T5, T6, T7, TResult}(string, Func{T1, T2, T3, T4, T5, T6, T7, TResult}, object?, string, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <c>Query&lt;T1, T2, T3, T4, T5, T6, T7, TResult&gt;</c>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
@@ -472,8 +620,10 @@ public abstract partial class SqlRunner
     /// <typeparam name="T7">The type of the row's seventh part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public List<TResult> Query<T1, T2, T3, T4, T5, T6, T7, TResult>(
@@ -481,15 +631,20 @@ public abstract partial class SqlRunner
         Query<T1, T2, T3, T4, T5, T6, T7, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="Query{T1, T2, T3, T4, T5, T6, T7, TResult}(string, Func{T1, T2, T3, T4, T5, T6, T7, TResult}, object?, string, TimeSpan?)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <c>Query&lt;T1, T2, T3, T4, T5, T6, T7, TResult&gt;</c>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public List<TResult> Query<T1, T2, T3, T4, T5, T6, T7, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, T6, T7, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, T5, T6, T7, TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <inheritdoc cref="Query{T1, T2, T3, T4, T5, T6, T7, TResult}(string, Func{T1, T2, T3, T4, T5, T6, T7, TResult}, object?, string, TimeSpan?)"/>
+    /// <inheritdoc
+    /// cref="Query{T1, T2, T3, T4, T5, T6, T7, TResult}(string, Func{T1, T2, T3, T4, T5, T6, T7, TResult}, object?, string, TimeSpan?)"/>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
@@ -499,16 +654,24 @@ public abstract partial class SqlRunner
     /// <typeparam name="T7">The type of the row's seventh part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, T6, T7, TResult>(
-        string sql, Func<T1, T2, T3, T4, T5, T6, T7, TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        string sql,
+        Func<T1, T2, T3, T4, T5, T6, T7, TResult> map,
+        object? args = null,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         MultiMapAsync(sql, args, timeout, MultiTypes<T1, T2, T3, T4, T5, T6, T7>.Types, splitOn, MultiRow.Compose(map), cancellationToken);
 
-    /// <summary>Like <see cref="QueryAsync{T1, T2, T3, T4, T5, T6, T7, TResult}(string, Func{T1, T2, T3, T4, T5, T6, T7, TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <c>QueryAsync&lt;T1, T2, T3, T4, T5, T6, T7, TResult&gt;</c>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <typeparam name="T1">The type of the row's first part.</typeparam>
     /// <typeparam name="T2">The type of the row's second part.</typeparam>
     /// <typeparam name="T3">The type of the row's third part.</typeparam>
@@ -518,22 +681,33 @@ public abstract partial class SqlRunner
     /// <typeparam name="T7">The type of the row's seventh part.</typeparam>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see langword="default"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row. A part after the first whose split column is NULL arrives as <see
+    /// langword="default"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, T6, T7, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, T6, T7, TResult> map, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, T5, T6, T7, TResult> map,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         QueryAsync<T1, T2, T3, T4, T5, T6, T7, TResult>(sql.Text, map, sql.Parameters, splitOn, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryAsync{T1, T2, T3, T4, T5, T6, T7, TResult}(string, Func{T1, T2, T3, T4, T5, T6, T7, TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <c>QueryAsync&lt;T1, T2, T3, T4, T5, T6, T7, TResult&gt;</c>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<T1, T2, T3, T4, T5, T6, T7, TResult>(
-        SqlInterpolatedStringHandler sql, Func<T1, T2, T3, T4, T5, T6, T7, TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Func<T1, T2, T3, T4, T5, T6, T7, TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <summary>
@@ -545,14 +719,17 @@ public abstract partial class SqlRunner
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="types">The type of each part, in column order (<see cref="object"/> for a <see cref="DynamicRow"/>).</param>
-    /// <param name="map">Combines the parts of one row, given in the order of <paramref name="types"/> (value types boxed). A part after the first whose split column is NULL arrives as <see langword="null"/>.</param>
+    /// <param name="map">Combines the parts of one row, given in the order of <paramref name="types"/> (value types boxed). A part after
+    /// the first whose split column is NULL arrives as <see langword="null"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     /// <exception cref="ArgumentException"><paramref name="types"/> is empty or holds a type no row can be (the message names it), or
     /// <paramref name="splitOn"/> names the wrong number of columns.</exception>
-    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be mapped.</exception>
+    /// <exception cref="MappingException">A split column is not in the result (the message lists the columns), or a part cannot be
+    /// mapped.</exception>
     public List<TResult> Query<TResult>(
         string sql, Type[] types, Func<object?[], TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null)
     {
@@ -560,12 +737,15 @@ public abstract partial class SqlRunner
         return MultiMap(sql, args, timeout, checkedTypes, splitOn, MultiRowTypes.Compose(rows, map));
     }
 
-    /// <summary>Like <see cref="Query{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="Query{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?)"/>, with the holes of
+    /// <paramref name="sql"/> sent as parameters.</summary>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="types">The type of each part, in column order (<see cref="object"/> for a <see cref="DynamicRow"/>).</param>
-    /// <param name="map">Combines the parts of one row, given in the order of <paramref name="types"/> (value types boxed). A part after the first whose split column is NULL arrives as <see langword="null"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row, given in the order of <paramref name="types"/> (value types boxed). A part after
+    /// the first whose split column is NULL arrives as <see langword="null"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public List<TResult> Query<TResult>(
@@ -573,49 +753,79 @@ public abstract partial class SqlRunner
         Query<TResult>(sql.Text, types, map, sql.Parameters, splitOn, timeout);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="Query{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="Query{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public List<TResult> Query<TResult>(
-        SqlInterpolatedStringHandler sql, Type[] types, Func<object?[], TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null) =>
+        SqlInterpolatedStringHandler sql,
+        Type[] types,
+        Func<object?[], TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <inheritdoc cref="Query{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?)"/>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="types">The type of each part, in column order (<see cref="object"/> for a <see cref="DynamicRow"/>).</param>
-    /// <param name="map">Combines the parts of one row, given in the order of <paramref name="types"/> (value types boxed). A part after the first whose split column is NULL arrives as <see langword="null"/>.</param>
+    /// <param name="map">Combines the parts of one row, given in the order of <paramref name="types"/> (value types boxed). A part after
+    /// the first whose split column is NULL arrives as <see langword="null"/>.</param>
     /// <param name="args">The parameters.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<List<TResult>> QueryAsync<TResult>(
-        string sql, Type[] types, Func<object?[], TResult> map, object? args = null, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default)
+        string sql,
+        Type[] types,
+        Func<object?[], TResult> map,
+        object? args = null,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default)
     {
         (Type[] checkedTypes, RuntimeRowType[] rows) = MultiRowTypes.Check(types);
         return MultiMapAsync(sql, args, timeout, checkedTypes, splitOn, MultiRowTypes.Compose(rows, map), cancellationToken);
     }
 
-    /// <summary>Like <see cref="QueryAsync{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see
+    /// cref="QueryAsync{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?, CancellationToken)"/>, with the
+    /// holes of <paramref name="sql"/> sent as parameters.</summary>
     /// <typeparam name="TResult">What <paramref name="map"/> makes of the parts.</typeparam>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="types">The type of each part, in column order (<see cref="object"/> for a <see cref="DynamicRow"/>).</param>
-    /// <param name="map">Combines the parts of one row, given in the order of <paramref name="types"/> (value types boxed). A part after the first whose split column is NULL arrives as <see langword="null"/>.</param>
-    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first, comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
+    /// <param name="map">Combines the parts of one row, given in the order of <paramref name="types"/> (value types boxed). A part after
+    /// the first whose split column is NULL arrives as <see langword="null"/>.</param>
+    /// <param name="splitOn">The column where each type after the first starts: one name for every split, or one per type after the first,
+    /// comma-separated. Searched from the right, case-insensitively. Default <c>"Id"</c>.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>What <paramref name="map"/> returned for each row, in order.</returns>
     public Task<List<TResult>> QueryAsync<TResult>(
-        SqlInterpolatedStringHandler sql, Type[] types, Func<object?[], TResult> map, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Type[] types,
+        Func<object?[], TResult> map,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         QueryAsync<TResult>(sql.Text, types, map, sql.Parameters, splitOn, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryAsync{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="QueryAsync{TResult}(string, Type[], Func{object?[], TResult}, object?, string, TimeSpan?, CancellationToken)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<TResult>> QueryAsync<TResult>(
-        SqlInterpolatedStringHandler sql, Type[] types, Func<object?[], TResult> map, object? args, string splitOn = "Id", TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        SqlInterpolatedStringHandler sql,
+        Type[] types,
+        Func<object?[], TResult> map,
+        object? args,
+        string splitOn = "Id",
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 }

@@ -12,15 +12,19 @@ public abstract partial class SqlRunner
 {
     /// <summary>Runs <paramref name="sql"/> and maps every row to <typeparamref name="T"/>, buffered in a list.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see
+    /// cref="DbParameter"/>s.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The rows, in the order the database returned them.</returns>
     /// <exception cref="MappingException">A column cannot be mapped; the message names the column and the member.</exception>
     public List<T> Query<T>(
         string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => ListBody<T>(command, handlers, null, async, ct));
+        Run(
+            new CommandRequest(sql, args, timeout),
+            static (command, handlers, async, ct) => ListBody<T>(command, handlers, null, async, ct));
 
-    /// <summary>Like <see cref="Query{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="Query{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The rows, in the order the database returned them.</returns>
@@ -39,14 +43,20 @@ public abstract partial class SqlRunner
 
     /// <inheritdoc cref="Query{T}(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see
+    /// cref="DbParameter"/>s.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<List<T>> QueryAsync<T>(
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => ListBody<T>(command, handlers, null, async, ct), async: true, cancellationToken).AsTask();
+        RunAsync(
+            new CommandRequest(sql, args, timeout),
+            static (command, handlers, async, ct) => ListBody<T>(command, handlers, null, async, ct),
+            async: true,
+            cancellationToken).AsTask();
 
-    /// <summary>Like <see cref="QueryAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/>
+    /// sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -64,7 +74,8 @@ public abstract partial class SqlRunner
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <summary>Runs <paramref name="sql"/> and reads every row as a <see cref="DynamicRow"/>, buffered in a list. <c>Query&lt;dynamic&gt;</c>, as Dapper's <c>Query(sql)</c>.</summary>
+    /// <summary>Runs <paramref name="sql"/> and reads every row as a <see cref="DynamicRow"/>, buffered in a list.
+    /// <c>Query&lt;dynamic&gt;</c>, as Dapper's <c>Query(sql)</c>.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
@@ -73,7 +84,8 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null) =>
         Query<dynamic>(sql, args, timeout);
 
-    /// <summary>Like <see cref="Query(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="Query(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The rows.</returns>
@@ -99,7 +111,8 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         QueryAsync<dynamic>(sql, args, timeout, cancellationToken);
 
-    /// <summary>Like <see cref="QueryAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent
+    /// as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -117,23 +130,28 @@ public abstract partial class SqlRunner
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <summary>Runs <paramref name="sql"/> and maps every row to <paramref name="type"/>, buffered in a list. <see cref="Query{T}(string, object?, TimeSpan?)"/> for a type known at run time.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Runs <paramref name="sql"/> and maps every row to <paramref name="type"/>, buffered in a list. <see
+    /// cref="Query{T}(string, object?, TimeSpan?)"/> for a type known at run time.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The rows, in the order the database returned them (boxed for a value type).</returns>
-    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class, …).</exception>
+    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class,
+    /// …).</exception>
     /// <exception cref="MappingException">A column cannot be mapped; the message names the column, the member and the type.</exception>
     public List<object?> Query(
         Type type, string sql, object? args = null, TimeSpan? timeout = null)
     {
         RuntimeRowType rows = RuntimeRowType.For(type, nameof(type));
-        return Run(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => TypeListBody(command, handlers, rows, async, ct));
+        return Run(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => ListBody(command, handlers, rows, async, ct));
     }
 
-    /// <summary>Like <see cref="Query(Type, string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Like <see cref="Query(Type, string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The rows, in the order the database returned them (boxed for a value type).</returns>
@@ -151,7 +169,8 @@ public abstract partial class SqlRunner
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <inheritdoc cref="Query(Type, string, object?, TimeSpan?)"/>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
@@ -160,12 +179,18 @@ public abstract partial class SqlRunner
         Type type, string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
         RuntimeRowType rows = RuntimeRowType.For(type, nameof(type));
-        return RunAsync(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => TypeListBody(command, handlers, rows, async, ct), async: true, cancellationToken)
+        return RunAsync(
+            new CommandRequest(sql, args, timeout),
+            (command, handlers, async, ct) => ListBody(command, handlers, rows, async, ct),
+            async: true,
+            cancellationToken)
             .AsTask();
     }
 
-    /// <summary>Like <see cref="QueryAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Like <see cref="QueryAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref
+    /// name="sql"/> sent as parameters.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -180,6 +205,10 @@ public abstract partial class SqlRunner
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<List<object?>> QueryAsync(
-        Type type, SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        Type type,
+        SqlInterpolatedStringHandler sql,
+        object? args,
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 }

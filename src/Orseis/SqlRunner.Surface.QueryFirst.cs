@@ -12,15 +12,19 @@ public abstract partial class SqlRunner
 {
     /// <summary>Runs <paramref name="sql"/> and maps its first row to <typeparamref name="T"/>; later rows are not read.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see
+    /// cref="DbParameter"/>s.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row.</returns>
     /// <exception cref="InvalidOperationException">The query returned no row.</exception>
     public T QueryFirst<T>(
         string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.First, async, ct))!;
+        Run(
+            new CommandRequest(sql, args, timeout),
+            static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.First, async, ct))!;
 
-    /// <summary>Like <see cref="QueryFirst{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryFirst{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row.</returns>
@@ -39,14 +43,21 @@ public abstract partial class SqlRunner
 
     /// <inheritdoc cref="QueryFirst{T}(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see
+    /// cref="DbParameter"/>s.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<T> QueryFirstAsync<T>(
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        NotNull(RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.First, async, ct), async: true, cancellationToken));
+        NotNull(
+            RunAsync(
+                new CommandRequest(sql, args, timeout),
+                static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.First, async, ct),
+                async: true,
+                cancellationToken));
 
-    /// <summary>Like <see cref="QueryFirstAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryFirstAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref
+    /// name="sql"/> sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -64,7 +75,8 @@ public abstract partial class SqlRunner
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <summary>Runs <paramref name="sql"/> and reads its first row as a <see cref="DynamicRow"/>; later rows are not read. <c>QueryFirst&lt;dynamic&gt;</c>, as Dapper's <c>QueryFirst(sql)</c>.</summary>
+    /// <summary>Runs <paramref name="sql"/> and reads its first row as a <see cref="DynamicRow"/>; later rows are not read.
+    /// <c>QueryFirst&lt;dynamic&gt;</c>, as Dapper's <c>QueryFirst(sql)</c>.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
@@ -74,7 +86,8 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null) =>
         QueryFirst<dynamic>(sql, args, timeout);
 
-    /// <summary>Like <see cref="QueryFirst(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryFirst(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row.</returns>
@@ -100,7 +113,8 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         QueryFirstAsync<dynamic>(sql, args, timeout, cancellationToken);
 
-    /// <summary>Like <see cref="QueryFirstAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryFirstAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/>
+    /// sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -118,23 +132,30 @@ public abstract partial class SqlRunner
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <summary>Runs <paramref name="sql"/> and maps its first row to <paramref name="type"/>; later rows are not read. <see cref="QueryFirst{T}(string, object?, TimeSpan?)"/> for a type known at run time.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Runs <paramref name="sql"/> and maps its first row to <paramref name="type"/>; later rows are not read. <see
+    /// cref="QueryFirst{T}(string, object?, TimeSpan?)"/> for a type known at run time.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row.</returns>
-    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class, …).</exception>
+    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class,
+    /// …).</exception>
     /// <exception cref="InvalidOperationException">The query returned no row.</exception>
     public object? QueryFirst(
         Type type, string sql, object? args = null, TimeSpan? timeout = null)
     {
         RuntimeRowType rows = RuntimeRowType.For(type, nameof(type));
-        return Run(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => TypeRowBody(command, handlers, rows, RowLimit.First, async, ct));
+        return Run(
+            new CommandRequest(sql, args, timeout),
+            (command, handlers, async, ct) => RowBody(command, handlers, rows, RowLimit.First, async, ct));
     }
 
-    /// <summary>Like <see cref="QueryFirst(Type, string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Like <see cref="QueryFirst(Type, string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row.</returns>
@@ -152,7 +173,8 @@ public abstract partial class SqlRunner
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <inheritdoc cref="QueryFirst(Type, string, object?, TimeSpan?)"/>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
@@ -161,12 +183,18 @@ public abstract partial class SqlRunner
         Type type, string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
         RuntimeRowType rows = RuntimeRowType.For(type, nameof(type));
-        return RunAsync(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => TypeRowBody(command, handlers, rows, RowLimit.First, async, ct), async: true, cancellationToken)
+        return RunAsync(
+            new CommandRequest(sql, args, timeout),
+            (command, handlers, async, ct) => RowBody(command, handlers, rows, RowLimit.First, async, ct),
+            async: true,
+            cancellationToken)
             .AsTask();
     }
 
-    /// <summary>Like <see cref="QueryFirstAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Like <see cref="QueryFirstAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref
+    /// name="sql"/> sent as parameters.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -176,11 +204,16 @@ public abstract partial class SqlRunner
         QueryFirstAsync(type, sql.Text, sql.Parameters, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryFirstAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="QueryFirstAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<object?> QueryFirstAsync(
-        Type type, SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        Type type,
+        SqlInterpolatedStringHandler sql,
+        object? args,
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 }

@@ -10,16 +10,21 @@ namespace Orseis;
 // QueryFirstOrDefault: its first row, as T, as dynamic or as a run-time Type (ListBody and RowBody in SqlRunner.Query.cs).
 public abstract partial class SqlRunner
 {
-    /// <summary>Runs <paramref name="sql"/> and maps its first row to <typeparamref name="T"/>, or returns <see langword="default"/> when there is none.</summary>
+    /// <summary>Runs <paramref name="sql"/> and maps its first row to <typeparamref name="T"/>, or returns <see langword="default"/> when
+    /// there is none.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see
+    /// cref="DbParameter"/>s.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row, or <see langword="default"/>.</returns>
     public T? QueryFirstOrDefault<T>(
         string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.FirstOrDefault, async, ct));
+        Run(
+            new CommandRequest(sql, args, timeout),
+            static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.FirstOrDefault, async, ct));
 
-    /// <summary>Like <see cref="QueryFirstOrDefault{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryFirstOrDefault{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row, or <see langword="default"/>.</returns>
@@ -38,14 +43,20 @@ public abstract partial class SqlRunner
 
     /// <inheritdoc cref="QueryFirstOrDefault{T}(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see
+    /// cref="DbParameter"/>s.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<T?> QueryFirstOrDefaultAsync<T>(
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.FirstOrDefault, async, ct), async: true, cancellationToken).AsTask();
+        RunAsync(
+            new CommandRequest(sql, args, timeout),
+            static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.FirstOrDefault, async, ct),
+            async: true,
+            cancellationToken).AsTask();
 
-    /// <summary>Like <see cref="QueryFirstOrDefaultAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryFirstOrDefaultAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref
+    /// name="sql"/> sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -55,7 +66,8 @@ public abstract partial class SqlRunner
         QueryFirstOrDefaultAsync<T>(sql.Text, sql.Parameters, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryFirstOrDefaultAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="QueryFirstOrDefaultAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -63,7 +75,8 @@ public abstract partial class SqlRunner
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <summary>Runs <paramref name="sql"/> and reads its first row as a <see cref="DynamicRow"/>, or returns <see langword="null"/> when there is none. <c>QueryFirstOrDefault&lt;dynamic&gt;</c>, as Dapper's <c>QueryFirstOrDefault(sql)</c>.</summary>
+    /// <summary>Runs <paramref name="sql"/> and reads its first row as a <see cref="DynamicRow"/>, or returns <see langword="null"/> when
+    /// there is none. <c>QueryFirstOrDefault&lt;dynamic&gt;</c>, as Dapper's <c>QueryFirstOrDefault(sql)</c>.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
@@ -72,7 +85,8 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null) =>
         QueryFirstOrDefault<dynamic>(sql, args, timeout);
 
-    /// <summary>Like <see cref="QueryFirstOrDefault(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryFirstOrDefault(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row, or <see langword="null"/>.</returns>
@@ -98,7 +112,8 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         QueryFirstOrDefaultAsync<dynamic>(sql, args, timeout, cancellationToken);
 
-    /// <summary>Like <see cref="QueryFirstOrDefaultAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryFirstOrDefaultAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref
+    /// name="sql"/> sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -108,7 +123,8 @@ public abstract partial class SqlRunner
         QueryFirstOrDefaultAsync<dynamic>(sql.Text, sql.Parameters, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryFirstOrDefaultAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="QueryFirstOrDefaultAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -116,22 +132,29 @@ public abstract partial class SqlRunner
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <summary>Runs <paramref name="sql"/> and maps its first row to <paramref name="type"/>, or returns <see langword="null"/> when there is none. <see cref="QueryFirstOrDefault{T}(string, object?, TimeSpan?)"/> for a type known at run time.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Runs <paramref name="sql"/> and maps its first row to <paramref name="type"/>, or returns <see langword="null"/> when there
+    /// is none. <see cref="QueryFirstOrDefault{T}(string, object?, TimeSpan?)"/> for a type known at run time.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row, or <see langword="null"/>.</returns>
-    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class, …).</exception>
+    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class,
+    /// …).</exception>
     public object? QueryFirstOrDefault(
         Type type, string sql, object? args = null, TimeSpan? timeout = null)
     {
         RuntimeRowType rows = RuntimeRowType.For(type, nameof(type));
-        return Run(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => TypeRowBody(command, handlers, rows, RowLimit.FirstOrDefault, async, ct));
+        return Run(
+            new CommandRequest(sql, args, timeout),
+            (command, handlers, async, ct) => RowBody(command, handlers, rows, RowLimit.FirstOrDefault, async, ct));
     }
 
-    /// <summary>Like <see cref="QueryFirstOrDefault(Type, string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Like <see cref="QueryFirstOrDefault(Type, string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The first row, or <see langword="null"/>.</returns>
@@ -149,7 +172,8 @@ public abstract partial class SqlRunner
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <inheritdoc cref="QueryFirstOrDefault(Type, string, object?, TimeSpan?)"/>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
@@ -158,12 +182,18 @@ public abstract partial class SqlRunner
         Type type, string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
         RuntimeRowType rows = RuntimeRowType.For(type, nameof(type));
-        return RunAsync(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => TypeRowBody(command, handlers, rows, RowLimit.FirstOrDefault, async, ct), async: true, cancellationToken)
+        return RunAsync(
+            new CommandRequest(sql, args, timeout),
+            (command, handlers, async, ct) => RowBody(command, handlers, rows, RowLimit.FirstOrDefault, async, ct),
+            async: true,
+            cancellationToken)
             .AsTask();
     }
 
-    /// <summary>Like <see cref="QueryFirstOrDefaultAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Like <see cref="QueryFirstOrDefaultAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>, with the holes of
+    /// <paramref name="sql"/> sent as parameters.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -173,11 +203,16 @@ public abstract partial class SqlRunner
         QueryFirstOrDefaultAsync(type, sql.Text, sql.Parameters, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QueryFirstOrDefaultAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="QueryFirstOrDefaultAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<object?> QueryFirstOrDefaultAsync(
-        Type type, SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        Type type,
+        SqlInterpolatedStringHandler sql,
+        object? args,
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 }

@@ -7,7 +7,8 @@ namespace Orseis;
 // QueryMultiple: a GridReader over the result sets; the string forms are in SqlRunner.Multiple.cs.
 public abstract partial class SqlRunner
 {
-    /// <summary>Like <see cref="QueryMultiple(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryMultiple(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The reader of result sets; dispose it.</returns>
@@ -24,7 +25,8 @@ public abstract partial class SqlRunner
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <summary>Like <see cref="QueryMultipleAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QueryMultipleAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref
+    /// name="sql"/> sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>

@@ -10,17 +10,22 @@ namespace Orseis;
 // QuerySingleOrDefault: its only row, as T, as dynamic or as a run-time Type (ListBody and RowBody in SqlRunner.Query.cs).
 public abstract partial class SqlRunner
 {
-    /// <summary>Runs <paramref name="sql"/> and maps its only row to <typeparamref name="T"/>, or returns <see langword="default"/> when there is none.</summary>
+    /// <summary>Runs <paramref name="sql"/> and maps its only row to <typeparamref name="T"/>, or returns <see langword="default"/> when
+    /// there is none.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see
+    /// cref="DbParameter"/>s.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The row, or <see langword="default"/>.</returns>
     /// <exception cref="InvalidOperationException">The query returned more than one row.</exception>
     public T? QuerySingleOrDefault<T>(
         string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.SingleOrDefault, async, ct));
+        Run(
+            new CommandRequest(sql, args, timeout),
+            static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.SingleOrDefault, async, ct));
 
-    /// <summary>Like <see cref="QuerySingleOrDefault{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QuerySingleOrDefault{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The row, or <see langword="default"/>.</returns>
@@ -39,14 +44,20 @@ public abstract partial class SqlRunner
 
     /// <inheritdoc cref="QuerySingleOrDefault{T}(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see
+    /// cref="DbParameter"/>s.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<T?> QuerySingleOrDefaultAsync<T>(
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.SingleOrDefault, async, ct), async: true, cancellationToken).AsTask();
+        RunAsync(
+            new CommandRequest(sql, args, timeout),
+            static (command, handlers, async, ct) => RowBody<T>(command, handlers, null, RowLimit.SingleOrDefault, async, ct),
+            async: true,
+            cancellationToken).AsTask();
 
-    /// <summary>Like <see cref="QuerySingleOrDefaultAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QuerySingleOrDefaultAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref
+    /// name="sql"/> sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -56,7 +67,8 @@ public abstract partial class SqlRunner
         QuerySingleOrDefaultAsync<T>(sql.Text, sql.Parameters, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QuerySingleOrDefaultAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="QuerySingleOrDefaultAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -64,7 +76,8 @@ public abstract partial class SqlRunner
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <summary>Runs <paramref name="sql"/> and reads its only row as a <see cref="DynamicRow"/>, or returns <see langword="null"/> when there is none. <c>QuerySingleOrDefault&lt;dynamic&gt;</c>, as Dapper's <c>QuerySingleOrDefault(sql)</c>.</summary>
+    /// <summary>Runs <paramref name="sql"/> and reads its only row as a <see cref="DynamicRow"/>, or returns <see langword="null"/> when
+    /// there is none. <c>QuerySingleOrDefault&lt;dynamic&gt;</c>, as Dapper's <c>QuerySingleOrDefault(sql)</c>.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
@@ -74,7 +87,8 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null) =>
         QuerySingleOrDefault<dynamic>(sql, args, timeout);
 
-    /// <summary>Like <see cref="QuerySingleOrDefault(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QuerySingleOrDefault(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The row, or <see langword="null"/>.</returns>
@@ -100,7 +114,8 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         QuerySingleOrDefaultAsync<dynamic>(sql, args, timeout, cancellationToken);
 
-    /// <summary>Like <see cref="QuerySingleOrDefaultAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="QuerySingleOrDefaultAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref
+    /// name="sql"/> sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -110,7 +125,8 @@ public abstract partial class SqlRunner
         QuerySingleOrDefaultAsync<dynamic>(sql.Text, sql.Parameters, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QuerySingleOrDefaultAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="QuerySingleOrDefaultAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
@@ -118,23 +134,30 @@ public abstract partial class SqlRunner
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <summary>Runs <paramref name="sql"/> and maps its only row to <paramref name="type"/>, or returns <see langword="null"/> when there is none. <see cref="QuerySingleOrDefault{T}(string, object?, TimeSpan?)"/> for a type known at run time.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Runs <paramref name="sql"/> and maps its only row to <paramref name="type"/>, or returns <see langword="null"/> when there
+    /// is none. <see cref="QuerySingleOrDefault{T}(string, object?, TimeSpan?)"/> for a type known at run time.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The row, or <see langword="null"/>.</returns>
-    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class, …).</exception>
+    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class,
+    /// …).</exception>
     /// <exception cref="InvalidOperationException">The query returned more than one row.</exception>
     public object? QuerySingleOrDefault(
         Type type, string sql, object? args = null, TimeSpan? timeout = null)
     {
         RuntimeRowType rows = RuntimeRowType.For(type, nameof(type));
-        return Run(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => TypeRowBody(command, handlers, rows, RowLimit.SingleOrDefault, async, ct));
+        return Run(
+            new CommandRequest(sql, args, timeout),
+            (command, handlers, async, ct) => RowBody(command, handlers, rows, RowLimit.SingleOrDefault, async, ct));
     }
 
-    /// <summary>Like <see cref="QuerySingleOrDefault(Type, string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Like <see cref="QuerySingleOrDefault(Type, string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The row, or <see langword="null"/>.</returns>
@@ -152,7 +175,8 @@ public abstract partial class SqlRunner
         throw new NotSupportedException(InterpolatedWithArgs);
 
     /// <inheritdoc cref="QuerySingleOrDefault(Type, string, object?, TimeSpan?)"/>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
     /// <param name="args">The parameters.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
@@ -161,12 +185,18 @@ public abstract partial class SqlRunner
         Type type, string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
     {
         RuntimeRowType rows = RuntimeRowType.For(type, nameof(type));
-        return RunAsync(new CommandRequest(sql, args, timeout), (command, handlers, async, ct) => TypeRowBody(command, handlers, rows, RowLimit.SingleOrDefault, async, ct), async: true, cancellationToken)
+        return RunAsync(
+            new CommandRequest(sql, args, timeout),
+            (command, handlers, async, ct) => RowBody(command, handlers, rows, RowLimit.SingleOrDefault, async, ct),
+            async: true,
+            cancellationToken)
             .AsTask();
     }
 
-    /// <summary>Like <see cref="QuerySingleOrDefaultAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <summary>Like <see cref="QuerySingleOrDefaultAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>, with the holes of
+    /// <paramref name="sql"/> sent as parameters.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type, as for <c>Query&lt;T&gt;</c>; <see cref="object"/> for <see
+    /// cref="DynamicRow"/>s.</param>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
@@ -176,11 +206,16 @@ public abstract partial class SqlRunner
         QuerySingleOrDefaultAsync(type, sql.Text, sql.Parameters, timeout, cancellationToken);
 
     /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws
-    /// <see cref="NotSupportedException"/>. See <see cref="QuerySingleOrDefaultAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
+    /// <see cref="NotSupportedException"/>. See <see
+    /// cref="QuerySingleOrDefaultAsync(Type, string, object?, TimeSpan?, CancellationToken)"/>.</summary>
     /// <returns>Never returns.</returns>
     [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
     [EditorBrowsable(EditorBrowsableState.Never)]
     public Task<object?> QuerySingleOrDefaultAsync(
-        Type type, SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
+        Type type,
+        SqlInterpolatedStringHandler sql,
+        object? args,
+        TimeSpan? timeout = null,
+        CancellationToken cancellationToken = default) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 }

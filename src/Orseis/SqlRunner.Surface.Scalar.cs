@@ -11,18 +11,23 @@ public abstract partial class SqlRunner
 {
     /// <summary>Runs <paramref name="sql"/> and returns the first column of the first row, converted to <typeparamref name="T"/>.</summary>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see
+    /// cref="DbParameter"/>s.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <returns>The value; <see langword="default"/> when there is no row or the value is NULL and <typeparamref name="T"/> can hold it.</returns>
-    /// <exception cref="MappingException">The value is NULL (or missing) and <typeparamref name="T"/> cannot hold NULL, or it cannot convert.</exception>
+    /// <returns>The value; <see langword="default"/> when there is no row or the value is NULL and <typeparamref name="T"/> can hold
+    /// it.</returns>
+    /// <exception cref="MappingException">The value is NULL (or missing) and <typeparamref name="T"/> cannot hold NULL, or it cannot
+    /// convert.</exception>
     public T? Scalar<T>(
         string sql, object? args = null, TimeSpan? timeout = null) =>
         Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => ScalarBody<T>(command, handlers, async, ct));
 
-    /// <summary>Like <see cref="Scalar{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="Scalar{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <returns>The value; <see langword="default"/> when there is no row or the value is NULL and <typeparamref name="T"/> can hold it.</returns>
+    /// <returns>The value; <see langword="default"/> when there is no row or the value is NULL and <typeparamref name="T"/> can hold
+    /// it.</returns>
     public T? Scalar<T>(
         SqlInterpolatedStringHandler sql, TimeSpan? timeout = null) =>
         Scalar<T>(sql.Text, sql.Parameters, timeout);
@@ -38,18 +43,25 @@ public abstract partial class SqlRunner
 
     /// <inheritdoc cref="Scalar{T}(string, object?, TimeSpan?)"/>
     /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
+    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see
+    /// cref="DbParameter"/>s.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     public Task<T?> ScalarAsync<T>(
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => ScalarBody<T>(command, handlers, async, ct), async: true, cancellationToken).AsTask();
+        RunAsync(
+            new CommandRequest(sql, args, timeout),
+            static (command, handlers, async, ct) => ScalarBody<T>(command, handlers, async, ct),
+            async: true,
+            cancellationToken).AsTask();
 
-    /// <summary>Like <see cref="ScalarAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="ScalarAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/>
+    /// sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
-    /// <returns>The value; <see langword="default"/> when there is no row or the value is NULL and <typeparamref name="T"/> can hold it.</returns>
+    /// <returns>The value; <see langword="default"/> when there is no row or the value is NULL and <typeparamref name="T"/> can hold
+    /// it.</returns>
     public Task<T?> ScalarAsync<T>(
         SqlInterpolatedStringHandler sql, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         ScalarAsync<T>(sql.Text, sql.Parameters, timeout, cancellationToken);

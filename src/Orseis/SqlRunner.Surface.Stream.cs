@@ -7,7 +7,8 @@ namespace Orseis;
 // Stream: rows read lazily; the string forms of Stream<T> are in SqlRunner.Stream.cs.
 public abstract partial class SqlRunner
 {
-    /// <summary>Like <see cref="Stream{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="Stream{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The rows, read lazily.</returns>
@@ -24,7 +25,8 @@ public abstract partial class SqlRunner
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
 
-    /// <summary>Like <see cref="StreamAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="StreamAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/>
+    /// sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call (as does the token given to <c>WithCancellation</c>).</param>
@@ -52,7 +54,8 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null) =>
         Stream<dynamic>(sql, args, timeout);
 
-    /// <summary>Like <see cref="Stream(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="Stream(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
+    /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <returns>The rows, read lazily.</returns>
@@ -78,7 +81,8 @@ public abstract partial class SqlRunner
         string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
         StreamAsync<dynamic>(sql, args, timeout, cancellationToken);
 
-    /// <summary>Like <see cref="StreamAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
+    /// <summary>Like <see cref="StreamAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/>
+    /// sent as parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
     /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
     /// <param name="cancellationToken">Cancels the call (as does the token given to <c>WithCancellation</c>).</param>

@@ -71,7 +71,7 @@ public static class Emitter
     {
         List<string> doc =
         [
-            $"<summary>Like <see cref=\"{call.Cref(async)}\"/>, with the holes of <paramref name=\"sql\"/> sent as parameters.</summary>",
+            $"<summary>Like {See(call, async)}, with the holes of <paramref name=\"sql\"/> sent as parameters.</summary>",
             .. call.TypeParamDocs,
             .. ParamDocs(call, async, interpolated: true),
             $"<returns>{call.Returns}</returns>",
@@ -100,7 +100,7 @@ public static class Emitter
         List<string> doc =
         [
             "<summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws",
-            $"<see cref=\"NotSupportedException\"/>. See <see cref=\"{call.Cref(async)}\"/>.</summary>",
+            $"<see cref=\"NotSupportedException\"/>. See {See(call, async)}.</summary>",
             "<returns>Never returns.</returns>",
         ];
         string[] attributes =
@@ -133,6 +133,18 @@ public static class Emitter
             yield return ParamDoc("cancellationToken", call.CancelDoc);
     }
 
+    /// <summary>
+    /// A reference to the string form: a <c>see cref</c>, or the name in <c>c</c> where the cref alone would not fit a
+    /// line (a multi-map of 7 types, async).
+    /// </summary>
+    private static string See(Call call, bool async)
+    {
+        string cref = call.Cref(async);
+        return cref.Length <= Layout.Width - 28
+            ? $"<see cref=\"{cref}\"/>"
+            : $"<c>{call.Name}{(async ? "Async" : "")}{call.TypeParams.Replace("<", "&lt;", StringComparison.Ordinal).Replace(">", "&gt;", StringComparison.Ordinal)}</c>";
+    }
+
     private static string ParamDoc(string name, string doc) => $"<param name=\"{name}\">{doc}</param>";
 
     private static string Declare(Param p) => p.Default is null ? $"{p.Type} {p.Name}" : $"{p.Type} {p.Name} = {p.Default}";
@@ -141,29 +153,33 @@ public static class Emitter
         Call call, bool async, IEnumerable<string> doc, string[] attributes, IEnumerable<string> parameters, string body, bool block)
     {
         var text = new StringBuilder();
-        foreach (string line in doc.SelectMany(Lines))
-            text.Append("    /// ").Append(line).Append('\n');
+        foreach (string line in doc.SelectMany(Lines).SelectMany(l => Layout.WrapDoc(l, "    /// ")))
+            text.Append(line).Append('\n');
         foreach (string attribute in attributes)
             text.Append("    ").Append(attribute).Append('\n');
         if (async)
             parameters = parameters.Append("CancellationToken cancellationToken = default");
         text.Append($"    public {(async ? call.AsyncResult : call.Result)} {call.Name}{(async ? "Async" : "")}{call.TypeParams}(")
-            .Append('\n')
-            .Append("        ").Append(string.Join(", ", parameters)).Append(')');
+            .Append('\n');
+        string oneLine = "        " + string.Join(", ", parameters) + ")" + (block ? "" : " =>");
+        text.Append(oneLine.Length <= Layout.Width ? oneLine : "        " + string.Join(",\n        ", parameters) + ")" + (block ? "" : " =>"));
         if (block)
         {
             text.Append("\n    {\n");
             foreach (string line in Lines(body))
-                text.Append(line.Length == 0 ? "" : "        " + line).Append('\n');
+            {
+                string trimmed = line.TrimStart();
+                foreach (string wrapped in line.Length == 0 ? [""] : Layout.Wrap(trimmed, 8 + line.Length - trimmed.Length))
+                    text.Append(wrapped).Append('\n');
+            }
+
             text.Append("    }\n");
         }
         else
         {
-            text.Append(" =>\n");
-            foreach (string line in Lines(body))
-                text.Append("        ").Append(line).Append('\n');
-            text.Length--;
-            text.Append(";\n");
+            text.Append('\n');
+            foreach (string line in Layout.Wrap(body + ";", 8))
+                text.Append(line).Append('\n');
         }
 
         return text.ToString();

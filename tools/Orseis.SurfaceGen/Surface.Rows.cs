@@ -76,8 +76,8 @@ public static partial class Surface
     {
         string result = limit.List ? "List<object?>" : "object?";
         string body = limit.List
-            ? "TypeListBody(command, handlers, rows, async, ct)"
-            : $"TypeRowBody(command, handlers, rows, RowLimit.{limit.RowLimit}, async, ct)";
+            ? "ListBody(command, handlers, rows, async, ct)"
+            : $"RowBody(command, handlers, rows, RowLimit.{limit.RowLimit}, async, ct)";
         return new()
         {
             Name = limit.Name,
