@@ -144,15 +144,12 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
             if (await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false))
             {
                 row = RowMapper<T>.Get(_reader, _call.Command.CommandText, _call.Runner.Handlers)(_reader);
-                if (limit is RowLimit.Single or RowLimit.SingleOrDefault &&
-                    await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false))
-                {
-                    throw new InvalidOperationException($"Read{limit} expected at most one row, but the result set has more than one.");
-                }
+                if (limit.AtMostOne() && await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false))
+                    throw limit.MoreThanOne("Read", "the result set has");
             }
-            else if (limit is RowLimit.Single or RowLimit.First)
+            else if (limit.NeedsRow())
             {
-                throw new InvalidOperationException($"Read{limit} expected a row, but the result set has none.");
+                throw limit.NoRow("Read", "the result set has");
             }
 
             // The rest of a result set read for its first row is skipped by moving to the next one.

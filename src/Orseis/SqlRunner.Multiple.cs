@@ -1,4 +1,3 @@
-using System.ComponentModel;
 using System.Data;
 using System.Data.Common;
 using System.Diagnostics;
@@ -40,31 +39,6 @@ public abstract partial class SqlRunner
         Pool.Telemetry.EnterFlow();
         return OpenGridAsync(new CommandRequest(sql, args, timeout), async: true, cancellationToken).AsTask();
     }
-
-    /// <summary>Like <see cref="QueryMultiple(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <returns>The reader of result sets; dispose it.</returns>
-    public GridReader QueryMultiple(SqlInterpolatedStringHandler sql, TimeSpan? timeout = null) => QueryMultiple(sql.Text, sql.Parameters, timeout);
-
-    /// <summary>Like <see cref="QueryMultipleAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/> sent as parameters.</summary>
-    /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
-    /// <returns>The reader of result sets; dispose it.</returns>
-    public Task<GridReader> QueryMultipleAsync(SqlInterpolatedStringHandler sql, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        QueryMultipleAsync(sql.Text, sql.Parameters, timeout, cancellationToken);
-
-    /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see cref="NotSupportedException"/>. See <see cref="QueryMultiple(string, object?, TimeSpan?)"/>.</summary>
-    [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
-    [EditorBrowsable(EditorBrowsableState.Never)]
-    public GridReader QueryMultiple(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) => throw new NotSupportedException(InterpolatedWithArgs);
-
-    /// <summary>Not callable: an interpolated string with an args object is a compile error (ORSEIS001); it always throws <see cref="NotSupportedException"/>. See <see cref="QueryMultipleAsync(string, object?, TimeSpan?, CancellationToken)"/>.</summary>
-    [Obsolete(InterpolatedWithArgs, error: true, DiagnosticId = InterpolatedWithArgsId)]
-    [EditorBrowsable(EditorBrowsableState.Never)]
-    public Task<GridReader> QueryMultipleAsync(SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        throw new NotSupportedException(InterpolatedWithArgs);
 
     private async ValueTask<GridReader> OpenGridAsync(CommandRequest request, bool async, CancellationToken cancellationToken)
     {

@@ -1,30 +1,11 @@
 using System.Data;
 using System.Data.Common;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;
 
 public abstract partial class SqlRunner
 {
-    /// <summary>Runs <paramref name="sql"/> and returns the first column of the first row, converted to <typeparamref name="T"/>.</summary>
-    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <returns>The value; <see langword="default"/> when there is no row or the value is NULL and <typeparamref name="T"/> can hold it.</returns>
-    /// <exception cref="MappingException">The value is NULL (or missing) and <typeparamref name="T"/> cannot hold NULL, or it cannot convert.</exception>
-    public T? Scalar<T>(string sql, object? args = null, TimeSpan? timeout = null) =>
-        Run(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => ScalarBody<T>(command, handlers, async, ct));
-
-    /// <summary>Runs <paramref name="sql"/> and returns the first column of the first row, converted to <typeparamref name="T"/>.</summary>
-    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters: an object whose properties are named after them, a dictionary, or <see cref="DbParameter"/>s.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <param name="cancellationToken">Cancels the call.</param>
-    /// <returns>The value; <see langword="default"/> when there is no row or the value is NULL and <typeparamref name="T"/> can hold it.</returns>
-    public Task<T?> ScalarAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default) =>
-        RunAsync(new CommandRequest(sql, args, timeout), static (command, handlers, async, ct) => ScalarBody<T>(command, handlers, async, ct), async: true, cancellationToken).AsTask();
-
     // A reader rather than ExecuteScalar (which the providers here implement with a reader too), so a value that
     // cannot convert is reported with its column's name and database type. CommandBehavior.Default and a drain to the
     // end, like ExecuteScalar: the rest of the batch runs, and an error the server sends after the value (SqlClient:
