@@ -32,7 +32,7 @@ internal static class ColdStartRule
     /// over its threads) must reach for the wave to be the process's start-up rather than the server: half. A fresh
     /// process's first bursts of tiny requests over loopback compiled for 0.61 to 1.2 of the wave in all but one of 27
     /// runs (8 to 128 callers; sync, async and ASP.NET Core; load average 26 to 47); first bursts on 150 and 300 ms server
-    /// connects, 0.20 to 0.59, above a half in 4 of 30 (docs/results/diagnostics/cold-start-process-2026-11-29.md).
+    /// connects, 0.20 to 0.59, above a half in 4 of 22 (docs/results/diagnostics/cold-start-process-2026-11-29.md).
     /// </summary>
     internal const double CompileShare = 0.5;
 
