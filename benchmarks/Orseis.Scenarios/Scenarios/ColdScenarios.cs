@@ -1,6 +1,12 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Net;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Logging;
 using Orseis.Diagnostics;
+using Orseis.Scenarios.ColdStart;
 
 namespace Orseis.Scenarios.Scenarios;
 
@@ -31,6 +37,9 @@ internal static class ColdScenarios
 
         foreach (Scenario harm in HarmGrid())
             yield return harm;
+
+        foreach (Scenario tiny in TinyFirstBursts())
+            yield return tiny;
 
         yield return Scenario.CleanOne("first-burst-fast-connects", "a fresh pool, 60 async callers at once, each 0.2 s; connects as fast as loopback makes them", async run =>
         {
@@ -106,6 +115,87 @@ internal static class ColdScenarios
             yield return harmful
                 ? Scenario.Pathology(name, description, FindingKind.SlowOpen, "Cold start", body)
                 : Scenario.CleanOne(name, description, body);
+        }
+    }
+
+    /// <summary>
+    /// A fresh process's first burst of tiny requests (one <c>select 1</c> each): a console worker running synchronous calls
+    /// in <c>Task.Run</c> (8 and 32 at once; 128 blocking calls on two cores starve the thread pool, a finding of its own)
+    /// or async calls (128), and an ASP.NET Core app loaded by hey, at 8, 32 and 128 at once. Over loopback their connects
+    /// are slow only because the process is starting (the JIT of every path, the thread pool growing): silent. The same
+    /// shapes on slow connects (150 ms, init_connect) are cold starts.
+    /// </summary>
+    private static IEnumerable<Scenario> TinyFirstBursts()
+    {
+        foreach (int n in new[] { 8, 32 })
+            yield return Scenario.CleanOne($"tiny-first-burst-sync-{n}", $"a fresh process, {n} synchronous 'select 1' calls at once in Task.Run, then 2 s of the same; loopback connects", run => SyncBurstAsync(run, n, null));
+        yield return Scenario.CleanOne("tiny-first-burst-async-128", "a fresh process, 128 async 'select 1' calls at once, then 2 s of the same; loopback connects", async run =>
+        {
+            Database db = run.Open("Max Pool Size=128");
+            await ScenarioRun.ForAsync(128, TimeSpan.FromSeconds(2), async _ => await db.QuerySingleAsync<long>("select 1"));
+        });
+        foreach (int n in new[] { 8, 32, 128 })
+            yield return Scenario.CleanOne($"tiny-first-burst-web-{n}", $"a fresh ASP.NET Core app, hey with {n} at once, each request one 'select 1'; loopback connects", run => WebBurstAsync(run, n, null));
+
+        yield return Scenario.Pathology("tiny-first-burst-sync-32-connect150", "a fresh process, 32 synchronous 'select 1' calls at once in Task.Run; new connections take 150 ms (init_connect)", FindingKind.SlowOpen, "Cold start", run => SyncBurstAsync(run, 32, 0.15));
+        yield return Scenario.Pathology("tiny-first-burst-web-8-connect150", "a fresh ASP.NET Core app, hey with 8 at once, each request one 'select 1'; new connections take 150 ms", FindingKind.SlowOpen, "Cold start", run => WebBurstAsync(run, 8, 0.15));
+        yield return Scenario.Pathology("tiny-first-burst-web-128-connect150", "a fresh ASP.NET Core app, hey with 128 at once, each request one 'select 1'; new connections take 150 ms", FindingKind.SlowOpen, "Cold start", run => WebBurstAsync(run, 128, 0.15));
+    }
+
+    /// <summary>
+    /// <paramref name="callers"/> synchronous calls started together in <c>Task.Run</c> (the worker raises the thread pool's
+    /// minimum to its own concurrency, as a worker designed for it does), then the same for 2 s.
+    /// </summary>
+    private static async Task SyncBurstAsync(ScenarioRun run, int callers, double? connect)
+    {
+        ThreadPool.GetMinThreads(out int workers, out int io);
+        ThreadPool.SetMinThreads(Math.Max(workers, callers + 4), io);
+        Database db = run.Open(callers > 100 ? $"Max Pool Size={callers}" : "");
+        Func<Task> body = () => ScenarioRun.ForAsync(callers, TimeSpan.FromSeconds(2), _ => Task.Run(() => { db.Scalar<long>("select 1"); }));
+        if (connect is { } seconds)
+            await WithSlowConnectsAsync(body, seconds);
+        else
+            await body();
+    }
+
+    /// <summary>
+    /// An ASP.NET Core app on a free loopback port, one endpoint making one call, loaded by hey with <paramref name="callers"/>
+    /// at once, 4 requests each; every answer checked.
+    /// </summary>
+    private static async Task WebBurstAsync(ScenarioRun run, int callers, double? connect)
+    {
+        // As the other web scenarios: without it the thread pool's slow start starves the app beside the CPU hog.
+        ThreadPool.GetMinThreads(out int workers, out int io);
+        ThreadPool.SetMinThreads(Math.Max(workers, 16), Math.Max(io, 16));
+        Database db = run.Open(callers > 100 ? $"Max Pool Size={callers}" : "");
+        WebApplicationBuilder builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
+        await using WebApplication app = builder.Build();
+        app.MapGet("/work", async context =>
+        {
+            long one = await db.QuerySingleAsync<long>("select 1");
+            await context.Response.WriteAsync(one.ToString(CultureInfo.InvariantCulture));
+        });
+        await app.StartAsync();
+        try
+        {
+            var url = new Uri(new Uri(app.Urls.First()), "/work");
+            Func<Task> body = async () =>
+            {
+                run.MarkOnset(); // the app is up: its first requests begin
+                HeyBurst burst = await HeyBurst.FireAsync(url, callers * 4, callers, TimeSpan.FromSeconds(30));
+                if (burst.Ok != callers * 4)
+                    throw new InvalidOperationException($"hey: {burst.Ok} of {callers * 4} requests answered 200");
+            };
+            if (connect is { } seconds)
+                await WithSlowConnectsAsync(body, seconds);
+            else
+                await body();
+        }
+        finally
+        {
+            await app.StopAsync();
         }
     }
 

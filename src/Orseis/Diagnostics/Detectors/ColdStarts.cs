@@ -1,4 +1,4 @@
-using System.Globalization;
+using System.Runtime;
 
 namespace Orseis.Diagnostics.Detectors;
 
@@ -7,28 +7,20 @@ namespace Orseis.Diagnostics.Detectors;
 /// of an app after a deploy, a scale-out or a restart), or every caller reconnecting at once after connections were lost
 /// (a server restart, a failover). The slow-open detector never judges a first wave as a cold pool; this one follows the
 /// wave's opens and then the holds they began, and sums it up once the last of those holds went back (or, for holds
-/// still out <see cref="HoldsWait"/> after the last open, at the next release, counting them as held until then).
-/// It is reported when its connects and its opens each took longer than <see cref="DiagnosticsOptions.SlowOpenFloor"/>
-/// (less is never a finding) and they harmed the requests: the opens were at least <see cref="HarmShare"/> of the
-/// requests' time (open and hold), so the requests took at least twice their own work, counting the opens net of how late
-/// the thread pool ran work meanwhile (the machine's, not the server's). A wave whose connections ran no statement served
-/// no request (a warm-up written by hand) and is not reported; nor is one while the thread pool ran late by its
-/// starvation threshold or by half a connect.
+/// still out <see cref="HoldsWait"/> after the last open, at the next release, counting them as held until then). It
+/// reads how long the process spent compiling code (<see cref="JitInfo.GetCompilationTime"/>) from the wave's first open
+/// to its last: a fresh process's connects wait for their code. Judged by <see cref="ColdStartRule"/>, reported by
+/// <see cref="ColdStartMessage"/>.
 /// </summary>
-internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolObserver
+/// <param name="log">Where findings go.</param>
+/// <param name="connects">How the pool's physical connects are known; with none, a wave is never reported.</param>
+/// <param name="compileTime">The process's time spent compiling code so far (the JIT's); tests give their own.</param>
+internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null) : PoolObserver
 {
-    /// <summary>
-    /// The share of the requests' time the opens must take to be a finding: half, the requests took twice their own work.
-    /// Loopback connects on a busy machine take a third and more of a first burst's time (60 callers each doing 0.2 s of
-    /// work, beside a CPU hog: 111 ms connects, 36 %), and server connects slowed by the load alone as much (150 ms
-    /// connects measured 290 ms, 36 % of requests doing 0.5 s): half is clear of both
-    /// (docs/results/diagnostics/cold-start-harm.md).
-    /// </summary>
-    internal const double HarmShare = 0.5;
-
     /// <summary>How long after the wave's last open its holds still out are waited for before it is judged without them.</summary>
     internal static readonly TimeSpan HoldsWait = TimeSpan.FromSeconds(10);
 
+    private readonly Func<TimeSpan> _compileTime = compileTime ?? (static () => JitInfo.GetCompilationTime());
     private readonly Lock _lock = new();
     private readonly bool _followed = connects != ConnectCount.None; // no connects known: a wave is never reported
     private int _inFlight;
@@ -45,6 +37,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
     private bool _afterLoss;
     private bool _warmingUp;
     private double _threadPoolDelayMs;
+    private double _compileStartMs = double.NaN; // the process's compile time when the wave's first open began
+    private long _waveStart; // when the wave's first open began
 
     // The holds the wave's opens began, by the timestamp each began at (its open's completion), until they go back.
     private readonly Dictionary<long, int> _holds = [];
@@ -52,7 +46,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
     private int _holdsBack;
     private int _holdsWithStatement;
     private double _heldMsSum;
-    private Summary? _ended; // the wave's opens are all done; its holds are not all back
+    private ColdWave? _ended; // the wave's opens are all done; its holds are not all back
     private long _endedAt;
 
     /// <summary>
@@ -89,12 +83,18 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
     /// <summary>A first-wave open began; <paramref name="afterLoss"/> when its wave began because connections were lost.</summary>
     public void OnFirstWaveOpenStarting(bool afterLoss)
     {
-        Verdict? done = null;
+        ColdWaveHolds? done = null;
         lock (_lock)
         {
             // A new wave while the last one's holds are still out (connections lost again): judge that one as it stands.
             if (_ended is not null)
                 done = Settle(log.Time.GetTimestamp());
+            if (double.IsNaN(_compileStartMs))
+            {
+                _compileStartMs = _compileTime().TotalMilliseconds;
+                _waveStart = log.Time.GetTimestamp();
+            }
+
             _inFlight++;
             _afterLoss |= afterLoss;
             _warmingUp |= InWarmUp.Value;
@@ -118,7 +118,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
     /// continuations, and the provider counts it in its connect time.</param>
     public void OnFirstWaveOpenCompleted(in OpenStart start, in OpenOutcome? outcome, long at, TimeSpan threadPoolDelay = default)
     {
-        Verdict? done = null;
+        ColdWaveHolds? done = null;
         lock (_lock)
         {
             _threadPoolDelayMs = Math.Max(_threadPoolDelayMs, threadPoolDelay.TotalMilliseconds);
@@ -154,9 +154,12 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
             if (_opens > 0 && !_warmingUp)
             {
                 long made = connects == ConnectCount.ProviderMeter ? Math.Max(0, _meterEnd - _meterStart) : _connects;
-                _ended = new Summary(
-                    _opens, _connectingOpens, made, ConnectMs(made), _openMsSum / _opens, _slowestOpenMs, _afterLoss, _threadPoolDelayMs);
                 _endedAt = log.Time.GetTimestamp();
+                double compiledMs = double.IsNaN(_compileStartMs) ? 0 : Math.Max(0, _compileTime().TotalMilliseconds - _compileStartMs);
+                double waveMs = double.IsNaN(_compileStartMs) ? 0 : log.Time.GetElapsedTime(_waveStart, _endedAt).TotalMilliseconds;
+                _ended = new ColdWave(
+                    _opens, _connectingOpens, made, ConnectMs(made), _openMsSum / _opens, _slowestOpenMs, _afterLoss, _threadPoolDelayMs,
+                    compiledMs, waveMs);
             }
             else
             {
@@ -181,7 +184,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
     /// </summary>
     public void OnHoldReleased(long started, TimeSpan held, int kind, long at)
     {
-        Verdict? done = null;
+        ColdWaveHolds? done = null;
         lock (_lock)
         {
             if (_holds.TryGetValue(started, out int count))
@@ -208,7 +211,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
     /// <summary>
     /// The ended wave with its holds as they stand at <paramref name="now"/> (those still out held until then); under the lock.
     /// </summary>
-    private Verdict Settle(long now)
+    private ColdWaveHolds Settle(long now)
     {
         double heldMs = _heldMsSum;
         int holds = _holdsBack;
@@ -218,7 +221,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
             holds += count;
         }
 
-        var verdict = new Verdict(_ended!.Value, holds, holds > 0 ? heldMs / holds : 0, _holdsWithStatement > 0 || _holdsBack < holds);
+        var verdict = new ColdWaveHolds(_ended!.Value, holds, holds > 0 ? heldMs / holds : 0, _holdsWithStatement > 0 || _holdsBack < holds);
         _ended = null;
         _holds.Clear();
         Volatile.Write(ref _holdsOut, 0);
@@ -242,6 +245,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
         _afterLoss = false;
         _warmingUp = false;
         _threadPoolDelayMs = 0;
+        _compileStartMs = double.NaN;
     }
 
     /// <summary>
@@ -252,77 +256,9 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects) : PoolOb
         ? 0
         : connects == ConnectCount.ProviderMeter ? (_createEnd - _createStart) * 1000 / made : _fastestConnectOpenMs;
 
-    private void Judge(Verdict verdict)
+    private void Judge(in ColdWaveHolds verdict)
     {
-        Summary wave = verdict.Wave;
-        double floorMs = log.Options.SlowOpenFloor.TotalMilliseconds;
-        if (wave.Connects < 2 || wave.ConnectMs <= floorMs || wave.MeanOpenMs <= floorMs)
-            return; // what the floor says: nothing faster is ever a finding
-        if (!verdict.RanStatements)
-            return; // no request: a warm-up written by hand (opened, and given back unused)
-
-        // The thread pool ran work late while the wave connected, by its starvation threshold or by half a connect: it, not
-        // the server, explains the time (the starvation detector speaks for it).
-        if (wave.ThreadPoolDelayMs >= log.Options.ThreadPoolDelayThreshold.TotalMilliseconds ||
-            wave.ThreadPoolDelayMs * 2 >= wave.ConnectMs)
-        {
-            return;
-        }
-
-        // Judged net of the thread pool's lateness, which an async connect waits for and the server did not cause.
-        double netOpenMs = wave.MeanOpenMs - wave.ThreadPoolDelayMs;
-        if (netOpenMs < HarmShare * (netOpenMs + verdict.MeanHeldMs))
-            return; // the requests' own work was the larger part of their time
-        double requestMs = wave.MeanOpenMs + verdict.MeanHeldMs;
-        double share = wave.MeanOpenMs / requestMs;
-        Report(wave, verdict.MeanHeldMs, requestMs, share);
+        if (ColdStartRule.IsColdStart(verdict, log.Options))
+            ColdStartMessage.Report(log, verdict, connects);
     }
-
-    private void Report(Summary wave, double heldMs, double requestMs, double share)
-    {
-        CultureInfo c = CultureInfo.InvariantCulture;
-        double slowdown = heldMs > 0 ? requestMs / heldMs : double.PositiveInfinity;
-        string cost = string.Create(c, $"the first {wave.Opens} requests took {requestMs:0} ms on average ") +
-                      string.Create(c, $"where their own work took {heldMs:0} ms") +
-                      (double.IsFinite(slowdown) && slowdown < 1000 ? string.Create(c, $" ({slowdown:0.0#}x)") : "") +
-                      string.Create(c, $": opening was {share * 100:0} % of their time. ");
-        string head = wave.AfterLoss
-            ? string.Create(c, $"Reconnect wave on pool '{log.PoolName}' after connections were lost (a server restart or a failover): ") +
-              cost +
-              "Expected once per outage, and not a pool-size problem: every caller reconnected at once to a server that had just " +
-              "come back; " +
-              "where connects are this slow, a warm-up after recovery (db.WarmUpAsync) spares the first requests. "
-            : string.Create(c, $"Cold start of pool '{log.PoolName}': ") + cost +
-              string.Create(c, $"Warm the pool before traffic: await db.WarmUpAsync({wave.Connects}) at start-up ") +
-              "(or services.AddOrseisWarmUp), and keep it warm with Min Pool Size; every new instance of the application pays this " +
-              "on its first requests (a deploy, a scale-out, a restart). Its first burst found no warm connection: ";
-        log.Report(FindingKind.SlowOpen,
-            head + string.Create(c,
-                $"{wave.Opens} open(s) made {wave.Connects} new physical connection(s) taking about {wave.ConnectMs:0.#} ms each ") +
-            (connects == ConnectCount.ProviderMeter ? "(the provider's own connect time)" : "(the fastest open that made one)") +
-            string.Create(c, $"; the opens took {wave.MeanOpenMs:0.#} ms on average (the slowest {wave.SlowestOpenMs:0.#} ms)."),
-            new Dictionary<string, double>
-            {
-                ["opens"] = wave.Opens,
-                ["connectingOpens"] = wave.ConnectingOpens,
-                ["physicalConnects"] = wave.Connects,
-                ["connectMs"] = wave.ConnectMs,
-                ["meanOpenMs"] = wave.MeanOpenMs,
-                ["slowestOpenMs"] = wave.SlowestOpenMs,
-                ["meanHeldMs"] = heldMs,
-                ["openShare"] = share,
-                ["afterLoss"] = wave.AfterLoss ? 1 : 0,
-            },
-            null, rateLimited: true);
-    }
-
-    private readonly record struct Summary(
-        int Opens, int ConnectingOpens, long Connects, double ConnectMs, double MeanOpenMs, double SlowestOpenMs, bool AfterLoss,
-        double ThreadPoolDelayMs);
-
-    /// <summary>
-    /// A wave with its holds: how many, how long on average, and whether any ran a statement (a hold still out when the
-    /// wave was judged is counted as one that did).
-    /// </summary>
-    private readonly record struct Verdict(Summary Wave, int Holds, double MeanHeldMs, bool RanStatements);
 }

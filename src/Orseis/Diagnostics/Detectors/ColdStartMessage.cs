@@ -1,0 +1,55 @@
+using System.Globalization;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>A cold start's (or reconnect wave's) finding: the cost to the requests first, then the cure, then what was measured.</summary>
+internal static class ColdStartMessage
+{
+    /// <summary>Reports <paramref name="verdict"/> to <paramref name="log"/>; <paramref name="connects"/> says how its connects were counted.</summary>
+    public static void Report(FindingLog log, in ColdWaveHolds verdict, ConnectCount connects)
+    {
+        ColdWave wave = verdict.Wave;
+        double heldMs = verdict.MeanHeldMs;
+        double requestMs = wave.MeanOpenMs + heldMs;
+        double share = wave.MeanOpenMs / requestMs;
+        CultureInfo c = CultureInfo.InvariantCulture;
+        double slowdown = heldMs > 0 ? requestMs / heldMs : double.PositiveInfinity;
+        string cost = string.Create(c, $"the first {wave.Opens} requests took {requestMs:0} ms on average ") +
+                      string.Create(c, $"where their own work took {heldMs:0} ms") +
+                      (double.IsFinite(slowdown) && slowdown < 1000 ? string.Create(c, $" ({slowdown:0.0#}x)") : "") +
+                      string.Create(c, $": opening was {share * 100:0} % of their time. ");
+        string head = wave.AfterLoss
+            ? string.Create(c, $"Reconnect wave on pool '{log.PoolName}' after connections were lost (a server restart or a failover): ") +
+              cost +
+              "Expected once per outage, and not a pool-size problem: every caller reconnected at once to a server that had just " +
+              "come back; " +
+              "where connects are this slow, a warm-up after recovery (db.WarmUpAsync) spares the first requests. "
+            : string.Create(c, $"Cold start of pool '{log.PoolName}': ") + cost +
+              string.Create(c, $"Warm the pool before traffic: await db.WarmUpAsync({wave.Connects}) at start-up ") +
+              "(or services.AddOrseisWarmUp), and keep it warm with Min Pool Size; every new instance of the application pays this " +
+              "on its first requests (a deploy, a scale-out, a restart). Its first burst found no warm connection: ";
+        string measured =
+            string.Create(c, $"{wave.Opens} open(s) made {wave.Connects} new physical connection(s) taking about {wave.ConnectMs:0.#} ms each ") +
+            (connects == ConnectCount.ProviderMeter ? "(the provider's own connect time)" : "(the fastest open that made one)") +
+            string.Create(c, $"; the opens took {wave.MeanOpenMs:0.#} ms on average (the slowest {wave.SlowestOpenMs:0.#} ms)") +
+            string.Create(c, $"; over the wave's {wave.WaveMs:0} ms the process spent {wave.CompileMs:0} ms compiling code (its JIT) ") +
+            string.Create(c, $"and the thread pool ran at most {wave.ThreadPoolDelayMs:0} ms late: the process's own start-up, under half of it.");
+        log.Report(FindingKind.SlowOpen, head + measured,
+            new Dictionary<string, double>
+            {
+                ["opens"] = wave.Opens,
+                ["connectingOpens"] = wave.ConnectingOpens,
+                ["physicalConnects"] = wave.Connects,
+                ["connectMs"] = wave.ConnectMs,
+                ["meanOpenMs"] = wave.MeanOpenMs,
+                ["slowestOpenMs"] = wave.SlowestOpenMs,
+                ["meanHeldMs"] = heldMs,
+                ["openShare"] = share,
+                ["afterLoss"] = wave.AfterLoss ? 1 : 0,
+                ["compileMs"] = wave.CompileMs,
+                ["threadPoolDelayMs"] = wave.ThreadPoolDelayMs,
+                ["waveMs"] = wave.WaveMs,
+            },
+            null, rateLimited: true);
+    }
+}
