@@ -85,9 +85,9 @@ internal static class PoolSweep
                     held += ok ? 1 : 0;
                     judged++;
                     string each = string.Join(", ", atAdvised.Zip(atCurrent, (a, c) => Invariant($"{a / c:0.00}")));
-                    string above = larger is { } l ? Invariant($"{l:0.00} (at {Larger(load, advised[0])})") : "– (no caller left for more)";
+                    string atFour = larger is { } l ? Invariant($"{l:0.00} (at {Larger(load, advised[0])})") : "– (no caller left for more)";
                     Console.WriteLine(Invariant(
-                        $"| {provider} | {load.Name.Split(':')[0]} | {current} | {advised[0]} ({string.Join(", ", advised)}) | {keep:0.00} ({each}) | {above} | {Median(cpus):0.00} | {(ok ? "yes" : "no")}{(kept ? " (kept)" : "")} |"));
+                        $"| {provider} | {load.Name.Split(':')[0]} | {current} | {advised[0]} ({string.Join(", ", advised)}) | {keep:0.00} ({each}) | {atFour} | {Median(cpus):0.00} | {(ok ? "yes" : "no")}{(kept ? " (kept)" : "")} |"));
                 }
             }
         }
