@@ -20,10 +20,11 @@ internal sealed partial class PoolSizeAdvisor
     /// <summary>
     /// The share of the CPUs busy while callers queued (<see cref="PoolSizeCpu"/>) at which a pool that did not hold them
     /// up (<see cref="PoolBoundShare"/>) is CPU-bound: its connections were held longer than they need because the CPUs
-    /// were busy, more connections add no CPU, and the advice stays at the current size. Measured in the sweep
-    /// (docs/results/capacity/advice-followed-2026-11-29.md): 1.00 on every short-statement load whose holds grew with the pool
-    /// (0.5 ms at 8 connections, 8 ms at 128 for MySqlConnector open per call), where following the callers' demand
-    /// (127 connections) kept 0.77 to 1.25 of the throughput.
+    /// were busy, more connections add no CPU, and the advice stays at the current size. In the sweep
+    /// (docs/results/capacity/advice-followed-2026-11-29.md) the machine's CPUs read 1.00 busy at every point, and the
+    /// short-statement loads' holds grew with the pool (0.5 ms at 8 connections, 8 ms at 128 for MySqlConnector open per
+    /// call), where following the callers' demand (127 connections) kept 0.77 to 1.83 of the throughput. No load between
+    /// 0.9 and 1 was measured: the margin is for readings a quarter second apart.
     /// </summary>
     internal const double CpuBoundShare = 0.9;
 

@@ -15,7 +15,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// throughput; 4x larger pools passed 4 to 30 % more on loads whose connections looked held longer than they need).
 /// A finding ("raise") is made only when the pool held the callers up (while they queued, releases came as fast as Max
 /// Pool Size connections at the uncontended hold can give them, <see cref="PoolBoundShare"/>); when releases came slower,
-/// the report's line says the connections were held longer than they need and a larger pool may pass little more. The
+/// the report's line says the connections were held longer than they need: with the CPUs busy meanwhile
+/// (<see cref="CpuBoundShare"/>, <see cref="PoolSizeCpu"/>) the CPU is the limit and the advice is the current size, for
+/// more connections add no CPU; otherwise a larger pool may pass little more and the advice is the callers' demand. The
 /// uncontended hold is each kind of hold's 25th percentile, averaged over the releases: a kind is the statement that
 /// began the hold (<see cref="HoldKinds"/>). "Lower" is only ever a line of the report. No advice at all when the thread
 /// pool starved while the load ran: the throughput then measured the threads, not the load (the cold-start study's
