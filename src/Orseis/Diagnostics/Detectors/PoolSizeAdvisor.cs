@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
@@ -17,7 +15,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// throughput; 4x larger pools passed 4 to 30 % more on loads whose connections looked held longer than they need).
 /// A finding ("raise") is made only when the pool held the callers up (while they queued, releases came as fast as Max
 /// Pool Size connections at the uncontended hold can give them, <see cref="PoolBoundShare"/>); when releases came slower,
-/// the report's line says the connections were held longer than they need and a larger pool may pass little more. The
+/// the report's line says the connections were held longer than they need: with the CPUs busy meanwhile
+/// (<see cref="CpuBoundShare"/>, <see cref="PoolSizeCpu"/>) the CPU is the limit and the advice is the current size, for
+/// more connections add no CPU; otherwise a larger pool may pass little more and the advice is the callers' demand. The
 /// uncontended hold is each kind of hold's 25th percentile, averaged over the releases: a kind is the statement that
 /// began the hold (<see cref="HoldKinds"/>). "Lower" is only ever a line of the report. No advice at all when the thread
 /// pool starved while the load ran: the throughput then measured the threads, not the load (the cold-start study's
@@ -25,12 +25,12 @@ namespace Orseis.Diagnostics.Detectors;
 /// (<see cref="Check"/>), so a finding comes within a quarter second of the evidence, and whenever a report is made.
 /// As an observer it keeps what the advice is made from (every timed hold, the time of opens that did not wait, and the
 /// demand each caller met as it entered Open while a detector is on) and writes the advice into every report; findings
-/// only when <paramref name="reportsFindings"/> (the PoolSize detector is on).
+/// only when <paramref name="reportsFindings"/> (the PoolSize detector is on). <paramref name="cpu"/>: where the CPUs'
+/// busy share comes from (a test's readings; the process's and machine's otherwise).
 /// </summary>
-internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool reportsFindings = false) : PoolObserver
+internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool reportsFindings = false, PoolSizeCpu? cpu = null)
+    : PoolObserver
 {
-    /// <summary>Spare connections per square root of the busy ones (<see cref="Sized"/>).</summary>
-    private const double Spread = 2;
     private const double HoldQuantile = 0.25;
 
     /// <summary>Opens that neither waited nor connected needed before their own time prices the provider's part.</summary>
@@ -41,15 +41,6 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
 
     /// <summary>The share of callers whose demand as they arrived a roomy pool's advice covers (<see cref="Demand"/>).</summary>
     private const double DemandQuantile = 0.95;
-
-    /// <summary>
-    /// The share of Max Pool Size that releases while callers queued must keep busy at the uncontended hold for the pool to
-    /// count as what held them up. Measured on MariaDB (docs/capacity.md): a pool of 4 behind 10 ms holds, where 16
-    /// connections passed twice as much, kept 3.3 to 3.5 of 4 busy over the whole load; on a machine at its CPU limit, a
-    /// pool of 4 behind 0.1 ms holds kept 0.17 to 0.18 of it busy while callers queued, and one of 64 behind 11 ms holds
-    /// 0.64 to 0.70, where 256 connections passed no more.
-    /// </summary>
-    internal const double PoolBoundShare = 0.75;
 
     /// <summary>How often the advice is worked out while the load runs (<see cref="Check"/>).</summary>
     internal static readonly TimeSpan CheckEvery = TimeSpan.FromMilliseconds(250);
@@ -80,6 +71,9 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     // next looks at the advice while the load runs (see Check).
     private long _queuedOpens;
     private long _nextCheck;
+
+    // How busy the CPUs were while callers queued: read at each check and report (see PoolSizeCpu).
+    private readonly PoolSizeCpu _cpu = cpu ?? new(log.Time);
 
     /// <summary>
     /// A caller that queues with every connection held starts the clock at once: it waits for a release. One that queues
@@ -117,7 +111,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         ofKind.Record(release.Holder.Started, release.At, release.Held);
         // Only a raise is reported while the load runs, and a raise needs queued opens: a pool nobody queued on is never
         // worked out on its releases (on a steady load the check would cost every 250 ms for nothing).
-        if (reportsFindings && Interlocked.Read(ref _queuedOpens) >= MinQueuedOpens && release.At >= Volatile.Read(ref _nextCheck))
+        if (Interlocked.Read(ref _queuedOpens) >= MinQueuedOpens && release.At >= Volatile.Read(ref _nextCheck))
             Check(release.At);
     }
 
@@ -135,6 +129,9 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
             return; // another release checks; the first release only sets the clock
         try
         {
+            _cpu.Sample(queuing: Volatile.Read(ref _queuing) > 0);
+            if (!reportsFindings)
+                return;
             if (log.Counts().TryGetValue(FindingKind.ThreadPoolStarvation, out long starved) && starved > 0)
                 return;
             AdviseNow(HoldTimes.Combined(_byKind), Interlocked.Read(ref _queuedOpens), Interlocked.Read(ref _demandSamples),
@@ -195,6 +192,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
     public override void Describe(ReportFigures figures)
     {
         HoldTimes holds = HoldTimes.Combined(_byKind);
+        _cpu.Sample(queuing: Volatile.Read(ref _queuing) > 0);
         Advice? advice = AdviseNow(holds, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved);
         figures.MedianHoldTime = holds.Percentile(0.5);
         figures.MeanInUse = advice?.Busy;
@@ -212,7 +210,7 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
         (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
         return Advise(holds, meanDemand, queuedOpens, opens, report, lastStarved, QueuedRate(),
-            uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), Demand(DemandQuantile));
+            uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), Demand(DemandQuantile), _cpu.BusyShare());
     }
 
     /// <summary>
@@ -235,141 +233,4 @@ internal sealed class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool rep
         _demands.Percentile(quantile) is { } high
             ? Math.Floor(high.TotalMicroseconds * Math.Pow(2, 1.0 / 16) + 1e-9) // its bucket's top
             : null;
-
-    /// <summary>The provider's time inside Open per open (<see cref="InOpen"/>); <see cref="Measured"/> false when unknown.</summary>
-    public readonly record struct OpenTime(TimeSpan Time, bool Measured);
-
-    /// <summary>
-    /// What was measured and advised; <see cref="Recommended"/> is null when <see cref="Starved"/>. <see cref="HeldUp"/>:
-    /// callers queued, but releases came too slowly for the pool to be what held them up, and this is the share of Max Pool
-    /// Size they kept busy (below <see cref="PoolBoundShare"/>); null otherwise.
-    /// </summary>
-    public sealed record Advice(
-        int? Recommended, double Busy, double PerSecond, TimeSpan Hold, double MeanDemand, long QueuedOpens, bool Raise, bool Lower,
-        bool Starved, double? HeldUp = null, OpenTime InOpen = default);
-
-    /// <summary>
-    /// The advice for what was measured, or null before any connection was released. <paramref name="lastStarved"/>: when
-    /// the thread pool was last seen starving (a timestamp of the log's clock, 0 if never or not watched).
-    /// <paramref name="queuedRate"/>: releases per second while callers queued (the whole load's when null).
-    /// <paramref name="uncontended"/>, <paramref name="whileQueued"/>: the uncontended hold of the whole load and of the
-    /// releases made while callers queued (by kind: see <see cref="ByKind"/>); the 25th percentile of
-    /// <paramref name="holds"/> when null. <paramref name="inOpen"/>: the provider's time inside Open with a connection
-    /// taken, per open (<see cref="InOpen"/>); each release's hold began with one open, so a connection is taken for that
-    /// plus the hold. None when null. <paramref name="typical"/>, <paramref name="typicalInOpen"/>: the mean hold and time
-    /// inside Open, which size the pool (<paramref name="uncontended"/> and <paramref name="inOpen"/> when null); the
-    /// uncontended ones judge whether the pool held queued callers up. <paramref name="demandHigh"/>: the demand 95 % of
-    /// callers met as they arrived, at most (a floor for the advice).
-    /// </summary>
-    public Advice? Advise(
-        HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
-        double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null, OpenTime? inOpen = null,
-        TimeSpan? typical = null, OpenTime? typicalInOpen = null, double? demandHigh = null)
-    {
-        (long first, long last) = holds.Span;
-        if ((uncontended ?? holds.Percentile(HoldQuantile)) is not { } hold || last <= first)
-            return null;
-        double seconds = log.Time.GetElapsedTime(first, last).TotalSeconds;
-        double perSecond = holds.Count / seconds;
-        OpenTime uncontendedOpen = inOpen ?? default;
-        OpenTime opening = typicalInOpen ?? uncontendedOpen;
-        TimeSpan held = typical ?? hold;
-        double busy = perSecond * (held + opening.Time).TotalSeconds;
-        if (Demand(1) is { } most && busy > most)
-            busy = most; // means over a short window (a cold first call) can read more than the callers ever took
-        if (lastStarved != 0 && lastStarved >= first)
-        {
-            return new Advice(
-                null, busy, perSecond, held, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true, InOpen: opening);
-        }
-
-        bool queued = queuedOpens >= Math.Max(MinQueuedOpens, opens / 100);
-        // A pool no caller queued on: Little's law with spare connections, but never below what 95 % of callers met as
-        // they arrived (the mean alone advised a pool of 64 at 32 clients 19, which kept 0.76 of the throughput).
-        int recommended = queued ? Sized(busy) : Math.Max(Sized(busy), (int)Math.Ceiling(demandHigh ?? 0));
-        TimeSpan queuedHold = queuedRate is null ? hold : whileQueued ?? hold;
-        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds / cap : 1;
-        double? heldUp = queued && share < PoolBoundShare ? share : null;
-        if (queued)
-            recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand)); // the one size that cannot pass less: see the class
-        bool raise = queued && heldUp is null && maxPoolSize is { } max && recommended > max;
-        bool lower = !queued && maxPoolSize is { } m && m >= 2 * recommended;
-        var advice = new Advice(recommended, busy, perSecond, held, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp, opening);
-        if (raise && report)
-        {
-            CultureInfo c = CultureInfo.InvariantCulture;
-            log.Report(FindingKind.PoolSize,
-                string.Create(c, $"Max Pool Size {maxPoolSize} of pool '{log.PoolName}' is too small for this load: {queuedOpens} open(s) queued for a connection ") +
-                string.Create(c, $"(callers wanted {meanDemand:0.#} connections on average as they arrived). Little's law: {Measured(advice)}; ") +
-                string.Create(c, $"raise Max Pool Size to {recommended} if the server can take it, or hold connections for less time."),
-                new Dictionary<string, double>
-                {
-                    ["maxPoolSize"] = maxPoolSize ?? -1,
-                    ["recommended"] = recommended,
-                    ["busy"] = busy,
-                    ["perSecond"] = perSecond,
-                    ["holdMs"] = held.TotalMilliseconds,
-                    ["inOpenMs"] = opening.Time.TotalMilliseconds,
-                    ["meanDemand"] = meanDemand,
-                    ["queuedOpens"] = queuedOpens,
-                },
-                null, rateLimited: true, ofThisFlow: false); // made by a report, not by a call
-        }
-
-        return advice;
-    }
-
-    /// <summary>The advice as the report's line: the measured figures, then what to do with Max Pool Size, if anything.</summary>
-    private string Line(Advice a)
-    {
-        var c = CultureInfo.InvariantCulture;
-        string measured = Measured(a);
-        if (a.Starved)
-        {
-            return measured + "; no advice: the thread pool starved while this load ran, so its throughput measured the threads, " +
-                   "not what the load needs (see the ThreadPoolStarvation finding)";
-        }
-
-        string law = string.Create(c, $"{measured} -> {a.Recommended}");
-        if (a.Raise)
-            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued: raise Max Pool Size from {maxPoolSize} to {a.Recommended}");
-        if (a.HeldUp is { } share)
-        {
-            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {share:P0} of ") +
-                   string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold: ") +
-                   "connections were held longer than they need " +
-                   "(CPU, thread pool or server saturated), so a larger pool may pass little more; " +
-                   string.Create(c, $"{a.Recommended} is what the callers wanted at once, ") +
-                   "the size at which none queues and the only one sure not to pass less; " +
-                   "shorten what runs while one is held";
-        }
-
-        if (a.Lower)
-        {
-            return law + string.Create(c, $"; Max Pool Size {maxPoolSize} is more than this load uses: {a.Recommended} would do ") +
-                   "(a smaller cap protects the server when load spikes)";
-        }
-
-        return law;
-    }
-
-    /// <summary>
-    /// The pool size for <paramref name="busy"/> connections kept busy on average: those, two more per square root of them
-    /// (the spread of a load's demand around its mean, as staffing rules for queues size servers), and one.
-    /// </summary>
-    internal static int Sized(double busy) => (int)Math.Ceiling(busy + Spread * Math.Sqrt(busy)) + 1;
-
-    /// <summary>Little's law as measured: the throughput times every moment a connection is taken per release, by part.</summary>
-    private static string Measured(Advice a)
-    {
-        var c = CultureInfo.InvariantCulture;
-        string perSecond = string.Create(c, $"{a.PerSecond:0.##} releases/s x ");
-        string hold = string.Create(c, $"{a.Hold.TotalMilliseconds:0.###} ms held");
-        string busy = string.Create(c, $" = {a.Busy:0.##} busy");
-        if (!a.InOpen.Measured)
-            return perSecond + hold + " (mean; time inside Open not measured: every open waited for the pool)" + busy;
-        string inOpen = string.Create(c, $"{a.InOpen.Time.TotalMilliseconds:0.###} ms inside Open with a connection taken ") +
-                        "(the provider's: its reset or checks)";
-        return perSecond + "(" + inOpen + " + " + hold + ", means)" + busy;
-    }
 }

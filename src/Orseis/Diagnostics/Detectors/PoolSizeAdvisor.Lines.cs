@@ -1,0 +1,63 @@
+using System.Globalization;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>The pool-size advice as the report's line.</summary>
+internal sealed partial class PoolSizeAdvisor
+{
+    /// <summary>The advice as the report's line: the measured figures, then what to do with Max Pool Size, if anything.</summary>
+    private string Line(Advice a)
+    {
+        var c = CultureInfo.InvariantCulture;
+        string measured = Measured(a);
+        if (a.Starved)
+        {
+            return measured + "; no advice: the thread pool starved while this load ran, so its throughput measured the threads, " +
+                   "not what the load needs (see the ThreadPoolStarvation finding)";
+        }
+
+        string law = string.Create(c, $"{measured} -> {a.Recommended}");
+        if (a.Raise)
+            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued: raise Max Pool Size from {maxPoolSize} to {a.Recommended}");
+        if (a is { CpuBound: true, HeldUp: { } bound, CpuBusy: { } cpu })
+        {
+            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {bound:P0} of ") +
+                   string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold and the CPUs were {cpu:P0} busy: ") +
+                   "the CPU is the limit, not the pool: more connections add no CPU and only lengthen the holds; " +
+                   string.Create(c, $"keep Max Pool Size at {maxPoolSize} and cut the CPU each call costs, or add CPU");
+        }
+
+        if (a.HeldUp is { } share)
+        {
+            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {share:P0} of ") +
+                   string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold: ") +
+                   "connections were held longer than they need " +
+                   "(the server or the thread pool saturated, the CPUs not busy), so a larger pool may pass little more; " +
+                   string.Create(c, $"{a.Recommended} is what the callers wanted at once, ") +
+                   "the size at which none queues and the only one sure not to pass less; " +
+                   "shorten what runs while one is held";
+        }
+
+        if (a.Lower)
+        {
+            return law + string.Create(c, $"; Max Pool Size {maxPoolSize} is more than this load uses: {a.Recommended} would do ") +
+                   "(a smaller cap protects the server when load spikes)";
+        }
+
+        return law;
+    }
+
+    /// <summary>Little's law as measured: the throughput times every moment a connection is taken per release, by part.</summary>
+    private static string Measured(Advice a)
+    {
+        var c = CultureInfo.InvariantCulture;
+        string perSecond = string.Create(c, $"{a.PerSecond:0.##} releases/s x ");
+        string hold = string.Create(c, $"{a.Hold.TotalMilliseconds:0.###} ms held");
+        string busy = string.Create(c, $" = {a.Busy:0.##} busy");
+        if (!a.InOpen.Measured)
+            return perSecond + hold + " (mean; time inside Open not measured: every open waited for the pool)" + busy;
+        string inOpen = string.Create(c, $"{a.InOpen.Time.TotalMilliseconds:0.###} ms inside Open with a connection taken ") +
+                        "(the provider's: its reset or checks)";
+        return perSecond + "(" + inOpen + " + " + hold + ", means)" + busy;
+    }
+}

@@ -1,0 +1,131 @@
+using System.Globalization;
+
+namespace Orseis.Diagnostics.Detectors;
+
+/// <summary>The pool-size advice's rule: from the figures measured, the size advised and whether to say so.</summary>
+internal sealed partial class PoolSizeAdvisor
+{
+    /// <summary>Spare connections per square root of the busy ones (<see cref="Sized"/>).</summary>
+    private const double Spread = 2;
+
+    /// <summary>
+    /// The share of Max Pool Size that releases while callers queued must keep busy at the uncontended hold for the pool to
+    /// count as what held them up. Measured on MariaDB (docs/capacity.md): a pool of 4 behind 10 ms holds, where 16
+    /// connections passed twice as much, kept 3.3 to 3.5 of 4 busy over the whole load; on a machine at its CPU limit, a
+    /// pool of 4 behind 0.1 ms holds kept 0.17 to 0.18 of it busy while callers queued, and one of 64 behind 11 ms holds
+    /// 0.64 to 0.70, where 256 connections passed no more.
+    /// </summary>
+    internal const double PoolBoundShare = 0.75;
+
+    /// <summary>
+    /// The share of the CPUs busy while callers queued (<see cref="PoolSizeCpu"/>) at which a pool that did not hold them
+    /// up (<see cref="PoolBoundShare"/>) is CPU-bound: its connections were held longer than they need because the CPUs
+    /// were busy, more connections add no CPU, and the advice stays at the current size. In the sweep
+    /// (docs/results/capacity/advice-followed-2026-11-29.md) the machine's CPUs read 1.00 busy at every point, and the
+    /// short-statement loads' holds grew with the pool (0.5 ms at 8 connections, 8 ms at 128 for MySqlConnector open per
+    /// call), where following the callers' demand (127 connections) kept 0.77 to 1.83 of the throughput. No load between
+    /// 0.9 and 1 was measured: the margin is for readings a quarter second apart.
+    /// </summary>
+    internal const double CpuBoundShare = 0.9;
+
+    /// <summary>The provider's time inside Open per open (<see cref="InOpen"/>); <see cref="Measured"/> false when unknown.</summary>
+    public readonly record struct OpenTime(TimeSpan Time, bool Measured);
+
+    /// <summary>
+    /// What was measured and advised; <see cref="Recommended"/> is null when <see cref="Starved"/>. <see cref="HeldUp"/>:
+    /// callers queued, but releases came too slowly for the pool to be what held them up, and this is the share of Max Pool
+    /// Size they kept busy (below <see cref="PoolBoundShare"/>); null otherwise. <see cref="CpuBusy"/>: the share of the
+    /// CPUs busy while callers queued, when known; <see cref="CpuBound"/>: held up and the CPUs busy
+    /// (<see cref="CpuBoundShare"/>), so the advice is the current size.
+    /// </summary>
+    public sealed record Advice(
+        int? Recommended, double Busy, double PerSecond, TimeSpan Hold, double MeanDemand, long QueuedOpens, bool Raise, bool Lower,
+        bool Starved, double? HeldUp = null, OpenTime InOpen = default, double? CpuBusy = null, bool CpuBound = false);
+
+    /// <summary>
+    /// The advice for what was measured, or null before any connection was released. <paramref name="lastStarved"/>: when
+    /// the thread pool was last seen starving (a timestamp of the log's clock, 0 if never or not watched).
+    /// <paramref name="queuedRate"/>: releases per second while callers queued (the whole load's when null).
+    /// <paramref name="uncontended"/>, <paramref name="whileQueued"/>: the uncontended hold of the whole load and of the
+    /// releases made while callers queued (by kind: see <see cref="ByKind"/>); the 25th percentile of
+    /// <paramref name="holds"/> when null. <paramref name="inOpen"/>: the provider's time inside Open with a connection
+    /// taken, per open (<see cref="InOpen"/>); each release's hold began with one open, so a connection is taken for that
+    /// plus the hold. None when null. <paramref name="typical"/>, <paramref name="typicalInOpen"/>: the mean hold and time
+    /// inside Open, which size the pool (<paramref name="uncontended"/> and <paramref name="inOpen"/> when null); the
+    /// uncontended ones judge whether the pool held queued callers up. <paramref name="demandHigh"/>: the demand 95 % of
+    /// callers met as they arrived, at most (a floor for the advice). <paramref name="cpuBusy"/>: the share of the CPUs
+    /// busy while callers queued (<see cref="PoolSizeCpu"/>), unknown when null.
+    /// </summary>
+    public Advice? Advise(
+        HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
+        double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null, OpenTime? inOpen = null,
+        TimeSpan? typical = null, OpenTime? typicalInOpen = null, double? demandHigh = null, double? cpuBusy = null)
+    {
+        (long first, long last) = holds.Span;
+        if ((uncontended ?? holds.Percentile(HoldQuantile)) is not { } hold || last <= first)
+            return null;
+        double seconds = log.Time.GetElapsedTime(first, last).TotalSeconds;
+        double perSecond = holds.Count / seconds;
+        OpenTime uncontendedOpen = inOpen ?? default;
+        OpenTime opening = typicalInOpen ?? uncontendedOpen;
+        TimeSpan held = typical ?? hold;
+        double busy = perSecond * (held + opening.Time).TotalSeconds;
+        if (Demand(1) is { } most && busy > most)
+            busy = most; // means over a short window (a cold first call) can read more than the callers ever took
+        if (lastStarved != 0 && lastStarved >= first)
+        {
+            return new Advice(
+                null, busy, perSecond, held, meanDemand, queuedOpens, Raise: false, Lower: false, Starved: true, InOpen: opening);
+        }
+
+        bool queued = queuedOpens >= Math.Max(MinQueuedOpens, opens / 100);
+        // A pool no caller queued on: Little's law with spare connections, but never below what 95 % of callers met as
+        // they arrived (the mean alone advised a pool of 64 at 32 clients 19, which kept 0.76 of the throughput), and never
+        // above the size it has: it served them all (the 95th percentile's bucket top read 139 to 151 for 128 callers).
+        int recommended = queued ? Sized(busy) : Math.Max(Sized(busy), (int)Math.Ceiling(demandHigh ?? 0));
+        if (!queued && maxPoolSize is { } roomy)
+            recommended = Math.Min(recommended, roomy);
+        TimeSpan queuedHold = queuedRate is null ? hold : whileQueued ?? hold;
+        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds / cap : 1;
+        double? heldUp = queued && share < PoolBoundShare ? share : null;
+        if (queued)
+            recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand)); // the one size that cannot pass less: see the class
+        // Held longer than they need while the CPUs were busy: more connections add no CPU, they only lengthen the holds
+        // (the sweep's short loads: holds 0.5 ms at 8 connections, 8 ms at 128; the demand advice lost up to a quarter).
+        bool cpuBound = heldUp is not null && cpuBusy >= CpuBoundShare && maxPoolSize is not null;
+        if (cpuBound)
+            recommended = maxPoolSize!.Value;
+        bool raise = queued && heldUp is null && maxPoolSize is { } max && recommended > max;
+        bool lower = !queued && maxPoolSize is { } m && m >= 2 * recommended;
+        var advice = new Advice(
+            recommended, busy, perSecond, held, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp, opening, cpuBusy, cpuBound);
+        if (raise && report)
+        {
+            CultureInfo c = CultureInfo.InvariantCulture;
+            log.Report(FindingKind.PoolSize,
+                string.Create(c, $"Max Pool Size {maxPoolSize} of pool '{log.PoolName}' is too small for this load: {queuedOpens} open(s) queued for a connection ") +
+                string.Create(c, $"(callers wanted {meanDemand:0.#} connections on average as they arrived). Little's law: {Measured(advice)}; ") +
+                string.Create(c, $"raise Max Pool Size to {recommended} if the server can take it, or hold connections for less time."),
+                new Dictionary<string, double>
+                {
+                    ["maxPoolSize"] = maxPoolSize ?? -1,
+                    ["recommended"] = recommended,
+                    ["busy"] = busy,
+                    ["perSecond"] = perSecond,
+                    ["holdMs"] = held.TotalMilliseconds,
+                    ["inOpenMs"] = opening.Time.TotalMilliseconds,
+                    ["meanDemand"] = meanDemand,
+                    ["queuedOpens"] = queuedOpens,
+                },
+                null, rateLimited: true, ofThisFlow: false); // made by a report, not by a call
+        }
+
+        return advice;
+    }
+
+    /// <summary>
+    /// The pool size for <paramref name="busy"/> connections kept busy on average: those, two more per square root of them
+    /// (the spread of a load's demand around its mean, as staffing rules for queues size servers), and one.
+    /// </summary>
+    internal static int Sized(double busy) => (int)Math.Ceiling(busy + Spread * Math.Sqrt(busy)) + 1;
+}

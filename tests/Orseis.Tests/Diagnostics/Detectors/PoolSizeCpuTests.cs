@@ -1,0 +1,166 @@
+using Orseis.Diagnostics;
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Tests.Diagnostics.Detectors;
+
+/// <summary>
+/// The pool-size advice on a queue the CPU bounds: a pool whose connections were held longer than they need while the
+/// CPUs were busy is advised its current size (more connections add no CPU), and one whose connections were busy at
+/// their uncontended hold (a server-bound load) is still advised up, however busy the CPUs.
+/// </summary>
+public sealed class PoolSizeCpuTests
+{
+    /// <summary>Readings on <paramref name="fake"/>'s clock of a machine whose CPUs are <paramref name="busy"/> busy.</summary>
+    private static PoolSizeCpu Cpu(Fake fake, double busy)
+    {
+        long start = fake.Now;
+        return new PoolSizeCpu(fake.Time, () =>
+        {
+            double seconds = fake.Time.GetElapsedTime(start).TotalSeconds;
+            return new PoolSizeCpu.Reading(fake.Now, TimeSpan.Zero, (long)(seconds * 1e6 * busy), 1000 + (long)(seconds * 1e6));
+        });
+    }
+
+    /// <summary>A steady load: <paramref name="perSecond"/> holds a second of <paramref name="holdMs"/> each, for 10 s.</summary>
+    private static HoldTimes Load(Fake fake, int perSecond, double holdMs)
+    {
+        var holds = new HoldTimes();
+        for (int i = 0; i < perSecond * 10; i++)
+        {
+            long acquired = fake.Now;
+            fake.Time.Advance(TimeSpan.FromSeconds(1.0 / perSecond));
+            holds.Record(acquired, acquired + (long)(holdMs / 1000 * fake.Time.TimestampFrequency), Fake.Ms(holdMs));
+        }
+
+        return holds;
+    }
+
+    [Fact]
+    public void A_queue_on_busy_CPUs_is_advised_the_current_size_not_the_callers_demand()
+    {
+        // The capacity study's CPU-bound load: 4 connections, holds of 0.15 ms uncontended, 4,400 releases a second while
+        // 1,000 callers queued, so the releases kept 0.66 of 4 connections busy; the CPUs were all busy. Advising the
+        // callers' demand (1,000) is what lost up to a quarter of the throughput in the sweep's short loads.
+        var fake = new Fake();
+        HoldTimes holds = Load(fake, perSecond: 4400, holdMs: 0.15);
+        var advisor = new PoolSizeAdvisor(fake.Log, 4);
+        PoolSizeAdvisor.Advice busy = advisor.Advise(holds, meanDemand: 1000, queuedOpens: 20000, opens: 44000, report: true, cpuBusy: 0.97)!;
+        Assert.True(busy.CpuBound);
+        Assert.Equal(4, busy.Recommended);
+        Assert.False(busy.Raise);
+        Assert.False(busy.Lower);
+        Assert.Empty(fake.Log.Kept);
+
+        // The same queue with the CPUs mostly idle: held up by something a larger pool may get round (the server, the
+        // thread pool, variable work inside the hold), so the advice stays the callers' demand.
+        PoolSizeAdvisor.Advice idle = advisor.Advise(holds, meanDemand: 1000, queuedOpens: 20000, opens: 44000, report: true, cpuBusy: 0.4)!;
+        Assert.False(idle.CpuBound);
+        Assert.Equal(1000, idle.Recommended);
+        Assert.False(idle.Raise);
+
+        // CPU unknown: as idle.
+        Assert.Equal(1000, advisor.Advise(holds, meanDemand: 1000, queuedOpens: 20000, opens: 44000, report: true)!.Recommended);
+    }
+
+    [Fact]
+    public void A_server_bound_queue_is_advised_up_however_busy_the_CPUs()
+    {
+        // 10 ms statements on a pool of 8: the releases kept all 8 busy while callers queued (the pool held them up), so
+        // a busy machine does not stop the raise: the connections wait on the server, not on the CPU.
+        var fake = new Fake();
+        HoldTimes holds = Load(fake, perSecond: 800, holdMs: 10);
+        var advisor = new PoolSizeAdvisor(fake.Log, 8);
+        PoolSizeAdvisor.Advice advice = advisor.Advise(holds, meanDemand: 43, queuedOpens: 3000, opens: 8000, report: true, cpuBusy: 1)!;
+        Assert.False(advice.CpuBound);
+        Assert.Null(advice.HeldUp);
+        Assert.True(advice.Raise);
+        Assert.Equal(43, advice.Recommended);
+        Assert.Contains("raise Max Pool Size to 43", Assert.Single(fake.Findings(FindingKind.PoolSize)).Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// Twenty callers arrive at once at a pool of 5 whose connects take 1 ms; four waves of five hold a connection each,
+    /// the first 100 ms (uncontended), the others <paramref name="holdMs"/>. Returns the report's figures.
+    /// </summary>
+    private static ReportFigures Burst(Fake fake, PoolSizeAdvisor advisor, double holdMs)
+    {
+        OpenStart[] starts = [.. Enumerable.Range(1, 20).Select(n => fake.Start(demand: n, inUse: 0))];
+        foreach (OpenStart start in starts)
+            advisor.OnOpenStarting(start);
+        fake.Time.Advance(Fake.Ms(1));
+        for (int wave = 0; wave < 4; wave++)
+        {
+            long acquired = fake.Now;
+            for (int i = wave * 5; i < wave * 5 + 5; i++)
+            {
+                var outcome = new OpenOutcome(fake.Time.GetElapsedTime(starts[i].Started), 0, 0, starts[i].Demand > 5);
+                advisor.OnOpenCompleted(new CompletedOpen(starts[i], outcome, fake.Now, false, TimeSpan.Zero));
+            }
+
+            TimeSpan held = Fake.Ms(wave == 0 ? 100 : holdMs);
+            fake.Time.Advance(held);
+            for (int i = 0; i < 5; i++)
+                advisor.OnReleased(new Release(new HolderTable.Holder(acquired, "call", null, false), held, fake.Now));
+        }
+
+        var figures = new ReportFigures { Opens = 20, QueuedOpens = 15 };
+        advisor.Describe(figures);
+        return figures;
+    }
+
+    [Fact]
+    public void The_report_reads_the_CPUs_and_says_the_CPU_is_the_limit()
+    {
+        // Holds stretched from 100 ms to 250 ms while callers queued (40 % of the pool kept busy) on CPUs 95 % busy.
+        var busy = new Fake();
+        ReportFigures cpuBound = Burst(busy, new PoolSizeAdvisor(busy.Log, 5, reportsFindings: true, Cpu(busy, 0.95)), holdMs: 250);
+        Assert.Equal(5, cpuBound.RecommendedMaxPoolSize);
+        Assert.Contains("the CPUs were 95 % busy: the CPU is the limit, not the pool", cpuBound.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Contains("keep Max Pool Size at 5", cpuBound.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Empty(busy.Findings(FindingKind.PoolSize));
+
+        // The same on CPUs 30 % busy: the callers' demand, and the line says the CPUs were not the limit.
+        var idle = new Fake();
+        ReportFigures notCpu = Burst(idle, new PoolSizeAdvisor(idle.Log, 5, reportsFindings: true, Cpu(idle, 0.3)), holdMs: 250);
+        Assert.Equal(11, notCpu.RecommendedMaxPoolSize);
+        Assert.Contains("the CPUs not busy", notCpu.PoolSizeAdvice, StringComparison.Ordinal);
+
+        // Holds that stay at 100 ms (the pool held the callers up) on busy CPUs: raised.
+        var bound = new Fake();
+        ReportFigures raised = Burst(bound, new PoolSizeAdvisor(bound.Log, 5, reportsFindings: true, Cpu(bound, 1)), holdMs: 100);
+        Assert.Equal(11, raised.RecommendedMaxPoolSize);
+        Assert.Contains("raise Max Pool Size from 5 to 11", raised.PoolSizeAdvice, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Only_stretches_of_queueing_between_close_readings_count_and_busy_is_the_larger_of_process_and_machine()
+    {
+        var fake = new Fake();
+        var readings = new Queue<PoolSizeCpu.Reading>();
+        long t0 = fake.Now;
+        long Sec(double s) => t0 + (long)(s * fake.Time.TimestampFrequency);
+        readings.Enqueue(new(t0, TimeSpan.Zero, 0, 1000)); // the first reading, taken when it is made
+        var cpu = new PoolSizeCpu(fake.Time, () => readings.Dequeue());
+
+        // Two seconds of queueing in quarter-second readings on a machine 20 % busy (jiffies of 1/100 s)...
+        for (int i = 0; i <= 8; i++)
+            cpu.Add(new(Sec(i * 0.25), TimeSpan.Zero, i * 5, 1000 + (i * 25)), queuing: true);
+        Assert.Equal(0.2, cpu.BusyShare(new(Sec(2), TimeSpan.Zero, 40, 1200))!.Value, 3);
+
+        // ...then a reading 5 s later (no queueing counted between), and a stretch whose readings are 2 s apart: not counted.
+        cpu.Add(new(Sec(7), TimeSpan.Zero, 40 + 500, 1200 + 500), queuing: true);
+        cpu.Add(new(Sec(9), TimeSpan.Zero, 40 + 700, 1200 + 700), queuing: true);
+        Assert.Equal(0.2, cpu.BusyShare(new(Sec(9), TimeSpan.Zero, 0, 0))!.Value, 3);
+
+        // A reading taken while no caller queued ends the stretch: the next one does not count back to it.
+        cpu.Add(new(Sec(9.25), TimeSpan.Zero, 740 + 25, 1900 + 25), queuing: false);
+        cpu.Add(new(Sec(9.5), TimeSpan.Zero, 765 + 25, 1925 + 25), queuing: true);
+        Assert.Equal(0.2, cpu.BusyShare(new(Sec(9.5), TimeSpan.Zero, 0, 0))!.Value, 3);
+
+        // The process alone may show the CPUs busy where the machine is unknown (0 jiffies): its CPU time over its CPUs.
+        var process = new PoolSizeCpu(fake.Time, () => new(t0, TimeSpan.Zero, 0, 0));
+        TimeSpan all = TimeSpan.FromSeconds(Environment.ProcessorCount);
+        Assert.Equal(1.0, process.Busy(new(t0, TimeSpan.Zero, 0, 0), new(Sec(1), all, 0, 0)), 3);
+        Assert.Equal(0.5, process.Busy(new(t0, TimeSpan.Zero, 0, 100), new(Sec(1), all / 4, 50, 200)), 3);
+    }
+}
