@@ -29,7 +29,7 @@ internal static class Child
             throw new ArgumentException("one run measures paths with listeners all on or all off");
         (GatePath Path, int Iterations)? inject = ReadInjection();
         using Listeners? listening = paths.Count > 0 && paths[0].Listeners ? new Listeners() : null;
-        var workloads = GatePath.DetectorSettings.ToDictionary(d => d, d => new Workload(d));
+        var workloads = GatePath.DetectorSettings.Union(paths.Select(p => p.Detectors)).ToDictionary(d => d, d => new Workload(d));
         try
         {
             foreach (GatePath path in paths)

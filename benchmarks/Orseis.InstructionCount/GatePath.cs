@@ -16,6 +16,12 @@ public sealed record GatePath(string Op, string Mode, string Detectors, bool Lis
     /// <summary>The two detector settings.</summary>
     public static readonly string[] DetectorSettings = ["None", "All"];
 
+    /// <summary>
+    /// Settings measured on request only (never in <see cref="All"/> or the budgets): <c>AllButRepeats</c> is every
+    /// detector but <see cref="Orseis.Diagnostics.FindingKind.RepeatedStatement"/>, to read what that one costs.
+    /// </summary>
+    public static readonly string[] ExtraDetectorSettings = ["AllButRepeats"];
+
     /// <summary>Every path: 4 shapes x 4 modes x 2 detector settings x listeners off and on.</summary>
     public static IEnumerable<GatePath> All() =>
         from listeners in new[] { false, true }
@@ -44,8 +50,8 @@ public sealed record GatePath(string Op, string Mode, string Detectors, bool Lis
             throw new FormatException($"path '{text}': unknown call shape '{parts[0]}' (one of {string.Join(", ", Ops)})");
         if (!Modes.Contains(parts[1]))
             throw new FormatException($"path '{text}': unknown mode '{parts[1]}' (one of {string.Join(", ", Modes)})");
-        if (!DetectorSettings.Contains(parts[2]))
-            throw new FormatException($"path '{text}': detectors '{parts[2]}' is neither None nor All");
+        if (!DetectorSettings.Contains(parts[2]) && !ExtraDetectorSettings.Contains(parts[2]))
+            throw new FormatException($"path '{text}': detectors '{parts[2]}' is not None, All or AllButRepeats");
         if (parts[3] is not ("on" or "off"))
             throw new FormatException($"path '{text}': listeners '{parts[3]}' is neither on nor off");
         return new GatePath(parts[0], parts[1], parts[2], parts[3] == "on");

@@ -69,7 +69,9 @@ internal sealed class Workload : IDisposable
         // calls, as no loop of calls without those pauses would.
         var options = new OrseisOptions { Mode = mode, ScopeIdleWindow = TimeSpan.FromSeconds(5) };
         DiagnosticsOptions diagnostics = options.Diagnostics;
-        diagnostics.Detectors = Enum.Parse<FindingKind>(detectors);
+        diagnostics.Detectors = detectors == "AllButRepeats"
+            ? FindingKind.All & ~FindingKind.RepeatedStatement
+            : Enum.Parse<FindingKind>(detectors);
         diagnostics.HeldTooLongThreshold = TimeSpan.FromDays(1);
         diagnostics.FindingInterval = TimeSpan.FromDays(1);
         diagnostics.ChurnGap = TimeSpan.FromMinutes(10);

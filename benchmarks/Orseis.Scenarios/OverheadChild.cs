@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Globalization;
 using Microsoft.Data.Sqlite;
 using MySqlConnector;
-using Orseis.Diagnostics;
 
 namespace Orseis.Scenarios;
 
@@ -27,11 +26,12 @@ internal static class OverheadChild
     /// prints <c>wallNs cpuNs bytes userNs</c> for the block (wall time, the calling thread's CPU time, bytes it allocated,
     /// its user-mode CPU time).
     /// </summary>
-    public static int Run(string provider, string detectors, bool listeners)
+    public static int Run(string provider, string detectors, bool listeners, string shape = "select1")
     {
         using OverheadListeners? listening = listeners ? new OverheadListeners() : null;
         var options = new OrseisOptions();
-        options.Diagnostics.Detectors = Enum.Parse<FindingKind>(detectors);
+        options.Diagnostics.Detectors = OverheadCommand.ParseDetectors(detectors)
+            ?? throw new ArgumentException($"detectors '{detectors}' is not a set of FindingKind names (e.g. All, or All-RepeatedStatement)");
         // The session below is held for the child's whole life: past the default 30 s it would be reported once, at a
         // moment set by how slow the run is (under valgrind, in whichever block crosses it), a one-off cost that would
         // land in one block's per-call figure.
@@ -39,6 +39,8 @@ internal static class OverheadChild
         using var db = provider == "sqlite"
             ? new Database(SqliteFactory.Instance, "Data Source=file:overhead?mode=memory&cache=shared", options)
             : new Database(MySqlConnectorFactory.Instance, Server.With("", "orseis-overhead-" + Environment.ProcessId), options);
+        if (shape == "web")
+            return OverheadWebRequests.Serve(db, inMemoryTable: provider != "sqlite");
         using Session session = db.OpenSession();
         for (int i = 0; i < Warmup; i++)
         {

@@ -26,7 +26,28 @@ namespace Orseis.Scenarios;
 /// </summary>
 internal static class OverheadCommand
 {
-    private static readonly string[] Modes = ["session", "per-call"];
+    /// <summary>
+    /// Reads a detector setting: FindingKind names joined by commas (<c>All</c>, <c>Churn,HeldTooLong</c>, <c>None</c>),
+    /// optionally minus some (<c>All-RepeatedStatement</c>: every detector but that one). Null when it is not one.
+    /// </summary>
+    public static Orseis.Diagnostics.FindingKind? ParseDetectors(string text)
+    {
+        string[] parts = text.Split('-');
+        if (!Enum.TryParse(parts[0], out Orseis.Diagnostics.FindingKind kinds))
+            return null;
+        foreach (string removed in parts.Skip(1))
+        {
+            if (!Enum.TryParse(removed, out Orseis.Diagnostics.FindingKind minus))
+                return null;
+            kinds &= ~minus;
+        }
+
+        return kinds;
+    }
+
+    /// <summary>The modes a shape is measured in: <c>select1</c> on a session and open per call, <c>web</c> (a request of
+    /// four different statements, see <see cref="OverheadChild"/>) in a scope and open per call.</summary>
+    private static string[] ModesOf(string shape) => shape == "web" ? ["scope", "per-call"] : ["session", "per-call"];
 
     /// <param name="provider"><c>mysql</c> or <c>sqlite</c>.</param>
     /// <param name="pairs">Fresh process pairs per listener state.</param>
@@ -35,8 +56,13 @@ internal static class OverheadCommand
     /// <param name="against">The detectors compared with None (<c>All</c>, or some of them, to attribute the cost).</param>
     /// <param name="listenerStates">Which listener states to run: without listeners, with them, or both.</param>
     /// <param name="csv">When set, every block pair is written there, one line each, for a closer look.</param>
-    public static async Task<int> RunAsync(string provider, int pairs, int blocks, int calls, string against, bool[] listenerStates, string? csv)
+    /// <param name="baseline">The side <paramref name="against"/> is compared with: <c>None</c> by default, or e.g.
+    /// <c>All-RepeatedStatement</c> to read what one detector adds to the others.</param>
+    /// <param name="shape"><c>select1</c> (a loop of <c>Scalar("select 1")</c>) or <c>web</c> (requests of four statements).</param>
+    public static async Task<int> RunAsync(
+        string provider, int pairs, int blocks, int calls, string against, bool[] listenerStates, string? csv, string baseline = "None", string shape = "select1")
     {
+        string[] modes = ModesOf(shape);
         using StreamWriter? blockLog = csv is null ? null : new StreamWriter(csv);
         blockLog?.WriteLine("listeners,pair,none_started_first,mode,block,none_ran_first,none_wall_ns,all_wall_ns,none_cpu_ns,all_cpu_ns,none_user_ns,all_user_ns,none_bytes,all_bytes");
         var watch = Stopwatch.StartNew();
@@ -44,38 +70,39 @@ internal static class OverheadCommand
         var results = new List<Row>();
         foreach (bool listeners in listenerStates)
         {
-            var perPair = Modes.ToDictionary(m => m, _ => new List<PairResult>());
+            var perPair = modes.ToDictionary(m => m, _ => new List<PairResult>());
             for (int p = 0; p < pairs; p++)
             {
-                Dictionary<string, PairResult> pair = await RunPairAsync(provider, against, listeners, p, blocks, calls, blockLog);
+                Dictionary<string, PairResult> pair = await RunPairAsync(provider, baseline, against, shape, listeners, p, blocks, calls, blockLog);
                 foreach ((string mode, PairResult result) in pair)
                     perPair[mode].Add(result);
                 string ratios = string.Join(", ", pair.Select(r => string.Create(CultureInfo.InvariantCulture, $"{r.Key} {r.Value.WallRatio:0.000}")));
-                Console.Error.WriteLine($"overhead: listeners={listeners} pair {p + 1}/{pairs} done: wall {against} / None {ratios}");
+                Console.Error.WriteLine($"overhead: listeners={listeners} pair {p + 1}/{pairs} done: wall {against} / {baseline} {ratios}");
             }
 
-            results.AddRange(Modes.Select(m => Row.From(listeners, m, perPair[m])));
+            results.AddRange(modes.Select(m => Row.From(listeners, m, perPair[m])));
         }
 
-        Console.WriteLine(Table(provider, against, results, pairs, blocks, calls, watch.Elapsed, loadBefore, LoadAverage()));
+        Console.WriteLine(Table(provider, baseline, against, shape, results, pairs, blocks, calls, watch.Elapsed, loadBefore, LoadAverage()));
         return 0;
     }
 
     private static async Task<Dictionary<string, PairResult>> RunPairAsync(
-        string provider, string against, bool listeners, int pair, int blocks, int calls, StreamWriter? blockLog)
+        string provider, string baseline, string against, string shape, bool listeners, int pair, int blocks, int calls, StreamWriter? blockLog)
     {
+        string[] modes = ModesOf(shape);
         // The process started second of a pair ran open-per-call calls slower, whatever it was: PoolSize (no work per call)
         // against None read +11.4 % (+4.8 .. +18.3) over 24 pairs with None always started first. So the sides take
         // turns starting first, and the bias cancels over an even number of pairs.
         bool noneStartsFirst = pair % 2 == 0;
-        using Side startedFirst = await Side.StartAsync(provider, noneStartsFirst ? "None" : against, listeners);
-        using Side startedSecond = await Side.StartAsync(provider, noneStartsFirst ? against : "None", listeners);
+        using Side startedFirst = await Side.StartAsync(provider, noneStartsFirst ? baseline : against, listeners, shape);
+        using Side startedSecond = await Side.StartAsync(provider, noneStartsFirst ? against : baseline, listeners, shape);
         Side none = noneStartsFirst ? startedFirst : startedSecond;
         Side all = noneStartsFirst ? startedSecond : startedFirst;
-        var samples = Modes.ToDictionary(m => m, _ => new List<(Block None, Block All)>());
+        var samples = modes.ToDictionary(m => m, _ => new List<(Block None, Block All)>());
         for (int b = 0; b < blocks; b++)
         {
-            foreach (string mode in Modes)
+            foreach (string mode in modes)
             {
                 bool noneFirst = (b + pair) % 2 == 0;
                 Block first = await (noneFirst ? none : all).RunAsync(mode, calls);
@@ -93,11 +120,14 @@ internal static class OverheadCommand
     private static string LoadAverage() =>
         File.Exists("/proc/loadavg") ? string.Join(' ', File.ReadAllText("/proc/loadavg").Split(' ').Take(3)) : "n/a";
 
-    private static string Table(string provider, string against, List<Row> rows, int pairs, int blocks, int calls, TimeSpan elapsed, string loadBefore, string loadAfter)
+    private static string Table(
+        string provider, string baseline, string against, string shape, List<Row> rows, int pairs, int blocks, int calls, TimeSpan elapsed, string loadBefore, string loadAfter)
     {
         var s = new StringBuilder();
-        s.AppendLine($"| listeners | mode | wall per call, None | {against} / None, wall (95 % CI) | CPU per call, None | {against} / None, CPU (95 % CI) " +
-            $"| user-mode CPU per call, None | {against} - None, user-mode CPU per call (95 % CI) | that, per None's wall | bytes per call, None / {against} |");
+        string unit = shape == "web" ? "request" : "call";
+        string b = baseline;
+        s.AppendLine($"| listeners | mode | wall per {unit}, {b} | {against} / {b}, wall (95 % CI) | CPU per {unit}, {b} | {against} / {b}, CPU (95 % CI) " +
+            $"| user-mode CPU per {unit}, {b} | {against} - {b}, user-mode CPU per {unit} (95 % CI) | that, per {b}'s wall | bytes per {unit}, {b} / {against} |");
         s.AppendLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         foreach (Row r in rows)
         {
@@ -109,7 +139,7 @@ internal static class OverheadCommand
 
         s.AppendLine();
         s.AppendLine(string.Create(CultureInfo.InvariantCulture,
-            $"{(provider == "sqlite" ? "In-memory SQLite" : "MariaDB through MySqlConnector")}: {pairs} process pairs per listener state, {blocks} block pairs of {calls} calls per mode and pair; the ratio is the geometric mean of the pairs' median block ratios, the user-mode difference the mean of the pairs' differences over all their blocks, each interval a t-interval over pairs. {elapsed.TotalMinutes:0.0} min; load average {loadBefore} before, {loadAfter} after."));
+            $"{(provider == "sqlite" ? "In-memory SQLite" : "MariaDB through MySqlConnector")}, {(shape == "web" ? "web requests of four statements" : "Scalar(\"select 1\")")}: {pairs} process pairs per listener state, {blocks} block pairs of {calls} calls per mode and pair; the ratio is the geometric mean of the pairs' median block ratios, the user-mode difference the mean of the pairs' differences over all their blocks, each interval a t-interval over pairs. {elapsed.TotalMinutes:0.0} min; load average {loadBefore} before, {loadAfter} after."));
         return s.ToString();
     }
 
@@ -153,9 +183,9 @@ internal static class OverheadCommand
 
         public int ProcessId => _process.Id;
 
-        public static async Task<Side> StartAsync(string provider, string detectors, bool listeners)
+        public static async Task<Side> StartAsync(string provider, string detectors, bool listeners, string shape = "select1")
         {
-            Process process = SuiteRunner.StartSelf(redirectInput: true, "overhead-child", provider, detectors, listeners ? "listeners" : "quiet");
+            Process process = SuiteRunner.StartSelf(redirectInput: true, "overhead-child", provider, detectors, listeners ? "listeners" : "quiet", shape);
             string? ready = await process.StandardOutput.ReadLineAsync();
             if (ready != "ready")
                 throw new ScenarioSetupException($"overhead child ({detectors}) failed to start: {ready} {await process.StandardError.ReadToEndAsync()}");

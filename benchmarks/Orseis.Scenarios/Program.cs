@@ -31,16 +31,20 @@ var calls = new Option<int>("--calls") { Description = "sequential calls per blo
 Option<string> overheadAgainst = DetectorsOption(allowNone: true);
 Option<string> listening = ListenersOption();
 var blockCsv = new Option<string?>("--csv") { Description = "write every block pair to this CSV file" };
-var overhead = new Command("overhead", "Detectors=All (or --detectors) against None on a sequential loop, in wall and client CPU time, with a 95 % interval")
+var overheadBaseline = new Option<string>("--baseline") { Description = "the side --detectors is compared with: None, or e.g. All-RepeatedStatement (every detector but one)", DefaultValueFactory = _ => "None" };
+overheadBaseline.Validators.Add(r => { if (OverheadCommand.ParseDetectors(r.GetValueOrDefault<string>()) is null) r.AddError($"--baseline: '{r.GetValueOrDefault<string>()}' is not a set of FindingKind names (e.g. None, All-RepeatedStatement)"); });
+var overheadShape = new Option<string>("--shape") { Description = "select1 (Scalar(\"select 1\") on a session and per call) or web (requests of four statements, in a scope and per call)", DefaultValueFactory = _ => "select1" };
+overheadShape.AcceptOnlyFromAmong("select1", "web");
+var overhead = new Command("overhead", "Detectors=All (or --detectors) against None (or --baseline) on a sequential loop, in wall and client CPU time, with a 95 % interval")
 {
-    provider, pairs, blocks, calls, overheadAgainst, listening, blockCsv,
+    provider, pairs, blocks, calls, overheadAgainst, listening, blockCsv, overheadBaseline, overheadShape,
 };
 AtLeast(pairs, 2, " (the interval is taken over pairs)");
 AtLeast(blocks, 1, "");
 AtLeast(calls, 1, "");
 overhead.SetAction((parse, _) => Guarded(() => OverheadCommand.RunAsync(
     parse.GetRequiredValue(provider), parse.GetValue(pairs), parse.GetValue(blocks), parse.GetValue(calls), parse.GetRequiredValue(overheadAgainst),
-    ListenerStates(parse.GetRequiredValue(listening)), parse.GetValue(blockCsv))));
+    ListenerStates(parse.GetRequiredValue(listening)), parse.GetValue(blockCsv), parse.GetRequiredValue(overheadBaseline), parse.GetRequiredValue(overheadShape))));
 
 var idleAgainst = DetectorsOption();
 var idleRepeats = new Option<int>("--repeats") { Description = "fresh processes per side", DefaultValueFactory = _ => 3 };
@@ -71,10 +75,12 @@ instructions.SetAction((parse, _) => Guarded(() => InstructionsCommand.RunAsync(
 var childProvider = new Argument<string>("provider");
 var childDetectors = new Argument<string>("detectors");
 var childListening = new Argument<string>("listening");
-var overheadChild = new Command("overhead-child", "One side of an overhead pair (started by 'overhead')") { childProvider, childDetectors, childListening };
+var childShape = new Argument<string>("shape") { DefaultValueFactory = _ => "select1" };
+var overheadChild = new Command("overhead-child", "One side of an overhead pair (started by 'overhead')") { childProvider, childDetectors, childListening, childShape };
 overheadChild.Hidden = true;
 overheadChild.SetAction(parse => OverheadChild.Run(
-    parse.GetRequiredValue(childProvider), parse.GetRequiredValue(childDetectors), parse.GetRequiredValue(childListening) == "listeners"));
+    parse.GetRequiredValue(childProvider), parse.GetRequiredValue(childDetectors), parse.GetRequiredValue(childListening) == "listeners",
+    parse.GetRequiredValue(childShape)));
 
 var seconds = new Argument<double>("seconds") { Description = "how long to spin" };
 var hog = new Command("hog", "Spin on every core (the suite's CPU hog)") { seconds };
@@ -253,7 +259,7 @@ static Option<string> DetectorsOption(bool allowNone = false)
     };
     option.Validators.Add(r =>
     {
-        if (!Enum.TryParse(r.GetValueOrDefault<string>(), out Orseis.Diagnostics.FindingKind kind) || (kind == Orseis.Diagnostics.FindingKind.None && !allowNone))
+        if (OverheadCommand.ParseDetectors(r.GetValueOrDefault<string>()) is not { } kind || (kind == Orseis.Diagnostics.FindingKind.None && !allowNone))
             r.AddError($"--detectors: '{r.GetValueOrDefault<string>()}' is not a set of FindingKind names{(allowNone ? "" : " other than None")}");
     });
     return option;

@@ -93,6 +93,32 @@ public sealed class RepeatedStatementTests : DiagTest
     }
 
     [Fact]
+    public async Task Each_scope_counts_from_nothing_though_the_units_are_reused()
+    {
+        using Database db = OpenWithDetector();
+        for (int request = 0; request < 6; request++)
+        {
+            // Three lookups a request: under the threshold of 5, unless a reused unit kept an earlier request's runs.
+            await using (db.BeginScope())
+            {
+                for (int i = 0; i < 3; i++)
+                    _ = await db.QuerySingleOrDefaultAsync<string>("select name from items where id = @i", new { i });
+            }
+        }
+
+        Assert.Empty(Repeats(db));
+        await using (db.BeginScope())
+        {
+            for (int i = 0; i < 7; i++)
+                _ = await db.QuerySingleOrDefaultAsync<string>("select name from items where id = @i", new { i });
+        }
+
+        PoolFinding finding = Assert.Single(Repeats(db));
+        Assert.Equal(7, finding.Figures["runs"]);
+        Assert.Equal(7, finding.Figures["distinctArguments"]);
+    }
+
+    [Fact]
     public void With_the_detector_off_a_loop_is_not_reported()
     {
         using Database db = Open(diagnostics: d => d.Detectors = FindingKind.All & ~FindingKind.RepeatedStatement);

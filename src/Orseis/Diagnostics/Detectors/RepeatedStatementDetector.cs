@@ -98,18 +98,28 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
         {
             for (int i = 0; i < StatementRepeats.Kept; i++)
             {
-                ref Streak streak = ref unit.Runs[i];
+                ref Streak streak = ref unit.At(i);
                 if (streak.Open)
                     Report(unit, ref streak, running: false, inFlow: true);
-                streak = default;
+                streak.Clear();
             }
 
             ForgetSite(unit);
+            if (unit.Listed)
+            {
+                lock (_lock)
+                {
+                    unit.Listed = false;
+                    _listed.Remove(unit);
+                }
+            }
         }
         finally
         {
             unit.Exit();
         }
+
+        StatementRepeats.Return(unit); // a scope's unit serves the next scope
     }
 
     private void Heard(StatementRepeats unit, in StatementRun run, int hash)
@@ -117,7 +127,7 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
         int slot = unit.SlotOf(run.Sql);
         if (slot < 0)
             return;
-        ref Streak streak = ref unit.Runs[slot];
+        ref Streak streak = ref unit.At(slot);
         long began = unit.LastOpenStart > streak.LastEnd && unit.LastOpenStart < run.Started ? unit.LastOpenStart : run.Started;
         if (streak.Count > 0 && ((!unit.Scoped && began - streak.LastEnd > _gap) || run.Started < streak.LastEnd))
         {
@@ -127,7 +137,7 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
                 Report(unit, ref streak, running: false, inFlow: false);
             if (ReferenceEquals(unit.WantedSite, streak.Sql))
                 ForgetSite(unit);
-            streak = new Streak { Sql = streak.Sql };
+            streak.Restart(streak.Sql);
         }
 
         if (unit.PendingSite is { } pending)
@@ -225,7 +235,7 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
             {
                 for (int i = 0; i < StatementRepeats.Kept; i++)
                 {
-                    ref Streak streak = ref unit.Runs[i];
+                    ref Streak streak = ref unit.At(i);
                     if (!streak.Open)
                         continue;
                     if (!unit.Scoped && now - streak.LastEnd > _gap)

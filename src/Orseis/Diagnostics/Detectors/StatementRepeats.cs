@@ -1,24 +1,33 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using Orseis.Execution;
 
 namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// One unit of work's statements, for the repeated-statement detector: one object per <see cref="ConnectionScope"/> (or
-/// per flow without one) that runs a statement while the detector is on, made on its first statement and never per call.
-/// It follows the last <see cref="Kept"/> statement texts of the unit, each with its current streak of runs. Only one
-/// thread updates it at a time (<see cref="TryEnter"/>): a run that finds it taken ran at the same time as another run of
-/// the unit, which is not "one after another", and is skipped.
+/// per flow without one) that runs a statement with arguments while the detector is on, made on its first such
+/// statement and never per call. A scope's is taken from a small pool shared by every pool of the process and given
+/// back when the scope ends (<see cref="Rent"/>, <see cref="Return"/>), so a request in a scope allocates nothing for it
+/// once the process is warm. It follows the last <see cref="Kept"/> statement texts of the unit, each with its current
+/// streak of runs. Only one thread updates it at a time (<see cref="TryEnter"/>): a run that finds it taken ran at the
+/// same time as another run of the unit, which is not "one after another", and is skipped.
 /// </summary>
 internal sealed class StatementRepeats(bool scoped)
 {
     /// <summary>How many statement texts of one unit are followed at once (a loop body of up to this many statements).</summary>
     public const int Kept = 4;
 
+    /// <summary>Units kept for the next scopes (more scopes at once than this allocate their own).</summary>
+    private static readonly StatementRepeats?[] Spare = new StatementRepeats?[32];
+
     private int _busy;
 
     /// <summary>The unit is a <see cref="ConnectionScope"/> (a request), not a flow without one.</summary>
     public bool Scoped { get; } = scoped;
+
+    /// <summary>The scope this unit belongs to while it is rented (<see cref="Rent"/>); null for a flow's.</summary>
+    public ScopeSlot? Owner;
 
     /// <summary>The streaks, one per statement text followed.</summary>
     public Streaks Runs;
@@ -35,17 +44,67 @@ internal sealed class StatementRepeats(bool scoped)
     /// <summary>The unit is in the detector's list of units with a candidate not yet reported.</summary>
     public bool Listed;
 
+    /// <summary>The unit of <paramref name="scope"/>: its own, one from the pool, or null when the one it holds was given
+    /// back when it ended and now belongs to another scope (a call that outlived its scope).</summary>
+    public static StatementRepeats? Of(ScopeSlot scope)
+    {
+        if (scope.Repeats is { } unit)
+            return ReferenceEquals(unit.Owner, scope) ? unit : null;
+        unit = Rent(scope);
+        scope.Repeats = unit;
+        return unit;
+    }
+
+    /// <summary>A clean unit for <paramref name="scope"/>, from the pool when it has one.</summary>
+    public static StatementRepeats Rent(ScopeSlot scope)
+    {
+        for (int i = 0; i < Spare.Length; i++)
+        {
+            if (Volatile.Read(ref Spare[i]) is not null && Interlocked.Exchange(ref Spare[i], null) is { } spare)
+            {
+                spare.Owner = scope;
+                return spare;
+            }
+        }
+
+        return new StatementRepeats(scoped: true) { Owner = scope };
+    }
+
+    /// <summary>Gives a rented unit back once its scope ended and its candidates were reported (a unit not rented is
+    /// left alone). The caller holds it (<see cref="TryEnter"/>).</summary>
+    public static void Return(StatementRepeats unit)
+    {
+        if (unit.Owner is null)
+            return;
+        unit.Owner = null;
+        for (int i = 0; i < Kept; i++)
+            unit.Runs[i].Clear();
+        unit.WantedSite = null;
+        unit.PendingSite = null;
+        unit.LastOpenStart = 0;
+        for (int i = 0; i < Spare.Length; i++)
+        {
+            if (Volatile.Read(ref Spare[i]) is null && Interlocked.CompareExchange(ref Spare[i], unit, null) is null)
+                return;
+        }
+    }
+
     public bool TryEnter() => Interlocked.CompareExchange(ref _busy, 1, 0) == 0;
 
     public void Exit() => Volatile.Write(ref _busy, 0);
+
+    /// <summary>The streak at <paramref name="slot"/> (0 .. <see cref="Kept"/> - 1), without a span over the inline array.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ref Streak At(int slot) => ref Unsafe.Add(ref Unsafe.As<Streaks, Streak>(ref Runs), (uint)slot % Kept);
 
     /// <summary>The streak of <paramref name="sql"/>, or a slot for it (an empty one, else the least recent that is no
     /// candidate waiting to be reported); -1 when every slot holds such a candidate.</summary>
     public int SlotOf(string sql)
     {
+        ref Streak first = ref Unsafe.As<Streaks, Streak>(ref Runs);
         for (int i = 0; i < Kept; i++)
         {
-            if (ReferenceEquals(Runs[i].Sql, sql))
+            if (ReferenceEquals(Unsafe.Add(ref first, i).Sql, sql))
                 return i;
         }
 
@@ -53,7 +112,7 @@ internal sealed class StatementRepeats(bool scoped)
         long oldest = long.MaxValue;
         for (int i = 0; i < Kept; i++)
         {
-            ref Streak streak = ref Runs[i];
+            ref Streak streak = ref Unsafe.Add(ref first, i);
             if (streak.Sql is { } text && text.Length == sql.Length && string.Equals(text, sql, StringComparison.Ordinal))
                 return i;
             if (streak.Open)
@@ -67,7 +126,7 @@ internal sealed class StatementRepeats(bool scoped)
         }
 
         if (free >= 0)
-            Runs[free] = new Streak { Sql = sql };
+            Unsafe.Add(ref first, free).Restart(sql);
         return free;
     }
 }
@@ -95,11 +154,12 @@ internal struct Streak
     /// <summary>The runs' own time, summed (timestamp units).</summary>
     public long Busy;
 
-    /// <summary>One bit per argument hash seen (linear counting of the distinct argument sets).</summary>
-    public HashBits Seen;
+    /// <summary>The first run's time (ms), until <see cref="Detail"/> is made.</summary>
+    public float FirstMs;
 
-    /// <summary>The last runs' times (ms).</summary>
-    public RunTimes Times;
+    /// <summary>The argument hashes and run times, made on the streak's second run (a statement that runs once in a unit,
+    /// the usual case, never needs them) and kept for its next streaks.</summary>
+    public StreakDetail? Detail;
 
     /// <summary>Reached the threshold and not reported yet.</summary>
     public bool Open;
@@ -120,27 +180,48 @@ internal struct Streak
         {
             FirstStart = started;
             FirstHash = hash;
+            FirstMs = (float)ms;
+        }
+        else
+        {
+            StreakDetail detail = Detail ??= new StreakDetail();
+            if (Count == 1)
+            {
+                detail.Clear();
+                detail.Record(FirstHash, 0, FirstMs);
+            }
+
+            detail.Record(hash, Count, (float)ms);
         }
 
         if (hash == FirstHash)
             SameAsFirst++;
-        uint bit = (uint)hash * 2654435769u >> 24; // 0..255
-        Seen[(int)(bit >> 6)] |= 1UL << (int)(bit & 63);
-        Times[Count % TimesKept] = (float)ms;
         Count++;
         Busy += ended - started;
         LastEnd = ended;
     }
 
+    /// <summary>Starts following <paramref name="sql"/> from nothing (its detail, if any, is kept for reuse).</summary>
+    public void Restart(string? sql)
+    {
+        StreakDetail? detail = Detail;
+        this = default;
+        Sql = sql;
+        Detail = detail;
+    }
+
+    /// <summary>Forgets everything but the detail's storage.</summary>
+    public void Clear() => Restart(null);
+
     /// <summary>The distinct argument sets, estimated from the bits set (exact in practice for a few dozen, within
     /// about 5 % at 200); never more than the runs, never fewer than 1 or 2 when the runs' hashes differ.</summary>
     public readonly int DistinctArguments()
     {
-        if (SameAsFirst == Count)
+        if (SameAsFirst == Count || Detail is null)
             return 1;
         int set = 0;
         for (int i = 0; i < 4; i++)
-            set += BitOperations.PopCount(Seen[i]);
+            set += BitOperations.PopCount(Detail.Seen[i]);
         int estimate = set >= 256 ? Count : (int)Math.Round(-256 * Math.Log((256.0 - set) / 256));
         return Math.Clamp(estimate, 2, Count);
     }
@@ -149,11 +230,37 @@ internal struct Streak
     public readonly double MedianMs()
     {
         int n = Math.Min(Count, TimesKept);
+        if (Detail is null)
+            return n == 0 ? 0 : FirstMs;
         Span<float> sorted = stackalloc float[TimesKept];
         for (int i = 0; i < n; i++)
-            sorted[i] = Times[i];
+            sorted[i] = Detail.Times[i];
         sorted[..n].Sort();
         return n == 0 ? 0 : n % 2 == 1 ? sorted[n / 2] : (sorted[(n / 2) - 1] + sorted[n / 2]) / 2.0;
+    }
+}
+
+/// <summary>A streak's argument hashes (one bit each: linear counting of the distinct argument sets) and last run times.</summary>
+internal sealed class StreakDetail
+{
+    /// <summary>One bit per argument hash seen.</summary>
+    public HashBits Seen;
+
+    /// <summary>The last runs' times (ms).</summary>
+    public RunTimes Times;
+
+    /// <summary>Records run <paramref name="index"/> (from 0) of arguments <paramref name="hash"/>, <paramref name="ms"/> long.</summary>
+    public void Record(int hash, int index, float ms)
+    {
+        uint bit = (uint)hash * 2654435769u >> 24; // 0..255
+        Seen[(int)(bit >> 6)] |= 1UL << (int)(bit & 63);
+        Times[index & (Streak.TimesKept - 1)] = ms;
+    }
+
+    public void Clear()
+    {
+        Seen = default;
+        Times = default;
     }
 }
 

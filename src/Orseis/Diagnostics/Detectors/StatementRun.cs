@@ -14,7 +14,7 @@ internal readonly record struct StatementRun(
 {
     /// <summary>The unit's repetition state, made on its first statement; null when the statement ran in no unit.</summary>
     public StatementRepeats? Repeats() => Scope is { } scope
-        ? scope.Repeats ??= new StatementRepeats(scoped: true)
+        ? StatementRepeats.Of(scope)
         : Flow is { } flow ? flow.Repeats ??= new StatementRepeats(scoped: false) : null;
 }
 
@@ -22,7 +22,9 @@ internal readonly record struct StatementRun(
 internal readonly record struct StatementStart(string Sql, ScopeSlot? Scope, FlowState? Flow)
 {
     /// <summary>The unit's repetition state, if it has one yet.</summary>
-    public StatementRepeats? Repeats => Scope is { } scope ? scope.Repeats : Flow?.Repeats;
+    public StatementRepeats? Repeats => Scope is { } scope
+        ? scope.Repeats is { } unit && ReferenceEquals(unit.Owner, scope) ? unit : null
+        : Flow?.Repeats;
 }
 
 /// <summary>
