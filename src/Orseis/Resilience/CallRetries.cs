@@ -67,11 +67,36 @@ internal sealed class CallRetries
         return context;
     }
 
+    /// <summary>
+    /// Whether the unit of work that failed with <paramref name="error"/>, started at <paramref name="started"/>, is run
+    /// again: <see cref="UnitReason"/> has a reason, within the budget, not cancelled.
+    /// </summary>
+    public bool MayRetryUnit(Exception error, long started, bool commitSent, CancellationToken cancellationToken) =>
+        !cancellationToken.IsCancellationRequested &&
+        Stopwatch.GetElapsedTime(started) < Budget &&
+        UnitReason(error, commitSent) is not null;
+
+    /// <summary>
+    /// Why a unit of work that failed with <paramref name="error"/> may run again; null when it may not. Before its
+    /// commit was sent: the server rolled the transaction back for a transient reason, or its connection broke (the work
+    /// is lost with it), or an open failed. Once the commit was sent, only when the commit says nothing was committed.
+    /// </summary>
+    public static string? UnitReason(Exception error, bool commitSent) => error switch
+    {
+        TransactionRolledBackException { IsTransient: true } => OrseisRetry.TransactionRolledBack,
+        ConnectionBrokenException { StatementMayHaveRun: false } => OrseisRetry.TransactionConnectionBroken,
+        ConnectionBrokenException { InTransaction: true } when !commitSent => OrseisRetry.TransactionConnectionBroken,
+        _ when commitSent => null,
+        _ => OrseisRetry.ReasonToRetry(error) == OrseisRetry.OpenFailed ? OrseisRetry.OpenFailed : null,
+    };
+
     private static bool ShouldRetry(Exception? error, ResilienceContext context)
     {
         if (error is null || !context.Properties.TryGetValue(CallKey, out RetriedCall? call))
             return false;
-        return call.Retries.MayRetry(error, call.Started, context.CancellationToken);
+        return call.Unit
+            ? call.Retries.MayRetryUnit(error, call.Started, call.CommitSent, context.CancellationToken)
+            : call.Retries.MayRetry(error, call.Started, context.CancellationToken);
     }
 
     /// <summary>The delay before retry <paramref name="attempt"/> (0 for the first): doubled per retry, jittered, within the budget.</summary>
@@ -88,7 +113,7 @@ internal sealed class CallRetries
     {
         if (!context.Properties.TryGetValue(CallKey, out RetriedCall? call) || error is null)
             return;
-        string reason = OrseisRetry.ReasonToRetry(error) ?? "unknown";
+        string reason = (call.Unit ? UnitReason(error, call.CommitSent) : OrseisRetry.ReasonToRetry(error)) ?? "unknown";
         KeyValuePair<string, object?>[] pool = call.PoolTags;
         Retries.Add(1, pool[0], pool[1], new KeyValuePair<string, object?>("orseis.retry.reason", reason));
         call.Span?.AddEvent(new ActivityEvent("orseis.retry", tags: new ActivityTagsCollection
@@ -102,9 +127,24 @@ internal sealed class CallRetries
     }
 }
 
-/// <summary>One call being retried: what the strategy's callbacks read, allocated only once its first attempt failed.</summary>
-/// <param name="Retries">The database's retries.</param>
-/// <param name="Started">When the call started (<see cref="Stopwatch.GetTimestamp"/>).</param>
-/// <param name="Span">The call's span, when traced.</param>
-/// <param name="PoolTags">The pool's name and system tags.</param>
-internal sealed record RetriedCall(CallRetries Retries, long Started, Activity? Span, KeyValuePair<string, object?>[] PoolTags);
+/// <summary>One call or unit of work being retried: what the strategy's callbacks read, allocated only once it is retried.</summary>
+/// <param name="retries">The database's retries.</param>
+/// <param name="started">When the call started (<see cref="Stopwatch.GetTimestamp"/>).</param>
+/// <param name="span">The call's span, when traced; for a unit of work, the caller's current activity.</param>
+/// <param name="poolTags">The pool's name and system tags.</param>
+/// <param name="unit">A unit of work (<see cref="Database.InTransactionAsync{T}"/>), not one call.</param>
+internal sealed class RetriedCall(CallRetries retries, long started, Activity? span, KeyValuePair<string, object?>[] poolTags, bool unit = false)
+{
+    public CallRetries Retries { get; } = retries;
+
+    public long Started { get; } = started;
+
+    public Activity? Span { get; } = span;
+
+    public KeyValuePair<string, object?>[] PoolTags { get; } = poolTags;
+
+    public bool Unit { get; } = unit;
+
+    /// <summary>A unit of work's attempt has sent its commit: from then on only "nothing was committed" is retried.</summary>
+    public bool CommitSent { get; set; }
+}

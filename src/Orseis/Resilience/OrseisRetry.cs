@@ -24,6 +24,29 @@ public static class OrseisRetry
     /// <summary>The <c>orseis.retry.reason</c> of a read whose connection broke outside a transaction.</summary>
     public const string ReadConnectionBroken = "read_connection_broken";
 
+    /// <summary>The <c>orseis.retry.reason</c> of a unit of work the server rolled back for a transient reason (a deadlock victim, say).</summary>
+    public const string TransactionRolledBack = "transaction_rolled_back";
+
+    /// <summary>The <c>orseis.retry.reason</c> of a unit of work whose connection broke before its commit was sent.</summary>
+    public const string TransactionConnectionBroken = "transaction_connection_broken";
+
+    /// <summary>
+    /// <see langword="true"/> when the unit of work (a transaction from its begin to its commit) that threw
+    /// <paramref name="error"/> may be run again whole: the server rolled the transaction back for a reason that may not
+    /// come again (<see cref="TransactionRolledBackException.IsTransient"/>: a deadlock victim, a lock wait timeout, a
+    /// serialization failure), the connection was found broken before anything more was sent (nothing was committed),
+    /// or an open failed to connect. Never a commit whose outcome is unknown. A connection that broke while a statement of
+    /// the transaction ran is not told from one that broke during the commit by the exception alone:
+    /// <see cref="Database.InTransactionAsync{T}"/> knows which, and runs the first kind again.
+    /// </summary>
+    /// <param name="error">What the unit of work threw.</param>
+    /// <returns>Whether running the whole unit of work again is safe.</returns>
+    public static bool IsSafeToRetryTransaction(Exception error)
+    {
+        ArgumentNullException.ThrowIfNull(error);
+        return Execution.CallRetries.UnitReason(error, commitSent: true) is not null || ReasonToRetry(error) == OpenFailed;
+    }
+
     /// <summary>
     /// <see langword="true"/> when the call that threw <paramref name="error"/> may be run again as it is: see the remarks
     /// of <see cref="OrseisRetry"/>.

@@ -114,6 +114,48 @@ public abstract class RetrySuite
         Assert.Equal(0, probe.Total);
     }
 
+    protected async Task Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again()
+    {
+        string pool = Unique("retry_unit");
+        using var probe = new RetryProbe(pool);
+        await using Database db = Open(pool, retries: true);
+        string table = Unique("d");
+        await db.ExecuteAsync("create table " + table + " (id int primary key, v int)");
+        try
+        {
+            await db.ExecuteAsync("insert into " + table + " (id, v) values (1, 0), (2, 0)");
+            string update = "update " + table + " set v = v + 1 where id = @id";
+            var firstUpdated = new[] { new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously), new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously) };
+            int[] runs = new int[2];
+
+            // Unit 0 updates row 1 then row 2; unit 1 row 2 then row 1: on their first runs each waits for the other's
+            // first update, so their second updates cross and the server picks a deadlock victim.
+            Task Unit(int me) => db.InTransactionAsync(async (session, token) =>
+            {
+                int run = Interlocked.Increment(ref runs[me]);
+                await session.ExecuteAsync(update, new { id = me + 1 }, cancellationToken: token);
+                if (run == 1)
+                {
+                    firstUpdated[me].TrySetResult();
+                    await firstUpdated[1 - me].Task.WaitAsync(TimeSpan.FromSeconds(10), token);
+                }
+
+                await session.ExecuteAsync(update, new { id = 2 - me }, cancellationToken: token);
+            });
+
+            await Task.WhenAll(Unit(0), Unit(1)).WaitAsync(TimeSpan.FromSeconds(60));
+
+            Assert.Equal(3, runs[0] + runs[1]); // one of them ran twice
+            Assert.Equal(1, probe.Count(OrseisRetry.TransactionRolledBack));
+            long[] values = (await db.QueryAsync<long>("select v from " + table + " order by id")).ToArray();
+            Assert.Equal([2L, 2L], values); // both units committed, each once
+        }
+        finally
+        {
+            await db.ExecuteAsync("drop table " + table);
+        }
+    }
+
     /// <summary>
     /// Finds the other connection whose running statement carries <paramref name="marker"/> and ends it, once; false
     /// when none ran within 10 s.
@@ -187,6 +229,9 @@ public sealed class MariaDbRetryTests : RetrySuite
 
     [MySqlFact]
     public Task In_a_transaction_nothing_is_run_again() => Inside_a_transaction_nothing_is_run_again();
+
+    [MySqlFact]
+    public Task A_deadlock_victims_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again();
 }
 
 public sealed class PostgresRetryTests : RetrySuite
@@ -214,4 +259,7 @@ public sealed class PostgresRetryTests : RetrySuite
 
     [PostgresFact]
     public Task In_a_transaction_nothing_is_run_again() => Inside_a_transaction_nothing_is_run_again();
+
+    [PostgresFact]
+    public Task A_deadlock_victims_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again();
 }

@@ -78,6 +78,22 @@ public sealed class RetryClassificationTests
             OrseisRetry.OpenFailed,
             OrseisRetry.ReasonToRetry(new NpgsqlException("Failed to connect to 127.0.0.1:1", new SocketException((int)SocketError.ConnectionRefused))));
 
+    [Fact]
+    public void A_unit_of_work_runs_again_after_a_transient_rollback_or_a_break_before_its_commit_never_after_a_commit_of_unknown_outcome()
+    {
+        Assert.Equal(OrseisRetry.TransactionRolledBack, CallRetries.UnitReason(new TransactionRolledBackException("deadlock", isTransient: true, null), commitSent: false));
+        Assert.Equal(OrseisRetry.TransactionRolledBack, CallRetries.UnitReason(new TransactionRolledBackException("nothing committed", isTransient: true, null), commitSent: true));
+        Assert.Null(CallRetries.UnitReason(new TransactionRolledBackException("a constraint", isTransient: false, null), commitSent: false));
+        Assert.Equal(OrseisRetry.TransactionConnectionBroken, CallRetries.UnitReason(Broken(inTransaction: true, mayHaveRun: true, read: false), commitSent: false));
+        Assert.Null(CallRetries.UnitReason(Broken(inTransaction: true, mayHaveRun: true, read: false), commitSent: true));
+        Assert.Equal(OrseisRetry.TransactionConnectionBroken, CallRetries.UnitReason(Broken(inTransaction: true, mayHaveRun: false, read: false), commitSent: true));
+        Assert.Null(CallRetries.UnitReason(new CommandTimeoutException("commit timed out", TimeSpan.FromSeconds(1), null), commitSent: true));
+
+        Assert.True(OrseisRetry.IsSafeToRetryTransaction(new TransactionRolledBackException("deadlock", isTransient: true, null)));
+        Assert.False(OrseisRetry.IsSafeToRetryTransaction(Broken(inTransaction: true, mayHaveRun: true, read: false)));
+        Assert.True(OrseisRetry.IsSafeToRetryTransaction(new NpgsqlException("Failed to connect", new SocketException((int)SocketError.ConnectionRefused))));
+    }
+
     private static ConnectionBrokenException Broken(bool inTransaction, bool mayHaveRun, bool read) =>
         new("broken", inTransaction, mayHaveRun, null) { CallOnlyRead = read };
 }
