@@ -24,6 +24,8 @@ public sealed class ConnectionBrokenException : OrseisException
     /// </summary>
     public bool StatementMayHaveRun { get; }
 
-    /// <summary>Set by a buffered call whose statement only reads (Execution/ReadStatement): safe to run again outside a transaction.</summary>
+    /// <summary>
+    /// Set by a buffered call whose statement only reads (Execution/ReadStatement): safe to run again outside a transaction.
+    /// </summary>
     internal bool CallOnlyRead { get; set; }
 }

@@ -99,7 +99,9 @@ internal sealed class CallRetries
             : call.Retries.MayRetry(error, call.Started, context.CancellationToken);
     }
 
-    /// <summary>The delay before retry <paramref name="attempt"/> (0 for the first): doubled per retry, jittered, within the budget.</summary>
+    /// <summary>
+    /// The delay before retry <paramref name="attempt"/> (0 for the first): doubled per retry, jittered, within the budget.
+    /// </summary>
     private TimeSpan? Delay(int attempt, ResilienceContext context)
     {
         double doubled = _baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30));
@@ -133,7 +135,8 @@ internal sealed class CallRetries
 /// <param name="span">The call's span, when traced; for a unit of work, the caller's current activity.</param>
 /// <param name="poolTags">The pool's name and system tags.</param>
 /// <param name="unit">A unit of work (<see cref="Database.InTransactionAsync{T}"/>), not one call.</param>
-internal sealed class RetriedCall(CallRetries retries, long started, Activity? span, KeyValuePair<string, object?>[] poolTags, bool unit = false)
+internal sealed class RetriedCall(
+    CallRetries retries, long started, Activity? span, KeyValuePair<string, object?>[] poolTags, bool unit = false)
 {
     public CallRetries Retries { get; } = retries;
 

@@ -66,9 +66,14 @@ public sealed partial class Database
             cancellationToken);
     }
 
-    /// <summary>One run of a unit of work: a session, its transaction, the work, the commit (noted on <paramref name="unit"/> once sent).</summary>
+    /// <summary>
+    /// One run of a unit of work: a session, its transaction, the work, the commit (noted on <paramref name="unit"/> once sent).
+    /// </summary>
     private async Task<T> RunUnitAsync<T>(
-        Func<Session, CancellationToken, Task<T>> work, IsolationLevel isolationLevel, RetriedCall? unit, CancellationToken cancellationToken)
+        Func<Session, CancellationToken, Task<T>> work,
+        IsolationLevel isolationLevel,
+        RetriedCall? unit,
+        CancellationToken cancellationToken)
     {
         if (unit is not null)
             unit.CommitSent = false;
@@ -90,7 +95,9 @@ public sealed partial class Database
                     (string what, bool transient) = ServerTransactions.Describe(loss.Cause);
                     throw new TransactionRolledBackException(
                         $"The server ended the transaction of this unit of work after {what}: nothing of it was committed." +
-                        (transient ? " Running the whole unit again may succeed (IsTransient is true)." : " The server's error is the inner exception."),
+                        (transient
+                            ? " Running the whole unit again may succeed (IsTransient is true)."
+                            : " The server's error is the inner exception."),
                         transient,
                         error);
                 }

@@ -24,7 +24,9 @@ public static class OrseisRetry
     /// <summary>The <c>orseis.retry.reason</c> of a read whose connection broke outside a transaction.</summary>
     public const string ReadConnectionBroken = "read_connection_broken";
 
-    /// <summary>The <c>orseis.retry.reason</c> of a unit of work the server rolled back for a transient reason (a deadlock victim, say).</summary>
+    /// <summary>
+    /// The <c>orseis.retry.reason</c> of a unit of work the server rolled back for a transient reason (a deadlock victim, say).
+    /// </summary>
     public const string TransactionRolledBack = "transaction_rolled_back";
 
     /// <summary>The <c>orseis.retry.reason</c> of a unit of work whose connection broke before its commit was sent.</summary>
@@ -90,8 +92,15 @@ public static class OrseisRetry
     {
         for (Exception? e = error; e is not null; e = e.InnerException)
         {
-            if (e is SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostUnreachable or SocketError.NetworkUnreachable or SocketError.TryAgain })
+            if (e is SocketException
+                {
+                    SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostUnreachable or SocketError.NetworkUnreachable
+                        or SocketError.TryAgain,
+                })
+            {
                 return true;
+            }
+
             if (ProviderErrors.IsType(e, "MySqlConnector.MySqlException") && ProviderErrors.ReadInt(e, "ErrorCode") is 1042 or 1040)
                 return true;
             if (ProviderErrors.IsType(e, "MySql.Data.MySqlClient.MySqlException") && ProviderErrors.ReadInt(e, "Number") is 1042 or 1040)

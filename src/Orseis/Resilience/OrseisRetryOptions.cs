@@ -36,13 +36,17 @@ public sealed class OrseisRetryOptions
         if (MaxRetries is < 1 or > 100)
             throw new ArgumentException($"OrseisOptions.Retry.MaxRetries must be from 1 to 100, not {MaxRetries}.", nameof(MaxRetries));
         if (Budget <= TimeSpan.Zero || Budget > TimeSpan.FromMinutes(10))
-            throw new ArgumentException($"OrseisOptions.Retry.Budget must be more than zero and at most 10 minutes, not {Budget}.", nameof(Budget));
+        {
+            throw new ArgumentException(
+                $"OrseisOptions.Retry.Budget must be more than zero and at most 10 minutes, not {Budget}.", nameof(Budget));
+        }
         if (BaseDelay < TimeSpan.Zero)
             throw new ArgumentException($"OrseisOptions.Retry.BaseDelay must be zero or positive, not {BaseDelay}.", nameof(BaseDelay));
         if (MaxDelay < BaseDelay || MaxDelay > TimeSpan.FromMinutes(1))
         {
             throw new ArgumentException(
-                $"OrseisOptions.Retry.MaxDelay must be at least BaseDelay ({BaseDelay}) and at most a minute, not {MaxDelay}.", nameof(MaxDelay));
+                $"OrseisOptions.Retry.MaxDelay must be at least BaseDelay ({BaseDelay}) and at most a minute, not {MaxDelay}.",
+                nameof(MaxDelay));
         }
     }
 }

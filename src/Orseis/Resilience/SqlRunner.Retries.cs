@@ -31,7 +31,9 @@ public abstract partial class SqlRunner
                 {
                     return async
                         ? await retries.Pipeline.ExecuteAsync(
-                            static (context, attempts) => attempts.RunAsync(context.CancellationToken), context, attempts).ConfigureAwait(false)
+                            static (context, attempts) => attempts.RunAsync(context.CancellationToken),
+                            context,
+                            attempts).ConfigureAwait(false)
                         : retries.Pipeline.Execute(static (context, attempts) => attempts.Run(), context, attempts);
                 }
                 finally

@@ -97,9 +97,9 @@ public sealed class CallRetryTests : IAsyncDisposable
 
         await Assert.ThrowsAsync<InvalidOperationException>(() => db.ScalarAsync<long>("select 1"));
 
-        // Delays of 25 to 50 ms within a 300 ms budget: at most 13 attempts, and the last delay ends by the budget.
-        Assert.InRange(Opens(async: true), 3, 13);
-        Assert.InRange(watch.Elapsed, TimeSpan.FromMilliseconds(250), TimeSpan.FromSeconds(5));
+        // The budget stopped it, not the 100 attempts allowed, and on time: no attempt started after 300 ms.
+        Assert.InRange(Opens(async: true), 3, 60);
+        Assert.InRange(watch.Elapsed, TimeSpan.FromMilliseconds(250), TimeSpan.FromSeconds(2));
     }
 
     [Fact]
