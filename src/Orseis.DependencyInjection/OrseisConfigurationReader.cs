@@ -24,8 +24,10 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
     private static readonly string[] TopKeys =
     [
         ConnectionStringKey, "Mode", "CommandTimeout", "ReuseWaitTimeout", "ScopeIdleWindow", "PoolName", "NullKeepsDefault",
-        "Diagnostics",
+        "Diagnostics", "Retry",
     ];
+
+    private static readonly string[] RetryKeys = ["Enabled", "MaxRetries", "Budget", "BaseDelay", "MaxDelay"];
 
     private static readonly string[] DiagnosticsKeys =
     [
@@ -94,6 +96,29 @@ internal sealed class OrseisConfigurationReader(string optionsName, IConfigurati
         }
 
         ReadDiagnostics(diagnostics, options.Diagnostics);
+
+        IConfigurationSection retry = section.GetSection("Retry");
+        foreach (IConfigurationSection child in retry.GetChildren())
+        {
+            if (!RetryKeys.Contains(child.Key, StringComparer.OrdinalIgnoreCase))
+                throw Unknown(child, RetryKeys);
+        }
+
+        ReadRetry(retry, options.Retry);
+    }
+
+    private static void ReadRetry(IConfigurationSection section, OrseisRetryOptions r)
+    {
+        if (Value(section, "Enabled") is { } enabled)
+            r.Enabled = Boolean(section, "Enabled", enabled);
+        if (Value(section, "MaxRetries") is { } maxRetries)
+            r.MaxRetries = Integer(section, "MaxRetries", maxRetries);
+        if (Value(section, "Budget") is { } budget)
+            r.Budget = Time(section, "Budget", budget, infinite: false);
+        if (Value(section, "BaseDelay") is { } baseDelay)
+            r.BaseDelay = Time(section, "BaseDelay", baseDelay, infinite: false);
+        if (Value(section, "MaxDelay") is { } maxDelay)
+            r.MaxDelay = Time(section, "MaxDelay", maxDelay, infinite: false);
     }
 
     private static void ReadDiagnostics(IConfigurationSection section, DiagnosticsOptions d)

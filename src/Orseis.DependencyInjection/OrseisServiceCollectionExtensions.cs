@@ -21,7 +21,9 @@ namespace Microsoft.Extensions.DependencyInjection;
 /// <c>ChurnThreshold</c>, <c>ChurnGap</c>, <c>RepeatedStatementThreshold</c>, <c>RepeatedStatementGap</c>,
 /// <c>SlowOpenFactor</c>, <c>SlowOpenFloor</c>, <c>QueueWaitFloor</c>,
 /// <c>HeldTooLongThreshold</c>, <c>ThreadPoolDelayThreshold</c>, <c>FindingInterval</c>, <c>FindingsKept</c>,
-/// <c>ProviderPoolCounts</c>. A key Orseis does not know, or a value it cannot read, is an error naming the key, thrown
+/// <c>ProviderPoolCounts</c>, and under <c>Retry</c>: <c>Enabled</c>, <c>MaxRetries</c>, <c>Budget</c>, <c>BaseDelay</c>,
+/// <c>MaxDelay</c> (see <see cref="OrseisRetryOptions"/>).
+/// A key Orseis does not know, or a value it cannot read, is an error naming the key, thrown
 /// when the options are first built: when the database is resolved, or at start-up in a host (the options are
 /// validated on start).
 /// </para>

@@ -23,4 +23,9 @@ public sealed class ConnectionBrokenException : OrseisException
     /// on the server is unknown; <see langword="false"/> when it was found broken before anything was sent.
     /// </summary>
     public bool StatementMayHaveRun { get; }
+
+    /// <summary>
+    /// Set by a buffered call whose statement only reads (Execution/ReadStatement): safe to run again outside a transaction.
+    /// </summary>
+    internal bool CallOnlyRead { get; set; }
 }

@@ -44,6 +44,15 @@ public sealed class OrseisOptions
     /// </summary>
     public bool NullKeepsDefault { get; set; }
 
+    /// <summary>
+    /// Opt-in retries of what is safe to run again: opens that failed to connect, and reads whose connection broke
+    /// outside a transaction. Off by default. See <see cref="OrseisRetryOptions"/>.
+    /// </summary>
+    public OrseisRetryOptions Retry { get; set; } = new();
+
+    /// <summary>The retries built from <see cref="Retry"/> by <see cref="Validate"/>; null when they are off.</summary>
+    internal Execution.CallRetries? Retries { get; private set; }
+
     private readonly Dictionary<Type, Mapping.ITypeHandler> _typeHandlers = [];
 
     /// <summary>
@@ -85,6 +94,9 @@ public sealed class OrseisOptions
         if (PoolName is { Length: 0 })
             throw new ArgumentException("OrseisOptions.PoolName must not be empty; leave it null for the default name.", nameof(PoolName));
         Diagnostics.Validate();
+        ArgumentNullException.ThrowIfNull(Retry, nameof(Retry));
+        Retry.Validate();
+        Retries = Retry.Enabled ? new Execution.CallRetries(Retry) : null;
         return this;
     }
 }

@@ -41,6 +41,8 @@ public abstract partial class SqlRunner
         // may open needs it (reading an AsyncLocal costs a session call about 2 % of its instructions with detectors on).
         if (Source.OpensPerCall)
             Pool.Telemetry.EnterFlow();
+        if (Pool.Options.Retries is { } retries)
+            return RunRetriedAsync(retries, request, body, async, cancellationToken);
         return Diagnostics.OrseisActivitySource.Tracing
             ? RunTracedAsync(request, body, async, cancellationToken)
             : RunCoreAsync(request, body, async, cancellationToken);

@@ -237,6 +237,8 @@ internal partial struct CallLifecycle
         Fail(seen);
         Pool.Telemetry.CommandFailed(Request.Sql, seen);
         Exception? reported = Reported(error, seen, Watch, Caller);
+        if (reported is ConnectionBrokenException broken)
+            broken.CallOnlyRead = Shape == CallShape.Buffered && ReadStatement.OnlyReads(Request);
         return Watch?.Abandoned is not null ? new ValueTask<Exception?>(reported) : SettleAsync(Source, Lease, reported, async);
     }
 

@@ -1,0 +1,153 @@
+using System.Diagnostics;
+using System.Diagnostics.Metrics;
+using Orseis.Diagnostics;
+using Polly;
+using Polly.Retry;
+
+namespace Orseis.Execution;
+
+/// <summary>
+/// A database's retries (<see cref="OrseisRetryOptions"/>), built once when it is created: Polly's retry strategy, asked
+/// only after a call's first attempt failed in a way <see cref="OrseisRetry.ReasonToRetry"/> calls safe to run again
+/// (a call that succeeds never enters it). Its delays double from the base up to the most, with jitter, and never end
+/// past the call's budget; each retry is counted (<c>orseis.retries</c>) and added to the call's span as an event.
+/// </summary>
+internal sealed class CallRetries
+{
+    /// <summary>Retries, by reason: what a dashboard reads to see how often calls were run again.</summary>
+    private static readonly Counter<long> Retries = OrseisMetrics.Meter.CreateCounter<long>(
+        "orseis.retries", "{retry}", "Calls Orseis ran again after a failure safe to retry, tagged with orseis.retry.reason.");
+
+    private static readonly ResiliencePropertyKey<RetriedCall> CallKey = new("Orseis.RetriedCall");
+
+    private readonly TimeSpan _baseDelay;
+    private readonly TimeSpan _maxDelay;
+
+    public CallRetries(OrseisRetryOptions options)
+    {
+        Budget = options.Budget;
+        _baseDelay = options.BaseDelay;
+        _maxDelay = options.MaxDelay;
+        Pipeline = new ResiliencePipelineBuilder()
+            .AddRetry(new RetryStrategyOptions
+            {
+                MaxRetryAttempts = options.MaxRetries,
+                ShouldHandle = static args => new ValueTask<bool>(ShouldRetry(args.Outcome.Exception, args.Context)),
+                DelayGenerator = args => new ValueTask<TimeSpan?>(Delay(args.AttemptNumber, args.Context)),
+                OnRetry = static args =>
+                {
+                    Retried(args.Context, args.AttemptNumber, args.RetryDelay, args.Outcome.Exception);
+                    return default;
+                },
+            })
+            .Build();
+    }
+
+    /// <summary>The time from a call's start after which no retry starts.</summary>
+    public TimeSpan Budget { get; }
+
+    /// <summary>The retry strategy the attempts after the first run in.</summary>
+    public ResiliencePipeline Pipeline { get; }
+
+    /// <summary>
+    /// Whether the call that failed with <paramref name="error"/>, started at <paramref name="started"/>, is run again:
+    /// safe to retry, outside an ambient transaction, within its budget, not cancelled.
+    /// </summary>
+    public bool MayRetry(Exception error, long started, CancellationToken cancellationToken) =>
+        !cancellationToken.IsCancellationRequested &&
+        System.Transactions.Transaction.Current is null &&
+        Stopwatch.GetElapsedTime(started) < Budget &&
+        OrseisRetry.ReasonToRetry(error) is not null;
+
+    /// <summary>A context for the retries of one call, from Polly's pool; give it back with <see cref="ResilienceContextPool"/>.</summary>
+    public static ResilienceContext Context(RetriedCall call, CancellationToken cancellationToken)
+    {
+        ResilienceContext context = ResilienceContextPool.Shared.Get(cancellationToken);
+        context.Properties.Set(CallKey, call);
+        return context;
+    }
+
+    /// <summary>
+    /// Whether the unit of work that failed with <paramref name="error"/>, started at <paramref name="started"/>, is run
+    /// again: <see cref="UnitReason"/> has a reason, within the budget, not cancelled.
+    /// </summary>
+    public bool MayRetryUnit(Exception error, long started, bool commitSent, CancellationToken cancellationToken) =>
+        !cancellationToken.IsCancellationRequested &&
+        Stopwatch.GetElapsedTime(started) < Budget &&
+        UnitReason(error, commitSent) is not null;
+
+    /// <summary>
+    /// Why a unit of work that failed with <paramref name="error"/> may run again; null when it may not. Before its
+    /// commit was sent: the server rolled the transaction back for a transient reason, or its connection broke (the work
+    /// is lost with it), or an open failed. Once the commit was sent, only when the commit says nothing was committed.
+    /// </summary>
+    public static string? UnitReason(Exception error, bool commitSent) => error switch
+    {
+        TransactionRolledBackException { IsTransient: true } => OrseisRetry.TransactionRolledBack,
+        ConnectionBrokenException { StatementMayHaveRun: false } => OrseisRetry.TransactionConnectionBroken,
+        ConnectionBrokenException { InTransaction: true } when !commitSent => OrseisRetry.TransactionConnectionBroken,
+        _ when commitSent => null,
+        _ => OrseisRetry.ReasonToRetry(error) == OrseisRetry.OpenFailed ? OrseisRetry.OpenFailed : null,
+    };
+
+    private static bool ShouldRetry(Exception? error, ResilienceContext context)
+    {
+        if (error is null || !context.Properties.TryGetValue(CallKey, out RetriedCall? call))
+            return false;
+        return call.Unit
+            ? call.Retries.MayRetryUnit(error, call.Started, call.CommitSent, context.CancellationToken)
+            : call.Retries.MayRetry(error, call.Started, context.CancellationToken);
+    }
+
+    /// <summary>
+    /// The delay before retry <paramref name="attempt"/> (0 for the first): doubled per retry, jittered, within the budget.
+    /// </summary>
+    private TimeSpan? Delay(int attempt, ResilienceContext context)
+    {
+        double doubled = _baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30));
+        double ms = Math.Min(doubled, _maxDelay.TotalMilliseconds) * (0.5 + (Random.Shared.NextDouble() / 2));
+        if (context.Properties.TryGetValue(CallKey, out RetriedCall? call))
+            ms = Math.Min(ms, Math.Max(0, (Budget - Stopwatch.GetElapsedTime(call.Started)).TotalMilliseconds));
+        return TimeSpan.FromMilliseconds(ms);
+    }
+
+    private static void Retried(ResilienceContext context, int attempt, TimeSpan delay, Exception? error)
+    {
+        if (!context.Properties.TryGetValue(CallKey, out RetriedCall? call) || error is null)
+            return;
+        string reason = (call.Unit ? UnitReason(error, call.CommitSent) : OrseisRetry.ReasonToRetry(error)) ?? "unknown";
+        KeyValuePair<string, object?>[] pool = call.PoolTags;
+        Retries.Add(1, pool[0], pool[1], new KeyValuePair<string, object?>("orseis.retry.reason", reason));
+        call.Span?.AddEvent(new ActivityEvent("orseis.retry", tags: new ActivityTagsCollection
+        {
+            ["orseis.retry.attempt"] = attempt + 1,
+            ["orseis.retry.reason"] = reason,
+            ["orseis.retry.delay"] = delay.TotalSeconds,
+            ["exception.type"] = error.GetType().FullName,
+            ["exception.message"] = error.Message,
+        }));
+    }
+}
+
+/// <summary>One call or unit of work being retried: what the strategy's callbacks read, allocated only once it is retried.</summary>
+/// <param name="retries">The database's retries.</param>
+/// <param name="started">When the call started (<see cref="Stopwatch.GetTimestamp"/>).</param>
+/// <param name="span">The call's span, when traced; for a unit of work, the caller's current activity.</param>
+/// <param name="poolTags">The pool's name and system tags.</param>
+/// <param name="unit">A unit of work (<see cref="Database.InTransactionAsync{T}"/>), not one call.</param>
+internal sealed class RetriedCall(
+    CallRetries retries, long started, Activity? span, KeyValuePair<string, object?>[] poolTags, bool unit = false)
+{
+    public CallRetries Retries { get; } = retries;
+
+    public long Started { get; } = started;
+
+    public Activity? Span { get; } = span;
+
+    public KeyValuePair<string, object?>[] PoolTags { get; } = poolTags;
+
+    public bool Unit { get; } = unit;
+
+    /// <summary>A unit of work's attempt has sent its commit: from then on only "nothing was committed" is retried.</summary>
+    public bool CommitSent { get; set; }
+}

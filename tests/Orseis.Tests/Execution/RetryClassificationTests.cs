@@ -1,0 +1,99 @@
+using System.Net.Sockets;
+using Npgsql;
+using Orseis.Execution;
+
+namespace Orseis.Tests.Execution;
+
+/// <summary>
+/// <see cref="OrseisRetry.IsSafeToRetry"/> on the exceptions Orseis throws, and how a read is told from its text
+/// (<see cref="ReadStatement"/>): a write, a second statement, a procedure or an unclear text is never a read.
+/// </summary>
+public sealed class RetryClassificationTests
+{
+    [Theory]
+    [InlineData("select 1", true)]
+    [InlineData("  SELECT id, name FROM users WHERE id = @id", true)]
+    [InlineData("-- a comment\n/* another */ select 1", true)]
+    [InlineData("(select 1) union (select 2)", true)]
+    [InlineData("with x as (select 1 as v) select v from x", true)]
+    [InlineData("show tables", true)]
+    [InlineData("select 'insert into t' as text", true)]
+    [InlineData("select update_time, deleted from t", true)]
+    [InlineData("select 1;", true)]
+    [InlineData("select 1; -- done", true)]
+    [InlineData("insert into t values (1)", false)]
+    [InlineData("update t set v = 1", false)]
+    [InlineData("delete from t", false)]
+    [InlineData("with x as (delete from t returning *) select * from x", false)]
+    [InlineData("select * into new_table from t", false)]
+    [InlineData("select 1; delete from t", false)]
+    [InlineData("select 1; select 2", false)]
+    [InlineData("select nextval('s')", false)]
+    [InlineData("call p()", false)]
+    [InlineData("exec p", false)]
+    [InlineData("select * from t for update", false)]
+    [InlineData("select 'a\\'; delete from t; -- '", false)]
+    [InlineData("", false)]
+    [InlineData("-- only a comment", false)]
+    [InlineData("'select'", false)]
+    public void A_read_is_one_statement_that_starts_reading_and_names_no_write(string sql, bool reads) =>
+        Assert.Equal(reads, ReadStatement.OnlyReads(sql));
+
+    [Fact]
+    public void A_procedure_call_is_never_a_read() =>
+        Assert.False(ReadStatement.OnlyReads(new CommandRequest(
+            "select_things", new ParameterBag { CommandType = System.Data.CommandType.StoredProcedure }, null)));
+
+    [Fact]
+    public void A_broken_read_outside_a_transaction_is_safe_to_retry_and_nothing_else_broken_is_unless_nothing_was_sent()
+    {
+        Assert.True(OrseisRetry.IsSafeToRetry(Broken(inTransaction: false, mayHaveRun: true, read: true)));
+        Assert.Equal(OrseisRetry.ReadConnectionBroken, OrseisRetry.ReasonToRetry(Broken(inTransaction: false, mayHaveRun: true, read: true)));
+        Assert.False(OrseisRetry.IsSafeToRetry(Broken(inTransaction: false, mayHaveRun: true, read: false)));
+        Assert.False(OrseisRetry.IsSafeToRetry(Broken(inTransaction: true, mayHaveRun: true, read: true)));
+        Assert.False(OrseisRetry.IsSafeToRetry(Broken(inTransaction: true, mayHaveRun: false, read: false)));
+        Assert.Equal(OrseisRetry.OpenFailed, OrseisRetry.ReasonToRetry(Broken(inTransaction: false, mayHaveRun: false, read: false)));
+    }
+
+    [Fact]
+    public void Timeouts_cancellations_and_transactions_the_server_ended_are_never_safe_to_retry()
+    {
+        Assert.False(OrseisRetry.IsSafeToRetry(new OperationCanceledException()));
+        Assert.False(OrseisRetry.IsSafeToRetry(new TransactionRolledBackException("deadlock", isTransient: true, null)));
+        Assert.False(OrseisRetry.IsSafeToRetry(new InvalidOperationException("syntax error")));
+        Assert.False(OrseisRetry.IsSafeToRetry(new OperationCanceledException("cancelled", new SocketException((int)SocketError.ConnectionRefused))));
+    }
+
+    [Theory]
+    [InlineData("57P03", true)] // the database system is starting up / shutting down
+    [InlineData("53300", true)] // too many connections
+    [InlineData("28P01", false)] // password authentication failed
+    [InlineData("40P01", false)] // deadlock detected
+    public void PostgreSQLs_answers_that_only_an_open_gets_are_safe_to_retry(string sqlState, bool safe) =>
+        Assert.Equal(safe, OrseisRetry.IsSafeToRetry(new PostgresException("message", "FATAL", "FATAL", sqlState)));
+
+    [Fact]
+    public void A_socket_refused_anywhere_in_the_chain_is_an_open_that_failed() =>
+        Assert.Equal(
+            OrseisRetry.OpenFailed,
+            OrseisRetry.ReasonToRetry(new NpgsqlException("Failed to connect to 127.0.0.1:1", new SocketException((int)SocketError.ConnectionRefused))));
+
+    [Fact]
+    public void A_unit_of_work_runs_again_after_a_transient_rollback_or_a_break_before_its_commit_never_after_a_commit_of_unknown_outcome()
+    {
+        Assert.Equal(OrseisRetry.TransactionRolledBack, CallRetries.UnitReason(new TransactionRolledBackException("deadlock", isTransient: true, null), commitSent: false));
+        Assert.Equal(OrseisRetry.TransactionRolledBack, CallRetries.UnitReason(new TransactionRolledBackException("nothing committed", isTransient: true, null), commitSent: true));
+        Assert.Null(CallRetries.UnitReason(new TransactionRolledBackException("a constraint", isTransient: false, null), commitSent: false));
+        Assert.Equal(OrseisRetry.TransactionConnectionBroken, CallRetries.UnitReason(Broken(inTransaction: true, mayHaveRun: true, read: false), commitSent: false));
+        Assert.Null(CallRetries.UnitReason(Broken(inTransaction: true, mayHaveRun: true, read: false), commitSent: true));
+        Assert.Equal(OrseisRetry.TransactionConnectionBroken, CallRetries.UnitReason(Broken(inTransaction: true, mayHaveRun: false, read: false), commitSent: true));
+        Assert.Null(CallRetries.UnitReason(new CommandTimeoutException("commit timed out", TimeSpan.FromSeconds(1), null), commitSent: true));
+
+        Assert.True(OrseisRetry.IsSafeToRetryTransaction(new TransactionRolledBackException("deadlock", isTransient: true, null)));
+        Assert.False(OrseisRetry.IsSafeToRetryTransaction(Broken(inTransaction: true, mayHaveRun: true, read: false)));
+        Assert.True(OrseisRetry.IsSafeToRetryTransaction(new NpgsqlException("Failed to connect", new SocketException((int)SocketError.ConnectionRefused))));
+    }
+
+    private static ConnectionBrokenException Broken(bool inTransaction, bool mayHaveRun, bool read) =>
+        new("broken", inTransaction, mayHaveRun, null) { CallOnlyRead = read };
+}
