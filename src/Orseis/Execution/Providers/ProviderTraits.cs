@@ -46,6 +46,7 @@ internal sealed class ProviderTraits
     public static readonly ProviderTraits Npgsql = new("Npgsql", "postgresql", ["Maximum Pool Size", "Max Pool Size", "MaxPoolSize"], 100)
     {
         TransactionQuestion = TransactionQuestion.Postgres,
+        Dialect = SqlDialect.NestedComments,
         EnlistKeys = ["Enlist"],
         KnowsDateAndTimeOnly = true,
         TypedGettersRefuseNull = true,
@@ -59,6 +60,7 @@ internal sealed class ProviderTraits
         "Microsoft.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
         TransactionQuestion = TransactionQuestion.SqlServer,
+        Dialect = SqlDialect.NestedComments,
         EnlistKeys = ["Enlist"],
         KnowsDateAndTimeOnly = true,
         SpanSource = SqlClientInstrumentation,
@@ -68,6 +70,7 @@ internal sealed class ProviderTraits
     public static readonly ProviderTraits SystemSqlClient = new("System.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
         TransactionQuestion = TransactionQuestion.SqlServer,
+        Dialect = SqlDialect.NestedComments,
         EnlistKeys = ["Enlist"],
         SpanSource = SqlClientInstrumentation,
     };
@@ -80,6 +83,7 @@ internal sealed class ProviderTraits
         "MySqlConnector", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
     {
         TransactionQuestion = TransactionQuestion.MySql,
+        Dialect = SqlDialect.BackslashEscapes | SqlDialect.MySqlComments,
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         KnowsDateAndTimeOnly = true,
         PoolMeterName = "MySqlConnector",
@@ -92,6 +96,7 @@ internal sealed class ProviderTraits
         "MySql.Data", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
     {
         TransactionQuestion = TransactionQuestion.MySql,
+        Dialect = SqlDialect.BackslashEscapes | SqlDialect.MySqlComments,
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         AsyncRunsSynchronously = true,
     };
@@ -132,6 +137,9 @@ internal sealed class ProviderTraits
     /// <see cref="DateTime"/> and a <see cref="TimeSpan"/> instead (they would otherwise send culture-formatted text).
     /// </summary>
     public bool KnowsDateAndTimeOnly { get; private init; }
+
+    /// <summary>How the provider's server reads SQL text where servers differ (<see cref="SqlLexer"/>).</summary>
+    public SqlDialect Dialect { get; private init; }
 
     /// <summary>
     /// Gets a member's parameter under the name the SQL writes, prefix included (<c>@Id</c>): SQLite finds that with one
