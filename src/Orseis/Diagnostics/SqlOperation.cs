@@ -32,8 +32,8 @@ internal static class SqlOperation
                 found = i;
         }
 
-        if (found < 0)
-            return -1;
+        if (found < 0 || sql.IndexOf(';', at) < 0) // no semicolon at all (a vectorised search): one statement, nothing to read
+            return found;
         while (Execution.SqlLexer.NextSpecial(sql, ref at, dialect, out Execution.SqlToken token))
         {
             if (token.Is(sql, ';'))

@@ -62,7 +62,7 @@ internal static class ExecuteMany
     /// </summary>
     internal static bool Batchable(string sql, List<object> items, SqlDialect dialect)
     {
-        int at = 0;
+        int at = sql.IndexOf(';', StringComparison.Ordinal) < 0 ? sql.Length : 0;
         while (SqlLexer.NextSpecial(sql, ref at, dialect, out SqlToken token))
         {
             if (token.Is(sql, ';'))

@@ -9,7 +9,14 @@ internal static class SqlNames
     public static string? FindSpelling(string sql, string name) => FindSpelling(sql, name, out _);
 
     /// <summary>As <see cref="FindSpelling(string, string)"/>, also giving the prefix character the SQL wrote before it.</summary>
-    public static string? FindSpelling(string sql, string name, out char prefix) => FindSpelling(sql, name, SqlDialect.None, out prefix);
+    /// <remarks>
+    /// Not told the provider, it reads the text both with and without MySQL's backslash escapes when it has a backslash,
+    /// and finds a name either reading finds: a parameter bound that the SQL does not use is harmless, one missed is an
+    /// error from the server.
+    /// </remarks>
+    public static string? FindSpelling(string sql, string name, out char prefix) =>
+        FindSpelling(sql, name, SqlDialect.None, out prefix) ??
+        (sql.Contains('\\', StringComparison.Ordinal) ? FindSpelling(sql, name, SqlDialect.BackslashEscapes, out prefix) : null);
 
     /// <summary>As <see cref="FindSpelling(string, string, out char)"/>, reading <paramref name="sql"/> as <paramref name="dialect"/>.</summary>
     public static string? FindSpelling(string sql, string name, SqlDialect dialect, out char prefix)
