@@ -21,10 +21,20 @@ internal static class SqlOperation
     /// <summary>As <see cref="Find(string)"/>, reading <paramref name="sql"/> as <paramref name="dialect"/>.</summary>
     public static int Find(string sql, Execution.SqlDialect dialect)
     {
+        // The usual text starts with its keyword: read it without the lexer; blanks, comments or a quote first go through it.
         int at = 0;
-        if (!Execution.SqlLexer.Next(sql, ref at, dialect, out Execution.SqlToken first) || first.Kind != Execution.SqlTokenKind.Word)
-            return -1;
-        ReadOnlySpan<char> word = sql.AsSpan(first.Start, first.Length);
+        int start = 0;
+        if (sql.Length == 0 || !char.IsAsciiLetter(sql[0]))
+        {
+            if (!Execution.SqlLexer.Next(sql, ref at, dialect, out Execution.SqlToken first) || first.Kind != Execution.SqlTokenKind.Word)
+                return -1;
+            start = first.Start;
+            at = start;
+        }
+
+        while (at < sql.Length && char.IsAsciiLetter(sql[at]))
+            at++;
+        ReadOnlySpan<char> word = sql.AsSpan(start, at - start);
         int found = -1;
         for (int i = 0; i < Names.Length && found < 0; i++)
         {
