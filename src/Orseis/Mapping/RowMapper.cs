@@ -66,7 +66,8 @@ internal static class RowMapper<T>
     {
         int at = 0;
         if (!Execution.SqlLexer.Next(sql, ref at, Execution.SqlDialect.None, out Execution.SqlToken first) ||
-            first.Kind != Execution.SqlTokenKind.Word || !sql.AsSpan(first.Start, first.Length).Equals("select", StringComparison.OrdinalIgnoreCase))
+            first.Kind != Execution.SqlTokenKind.Word ||
+            !sql.AsSpan(first.Start, first.Length).Equals("select", StringComparison.OrdinalIgnoreCase))
         {
             return false;
         }

@@ -49,7 +49,8 @@ internal static class ExecuteMany
         // The call's span covers every item: OpenTelemetry's db.operation.batch.size says how many (from 2 on).
         if (items.Count > 1 && OrseisActivitySource.Tracing && Activity.Current is { } span && span.Source == OrseisActivitySource.Source)
             span.SetTag("db.operation.batch.size", items.Count);
-        return items.Count > 1 && command.Connection is { CanCreateBatch: true } connection && Batchable(sql, items, ProviderTraits.For(connection.GetType()).Dialect)
+        return items.Count > 1 && command.Connection is { CanCreateBatch: true } connection
+            && Batchable(sql, items, ProviderTraits.For(connection.GetType()).Dialect)
             ? BatchedAsync(connection, command, sql, items, handlers, async, cancellationToken)
             : OneByOneAsync(command, sql, items, handlers, async, cancellationToken);
     }
@@ -57,7 +58,8 @@ internal static class ExecuteMany
     /// <summary>
     /// False when a batch could run the items differently from one command each: SQL with a semicolon outside its string
     /// literals, quoted names and comments (<see cref="SqlLexer"/>: several statements, or one terminated: providers take a
-    /// batch command as exactly one statement, and Npgsql refuses more), or a <see cref="ParameterBag"/> with outputs or a procedure's command type (outputs are read back per
+    /// batch command as exactly one statement, and Npgsql refuses more), or a <see cref="ParameterBag"/> with outputs or a
+    /// procedure's command type (outputs are read back per
     /// command, and providers differ on procedures in a batch).
     /// </summary>
     internal static bool Batchable(string sql, List<object> items, SqlDialect dialect)

@@ -24,7 +24,9 @@ internal static class Literals
     /// <exception cref="ArgumentException">A literal names no argument, or an argument that cannot be a literal.</exception>
     public static string Replace(string sql, object args, out HashSet<string>? used) => Replace(sql, args, SqlDialect.None, out used);
 
-    /// <summary>As <see cref="Replace(string, object, out HashSet{string}?)"/>, reading <paramref name="sql"/> as <paramref name="dialect"/>.</summary>
+    /// <summary>
+    /// As <see cref="Replace(string, object, out HashSet{string}?)"/>, reading <paramref name="sql"/> as <paramref name="dialect"/>.
+    /// </summary>
     public static string Replace(string sql, object args, SqlDialect dialect, out HashSet<string>? used)
     {
         HashSet<string>? names = null;

@@ -21,10 +21,11 @@ internal enum OpenTimeout
 
 /// <summary>
 /// What a failed open was, read once from its exception by <see cref="Of"/>, the one place that reads open failures: a
-/// cancellation, a timeout waiting for the pool or making a connection (<see cref="OpenTimeout"/>, read by the provider's
-/// <see cref="ProviderTraits.ReadOpenTimeout"/>, one of the readers below: from exception types and error codes through
-/// <see cref="ProviderErrors"/>, or from the message for a provider Orseis does not know), and whether the connection broke while it was opened or reset. The open path decides from it whether to
-/// retry, and the pool's telemetry what to translate and report.
+/// cancellation, a timeout waiting for the pool or making a connection (<see cref="OpenTimeout"/>, read by the
+/// provider's <see cref="ProviderTraits.ReadOpenTimeout"/>, one of the readers below: from exception types and error
+/// codes through <see cref="ProviderErrors"/>, or from the message for a provider Orseis does not know), and whether
+/// the connection broke while it was opened or reset. The open path decides from it whether to retry, and the pool's
+/// telemetry what to translate and report.
 /// </summary>
 /// <param name="Error">What the provider threw.</param>
 /// <param name="Timeout">Whether it ran out of time, and waiting for what.</param>

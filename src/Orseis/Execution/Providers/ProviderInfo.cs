@@ -5,7 +5,8 @@ namespace Orseis.Execution;
 
 /// <summary>
 /// What a connection string says about the server and the database, read with each provider's own keys (by its
-/// <see cref="ProviderTraits.SystemName"/> and <see cref="ProviderTraits.ServerKeys"/>) and never a secret: the default pool name and the OpenTelemetry attributes.
+/// <see cref="ProviderTraits.SystemName"/> and <see cref="ProviderTraits.ServerKeys"/>) and never a secret: the default
+/// pool name and the OpenTelemetry attributes.
 /// </summary>
 internal static class ProviderInfo
 {

@@ -13,6 +13,10 @@ internal sealed partial class ProviderTraits
 
     private const string NoPoolData = "Orseis reports what it measures itself.";
 
+    /// <summary>The server keys of both SqlClients, which read the same ones.</summary>
+    private static readonly ServerKeys SqlServerKeys = new(
+        ["Data Source", "Server", "Address", "Addr", "Network Address"], ["Initial Catalog", "Database"], ProviderInfo.SqlServerHost);
+
     /// <summary>The server keys of both MySQL providers, which read the same ones.</summary>
     private static readonly ServerKeys MySqlServerKeys = new(
         ["Server", "Host", "Data Source", "DataSource", "Address", "Addr", "Network Address"], ["Database", "Initial Catalog"]);
@@ -65,7 +69,7 @@ internal sealed partial class ProviderTraits
         ReadOpenTimeout = static error => OpenFailure.SqlClient(error, "Microsoft.Data.SqlClient"),
         ErrorNumberType = "Microsoft.Data.SqlClient.SqlException",
         PoolVisibility = "SqlClient publishes pool data only as EventCounters (Microsoft.Data.SqlClient.EventSource); " + NoPoolData,
-        ServerKeys = new(["Data Source", "Server", "Address", "Addr", "Network Address"], ["Initial Catalog", "Database"], ProviderInfo.SqlServerHost),
+        ServerKeys = SqlServerKeys,
     };
 
     /// <summary>System.Data.SqlClient, which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
@@ -78,7 +82,7 @@ internal sealed partial class ProviderTraits
         ReadOpenTimeout = static error => OpenFailure.SqlClient(error, "System.Data.SqlClient"),
         ErrorNumberType = "System.Data.SqlClient.SqlException",
         PoolVisibility = "SqlClient publishes pool data only as EventCounters (System.Data.SqlClient's EventSource); " + NoPoolData,
-        ServerKeys = new(["Data Source", "Server", "Address", "Addr", "Network Address"], ["Initial Catalog", "Database"], ProviderInfo.SqlServerHost),
+        ServerKeys = SqlServerKeys,
     };
 
     /// <summary>MySqlConnector: meter <c>MySqlConnector</c>; keys as <c>MySqlConnectionStringBuilder</c> names them.</summary>

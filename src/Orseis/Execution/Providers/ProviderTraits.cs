@@ -111,7 +111,9 @@ internal sealed partial class ProviderTraits
     /// </summary>
     public string? ErrorNumberType { get; private init; }
 
-    /// <summary>Why the provider's connections never join a <c>TransactionScope</c>, when that is known (<see cref="AmbientTransactions"/>).</summary>
+    /// <summary>
+    /// Why the provider's connections never join a <c>TransactionScope</c>, when that is known (<see cref="AmbientTransactions"/>).
+    /// </summary>
     public string? NeverEnlistsBecause { get; private init; }
 
     /// <summary>

@@ -17,7 +17,7 @@ namespace Orseis.Execution;
 /// </remarks>
 internal static class SqlLexer
 {
-    /// <summary>The characters at which something other than a word, a blank or a plain symbol may start, and <c>;</c> and <c>*</c>.</summary>
+    /// <summary>Where something other than a word, a blank or a plain symbol may start; and <c>;</c> and <c>*</c>.</summary>
     private static readonly SearchValues<char> Special = SearchValues.Create("'\"`[-/#$@:?{;*");
 
     /// <summary>

@@ -3,10 +3,10 @@ namespace Orseis.Execution;
 /// <summary>What a <see cref="SqlToken"/> is.</summary>
 internal enum SqlTokenKind : byte
 {
-    /// <summary>A keyword or a bare name: letters, digits, <c>_</c> and <c>$</c>; also a server variable (<c>@@rowcount</c>).</summary>
+    /// <summary>A keyword or a bare name: letters, digits, <c>_</c>, <c>$</c>; or a server variable (<c>@@rowcount</c>).</summary>
     Word,
 
-    /// <summary>A named parameter: <c>@name</c>, <c>:name</c>, <c>?name</c> or <c>$name</c> (<c>$1</c> too); the name follows the prefix.</summary>
+    /// <summary>A parameter: <c>@name</c>, <c>:name</c>, <c>?name</c> or <c>$name</c> (<c>$1</c> too), its name after the prefix.</summary>
     Parameter,
 
     /// <summary>Dapper's literal form <c>{=name}</c>: the name is between <c>{=</c> and <c>}</c>.</summary>
@@ -28,7 +28,9 @@ internal readonly record struct SqlToken(SqlTokenKind Kind, int Start, int Lengt
     /// <summary>The index just past the token.</summary>
     public int End => Start + Length;
 
-    /// <summary>The name of a <see cref="SqlTokenKind.Parameter"/> (after its prefix) or a <see cref="SqlTokenKind.Literal"/> (inside <c>{=…}</c>).</summary>
+    /// <summary>
+    /// The name of a <see cref="SqlTokenKind.Parameter"/> (after its prefix) or a <see cref="SqlTokenKind.Literal"/> (inside <c>{=…}</c>).
+    /// </summary>
     public ReadOnlySpan<char> NameIn(ReadOnlySpan<char> sql) => Kind switch
     {
         SqlTokenKind.Parameter => sql.Slice(Start + 1, Length - 1),
