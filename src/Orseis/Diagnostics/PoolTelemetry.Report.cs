@@ -45,7 +45,7 @@ internal sealed partial class PoolTelemetry
             ProviderIdle = ProviderPool?.Idle,
             ProviderUsed = ProviderPool?.Used,
             ProviderPhysicalConnects = ProviderPool?.PhysicalConnects,
-            ProviderVisibility = ProviderPoolStats.Visibility(SystemName),
+            ProviderVisibility = ProviderVisibility,
             FindingCounts = _log.Counts(),
             Findings = _log.Kept,
         };

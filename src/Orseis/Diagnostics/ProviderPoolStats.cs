@@ -51,7 +51,7 @@ internal sealed class ProviderPoolStats
     {
         if (traits.PoolMeterName is null)
             return null;
-        string name = PoolTag(traits.SystemName, source);
+        string name = PoolTag(traits, source);
         // Counts reported change by change are right only from the pool's first connection on: a pool counts them only when
         // the first Database over it asked, never from the middle of its life.
         ProviderPoolStats stats = ByPoolName.GetOrAdd(
@@ -86,11 +86,11 @@ internal sealed class ProviderPoolStats
     /// as its builder normalises it, without password (a data source named with <c>UseName</c> is not matched). Read
     /// by name, since no provider is referenced.
     /// </summary>
-    private static string PoolTag(string systemName, DbDataSource source)
+    private static string PoolTag(Execution.ProviderTraits traits, DbDataSource source)
     {
         if (source.GetType().GetProperty("Name")?.GetValue(source) is string named)
             return named;
-        if (systemName != "mysql")
+        if (!traits.TagsPoolWithNormalisedConnectionString)
             return source.ConnectionString;
         using DbConnection connection = source.CreateConnection();
         DbConnectionStringBuilder? builder = DbProviderFactories.GetFactory(connection)?.CreateConnectionStringBuilder();
@@ -110,21 +110,6 @@ internal sealed class ProviderPoolStats
     public void Refresh() => _listener?.RecordObservableInstruments();
 #pragma warning restore CA1822
 
-    /// <summary>What Orseis can and cannot see about each provider's pool.</summary>
-    public static string Visibility(string systemName) => systemName switch
-    {
-        "postgresql" => "Npgsql publishes pool data on its meter 'Npgsql': " +
-                        "idle/used connections and physical connection creations are read in-process.",
-        "mysql" => "MySqlConnector publishes pool data on its meter 'MySqlConnector': " +
-                   "physical connection creations are read in-process, " +
-                   "idle/used connections too with DiagnosticsOptions.ProviderPoolCounts " +
-                   "(it reports them change by change, which costs every open).",
-        "microsoft.sql_server" => "SqlClient publishes pool data only as EventCounters (Microsoft.Data.SqlClient.EventSource); " +
-                                  "Orseis reports what it measures itself.",
-        "sqlite" => "Microsoft.Data.Sqlite publishes no pool data and has no Max Pool Size; Orseis reports what it measures itself.",
-        _ => "This provider publishes no pool data Orseis knows; Orseis reports what it measures itself.",
-    };
-
     private static void EnsureListening()
     {
         if (Volatile.Read(ref _listener) is not null)
@@ -138,7 +123,7 @@ internal sealed class ProviderPoolStats
                 InstrumentPublished = static (instrument, l) =>
                 {
                     // The instrument's kind rides along as the listener's state: worked out once, not per measurement.
-                    if (instrument.Meter.Name is not ("Npgsql" or "MySqlConnector") || Kind(instrument) is not { } kind)
+                    if (!Execution.ProviderTraits.IsPoolMeter(instrument.Meter.Name) || Kind(instrument) is not { } kind)
                         return;
                     if (ReferenceEquals(kind, CountChangeKind))
                     {

@@ -1,3 +1,5 @@
+using Orseis.Execution;
+
 namespace Orseis.Diagnostics;
 
 /// <summary>
@@ -5,8 +7,8 @@ namespace Orseis.Diagnostics;
 /// only <c>FROM</c>, <c>INTO</c> or <c>UPDATE</c> of a <c>SELECT</c>, <c>INSERT</c>, <c>REPLACE</c>, <c>UPDATE</c> or
 /// <c>DELETE</c>, as written (schema prefix and quotes included). A statement that may touch several tables (a join, a
 /// comma, a subquery, a second <c>FROM</c>/<c>JOIN</c>/<c>USING</c>, a <c>UNION</c> of two) names none, and neither
-/// does anything this small reader is unsure of: it never guesses. String literals and comments are skipped, so their
-/// words are never read as keywords; nothing is allocated.
+/// does anything this small reader is unsure of: it never guesses. The text is read by <see cref="SqlLexer"/>: string
+/// literals and comments are skipped, so their words are never read as keywords; nothing is allocated.
 /// </summary>
 internal static class SqlCollection
 {
@@ -50,50 +52,26 @@ internal static class SqlCollection
         return tableLength is > 0 and <= MaxLength ? sql.AsSpan(tableStart, tableLength) : default;
     }
 
-    /// <summary>The next token from <paramref name="at"/>: a word (letters, digits, <c>_$@:#</c>), a quoted name, or a character.</summary>
+    /// <summary>The next token from <paramref name="at"/> (<see cref="SqlLexer"/>): whether it is a word, and where it is.</summary>
     private static bool Next(string sql, ref int at, out int start, out int length, out bool word)
     {
-        at = Skip(sql, at);
-        start = at;
-        word = false;
-        length = 0;
-        if (at >= sql.Length)
-            return false;
-        char c = sql[at];
-        if (c is '\'' or '"' or '`' or '[')
-        {
-            char close = c == '[' ? ']' : c;
-            int end = sql.IndexOf(close, at + 1);
-            at = end < 0 ? sql.Length : end + 1;
-        }
-        else if (IsWordChar(c))
-        {
-            while (at < sql.Length && IsWordChar(sql[at]))
-                at++;
-            word = true;
-        }
-        else
-        {
-            at++;
-        }
-
-        length = at - start;
-        return true;
+        bool found = SqlLexer.Next(sql, ref at, SqlDialect.None, out SqlToken token);
+        (start, length, word) = (token.Start, token.Length, token.Kind == SqlTokenKind.Word);
+        return found;
     }
 
     /// <summary>Reads a table name at <paramref name="at"/>: dotted parts, each a word or a quoted name.</summary>
     private static bool Name(string sql, ref int at, out int begin, out int length)
     {
-        begin = Skip(sql, at);
+        begin = SqlLexer.SkipBlank(sql, at, SqlDialect.None);
         int end = begin;
         while (true)
         {
             at = end;
-            if (!Next(sql, ref at, out int start, out _, out bool word) || start != end)
+            if (!SqlLexer.Next(sql, ref at, SqlDialect.None, out SqlToken token) || token.Start != end)
                 break;
-            char c = sql[start];
-            bool quoted = c is '"' or '`' or '[';
-            if (!(word && char.IsAsciiLetter(c) || c == '_') && !quoted)
+            bool word = token.Kind == SqlTokenKind.Word && (char.IsAsciiLetter(sql[token.Start]) || sql[token.Start] == '_');
+            if (!word && token.Kind != SqlTokenKind.QuotedName)
                 break;
             end = at;
             if (end >= sql.Length || sql[end] != '.')
@@ -134,25 +112,5 @@ internal static class SqlCollection
         }
 
         return false;
-    }
-
-    private static bool IsWordChar(char c) => char.IsAsciiLetterOrDigit(c) || c is '_' or '$' or '@' or ':' or '#';
-
-    /// <summary>Skips white space and comments from <paramref name="at"/>.</summary>
-    private static int Skip(string sql, int at)
-    {
-        while (at < sql.Length)
-        {
-            if (char.IsWhiteSpace(sql[at]))
-                at++;
-            else if (sql[at] == '-' && at + 1 < sql.Length && sql[at + 1] == '-')
-                at = sql.IndexOf('\n', at) is var newline and >= 0 ? newline + 1 : sql.Length;
-            else if (sql[at] == '/' && at + 1 < sql.Length && sql[at + 1] == '*')
-                at = sql.IndexOf("*/", at + 2, StringComparison.Ordinal) is var close and >= 0 ? close + 2 : sql.Length;
-            else
-                break;
-        }
-
-        return at;
     }
 }

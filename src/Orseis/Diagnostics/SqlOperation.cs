@@ -2,7 +2,8 @@ namespace Orseis.Diagnostics;
 
 /// <summary>
 /// The <c>db.operation.name</c> of a call's SQL: its first keyword, when the text is one statement and the keyword one
-/// of <see cref="Names"/>. Several statements (text after a <c>;</c>) have no single operation, and an unknown first
+/// of <see cref="Names"/>. Several statements (text after a <c>;</c> outside strings and comments, read by
+/// <see cref="Execution.SqlLexer"/>) have no single operation, and an unknown first
 /// word (a CTE's <c>WITH</c>, a dialect's own verb) names none, so span names stay low-cardinality. Reported upper case,
 /// one string per keyword: nothing is allocated.
 /// </summary>
@@ -15,13 +16,25 @@ internal static class SqlOperation
     ];
 
     /// <summary>The index in <see cref="Names"/> of <paramref name="sql"/>'s operation, or -1 when it has no single known one.</summary>
-    public static int Find(string sql)
+    public static int Find(string sql) => Find(sql, Execution.SqlDialect.None);
+
+    /// <summary>As <see cref="Find(string)"/>, reading <paramref name="sql"/> as <paramref name="dialect"/>.</summary>
+    public static int Find(string sql, Execution.SqlDialect dialect)
     {
-        int start = SkipBlank(sql, 0);
-        int end = start;
-        while (end < sql.Length && char.IsAsciiLetter(sql[end]))
-            end++;
-        ReadOnlySpan<char> word = sql.AsSpan(start, end - start);
+        // The usual text starts with its keyword: read it without the lexer; blanks, comments or a quote first go through it.
+        int at = 0;
+        int start = 0;
+        if (sql.Length == 0 || !char.IsAsciiLetter(sql[0]))
+        {
+            if (!Execution.SqlLexer.Next(sql, ref at, dialect, out Execution.SqlToken first) || first.Kind != Execution.SqlTokenKind.Word)
+                return -1;
+            start = first.Start;
+            at = start;
+        }
+
+        while (at < sql.Length && char.IsAsciiLetter(sql[at]))
+            at++;
+        ReadOnlySpan<char> word = sql.AsSpan(start, at - start);
         int found = -1;
         for (int i = 0; i < Names.Length && found < 0; i++)
         {
@@ -29,37 +42,14 @@ internal static class SqlOperation
                 found = i;
         }
 
-        if (found < 0)
-            return -1;
-        int semicolon = sql.IndexOf(';', end);
-        return semicolon < 0 || SkipBlank(sql, semicolon + 1) == sql.Length ? found : -1;
-    }
-
-    /// <summary>The index of the first character at or after <paramref name="at"/> that is not white space or inside a comment.</summary>
-    private static int SkipBlank(string sql, int at)
-    {
-        while (at < sql.Length)
+        if (found < 0 || sql.IndexOf(';', at) < 0) // no semicolon at all (a vectorised search): one statement, nothing to read
+            return found;
+        while (Execution.SqlLexer.NextSpecial(sql, ref at, dialect, out Execution.SqlToken token))
         {
-            if (char.IsWhiteSpace(sql[at]))
-            {
-                at++;
-            }
-            else if (sql[at] == '-' && at + 1 < sql.Length && sql[at + 1] == '-')
-            {
-                int newline = sql.IndexOf('\n', at);
-                at = newline < 0 ? sql.Length : newline + 1;
-            }
-            else if (sql[at] == '/' && at + 1 < sql.Length && sql[at + 1] == '*')
-            {
-                int close = sql.IndexOf("*/", at + 2, StringComparison.Ordinal);
-                at = close < 0 ? sql.Length : close + 2;
-            }
-            else
-            {
-                break;
-            }
+            if (token.Is(sql, ';'))
+                return Execution.SqlLexer.SkipBlank(sql, at, dialect) == sql.Length ? found : -1;
         }
 
-        return at;
+        return found;
     }
 }

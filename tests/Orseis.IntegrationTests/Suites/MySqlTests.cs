@@ -85,6 +85,15 @@ public abstract class MariaDbSuite(MySqlProvider provider) : ServerSuite(new MyS
     [MySqlFact] public Task Rows_without_a_static_type() => Rows_without_a_static_type_read_the_same_in_every_mode();
 
     [MySqlFact] public Task Dapper_mapping_rules() => Tuples_members_nulls_and_splits_map_as_Dapper_users_expect();
+
+    [MySqlFact]
+    public Task Sql_text() =>
+        Names_lists_and_literals_in_strings_and_comments_reach_the_server_as_written("'it''s \\\\ @ids' # @ids {=n}\n", "it's \\ @ids");
+
+    [MySqlFact]
+    public void Report_names_its_provider() => The_report_names_its_own_provider(
+        provider == MySqlProvider.MySqlData ? "MySql.Data" : "MySqlConnector",
+        provider == MySqlProvider.MySqlData ? "MySqlConnector" : "MySql.Data");
 }
 
 /// <summary>The suite through MySqlConnector.</summary>

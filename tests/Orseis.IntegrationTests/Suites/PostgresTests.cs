@@ -5,6 +5,12 @@ namespace Orseis.IntegrationTests.Suites;
 /// <summary>The server suite on PostgreSQL through Npgsql (a private server started by scripts/test.sh).</summary>
 public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 {
+    [PostgresFact]
+    public Task Sql_text() => Names_lists_and_literals_in_strings_and_comments_reach_the_server_as_written(
+        "$q$ @ids {=n} $q$ || E'\\' @id' /* /* @ids */ {=n} */", " @ids {=n} ' @id");
+
+    [PostgresFact] public void Report_names_its_provider() => The_report_names_its_own_provider("Npgsql", "MySql");
+
     [PostgresFact] public Task Modes_give_identical_results() => Both_modes_and_a_session_give_identical_results();
 
     [PostgresFact] public void Session_state() => Session_state_survives_in_reuse_modes_and_not_across_pooled_opens();

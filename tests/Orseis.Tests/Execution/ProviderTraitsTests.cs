@@ -75,7 +75,7 @@ public sealed class ProviderTraitsTests
     }
 
     [Theory]
-    [InlineData("Npgsql", "Host=h;Max Pool Size=7", 7)]
+    [InlineData("Npgsql", "Host=h;MaxPoolSize=7", 7)]
     [InlineData("Npgsql", "Host=h;Maximum Pool Size=9", 9)]
     [InlineData("MySqlConnector", "Server=h;MaxPoolSize=3", 3)]
     [InlineData("MySqlData", "Server=h;maximumpoolsize=4", 4)]
@@ -85,9 +85,9 @@ public sealed class ProviderTraitsTests
     [InlineData("MySqlData", "Server=h", 100)]
     [InlineData("MicrosoftSqlClient", "Server=h", 100)]
     [InlineData("MicrosoftSqlClient", "Server=h;Max Pool Size=6", 6)]
-    [InlineData("Npgsql", "Host=h;Max Pool Size=0", 100)]
-    [InlineData("Npgsql", "Host=h;Max Pool Size=many", 100)]
-    [InlineData("Npgsql", "Host=h;Pooling=false;Max Pool Size=7", null)]
+    [InlineData("Npgsql", "Host=h;Maximum Pool Size=0", 100)]
+    [InlineData("Npgsql", "Host=h;Maximum Pool Size=many", 100)]
+    [InlineData("Npgsql", "Host=h;Pooling=false;Maximum Pool Size=7", null)]
     [InlineData("Npgsql", "Host=h;Pooling=nope", 100)]
     [InlineData("MicrosoftSqlite", "Data Source=a.db", null)]
     [InlineData("MicrosoftSqlite", "Data Source=a.db;Max Pool Size=4", 4)]

@@ -16,6 +16,7 @@ public sealed class SqlNamesAndCancellationTests
     [InlineData("select $Id)", "id", "Id", '$')]
     [InlineData("select @idx, x@id, @id_, @ID", "id", "ID", '@')]
     [InlineData("select (@id)", "id", "id", '@')]
+    [InlineData("select @s", "s", "s", '@')] // the name first appears inside a keyword
     public void A_parameter_is_found_with_its_spelling_and_prefix(string sql, string name, string spelling, char prefix)
     {
         Assert.Equal(spelling, SqlNames.FindSpelling(sql, name, out char found));

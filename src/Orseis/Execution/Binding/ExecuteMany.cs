@@ -49,21 +49,28 @@ internal static class ExecuteMany
         // The call's span covers every item: OpenTelemetry's db.operation.batch.size says how many (from 2 on).
         if (items.Count > 1 && OrseisActivitySource.Tracing && Activity.Current is { } span && span.Source == OrseisActivitySource.Source)
             span.SetTag("db.operation.batch.size", items.Count);
-        return items.Count > 1 && command.Connection is { CanCreateBatch: true } connection && Batchable(sql, items)
+        return items.Count > 1 && command.Connection is { CanCreateBatch: true } connection
+            && Batchable(sql, items, ProviderTraits.For(connection.GetType()).Dialect)
             ? BatchedAsync(connection, command, sql, items, handlers, async, cancellationToken)
             : OneByOneAsync(command, sql, items, handlers, async, cancellationToken);
     }
 
     /// <summary>
-    /// False when a batch could run the items differently from one command each: SQL with a semicolon (several
-    /// statements, or one terminated: providers take a batch command as exactly one statement, and Npgsql refuses
-    /// more), or a <see cref="ParameterBag"/> with outputs or a procedure's command type (outputs are read back per
+    /// False when a batch could run the items differently from one command each: SQL with a semicolon outside its string
+    /// literals, quoted names and comments (<see cref="SqlLexer"/>: several statements, or one terminated: providers take a
+    /// batch command as exactly one statement, and Npgsql refuses more), or a <see cref="ParameterBag"/> with outputs or a
+    /// procedure's command type (outputs are read back per
     /// command, and providers differ on procedures in a batch).
     /// </summary>
-    private static bool Batchable(string sql, List<object> items)
+    internal static bool Batchable(string sql, List<object> items, SqlDialect dialect)
     {
-        if (sql.Contains(';', StringComparison.Ordinal))
-            return false;
+        int at = sql.IndexOf(';', StringComparison.Ordinal) < 0 ? sql.Length : 0;
+        while (SqlLexer.NextSpecial(sql, ref at, dialect, out SqlToken token))
+        {
+            if (token.Is(sql, ';'))
+                return false;
+        }
+
         foreach (object item in items)
         {
             if (item is ParameterBag { NeedsOwnCommand: true })

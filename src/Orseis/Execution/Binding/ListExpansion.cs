@@ -1,14 +1,14 @@
 using System.Collections;
 using System.Data.Common;
 using System.Text;
-using System.Text.RegularExpressions;
 
 namespace Orseis.Execution;
 
 /// <summary>
 /// Expands a list argument into one parameter per element: <c>IN @ids</c> or <c>IN (@ids)</c> becomes
 /// <c>IN (@ids0, @ids1, …)</c>. An empty list becomes <c>(SELECT @ids WHERE 1 = 0)</c> with a typed NULL, which
-/// matches no row for <c>IN</c> and every row for <c>NOT IN</c>, as an empty set should.
+/// matches no row for <c>IN</c> and every row for <c>NOT IN</c>, as an empty set should. The places are found by
+/// <see cref="SqlLexer"/>: a <c>@ids</c> in a string literal, a quoted name or a comment is left as it is.
 /// </summary>
 internal static class ListExpansion
 {
@@ -17,14 +17,12 @@ internal static class ListExpansion
 
     public static string Expand(DbCommand command, string sql, string name, IEnumerable values, Mapping.TypeHandlerSet? handlers = null)
     {
-        // Static Regex calls share the framework's pattern cache, so a repeated list argument does not re-parse it.
-        const RegexOptions Options = RegexOptions.IgnoreCase | RegexOptions.CultureInvariant;
-        string pattern =
-            @"\(\s*[@:?]" + Regex.Escape(name) + @"\s*\)|(?<![\p{L}\p{N}_@])[@:?]" + Regex.Escape(name) + @"(?![\p{L}\p{N}_])";
-        if (!Regex.IsMatch(sql, pattern, Options))
+        SqlDialect dialect = ProviderTraits.Of(command).Dialect;
+        int at = 0;
+        if (!NextPlace(sql, name, dialect, ref at, out int placeStart, out _, out SqlToken place))
             throw HotPathErrors.ListWithoutPlace(name);
 
-        name = SqlNames.FindSpelling(sql, name) ?? name;
+        name = sql.Substring(place.Start + 1, place.Length - 1); // as the SQL spells it
         var text = new StringBuilder("(");
         int count = 0;
         foreach (object? value in values)
@@ -42,7 +40,54 @@ internal static class ListExpansion
         }
 
         string replacement = text.Append(')').ToString();
-        return Regex.Replace(sql, pattern, replacement.Replace("$", "$$", StringComparison.Ordinal), Options);
+        var expanded = new StringBuilder(sql.Length + replacement.Length);
+        int copied = 0;
+        at = 0;
+        while (NextPlace(sql, name, dialect, ref at, out placeStart, out int placeEnd, out _))
+        {
+            expanded.Append(sql, copied, placeStart - copied).Append(replacement);
+            copied = placeEnd;
+        }
+
+        return expanded.Append(sql, copied, sql.Length - copied).ToString();
+    }
+
+    /// <summary>
+    /// The next place for the list <paramref name="name"/> from <paramref name="at"/>: a parameter <c>@name</c>,
+    /// <c>:name</c> or <c>?name</c> (any case), with the parentheses around it when only blanks stand between them
+    /// (<c>IN (@ids)</c>), so the expansion replaces them.
+    /// </summary>
+    private static bool NextPlace(
+        string sql, string name, SqlDialect dialect, ref int at, out int start, out int end, out SqlToken parameter)
+    {
+        while (SqlLexer.NextName(sql, ref at, dialect, out parameter))
+        {
+            if (parameter.Kind != SqlTokenKind.Parameter || sql[parameter.Start] == '$' ||
+                !parameter.NameIn(sql).Equals(name, StringComparison.OrdinalIgnoreCase))
+            {
+                continue;
+            }
+
+            start = parameter.Start;
+            end = parameter.End;
+            int open = start - 1;
+            while (open >= 0 && char.IsWhiteSpace(sql[open]))
+                open--;
+            int close = end;
+            while (close < sql.Length && char.IsWhiteSpace(sql[close]))
+                close++;
+            if (open >= 0 && sql[open] == '(' && close < sql.Length && sql[close] == ')')
+            {
+                start = open;
+                end = close + 1;
+                at = end;
+            }
+
+            return true;
+        }
+
+        start = end = 0;
+        return false;
     }
 
     /// <summary>The element type of a list type (<c>int</c> for <c>int[]</c> or <c>List&lt;int&gt;</c>), or object.</summary>

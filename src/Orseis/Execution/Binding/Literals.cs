@@ -2,7 +2,6 @@ using System.Collections;
 using System.Data.Common;
 using System.Globalization;
 using System.Text;
-using System.Text.RegularExpressions;
 
 namespace Orseis.Execution;
 
@@ -10,9 +9,10 @@ namespace Orseis.Execution;
 /// Dapper's literal replacement: <c>{=name}</c> in the SQL is replaced by the argument's value written as a SQL literal,
 /// for places a parameter cannot go (<c>TOP</c>, <c>LIMIT</c> on some servers, a filtered index's constant). Only
 /// numbers, booleans (1 and 0), enums (their number), NULL and lists of those are written; text, dates and anything
-/// else are refused, since writing them into SQL is how injection happens.
+/// else are refused, since writing them into SQL is how injection happens. The tokens are found by <see cref="SqlLexer"/>:
+/// a <c>{=name}</c> in a string literal, a quoted name or a comment is left as it is.
 /// </summary>
-internal static partial class Literals
+internal static class Literals
 {
     /// <summary>True when <paramref name="sql"/> may hold a literal token; a plain scan, nothing allocated.</summary>
     public static bool In(string sql) => sql.Contains("{=", StringComparison.Ordinal);
@@ -22,23 +22,32 @@ internal static partial class Literals
     /// <c>name</c>; <paramref name="used"/> gets the names replaced (a list written as a literal is not also expanded).
     /// </summary>
     /// <exception cref="ArgumentException">A literal names no argument, or an argument that cannot be a literal.</exception>
-    public static string Replace(string sql, object args, out HashSet<string>? used)
+    public static string Replace(string sql, object args, out HashSet<string>? used) => Replace(sql, args, SqlDialect.None, out used);
+
+    /// <summary>
+    /// As <see cref="Replace(string, object, out HashSet{string}?)"/>, reading <paramref name="sql"/> as <paramref name="dialect"/>.
+    /// </summary>
+    public static string Replace(string sql, object args, SqlDialect dialect, out HashSet<string>? used)
     {
         HashSet<string>? names = null;
-        string replaced = Token().Replace(sql, match =>
+        StringBuilder? replaced = null;
+        int copied = 0;
+        int at = 0;
+        while (SqlLexer.NextName(sql, ref at, dialect, out SqlToken token))
         {
-            string name = match.Groups[1].Value;
+            if (token.Kind != SqlTokenKind.Literal)
+                continue;
+            string name = token.NameIn(sql).ToString();
             if (!TryFind(args, name, out object? value))
                 throw Missing(name);
             (names ??= new HashSet<string>(StringComparer.OrdinalIgnoreCase)).Add(name);
-            return Format(name, value);
-        });
-        used = names;
-        return replaced;
-    }
+            (replaced ??= new StringBuilder(sql.Length + 16)).Append(sql, copied, token.Start - copied).Append(Format(name, value));
+            copied = token.End;
+        }
 
-    [GeneratedRegex(@"(?<![\p{L}\p{N}_])\{=([\p{L}\p{N}_]+)\}", RegexOptions.CultureInvariant)]
-    private static partial Regex Token();
+        used = names;
+        return replaced is null ? sql : replaced.Append(sql, copied, sql.Length - copied).ToString();
+    }
 
     /// <summary>The value of the member or entry <paramref name="name"/> of <paramref name="args"/> (the exact spelling
     /// first, then ignoring case).</summary>

@@ -1,7 +1,8 @@
 namespace Orseis.Execution;
 
 /// <summary>Finds how the SQL text spells a parameter, so <c>new { Id }</c> binds to <c>@id</c> on providers that match names exactly
-/// (SQLite).</summary>
+/// (SQLite). The text is read by <see cref="SqlLexer"/>: a name in a string literal, a quoted name or a comment is not a
+/// parameter.</summary>
 internal static class SqlNames
 {
     /// <summary>The spelling of <paramref name="name"/> as a parameter (after @, :, $ or ?) in <paramref name="sql"/>, or null when the SQL
@@ -9,30 +10,41 @@ internal static class SqlNames
     public static string? FindSpelling(string sql, string name) => FindSpelling(sql, name, out _);
 
     /// <summary>As <see cref="FindSpelling(string, string)"/>, also giving the prefix character the SQL wrote before it.</summary>
-    public static string? FindSpelling(string sql, string name, out char prefix)
+    /// <remarks>
+    /// Not told the provider, it reads the text both with and without MySQL's backslash escapes when it has a backslash,
+    /// and finds a name either reading finds: a parameter bound that the SQL does not use is harmless, one missed is an
+    /// error from the server.
+    /// </remarks>
+    public static string? FindSpelling(string sql, string name, out char prefix) =>
+        FindSpelling(sql, name, SqlDialect.None, out prefix) ??
+        (sql.Contains('\\', StringComparison.Ordinal) ? FindSpelling(sql, name, SqlDialect.BackslashEscapes, out prefix) : null);
+
+    /// <summary>
+    /// As <see cref="FindSpelling(string, string, out char)"/>, reading <paramref name="sql"/> as <paramref name="dialect"/>.
+    /// </summary>
+    public static string? FindSpelling(string sql, string name, SqlDialect dialect, out char prefix)
     {
         prefix = '\0';
-        int from = 0;
-        while (from < sql.Length)
+        // Most texts never mention the name: a vectorised search answers those without reading a token.
+        int first = sql.IndexOf(name, StringComparison.OrdinalIgnoreCase);
+        if (first < 0)
+            return null;
+        int at = 0;
+        while (SqlLexer.NextName(sql, ref at, dialect, out SqlToken token))
         {
-            int at = sql.IndexOf(name, from, StringComparison.OrdinalIgnoreCase);
-            if (at < 0)
-                return null;
-            from = at + 1;
-            if (at == 0 || "@:$?".IndexOf(sql[at - 1], StringComparison.Ordinal) < 0)
+            if (token.Kind != SqlTokenKind.Parameter || token.End <= first ||
+                !token.NameIn(sql).Equals(name, StringComparison.OrdinalIgnoreCase))
+            {
                 continue;
-            if (at >= 2 && (IsNamePart(sql[at - 2]) || sql[at - 2] == '@' || (sql[at - 1] == ':' && sql[at - 2] == ':')))
-                continue; // part of another word, @@variable, or a ::cast
-            int end = at + name.Length;
-            if (end < sql.Length && IsNamePart(sql[end]))
-                continue;
+            }
+
             // The usual case spells it as given: return the caller's string rather than allocating a copy.
-            prefix = sql[at - 1];
-            return string.CompareOrdinal(sql, at, name, 0, name.Length) == 0 ? name : sql.Substring(at, name.Length);
+            prefix = sql[token.Start];
+            return string.CompareOrdinal(sql, token.Start + 1, name, 0, name.Length) == 0
+                ? name
+                : sql.Substring(token.Start + 1, name.Length);
         }
 
         return null;
     }
-
-    private static bool IsNamePart(char c) => char.IsLetterOrDigit(c) || c == '_';
 }

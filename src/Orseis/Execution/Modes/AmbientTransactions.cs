@@ -17,15 +17,14 @@ internal static class AmbientTransactions
     /// Null when connections of the provider join an ambient transaction as they open: those with
     /// <see cref="ProviderTraits.EnlistKeys"/> (Npgsql and SqlClient <c>Enlist</c>, MySqlConnector and MySql.Data
     /// <c>AutoEnlist</c>), each on unless the connection string turns it off. Otherwise why not, for the message:
-    /// Microsoft.Data.Sqlite never enlists, and no other provider is assumed to.
+    /// <see cref="ProviderTraits.NeverEnlistsBecause"/> (Microsoft.Data.Sqlite never enlists), and no other provider is assumed to.
     /// </summary>
     public static string? WhyNoEnlistment(ProviderTraits traits, Type providerType, string? connectionString)
     {
         if (traits.EnlistKeys is not { } keys)
         {
-            return traits == ProviderTraits.MicrosoftSqlite
-                ? "Microsoft.Data.Sqlite connections never join a TransactionScope"
-                : $"Orseis does not know whether {providerType.Namespace} connections join a TransactionScope";
+            return traits.NeverEnlistsBecause
+                ?? $"Orseis does not know whether {providerType.Namespace} connections join a TransactionScope";
         }
 
         var builder = new DbConnectionStringBuilder();

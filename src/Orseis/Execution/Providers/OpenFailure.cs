@@ -21,10 +21,11 @@ internal enum OpenTimeout
 
 /// <summary>
 /// What a failed open was, read once from its exception by <see cref="Of"/>, the one place that reads open failures: a
-/// cancellation, a timeout waiting for the pool or making a connection (<see cref="OpenTimeout"/>, read per provider from
-/// exception types and error codes through <see cref="ProviderErrors"/>, or from the message for a provider Orseis does
-/// not know), and whether the connection broke while it was opened or reset. The open path decides from it whether to
-/// retry, and the pool's telemetry what to translate and report.
+/// cancellation, a timeout waiting for the pool or making a connection (<see cref="OpenTimeout"/>, read by the
+/// provider's <see cref="ProviderTraits.ReadOpenTimeout"/>, one of the readers below: from exception types and error
+/// codes through <see cref="ProviderErrors"/>, or from the message for a provider Orseis does not know), and whether
+/// the connection broke while it was opened or reset. The open path decides from it whether to retry, and the pool's
+/// telemetry what to translate and report.
 /// </summary>
 /// <param name="Error">What the provider threw.</param>
 /// <param name="Timeout">Whether it ran out of time, and waiting for what.</param>
@@ -58,7 +59,7 @@ internal readonly record struct OpenFailure(Exception Error, OpenTimeout Timeout
     public static OpenFailure Of(Exception error, ProviderTraits traits)
     {
         bool cancelled = error is OperationCanceledException;
-        OpenTimeout timeout = cancelled ? OpenTimeout.None : TimeoutOf(error, traits.RootNamespace);
+        OpenTimeout timeout = cancelled ? OpenTimeout.None : traits.ReadOpenTimeout(error);
         return new OpenFailure(error, timeout, cancelled, Broke(error));
     }
 
@@ -90,24 +91,13 @@ internal readonly record struct OpenFailure(Exception Error, OpenTimeout Timeout
             }
         });
 
-    /// <summary>The timeout the provider rooted at <paramref name="provider"/> (its namespace) reports, if any.</summary>
-    private static OpenTimeout TimeoutOf(Exception error, string provider) => provider switch
-    {
-        "MySqlConnector" => MySqlConnector(error),
-        "MySql.Data" => MySqlData(error),
-        "Npgsql" => Npgsql(error),
-        "Microsoft.Data.SqlClient" or "System.Data.SqlClient" => SqlClient(error, provider),
-        "" => ByMessage(error),
-        _ => OpenTimeout.None,
-    };
-
     /// <summary>
     /// MySqlConnector throws <c>MySqlException</c> with <c>ErrorCode</c> <c>UnableToConnectToHost</c> (1042) for every
     /// open that fails: refused, timed out, or timed out waiting for the pool. Which one is only in its message, a fixed
     /// English literal (MySqlConnector has no translations): "Connect Timeout expired." when the open timed out, with
     /// " All pooled connections are in use." added when the pool had no free connection.
     /// </summary>
-    private static OpenTimeout MySqlConnector(Exception error)
+    internal static OpenTimeout MySqlConnector(Exception error)
     {
         for (Exception? e = error; e is not null; e = e.InnerException)
         {
@@ -132,7 +122,7 @@ internal readonly record struct OpenFailure(Exception Error, OpenTimeout Timeout
     /// a server still starting) is a <c>MySqlException</c> with <c>Number</c> 0 around a <see cref="TimeoutException"/>:
     /// a connect that timed out.
     /// </summary>
-    private static OpenTimeout MySqlData(Exception error)
+    internal static OpenTimeout MySqlData(Exception error)
     {
         for (Exception? e = error; e is not null; e = e.InnerException)
         {
@@ -153,7 +143,7 @@ internal readonly record struct OpenFailure(Exception Error, OpenTimeout Timeout
     /// (the connect itself or the server's first answer). Only its message, a fixed English literal (Npgsql has no
     /// translations), says the pool was exhausted.
     /// </summary>
-    private static OpenTimeout Npgsql(Exception error)
+    internal static OpenTimeout Npgsql(Exception error)
     {
         for (Exception? e = error; e is not null; e = e.InnerException)
         {
@@ -175,7 +165,7 @@ internal readonly record struct OpenFailure(Exception Error, OpenTimeout Timeout
     /// compared with SqlClient's own text for the current UI culture (its resource <c>ADP_PooledOpenTimeout</c>), and,
     /// should that resource not be found, with the narrowest part of the English text.
     /// </summary>
-    private static OpenTimeout SqlClient(Exception error, string assemblyName)
+    internal static OpenTimeout SqlClient(Exception error, string assemblyName)
     {
         for (Exception? e = error; e is not null; e = e.InnerException)
         {
@@ -197,7 +187,7 @@ internal readonly record struct OpenFailure(Exception Error, OpenTimeout Timeout
     /// nothing but a message: an open failure whose message, or an inner one's, speaks of a pool and a timeout is a pool
     /// wait, and "Connect Timeout expired" or a timeout while connecting is a connect.
     /// </summary>
-    private static OpenTimeout ByMessage(Exception error)
+    internal static OpenTimeout ByMessage(Exception error)
     {
         for (Exception? e = error; e is not null; e = e.InnerException)
         {

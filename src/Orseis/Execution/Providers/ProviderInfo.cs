@@ -5,7 +5,8 @@ namespace Orseis.Execution;
 
 /// <summary>
 /// What a connection string says about the server and the database, read with each provider's own keys (by its
-/// <see cref="ProviderTraits.SystemName"/>) and never a secret: the default pool name and the OpenTelemetry attributes.
+/// <see cref="ProviderTraits.SystemName"/> and <see cref="ProviderTraits.ServerKeys"/>) and never a secret: the default
+/// pool name and the OpenTelemetry attributes.
 /// </summary>
 internal static class ProviderInfo
 {
@@ -39,16 +40,16 @@ internal static class ProviderInfo
 
     /// <summary>
     /// The OpenTelemetry attributes <c>server.address</c>, <c>server.port</c> and <c>db.namespace</c> that the
-    /// connection string gives, read with each provider's own keys: Npgsql <c>Host</c>/<c>Server</c> (a
-    /// <c>host:port</c> form too), <c>Port</c>, <c>Database</c>/<c>DB</c>; MySqlConnector and MySql.Data
-    /// <c>Server</c>/<c>Host</c>/<c>Data Source</c>/<c>Address</c>, <c>Port</c>, <c>Database</c>/<c>Initial
-    /// Catalog</c>; SqlClient <c>Data Source</c>/<c>Server</c> (<c>tcp:host\instance,port</c>), <c>Initial
-    /// Catalog</c>/<c>Database</c>. A list of several hosts names no one server and is left out. SQLite (a file) and
-    /// unknown providers give none. No other key is read, so user names and passwords never appear.
+    /// connection string gives, read with the keys of the system's provider (<see cref="ProviderTraits.ServerKeys"/>):
+    /// Npgsql <c>Host</c>/<c>Server</c> (a <c>host:port</c> form too), <c>Port</c>, <c>Database</c>/<c>DB</c>;
+    /// MySqlConnector and MySql.Data <c>Server</c>/<c>Host</c>/<c>Data Source</c>/<c>Address</c>, <c>Port</c>,
+    /// <c>Database</c>/<c>Initial Catalog</c>; SqlClient <c>Data Source</c>/<c>Server</c> (<c>tcp:host\instance,port</c>),
+    /// <c>Initial Catalog</c>/<c>Database</c>. A list of several hosts names no one server and is left out. SQLite (a
+    /// file) and unknown providers give none. No other key is read, so user names and passwords never appear.
     /// </summary>
     public static KeyValuePair<string, object?>[] ServerAttributes(string systemName, string? connectionString)
     {
-        if (systemName is not ("postgresql" or "mysql" or "microsoft.sql_server"))
+        if (ProviderTraits.OfSystem(systemName).ServerKeys is not { } keys)
             return [];
         var builder = new DbConnectionStringBuilder();
         try
@@ -60,37 +61,13 @@ internal static class ProviderInfo
             return [];
         }
 
-        string? host;
+        string? host = First(builder, keys.Host);
         string? port = First(builder, "Port");
-        string? database;
-        switch (systemName)
+        string? database = First(builder, keys.Database);
+        if (host is not null && keys.SplitHost is { } split)
         {
-            case "postgresql":
-                host = First(builder, "Host", "Server");
-                database = First(builder, "Database", "DB");
-                if (host is not null && host.Count(c => c == ':') == 1 && SplitLast(host, ':') is ({ } h, { } p))
-                    (host, port) = (h, port ?? p);
-                break;
-            case "mysql":
-                host = First(builder, "Server", "Host", "Data Source", "DataSource", "Address", "Addr", "Network Address");
-                database = First(builder, "Database", "Initial Catalog");
-                break;
-            default:
-                host = First(builder, "Data Source", "Server", "Address", "Addr", "Network Address");
-                database = First(builder, "Initial Catalog", "Database");
-                if (host is not null)
-                {
-                    int colon = host.IndexOf(':', StringComparison.Ordinal);
-                    if (colon > 0 && host[..colon].ToUpperInvariant() is "TCP" or "NP" or "LPC" or "ADMIN")
-                        host = host[(colon + 1)..];
-                    if (SplitLast(host, ',') is ({ } name, { } number))
-                        (host, port) = (name, number);
-                    int backslash = host.IndexOf('\\', StringComparison.Ordinal);
-                    if (backslash >= 0)
-                        host = host[..backslash];
-                }
-
-                break;
+            (host, string? named) = split(host);
+            port ??= named;
         }
 
         var attributes = new List<KeyValuePair<string, object?>>(3);
@@ -104,6 +81,28 @@ internal static class ProviderInfo
         if (database is not null)
             attributes.Add(new("db.namespace", database));
         return [.. attributes];
+    }
+
+    /// <summary>Npgsql's host: <c>host:port</c> (one colon only, so an IPv6 address stays whole).</summary>
+    internal static (string Host, string? Port) PostgresHost(string host) =>
+        host.Count(c => c == ':') == 1 && SplitLast(host, ':') is ({ } h, { } p) ? (h, p) : (host, null);
+
+    /// <summary>
+    /// SqlClient's data source: <c>tcp:</c>, <c>np:</c>, <c>lpc:</c> or <c>admin:</c> before the host, <c>,port</c> after
+    /// it, <c>\instance</c> within; the port a comma names wins over the <c>Port</c> key.
+    /// </summary>
+    internal static (string Host, string? Port) SqlServerHost(string host)
+    {
+        string? port = null;
+        int colon = host.IndexOf(':', StringComparison.Ordinal);
+        if (colon > 0 && host[..colon].ToUpperInvariant() is "TCP" or "NP" or "LPC" or "ADMIN")
+            host = host[(colon + 1)..];
+        if (SplitLast(host, ',') is ({ } name, { } number))
+            (host, port) = (name, number);
+        int backslash = host.IndexOf('\\', StringComparison.Ordinal);
+        if (backslash >= 0)
+            host = host[..backslash];
+        return (host, port);
     }
 
     private static (string? Before, string? After) SplitLast(string text, char separator)

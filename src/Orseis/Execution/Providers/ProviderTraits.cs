@@ -8,9 +8,11 @@ namespace Orseis.Execution;
 /// <summary>
 /// What Orseis knows about one ADO.NET provider, worked out once from the namespace of its types (no provider package is
 /// referenced) and then read everywhere: its OpenTelemetry <c>db.system.name</c>, how its connection string spells the
-/// pool size and what it defaults to, and its parameter quirks (what its open failures mean is read, by its
-/// <see cref="RootNamespace"/>, in <see cref="OpenFailure"/>). A <see cref="PoolContext"/> takes its traits when it is
-/// created; code that sees only a command or a reader finds the same instance by type.
+/// pool size and what it defaults to, its parameter quirks, how its server reads SQL text (<see cref="Dialect"/>), how to
+/// read its open failures and error numbers, what its pool publishes, whether it joins a <c>TransactionScope</c> and
+/// which connection string keys name the server. Every provider difference is a member here and each provider one entry
+/// (<c>ProviderTraits.Providers.cs</c>): no other code switches on a provider's name. A <see cref="PoolContext"/> takes its
+/// traits when it is created; code that sees only a command or a reader finds the same instance by type.
 /// </summary>
 /// <remarks>
 /// Broken connections and cancellations need no trait: a failure that left the connection closed is a broken connection
@@ -19,91 +21,9 @@ namespace Orseis.Execution;
 /// is the provider's report of that cancellation (<see cref="Cancellation"/>). The integration tests check these on every
 /// provider.
 /// </remarks>
-internal sealed class ProviderTraits
+internal sealed partial class ProviderTraits
 {
-    /// <summary>The keys any provider might use for its pool size: for SQLite and providers Orseis does not know.</summary>
-    private static readonly string[] AnyPoolSizeKeys = ["Max Pool Size", "Maximum Pool Size", "MaxPoolSize"];
-
     private static readonly ConcurrentDictionary<Type, ProviderTraits> ByType = new();
-
-    /// <summary>Microsoft.Data.Sqlite: parameters named with their prefix, typed getters that throw on NULL, no pool bound.</summary>
-    public static readonly ProviderTraits MicrosoftSqlite = new("Microsoft.Data.Sqlite", "sqlite", AnyPoolSizeKeys, null)
-    {
-        TransactionQuestion = TransactionQuestion.Sqlite,
-        KnowsDateAndTimeOnly = true,
-        PrefixedParameterNames = true,
-        TypedGettersRefuseNull = true,
-    };
-
-    /// <summary>System.Data.SQLite, trusted like Microsoft.Data.Sqlite to refuse NULL in its typed getters.</summary>
-    public static readonly ProviderTraits SystemSqlite = new("System.Data.SQLite", "sqlite", AnyPoolSizeKeys, null)
-    {
-        TransactionQuestion = TransactionQuestion.Sqlite,
-        TypedGettersRefuseNull = true,
-    };
-
-    /// <summary>Npgsql: meter <c>Npgsql</c>; keys as <c>NpgsqlConnectionStringBuilder</c> names them.</summary>
-    public static readonly ProviderTraits Npgsql = new("Npgsql", "postgresql", ["Maximum Pool Size", "Max Pool Size", "MaxPoolSize"], 100)
-    {
-        TransactionQuestion = TransactionQuestion.Postgres,
-        EnlistKeys = ["Enlist"],
-        KnowsDateAndTimeOnly = true,
-        TypedGettersRefuseNull = true,
-        PoolMeterName = "Npgsql",
-        OwnInstruments = ProviderInstruments.Pool | ProviderInstruments.OperationDuration,
-        SpanSource = "Npgsql",
-    };
-
-    /// <summary>Microsoft.Data.SqlClient: its command spans come from OpenTelemetry's SqlClient instrumentation.</summary>
-    public static readonly ProviderTraits MicrosoftSqlClient = new(
-        "Microsoft.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
-    {
-        TransactionQuestion = TransactionQuestion.SqlServer,
-        EnlistKeys = ["Enlist"],
-        KnowsDateAndTimeOnly = true,
-        SpanSource = SqlClientInstrumentation,
-    };
-
-    /// <summary>System.Data.SqlClient, which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
-    public static readonly ProviderTraits SystemSqlClient = new("System.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
-    {
-        TransactionQuestion = TransactionQuestion.SqlServer,
-        EnlistKeys = ["Enlist"],
-        SpanSource = SqlClientInstrumentation,
-    };
-
-    /// <summary>The source of OpenTelemetry's SqlClient instrumentation (SqlClient itself traces through DiagnosticListener).</summary>
-    private const string SqlClientInstrumentation = "OpenTelemetry.Instrumentation.SqlClient";
-
-    /// <summary>MySqlConnector: meter <c>MySqlConnector</c>; keys as <c>MySqlConnectionStringBuilder</c> names them.</summary>
-    public static readonly ProviderTraits MySqlConnector = new(
-        "MySqlConnector", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
-    {
-        TransactionQuestion = TransactionQuestion.MySql,
-        EnlistKeys = ["AutoEnlist", "Auto Enlist"],
-        KnowsDateAndTimeOnly = true,
-        PoolMeterName = "MySqlConnector",
-        OwnInstruments = ProviderInstruments.Pool,
-        SpanSource = "MySqlConnector",
-    };
-
-    /// <summary>Oracle's MySql.Data (8.0), which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
-    public static readonly ProviderTraits MySqlData = new(
-        "MySql.Data", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
-    {
-        TransactionQuestion = TransactionQuestion.MySql,
-        EnlistKeys = ["AutoEnlist", "Auto Enlist"],
-        AsyncRunsSynchronously = true,
-    };
-
-    /// <summary>
-    /// A provider Orseis does not know: nothing is assumed; its open failures are read from their messages
-    /// (<see cref="OpenFailure"/>).
-    /// </summary>
-    public static readonly ProviderTraits Other = new("", "other_sql", AnyPoolSizeKeys, null);
-
-    private static readonly ProviderTraits[] Known =
-        [MicrosoftSqlite, SystemSqlite, Npgsql, MicrosoftSqlClient, SystemSqlClient, MySqlConnector, MySqlData];
 
     private static volatile TypeTraits? _lastCommand;
 
@@ -132,6 +52,9 @@ internal sealed class ProviderTraits
     /// <see cref="DateTime"/> and a <see cref="TimeSpan"/> instead (they would otherwise send culture-formatted text).
     /// </summary>
     public bool KnowsDateAndTimeOnly { get; private init; }
+
+    /// <summary>How the provider's server reads SQL text where servers differ (<see cref="SqlLexer"/>).</summary>
+    public SqlDialect Dialect { get; private init; }
 
     /// <summary>
     /// Gets a member's parameter under the name the SQL writes, prefix included (<c>@Id</c>): SQLite finds that with one
@@ -174,6 +97,33 @@ internal sealed class ProviderTraits
     /// (<see cref="ServerTransactions"/>).
     /// </summary>
     public TransactionQuestion TransactionQuestion { get; private init; }
+
+    /// <summary>Reads what kind of timeout an open failure of this provider is (one of <see cref="OpenFailure"/>'s readers).</summary>
+    public Func<Exception, OpenTimeout> ReadOpenTimeout { get; private init; } = static _ => OpenTimeout.None;
+
+    /// <summary>What Orseis can and cannot see of the provider's own pool, said in the pool's report.</summary>
+    public string PoolVisibility { get; private init; } =
+        "This provider publishes no pool data Orseis knows; Orseis reports what it measures itself.";
+
+    /// <summary>
+    /// The full name of the provider's exception type whose <c>int Number</c> is the server's error number, the
+    /// OpenTelemetry status code of MySQL and SQL Server (<see cref="DbErrorType"/>); null where the SQLSTATE is.
+    /// </summary>
+    public string? ErrorNumberType { get; private init; }
+
+    /// <summary>
+    /// Why the provider's connections never join a <c>TransactionScope</c>, when that is known (<see cref="AmbientTransactions"/>).
+    /// </summary>
+    public string? NeverEnlistsBecause { get; private init; }
+
+    /// <summary>
+    /// The provider tags its pool measurements with the connection string as its builder normalises it, password removed,
+    /// or the <c>Application Name</c> (MySqlConnector), rather than a data source's <c>Name</c> or the string as given.
+    /// </summary>
+    public bool TagsPoolWithNormalisedConnectionString { get; private init; }
+
+    /// <summary>The connection string keys that name the server and the database, for OpenTelemetry; null where none do (SQLite).</summary>
+    public ServerKeys? ServerKeys { get; private init; }
 
     /// <summary>The traits of the provider that defines <paramref name="providerType"/> (or one of its base types).</summary>
     public static ProviderTraits For(Type providerType) => ByType.GetOrAdd(providerType, Find);
@@ -226,6 +176,33 @@ internal sealed class ProviderTraits
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// The first known provider whose <see cref="SystemName"/> is <paramref name="systemName"/>, or <see cref="Other"/>: for
+    /// facts both providers of one system share (MySqlConnector and MySql.Data read the same server keys).
+    /// </summary>
+    public static ProviderTraits OfSystem(string systemName)
+    {
+        foreach (ProviderTraits traits in Known)
+        {
+            if (traits.SystemName == systemName)
+                return traits;
+        }
+
+        return Other;
+    }
+
+    /// <summary>True for the name of a meter on which a known provider publishes its pool's counts.</summary>
+    public static bool IsPoolMeter(string meterName)
+    {
+        foreach (ProviderTraits traits in Known)
+        {
+            if (traits.PoolMeterName == meterName)
+                return true;
+        }
+
+        return false;
     }
 
     private static ProviderTraits Find(Type providerType)
