@@ -36,6 +36,10 @@ public sealed class RetryClassificationTests
     [InlineData("", false)]
     [InlineData("-- only a comment", false)]
     [InlineData("'select'", false)]
+    [InlineData("select 1 /*! ; delete from t */", false)]
+    [InlineData("select 1 /* delete from t */", true)]
+    [InlineData("select $$delete from t$$ as text", true)]
+    [InlineData("select \"update\" from t", true)]
     public void A_read_is_one_statement_that_starts_reading_and_names_no_write(string sql, bool reads) =>
         Assert.Equal(reads, ReadStatement.OnlyReads(sql));
 

@@ -5,7 +5,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// <summary>A cold start's (or reconnect wave's) finding: the cost to the requests first, then the cure, then what was measured.</summary>
 internal static class ColdStartMessage
 {
-    /// <summary>Reports <paramref name="verdict"/> to <paramref name="log"/>; <paramref name="connects"/> says how its connects were counted.</summary>
+    /// <summary>
+    /// Reports <paramref name="verdict"/> to <paramref name="log"/>; <paramref name="connects"/> says how its connects were counted.
+    /// </summary>
     public static void Report(FindingLog log, in ColdWaveHolds verdict, ConnectCount connects)
     {
         ColdWave wave = verdict.Wave;
@@ -29,11 +31,13 @@ internal static class ColdStartMessage
               "(or services.AddOrseisWarmUp), and keep it warm with Min Pool Size; every new instance of the application pays this " +
               "on its first requests (a deploy, a scale-out, a restart). Its first burst found no warm connection: ";
         string measured =
-            string.Create(c, $"{wave.Opens} open(s) made {wave.Connects} new physical connection(s) taking about {wave.ConnectMs:0.#} ms each ") +
+            string.Create(c, $"{wave.Opens} open(s) made {wave.Connects} new physical connection(s) ") +
+            string.Create(c, $"taking about {wave.ConnectMs:0.#} ms each ") +
             (connects == ConnectCount.ProviderMeter ? "(the provider's own connect time)" : "(the fastest open that made one)") +
             string.Create(c, $"; the opens took {wave.MeanOpenMs:0.#} ms on average (the slowest {wave.SlowestOpenMs:0.#} ms)") +
             string.Create(c, $"; over the wave's {wave.WaveMs:0} ms the process spent {wave.CompileMs:0} ms compiling code (its JIT) ") +
-            string.Create(c, $"and the thread pool ran at most {wave.ThreadPoolDelayMs:0} ms late: the process's own start-up, under half of it.");
+            string.Create(c, $"and the thread pool ran at most {wave.ThreadPoolDelayMs:0} ms late: ") +
+            "the process's own start-up, under half of it.";
         log.Report(FindingKind.SlowOpen, head + measured,
             new Dictionary<string, double>
             {

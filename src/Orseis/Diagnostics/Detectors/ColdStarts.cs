@@ -221,7 +221,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
             holds += count;
         }
 
-        var verdict = new ColdWaveHolds(_ended!.Value, holds, holds > 0 ? heldMs / holds : 0, _holdsWithStatement > 0 || _holdsBack < holds);
+        var verdict = new ColdWaveHolds(
+            _ended!.Value, holds, holds > 0 ? heldMs / holds : 0, _holdsWithStatement > 0 || _holdsBack < holds);
         _ended = null;
         _holds.Clear();
         Volatile.Write(ref _holdsOut, 0);

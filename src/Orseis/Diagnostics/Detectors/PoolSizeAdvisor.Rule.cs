@@ -103,8 +103,10 @@ internal sealed partial class PoolSizeAdvisor
         {
             CultureInfo c = CultureInfo.InvariantCulture;
             log.Report(FindingKind.PoolSize,
-                string.Create(c, $"Max Pool Size {maxPoolSize} of pool '{log.PoolName}' is too small for this load: {queuedOpens} open(s) queued for a connection ") +
-                string.Create(c, $"(callers wanted {meanDemand:0.#} connections on average as they arrived). Little's law: {Measured(advice)}; ") +
+                string.Create(c, $"Max Pool Size {maxPoolSize} of pool '{log.PoolName}' is too small for this load: ") +
+                string.Create(c, $"{queuedOpens} open(s) queued for a connection ") +
+                string.Create(c, $"(callers wanted {meanDemand:0.#} connections on average as they arrived). ") +
+                string.Create(c, $"Little's law: {Measured(advice)}; ") +
                 string.Create(c, $"raise Max Pool Size to {recommended} if the server can take it, or hold connections for less time."),
                 new Dictionary<string, double>
                 {

@@ -24,7 +24,9 @@ internal sealed class PoolSizeCpu(TimeProvider time, Func<PoolSizeCpu.Reading>? 
     private double _busyQueued; // busy seconds x CPUs, summed over stretches between readings while callers queued
     private double _secondsQueued;
 
-    /// <summary>One reading of the clocks: when, this process's CPU time, and the machine's busy and total jiffies (0 if unknown).</summary>
+    /// <summary>
+    /// One reading of the clocks: when, this process's CPU time, and the machine's busy and total jiffies (0 if unknown).
+    /// </summary>
     internal readonly record struct Reading(long At, TimeSpan Process, long MachineBusy, long MachineAll);
 
     /// <summary>
