@@ -25,7 +25,17 @@ public sealed class CallWatchTests
     private static TaskCompletionSource<int> Operation() => new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>Waits (bounded) until <paramref name="token"/> is cancelled; the watch cancels on a thread-pool thread.</summary>
-    private static bool CancelledWithin(CancellationToken token, TimeSpan within) => token.WaitHandle.WaitOne(within);
+    /// <summary>
+    /// Whether <paramref name="token"/> is cancelled within <paramref name="within"/>, waited for without blocking a thread:
+    /// CallWatch cancels its provider token from a thread-pool work item, which a test blocking a pool thread (among many
+    /// tests doing the same in parallel) could delay past the patience.
+    /// </summary>
+    private static async Task<bool> CancelledWithin(CancellationToken token, TimeSpan within)
+    {
+        var cancelled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using CancellationTokenRegistration registration = token.Register(() => cancelled.TrySetResult());
+        return await Task.WhenAny(cancelled.Task, Task.Delay(within)) == cancelled.Task;
+    }
 
     /// <summary>The outcome of <paramref name="waiting"/>, which must come without the clock moving (bounded in real time).</summary>
     private static Task<T> Settled<T>(ValueTask<T> waiting) => waiting.AsTask().WaitAsync(Patience);
@@ -55,7 +65,7 @@ public sealed class CallWatchTests
     }
 
     [Fact]
-    public void The_provider_gets_a_token_of_its_own_cancelled_after_the_caller_s()
+    public async Task The_provider_gets_a_token_of_its_own_cancelled_after_the_caller_s()
     {
         using var cts = new CancellationTokenSource();
         using CallWatch watch = Start(cts.Token)!;
@@ -66,7 +76,7 @@ public sealed class CallWatchTests
         Assert.False(watch.CallerCancelled);
 
         cts.Cancel();
-        Assert.True(CancelledWithin(provider, Patience));
+        Assert.True(await CancelledWithin(provider, Patience));
         Assert.True(watch.CallerCancelled);
         Assert.False(watch.DeadlineHit);
     }
@@ -130,7 +140,7 @@ public sealed class CallWatchTests
         ValueTask<int> waiting = watch.WaitAsync(new ValueTask<int>(operation.Task));
 
         cts.Cancel();
-        Assert.True(CancelledWithin(watch.Token, Patience));
+        Assert.True(await CancelledWithin(watch.Token, Patience));
         Assert.True(await _clock.WaitForTimersAsync(1), "the grace was never armed");
         _clock.Advance(CallWatch.Grace - Tick);
         Assert.False(waiting.IsCompleted); // still inside the grace
@@ -201,7 +211,7 @@ public sealed class CallWatchTests
     }
 
     [Fact]
-    public void A_deadline_fires_at_the_first_sweep_after_it_and_not_before()
+    public async Task A_deadline_fires_at_the_first_sweep_after_it_and_not_before()
     {
         using CallWatch watch = Start(TimeSpan.FromMilliseconds(250), CancellationToken.None)!;
         Assert.Equal(1, _clock.Timers); // the sweep's one timer, created by the first deadline on this clock
@@ -211,7 +221,7 @@ public sealed class CallWatchTests
         Assert.False(watch.DeadlineHit);
         _clock.Advance(Tick);
         Assert.True(watch.DeadlineHit); // the sweep runs on the advancing thread: at once
-        Assert.True(CancelledWithin(watch.Token, Patience));
+        Assert.True(await CancelledWithin(watch.Token, Patience));
     }
 
     [Fact]
