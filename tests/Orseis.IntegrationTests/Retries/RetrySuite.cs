@@ -10,7 +10,7 @@ namespace Orseis.IntegrationTests.Retries;
 /// outside a transaction is run again and succeeds, counted and on its span; a write is not run again (its rows are
 /// counted); nothing inside a transaction is; with retries off the caller gets the broken connection, as before.
 /// </summary>
-public abstract class RetrySuite
+public abstract partial class RetrySuite
 {
     protected abstract Dialect Dialect { get; }
 
@@ -160,7 +160,7 @@ public abstract class RetrySuite
     /// Finds the other connection whose running statement carries <paramref name="marker"/> and ends it, once; false
     /// when none ran within 10 s.
     /// </summary>
-    private async Task<bool> KillOnceAsync(string marker)
+    protected async Task<bool> KillOnceAsync(string marker)
     {
         DbConnectionStringBuilder builder = Dialect.Factory.CreateConnectionStringBuilder()!;
         builder.ConnectionString = Dialect.ConnectionString;
@@ -232,6 +232,12 @@ public sealed class MariaDbRetryTests : RetrySuite
 
     [MySqlFact]
     public Task A_deadlock_victims_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again();
+
+    [MySqlFact]
+    public Task A_retry_reaches_the_OpenTelemetry_SDK_as_a_count_and_a_span_event() => A_retry_is_exported_through_the_OpenTelemetry_SDK();
+
+    [MySqlFact]
+    public Task A_retry_is_read_over_EventPipe_as_dotnet_counters_reads_it() => A_retry_is_counted_over_EventPipe();
 }
 
 public sealed class PostgresRetryTests : RetrySuite
@@ -262,4 +268,10 @@ public sealed class PostgresRetryTests : RetrySuite
 
     [PostgresFact]
     public Task A_deadlock_victims_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again();
+
+    [PostgresFact]
+    public Task A_retry_reaches_the_OpenTelemetry_SDK_as_a_count_and_a_span_event() => A_retry_is_exported_through_the_OpenTelemetry_SDK();
+
+    [PostgresFact]
+    public Task A_retry_is_read_over_EventPipe_as_dotnet_counters_reads_it() => A_retry_is_counted_over_EventPipe();
 }
