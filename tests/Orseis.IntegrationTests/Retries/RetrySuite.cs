@@ -28,6 +28,7 @@ public abstract partial class RetrySuite
         o.PoolName = pool;
         o.Retry.Enabled = retries;
         o.Retry.Budget = TimeSpan.FromSeconds(10);
+        o.Diagnostics.Detectors = Orseis.Diagnostics.FindingKind.FrequentRetries;
     });
 
     private static string Unique(string what) => $"orseis_{what}_{Guid.NewGuid():N}"[..28];
@@ -48,6 +49,7 @@ public abstract partial class RetrySuite
         Assert.Equal(42, answer);
         Assert.Equal(1, probe.Count(OrseisRetry.ReadConnectionBroken));
         Assert.Contains(probe.Events, e => e.Tags.Any(t => t.Key == "orseis.retry.reason" && Equals(t.Value, OrseisRetry.ReadConnectionBroken)));
+        Assert.Empty(db.GetPoolReport().Findings); // one KILL is one burst: not frequent retries
     }
 
     protected async Task Without_retries_a_killed_read_fails_as_before()

@@ -31,6 +31,8 @@ internal static class ChaosChecks
         Assert.Equal(0, result.Reads.Failed);
         Assert.Equal(0, result.WrongReads);
         Assert.True(result.Retries > 0, "the kills never hit a read or an open: nothing was retried");
+        // Kills every 2 s are retries in separate bursts: FrequentRetries names them.
+        Assert.Contains(result.Findings, f => f.Kind == Orseis.Diagnostics.FindingKind.FrequentRetries);
 
         // Each write carries a key of its own: a write run twice would leave its key twice.
         Assert.Equal(result.Rows, result.DistinctRows);
@@ -47,6 +49,7 @@ internal static class ChaosChecks
         Assert.True(result.Reads.Failed > 0, "no read failed with retries off: were the kills landing?");
         Assert.Equal(0, result.WrongReads);
         Assert.Equal(0, result.Retries);
+        Assert.Empty(result.Findings);
         Assert.Equal(result.Rows, result.DistinctRows);
         Assert.InRange(result.Rows, result.WritesAnswered, result.WritesAnswered + result.Writes.Failed);
     }

@@ -18,12 +18,14 @@ internal sealed record ChaosResult(
     int Killed,
     long Retries,
     string Failures,
-    IReadOnlyList<string> Samples)
+    IReadOnlyList<string> Samples,
+    IReadOnlyList<Orseis.Diagnostics.PoolFinding> Findings)
 {
     public override string ToString() => string.Create(CultureInfo.InvariantCulture, $"""
         reads: {Reads.Total} requests, {Reads.Failed} failed, {WrongReads} wrong, p99 {Reads.P99Seconds * 1000:0} ms
         writes: {Writes.Total} requests, {Writes.Status(200)} answered 200 ({WritesAnswered} by the app's count), {Writes.Failed} failed; rows {Rows}, distinct keys {DistinctRows}
         kills: {Killed} connections in {KillRounds} rounds; retries counted: {Retries}
+        findings: {(Findings.Count == 0 ? "none" : string.Join(" | ", Findings.Select(f => $"{f.Kind}: {f.Message}")))}
         failures by endpoint and type: {Failures}
         """);
 }
@@ -57,6 +59,7 @@ internal sealed class ChaosRun(ChaosServer server, bool retries)
         var options = new OrseisOptions { PoolName = pool, CommandTimeout = TimeSpan.FromSeconds(10) };
         options.Retry.Enabled = retries;
         options.Retry.Budget = TimeSpan.FromSeconds(5);
+        options.Diagnostics.Detectors = Orseis.Diagnostics.FindingKind.FrequentRetries;
         await using var db = new Database(server.Factory, server.AppConnectionString, options);
         foreach (string sql in server.CreateTablesSql(items, writes))
             await db.ExecuteAsync(sql);
@@ -106,7 +109,8 @@ internal sealed class ChaosRun(ChaosServer server, bool retries)
                 ? "none"
                 : string.Join(", ", app.Failures.OrderBy(f => f.Key, StringComparer.Ordinal).Select(f => $"{f.Key} {f.Value}"));
             return new ChaosResult(
-                readResult, writeResult, app.Wrong, app.WritesAnswered, rows, distinct, kills.rounds, kills.killed, probe.Total, failures, samples);
+                readResult, writeResult, app.Wrong, app.WritesAnswered, rows, distinct, kills.rounds, kills.killed, probe.Total, failures, samples,
+                db.GetPoolReport().Findings);
         }
         finally
         {
