@@ -116,7 +116,7 @@ public abstract partial class RetrySuite
         Assert.Equal(0, probe.Total);
     }
 
-    protected async Task Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again()
+    protected async Task Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again(bool async = true)
     {
         string pool = Unique("retry_unit");
         using var probe = new RetryProbe(pool);
@@ -145,7 +145,24 @@ public abstract partial class RetrySuite
                 await session.ExecuteAsync(update, new { id = 2 - me }, cancellationToken: token);
             });
 
-            await Task.WhenAll(Unit(0), Unit(1)).WaitAsync(TimeSpan.FromSeconds(60));
+            // The same on the calling thread (InTransaction): each unit on a thread of its own, blocked as a sync caller is.
+            void SyncUnit(int me) => db.InTransaction(session =>
+            {
+                int run = Interlocked.Increment(ref runs[me]);
+                session.Execute(update, new { id = me + 1 });
+                if (run == 1)
+                {
+                    firstUpdated[me].TrySetResult();
+                    Assert.True(firstUpdated[1 - me].Task.Wait(TimeSpan.FromSeconds(10)));
+                }
+
+                session.Execute(update, new { id = 2 - me });
+            });
+
+            Task[] units = async
+                ? [Unit(0), Unit(1)]
+                : [Task.Factory.StartNew(() => SyncUnit(0), TaskCreationOptions.LongRunning), Task.Factory.StartNew(() => SyncUnit(1), TaskCreationOptions.LongRunning)];
+            await Task.WhenAll(units).WaitAsync(TimeSpan.FromSeconds(60));
 
             Assert.Equal(3, runs[0] + runs[1]); // one of them ran twice
             Assert.Equal(1, probe.Count(OrseisRetry.TransactionRolledBack));
@@ -236,6 +253,9 @@ public sealed class MariaDbRetryTests : RetrySuite
     public Task A_deadlock_victims_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again();
 
     [MySqlFact]
+    public Task A_deadlock_victims_sync_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again(async: false);
+
+    [MySqlFact]
     public Task A_retry_reaches_the_OpenTelemetry_SDK_as_a_count_and_a_span_event() => A_retry_is_exported_through_the_OpenTelemetry_SDK();
 
     [MySqlFact]
@@ -270,6 +290,9 @@ public sealed class PostgresRetryTests : RetrySuite
 
     [PostgresFact]
     public Task A_deadlock_victims_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again();
+
+    [PostgresFact]
+    public Task A_deadlock_victims_sync_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again(async: false);
 
     [PostgresFact]
     public Task A_retry_reaches_the_OpenTelemetry_SDK_as_a_count_and_a_span_event() => A_retry_is_exported_through_the_OpenTelemetry_SDK();

@@ -31,7 +31,9 @@ internal sealed class FrequentRetriesDetector(FindingLog log, TimeProvider time)
     private long _retries;
     private int _bursts;
 
-    /// <summary>A call of the pool was run again for <paramref name="reason"/>; <paramref name="commands"/> is the pool's command count.</summary>
+    /// <summary>
+    /// A call of the pool was run again for <paramref name="reason"/>; <paramref name="commands"/> is the pool's command count.
+    /// </summary>
     public void OnRetry(string reason, long commands)
     {
         string message;
@@ -62,8 +64,8 @@ internal sealed class FrequentRetriesDetector(FindingLog log, TimeProvider time)
             double seconds = time.GetElapsedTime(_windowStart, now).TotalSeconds;
             string reasons = string.Join(", ", _byReason.OrderByDescending(r => r.Value).Select(r => $"{r.Key} {r.Value}"));
             message = string.Create(CultureInfo.InvariantCulture,
-                $"Pool '{log.PoolName}': {_retries} retries in {seconds:0.#} s ({share * 100:0.#} % of its {calls} commands), in {_bursts} " +
-                $"separate bursts ({reasons}). ") +
+                $"Pool '{log.PoolName}': {_retries} retries in {seconds:0.#} s ({share * 100:0.#} % of its {calls} commands), " +
+                $"in {_bursts} separate bursts ({reasons}). ") +
                 "Retries hide these failures from your users, not their cause: the server or " +
                 "something between (a proxy's or firewall's idle timeout, a failover loop, a watchdog that kills sessions) keeps " +
                 "ending connections or refusing new ones. Find what ends them (the server's log, its wait_timeout or " +
