@@ -51,7 +51,13 @@ public enum FindingKind
     /// </summary>
     RepeatedStatement = 512,
 
+    /// <summary>
+    /// Retries (<see cref="OrseisOptions.Retry"/>) no longer rare: within a minute, retries in three separate bursts, at least
+    /// 0.1 % of the pool's commands. One KILL or one restart is one burst, and stays silent.
+    /// </summary>
+    FrequentRetries = 1024,
+
     /// <summary>Every detector.</summary>
     All = Churn | SlowOpen | Saturation | PoolTimeout | HeldTooLong | ThreadPoolStarvation | PoolSize | LockConflicts | ServerUnavailable |
-          RepeatedStatement,
+          RepeatedStatement | FrequentRetries,
 }

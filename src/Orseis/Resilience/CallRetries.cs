@@ -116,8 +116,9 @@ internal sealed class CallRetries
         if (!context.Properties.TryGetValue(CallKey, out RetriedCall? call) || error is null)
             return;
         string reason = (call.Unit ? UnitReason(error, call.CommitSent) : OrseisRetry.ReasonToRetry(error)) ?? "unknown";
-        KeyValuePair<string, object?>[] pool = call.PoolTags;
+        KeyValuePair<string, object?>[] pool = call.Pool.Tags;
         Retries.Add(1, pool[0], pool[1], new KeyValuePair<string, object?>("orseis.retry.reason", reason));
+        call.Pool.Retried(reason);
         call.Span?.AddEvent(new ActivityEvent("orseis.retry", tags: new ActivityTagsCollection
         {
             ["orseis.retry.attempt"] = attempt + 1,
@@ -133,10 +134,10 @@ internal sealed class CallRetries
 /// <param name="retries">The database's retries.</param>
 /// <param name="started">When the call started (<see cref="Stopwatch.GetTimestamp"/>).</param>
 /// <param name="span">The call's span, when traced; for a unit of work, the caller's current activity.</param>
-/// <param name="poolTags">The pool's name and system tags.</param>
+/// <param name="pool">The pool's telemetry: its tags, and its FrequentRetries detector.</param>
 /// <param name="unit">A unit of work (<see cref="Database.InTransactionAsync{T}"/>), not one call.</param>
 internal sealed class RetriedCall(
-    CallRetries retries, long started, Activity? span, KeyValuePair<string, object?>[] poolTags, bool unit = false)
+    CallRetries retries, long started, Activity? span, PoolTelemetry pool, bool unit = false)
 {
     public CallRetries Retries { get; } = retries;
 
@@ -144,7 +145,7 @@ internal sealed class RetriedCall(
 
     public Activity? Span { get; } = span;
 
-    public KeyValuePair<string, object?>[] PoolTags { get; } = poolTags;
+    public PoolTelemetry Pool { get; } = pool;
 
     public bool Unit { get; } = unit;
 

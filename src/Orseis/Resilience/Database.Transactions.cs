@@ -33,7 +33,7 @@ public sealed partial class Database
         if (Pool.Options.Retries is not { } retries)
             return await RunUnitAsync(work, isolationLevel, unit: null, cancellationToken).ConfigureAwait(false);
 
-        var unit = new RetriedCall(retries, Stopwatch.GetTimestamp(), Activity.Current, Pool.Telemetry.Tags, unit: true);
+        var unit = new RetriedCall(retries, Stopwatch.GetTimestamp(), Activity.Current, Pool.Telemetry, unit: true);
         ResilienceContext context = CallRetries.Context(unit, cancellationToken);
         try
         {
@@ -91,15 +91,7 @@ public sealed partial class Database
                 catch (Exception error) when (
                     error is not (OrseisException or OperationCanceledException) && session.Source is KeptSource { Kept.Loss: { } loss })
                 {
-                    // The statement's own error ended the transaction (a deadlock victim, say): said as what it did to the unit.
-                    (string what, bool transient) = ServerTransactions.Describe(loss.Cause);
-                    throw new TransactionRolledBackException(
-                        $"The server ended the transaction of this unit of work after {what}: nothing of it was committed." +
-                        (transient
-                            ? " Running the whole unit again may succeed (IsTransient is true)."
-                            : " The server's error is the inner exception."),
-                        transient,
-                        error);
+                    throw UnitRolledBack(loss.Cause, error);
                 }
 
                 if (unit is not null)

@@ -24,7 +24,7 @@ public abstract partial class SqlRunner
             }
             catch (Exception first) when (retries.MayRetry(first, started, cancellationToken))
             {
-                var call = new RetriedCall(retries, started, span, Pool.Telemetry.Tags);
+                var call = new RetriedCall(retries, started, span, Pool.Telemetry);
                 var attempts = new Attempts<TResult>(this, request, body, ExceptionDispatchInfo.Capture(first));
                 ResilienceContext context = CallRetries.Context(call, cancellationToken);
                 try

@@ -10,7 +10,7 @@ namespace Orseis.IntegrationTests.Retries;
 /// outside a transaction is run again and succeeds, counted and on its span; a write is not run again (its rows are
 /// counted); nothing inside a transaction is; with retries off the caller gets the broken connection, as before.
 /// </summary>
-public abstract class RetrySuite
+public abstract partial class RetrySuite
 {
     protected abstract Dialect Dialect { get; }
 
@@ -28,6 +28,7 @@ public abstract class RetrySuite
         o.PoolName = pool;
         o.Retry.Enabled = retries;
         o.Retry.Budget = TimeSpan.FromSeconds(10);
+        o.Diagnostics.Detectors = Orseis.Diagnostics.FindingKind.FrequentRetries;
     });
 
     private static string Unique(string what) => $"orseis_{what}_{Guid.NewGuid():N}"[..28];
@@ -48,6 +49,7 @@ public abstract class RetrySuite
         Assert.Equal(42, answer);
         Assert.Equal(1, probe.Count(OrseisRetry.ReadConnectionBroken));
         Assert.Contains(probe.Events, e => e.Tags.Any(t => t.Key == "orseis.retry.reason" && Equals(t.Value, OrseisRetry.ReadConnectionBroken)));
+        Assert.Empty(db.GetPoolReport().Findings); // one KILL is one burst: not frequent retries
     }
 
     protected async Task Without_retries_a_killed_read_fails_as_before()
@@ -114,7 +116,7 @@ public abstract class RetrySuite
         Assert.Equal(0, probe.Total);
     }
 
-    protected async Task Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again()
+    protected async Task Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again(bool async = true)
     {
         string pool = Unique("retry_unit");
         using var probe = new RetryProbe(pool);
@@ -143,7 +145,24 @@ public abstract class RetrySuite
                 await session.ExecuteAsync(update, new { id = 2 - me }, cancellationToken: token);
             });
 
-            await Task.WhenAll(Unit(0), Unit(1)).WaitAsync(TimeSpan.FromSeconds(60));
+            // The same on the calling thread (InTransaction): each unit on a thread of its own, blocked as a sync caller is.
+            void SyncUnit(int me) => db.InTransaction(session =>
+            {
+                int run = Interlocked.Increment(ref runs[me]);
+                session.Execute(update, new { id = me + 1 });
+                if (run == 1)
+                {
+                    firstUpdated[me].TrySetResult();
+                    Assert.True(firstUpdated[1 - me].Task.Wait(TimeSpan.FromSeconds(10)));
+                }
+
+                session.Execute(update, new { id = 2 - me });
+            });
+
+            Task[] units = async
+                ? [Unit(0), Unit(1)]
+                : [Task.Factory.StartNew(() => SyncUnit(0), TaskCreationOptions.LongRunning), Task.Factory.StartNew(() => SyncUnit(1), TaskCreationOptions.LongRunning)];
+            await Task.WhenAll(units).WaitAsync(TimeSpan.FromSeconds(60));
 
             Assert.Equal(3, runs[0] + runs[1]); // one of them ran twice
             Assert.Equal(1, probe.Count(OrseisRetry.TransactionRolledBack));
@@ -160,7 +179,7 @@ public abstract class RetrySuite
     /// Finds the other connection whose running statement carries <paramref name="marker"/> and ends it, once; false
     /// when none ran within 10 s.
     /// </summary>
-    private async Task<bool> KillOnceAsync(string marker)
+    protected async Task<bool> KillOnceAsync(string marker)
     {
         DbConnectionStringBuilder builder = Dialect.Factory.CreateConnectionStringBuilder()!;
         builder.ConnectionString = Dialect.ConnectionString;
@@ -232,6 +251,15 @@ public sealed class MariaDbRetryTests : RetrySuite
 
     [MySqlFact]
     public Task A_deadlock_victims_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again();
+
+    [MySqlFact]
+    public Task A_deadlock_victims_sync_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again(async: false);
+
+    [MySqlFact]
+    public Task A_retry_reaches_the_OpenTelemetry_SDK_as_a_count_and_a_span_event() => A_retry_is_exported_through_the_OpenTelemetry_SDK();
+
+    [MySqlFact]
+    public Task A_retry_is_read_over_EventPipe_as_dotnet_counters_reads_it() => A_retry_is_counted_over_EventPipe();
 }
 
 public sealed class PostgresRetryTests : RetrySuite
@@ -262,4 +290,13 @@ public sealed class PostgresRetryTests : RetrySuite
 
     [PostgresFact]
     public Task A_deadlock_victims_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again();
+
+    [PostgresFact]
+    public Task A_deadlock_victims_sync_unit_of_work_is_run_again() => Two_units_crossing_updates_both_commit_the_deadlock_victim_run_again(async: false);
+
+    [PostgresFact]
+    public Task A_retry_reaches_the_OpenTelemetry_SDK_as_a_count_and_a_span_event() => A_retry_is_exported_through_the_OpenTelemetry_SDK();
+
+    [PostgresFact]
+    public Task A_retry_is_read_over_EventPipe_as_dotnet_counters_reads_it() => A_retry_is_counted_over_EventPipe();
 }

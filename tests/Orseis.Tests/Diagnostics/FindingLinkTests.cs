@@ -20,6 +20,7 @@ public sealed class FindingLinkTests : DiagTest
         { FindingKind.LockConflicts, "#lockconflicts" },
         { FindingKind.ServerUnavailable, "#serverunavailable" },
         { FindingKind.RepeatedStatement, "#repeatedstatement" },
+        { FindingKind.FrequentRetries, "#frequentretries" },
     };
 
     [Theory]
