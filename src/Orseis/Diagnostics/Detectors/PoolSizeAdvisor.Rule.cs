@@ -54,12 +54,14 @@ internal sealed partial class PoolSizeAdvisor
     /// inside Open, which size the pool (<paramref name="uncontended"/> and <paramref name="inOpen"/> when null); the
     /// uncontended ones judge whether the pool held queued callers up. <paramref name="demandHigh"/>: the demand 95 % of
     /// callers met as they arrived, at most (a floor for the advice). <paramref name="cpuBusy"/>: the share of the CPUs
-    /// busy while callers queued (<see cref="PoolSizeCpu"/>), unknown when null.
+    /// busy while callers queued (<see cref="PoolSizeCpu"/>), unknown when null. <paramref name="heldNow"/>: the holds under
+    /// way, as connections busy a second of the time callers queued (<see cref="HeldNow"/>), added to the releases' part.
     /// </summary>
     public Advice? Advise(
         HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
         double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null, OpenTime? inOpen = null,
-        TimeSpan? typical = null, OpenTime? typicalInOpen = null, double? demandHigh = null, double? cpuBusy = null)
+        TimeSpan? typical = null, OpenTime? typicalInOpen = null, double? demandHigh = null, double? cpuBusy = null,
+        double heldNow = 0)
     {
         (long first, long last) = holds.Span;
         if ((uncontended ?? holds.Percentile(HoldQuantile)) is not { } hold || last <= first)
@@ -86,7 +88,11 @@ internal sealed partial class PoolSizeAdvisor
         if (!queued && maxPoolSize is { } roomy)
             recommended = Math.Min(recommended, roomy);
         TimeSpan queuedHold = queuedRate is null ? hold : whileQueued ?? hold;
-        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds / cap : 1;
+        // The releases made while callers queued, priced at the uncontended hold, and the holds still under way (a queue's
+        // first long holds are released only later): the share of the pool they kept busy.
+        double share = maxPoolSize is { } cap
+            ? ((queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds + (queuedRate is null ? 0 : heldNow)) / cap
+            : 1;
         double? heldUp = queued && share < PoolBoundShare ? share : null;
         if (queued)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand)); // the one size that cannot pass less: see the class
