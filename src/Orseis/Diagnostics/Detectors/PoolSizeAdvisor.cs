@@ -258,9 +258,11 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
         long samples = Interlocked.Read(ref _demandSamples);
         double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
         (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
-        return Advise(holds, meanDemand, queuedOpens, opens, report, lastStarved, QueuedRate(),
+        double? rate = QueuedRate();
+        TimeSpan? cpuPerRelease = rate > 0 && _cpu.ProcessCoresQueued() is { } cores ? TimeSpan.FromSeconds(cores / rate.Value) : null;
+        return Advise(holds, meanDemand, queuedOpens, opens, report, lastStarved, rate,
             uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), Demand(DemandQuantile), _cpu.BusyShare(),
-            HeldNow());
+            HeldNow(), cpuPerRelease);
     }
 
     /// <summary>
