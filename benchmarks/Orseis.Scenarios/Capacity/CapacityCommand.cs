@@ -11,9 +11,11 @@ namespace Orseis.Scenarios.Capacity;
 /// The capacity study (seeds: "pool-sizing-notes-zh", "thread-pool-hybrid"): how Max Pool Size and the server's way of
 /// handling connections shape throughput and latency from 1 to 1024 concurrent clients. For each thread handling a MariaDB
 /// of its own starts (scripts/mariadb-start.sh with <c>--thread-handling</c>); for each load, Max Pool Size and client count
-/// a fresh SlowApp process (samples/Orseis.Samples.SlowApp, MySqlConnector, async, open per call, every detector on) is
+/// a fresh SlowApp process (samples/Orseis.Samples.SlowApp, MySqlConnector, async, open per call or a session per request,
+/// every detector on) is
 /// warmed up and then kept busy by <c>hey</c>; the table gives what the clients got and what Orseis said about the pool.
-/// Where the report advised another Max Pool Size, the point is measured again at the advised size (following the advice).
+/// Each point's advice is then followed (<see cref="FollowAsync"/>): rounds at the advised size, at the current one and at
+/// a larger one, interleaved, judged by medians with their spreads.
 /// </summary>
 internal static class CapacityCommand
 {
@@ -27,6 +29,11 @@ internal static class CapacityCommand
         int[] clients, int[] pools, string[] handlings, CapacityLoad[] loads, int seconds, int maxMinutes, string? output, string? app,
         string[] findings)
     {
+        int follow = Environment.GetEnvironmentVariable("ORSEIS_CAPACITY_FOLLOW") is { Length: > 0 } given
+            ? int.TryParse(given, System.Globalization.CultureInfo.InvariantCulture, out int rounds) && rounds >= 0
+                ? rounds
+                : throw new ScenarioSetupException($"ORSEIS_CAPACITY_FOLLOW must be a whole number of rounds (0: do not follow), not '{given}'.")
+            : FollowRounds;
         string dll = app ?? SlowAppProcess.BuildApp();
         if (!File.Exists(dll))
             throw new ScenarioSetupException($"--app: {dll} does not exist.");
@@ -54,13 +61,8 @@ internal static class CapacityCommand
                         }
 
                         CapacityPoint point = await MeasureAsync(dll, server.ConnectionString, handling, load, pool, count, seconds);
-                        // Following the advice: the same point at the advised size, judged against this one.
-                        if (point.After.RecommendedMaxPoolSize is { } advised && advised != pool)
-                        {
-                            CapacityPoint followed = await MeasureAsync(dll, server.ConnectionString, handling, load, advised, count, seconds);
-                            point = point with { AtAdvised = followed.Hey };
-                            Console.Error.WriteLine(Invariant($"  followed: pool {advised}, {followed.Hey.OkPerSecond:0} ok/s ({followed.Hey.OkPerSecond / point.Hey.OkPerSecond:0.00} of pool {pool})"));
-                        }
+                        if (point.After.RecommendedMaxPoolSize is not null && follow > 0)
+                            point = await FollowAsync(dll, server.ConnectionString, point, follow, seconds);
 
                         results.Add(point);
                         Console.Error.WriteLine(
@@ -82,10 +84,55 @@ internal static class CapacityCommand
         return 0;
     }
 
+    /// <summary>
+    /// Rounds of following the advice by default (ORSEIS_CAPACITY_FOLLOW sets another number): each runs the point at the
+    /// advised size, at the current size and at four times the advised size, in an order that turns each round, for medians
+    /// and spreads (two runs of one size read up to 1.5x apart on the shared 2-core machine).
+    /// </summary>
+    public const int FollowRounds = 3;
+
+    /// <summary>
+    /// Follows <paramref name="point"/>'s advice: <paramref name="rounds"/> rounds of the advised size, the current size
+    /// (again, for its spread) and a larger one (four times the advised size, at most one connection per client, when that
+    /// is at least twice it), each a fresh app process, their order turning round by round.
+    /// </summary>
+    private static async Task<CapacityPoint> FollowAsync(string dll, string connectionString, CapacityPoint point, int rounds, int seconds)
+    {
+        int advised = point.After.RecommendedMaxPoolSize!.Value;
+        int larger = Math.Min(4 * advised, point.Clients) is var l && l >= 2 * advised ? l : advised;
+        var followed = new CapacityFollowed(advised, [advised], [point.Hey.OkPerSecond], [], larger, []);
+        int[] sizes = [.. new[] { advised, point.Pool, larger }.Distinct()];
+        for (int round = 0; round < rounds; round++)
+        {
+            for (int i = 0; i < sizes.Length; i++)
+            {
+                int size = sizes[(i + round) % sizes.Length];
+                CapacityPoint run = await MeasureAsync(dll, connectionString, point.Handling, point.Load, size, point.Clients, seconds);
+                double ok = run.Hey.OkPerSecond;
+                if (size == point.Pool)
+                {
+                    followed.AtCurrent.Add(ok);
+                    followed.Advices.Add(run.After.RecommendedMaxPoolSize);
+                }
+
+                if (size == advised)
+                    followed.AtAdvised.Add(ok);
+                else if (size == larger)
+                    followed.AtLarger.Add(ok);
+                Console.Error.WriteLine(Invariant($"  round {round + 1}, pool {size}: {ok:0} ok/s; {run.After.PoolSizeAdvice}"));
+            }
+        }
+
+        Console.Error.WriteLine(
+            Invariant($"  followed pool {advised}: {followed.Kept:0.00} of pool {point.Pool}") +
+            (followed.Beyond is { } beyond ? Invariant($"; pool {larger}: {beyond:0.00} of pool {advised}") : ""));
+        return point with { Followed = followed };
+    }
+
     private static async Task<CapacityPoint> MeasureAsync(
         string dll, string connectionString, string handling, CapacityLoad load, int pool, int clients, int seconds)
     {
-        var settings = new Dictionary<string, string> { ["SLOWAPP_UNIT"] = "percall", ["SLOWAPP_DETECTORS"] = "all" };
+        var settings = new Dictionary<string, string> { ["SLOWAPP_UNIT"] = load.Unit, ["SLOWAPP_DETECTORS"] = "all" };
         await using SlowAppProcess process = await SlowAppProcess.StartAsync(
             dll, new SlowAppConfig("mysqlconnector", "async", MinThreads: null), pool, connectionString, settings);
         var url = new Uri(process.Root, load.Path);

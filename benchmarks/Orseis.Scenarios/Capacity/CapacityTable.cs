@@ -9,7 +9,7 @@ internal static class CapacityTable
     public static string Write(List<CapacityPoint> points, CapacityLoad[] loads, int seconds, TimeSpan took, bool cut)
     {
         var text = new StringBuilder();
-        text.AppendLine(Invariant($"hey -c CLIENTS -z {seconds}s against the SlowApp sample (MySqlConnector, async, open per call, every"));
+        text.AppendLine(Invariant($"hey -c CLIENTS -z {seconds}s against the SlowApp sample (MySqlConnector, async, each load's unit, every"));
         text.AppendLine("Orseis detector on), a fresh app process per point warmed up with 2 x CLIENTS requests (at least 20), against");
         text.AppendLine("a MariaDB of the study's own per thread handling. Loads:");
         foreach (CapacityLoad load in loads)
@@ -18,6 +18,7 @@ internal static class CapacityTable
         if (cut)
             text.AppendLine("**Cut short by --max-minutes: not every point was measured.**");
         Summary(text, points);
+        FollowedTable(text, points);
         foreach (IGrouping<(string Handling, string Load), CapacityPoint> group in points.GroupBy(p => (p.Handling, p.Load.Name)))
         {
             CapacityPoint[] all = [.. group];
@@ -35,8 +36,8 @@ internal static class CapacityTable
             text.AppendLine();
             Grid(text, all, pools, clients, Said);
             text.AppendLine();
-            text.AppendLine("At the advised size: the report's RecommendedMaxPoolSize, and ok/s when the same point ran at it, as a share");
-            text.AppendLine("of this pool's (the advice holds when that is at least 0.90); \"same\" where the advice was this pool.");
+            text.AppendLine("At the advised size: the report's RecommendedMaxPoolSize, and the median ok/s at it over the median at this pool");
+            text.AppendLine("(the advice holds when that is at least 0.90; \"kept\" where the advice was this pool: two medians of one size).");
             text.AppendLine();
             Grid(text, all, pools, clients, Followed);
         }
@@ -89,13 +90,46 @@ internal static class CapacityTable
     private static string Got(CapacityPoint p) =>
         Invariant($"{p.Hey.OkPerSecond:0}/s, p99 {p.Hey.P99Seconds * 1000:0.#}") + (p.Hey.Failed > 0 ? Invariant($", failed {p.Hey.Failed}") : "");
 
-    private static string Followed(CapacityPoint p) => (p.After.RecommendedMaxPoolSize, p.AtAdvised) switch
+    private static string Followed(CapacityPoint p) => (p.After.RecommendedMaxPoolSize, p.Followed) switch
     {
         (null, _) => "no advice",
-        ({ } advised, null) when advised == p.Pool => "same",
-        ({ } advised, { } hey) => Invariant($"{advised}: {hey.OkPerSecond / p.Hey.OkPerSecond:0.00}") + (hey.OkPerSecond < 0.9 * p.Hey.OkPerSecond ? " (lost)" : ""),
-        ({ } advised, null) => Invariant($"{advised}: not run"),
+        ({ } advised, null) => Invariant($"{advised}: not followed"),
+        (_, { } f) => Invariant($"{f.Advised}: {f.Kept:0.00}") + (f.Advised == p.Pool ? " (kept)" : "") + (f.Kept < 0.9 ? " (lost)" : ""),
     };
+
+    /// <summary>
+    /// Every followed point as a row: the load's unit and statements, the current and advised sizes, the medians' ratios
+    /// and each size's spread, and whether the advice held (kept at least 90 % and, where it named another size, the
+    /// larger one passed it by at most 5 %).
+    /// </summary>
+    private static void FollowedTable(StringBuilder text, List<CapacityPoint> points)
+    {
+        CapacityPoint[] followed = [.. points.Where(p => p.Followed is not null)];
+        if (followed.Length == 0)
+            return;
+        text.AppendLine();
+        text.AppendLine("### Following the advice");
+        text.AppendLine();
+        text.AppendLine("Each point's advice (the first run's; the advice of every run at the current size in brackets), followed: fresh");
+        text.AppendLine("app processes at the current size, the advised size and the larger one (4x the advised, at most one per client),");
+        text.AppendLine("in rounds whose order turns. Ratios of medians; spread: (max - min) / median of one size's runs.");
+        text.AppendLine();
+        text.AppendLine("| handling | load | unit | statements | clients | current | advised (runs) | advised / current | larger / advised | spread current, advised, larger | held |");
+        text.AppendLine("|---|---|---|---|---:|---:|---|---:|---:|---|---|");
+        foreach (CapacityPoint p in followed)
+        {
+            CapacityFollowed f = p.Followed!;
+            string runs = string.Join(", ", f.Advices.Select(a => a?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none"));
+            string beyond = f.Beyond is { } b ? Invariant($"{b:0.00} (at {f.Larger})") : "–";
+            string spread = Invariant($"{CapacityFollowed.Spread(f.AtCurrent):0.00}, {CapacityFollowed.Spread(f.AtAdvised):0.00}") +
+                            (f.AtLarger.Count > 0 ? Invariant($", {CapacityFollowed.Spread(f.AtLarger):0.00}") : "");
+            bool kept = f.Advised == p.Pool;
+            bool held = f.Kept >= 0.9 && (kept || !(f.Beyond > 1.05));
+            text.AppendLine(
+                Invariant($"| {p.Handling} | {p.Load.Name} | {p.Load.Unit} | {(p.Load.Long ? "long" : "short")} | {p.Clients} | {p.Pool} | ") +
+                Invariant($"{f.Advised} ({runs}) | {f.Kept:0.00} | {beyond} | {spread} | {(held ? "yes" : "no")}{(kept ? " (kept)" : "")} |"));
+        }
+    }
 
     private static string Said(CapacityPoint p)
     {

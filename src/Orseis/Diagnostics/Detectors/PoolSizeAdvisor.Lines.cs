@@ -27,6 +27,16 @@ internal sealed partial class PoolSizeAdvisor
                    string.Create(c, $"keep Max Pool Size at {maxPoolSize} and cut the CPU each call costs, or add CPU");
         }
 
+        if (a is { HeldUp: { } waited, CpuBusy: { } busyCpus, CpuPerRelease: ({ } perRelease, var need) })
+        {
+            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued; while they did the releases kept only {waited:P0} of ") +
+                   string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold and the CPUs were {busyCpus:P0} busy, ") +
+                   string.Create(c, $"but this process spent {perRelease.TotalMilliseconds:0.###} ms of CPU per release ") +
+                   string.Create(c, $"of the {need.TotalMilliseconds:0.###} ms a connection needs: the connections mostly wait ") +
+                   "(on the server, or on CPUs other work takes), and more of them may pass more; " +
+                   string.Create(c, $"{a.Recommended} is what the callers wanted at once, the size at which none queues");
+        }
+
         if (a.HeldUp is { } share)
         {
             return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {share:P0} of ") +

@@ -28,6 +28,17 @@ internal sealed partial class PoolSizeAdvisor
     /// </summary>
     internal const double CpuBoundShare = 0.9;
 
+    /// <summary>
+    /// The share of the time a connection needs per release (its uncontended hold and the provider's part inside Open)
+    /// that this process must spend on CPU for the CPU to be what stretched the holds (<see cref="CpuBoundShare"/>). Below
+    /// it the connection mostly waits (on the server's statement, or on CPUs that other work on the machine takes), and more
+    /// connections overlap more waits. Measured in the sweep at load average 30 to 47 (the machine's CPUs 100 % busy): the
+    /// short loads spent 0.08 to 0.48 ms of this process's CPU per release (0.15 and more of what a connection needs); the
+    /// 10 ms statements 0.19 to 0.66 ms (0.02 to 0.06), and there a pool of 8 read 47 to 72 % busy, was called CPU-bound,
+    /// and four times it passed 2.1 to 2.9 times as much.
+    /// </summary>
+    internal const double CpuShareOfNeed = 0.1;
+
     /// <summary>The provider's time inside Open per open (<see cref="InOpen"/>); <see cref="Measured"/> false when unknown.</summary>
     public readonly record struct OpenTime(TimeSpan Time, bool Measured);
 
@@ -40,7 +51,14 @@ internal sealed partial class PoolSizeAdvisor
     /// </summary>
     public sealed record Advice(
         int? Recommended, double Busy, double PerSecond, TimeSpan Hold, double MeanDemand, long QueuedOpens, bool Raise, bool Lower,
-        bool Starved, double? HeldUp = null, OpenTime InOpen = default, double? CpuBusy = null, bool CpuBound = false);
+        bool Starved, double? HeldUp = null, OpenTime InOpen = default, double? CpuBusy = null, bool CpuBound = false)
+    {
+        /// <summary>
+        /// Set when the CPUs were busy but the queue is not CPU-bound: this process's CPU per release, and what a connection
+        /// needs per release (<see cref="CpuShareOfNeed"/>).
+        /// </summary>
+        public (TimeSpan? Cpu, TimeSpan Need)? CpuPerRelease { get; init; }
+    }
 
     /// <summary>
     /// The advice for what was measured, or null before any connection was released. <paramref name="lastStarved"/>: when
@@ -54,12 +72,16 @@ internal sealed partial class PoolSizeAdvisor
     /// inside Open, which size the pool (<paramref name="uncontended"/> and <paramref name="inOpen"/> when null); the
     /// uncontended ones judge whether the pool held queued callers up. <paramref name="demandHigh"/>: the demand 95 % of
     /// callers met as they arrived, at most (a floor for the advice). <paramref name="cpuBusy"/>: the share of the CPUs
-    /// busy while callers queued (<see cref="PoolSizeCpu"/>), unknown when null.
+    /// busy while callers queued (<see cref="PoolSizeCpu"/>), unknown when null. <paramref name="heldNow"/>: the holds under
+    /// way, as connections busy a second of the time callers queued (<see cref="HeldNow"/>), added to the releases' part.
+    /// <paramref name="cpuPerRelease"/>: this process's CPU time per release while callers queued (unknown when null): a
+    /// queue is CPU-bound only if that is at least <see cref="CpuShareOfNeed"/> of what a connection needs per release.
     /// </summary>
     public Advice? Advise(
         HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
         double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null, OpenTime? inOpen = null,
-        TimeSpan? typical = null, OpenTime? typicalInOpen = null, double? demandHigh = null, double? cpuBusy = null)
+        TimeSpan? typical = null, OpenTime? typicalInOpen = null, double? demandHigh = null, double? cpuBusy = null,
+        double heldNow = 0, TimeSpan? cpuPerRelease = null)
     {
         (long first, long last) = holds.Span;
         if ((uncontended ?? holds.Percentile(HoldQuantile)) is not { } hold || last <= first)
@@ -86,19 +108,30 @@ internal sealed partial class PoolSizeAdvisor
         if (!queued && maxPoolSize is { } roomy)
             recommended = Math.Min(recommended, roomy);
         TimeSpan queuedHold = queuedRate is null ? hold : whileQueued ?? hold;
-        double share = maxPoolSize is { } cap ? (queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds / cap : 1;
+        // The releases made while callers queued, priced at the uncontended hold, and the holds still under way (a queue's
+        // first long holds are released only later): the share of the pool they kept busy.
+        double share = maxPoolSize is { } cap
+            ? ((queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds + (queuedRate is null ? 0 : heldNow)) / cap
+            : 1;
         double? heldUp = queued && share < PoolBoundShare ? share : null;
         if (queued)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand)); // the one size that cannot pass less: see the class
         // Held longer than they need while the CPUs were busy: more connections add no CPU, they only lengthen the holds
         // (the sweep's short loads: holds 0.5 ms at 8 connections, 8 ms at 128; the demand advice lost up to a quarter).
-        bool cpuBound = heldUp is not null && cpuBusy >= CpuBoundShare && maxPoolSize is not null;
+        // ...but not when this process spent little CPU on each release against what a connection needs: then the holds
+        // wait (the server's statement, or CPUs other work on the machine takes), and more connections overlap more waits.
+        TimeSpan need = queuedHold + uncontendedOpen.Time;
+        bool waits = cpuPerRelease is { } perRelease && perRelease < need * CpuShareOfNeed;
+        bool cpuBound = heldUp is not null && cpuBusy >= CpuBoundShare && maxPoolSize is not null && !waits;
         if (cpuBound)
             recommended = maxPoolSize!.Value;
         bool raise = queued && heldUp is null && maxPoolSize is { } max && recommended > max;
         bool lower = !queued && maxPoolSize is { } m && m >= 2 * recommended;
         var advice = new Advice(
-            recommended, busy, perSecond, held, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp, opening, cpuBusy, cpuBound);
+            recommended, busy, perSecond, held, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp, opening, cpuBusy, cpuBound)
+        {
+            CpuPerRelease = heldUp is not null && cpuBusy >= CpuBoundShare && waits ? (cpuPerRelease, need) : null,
+        };
         if (raise && report)
         {
             CultureInfo c = CultureInfo.InvariantCulture;

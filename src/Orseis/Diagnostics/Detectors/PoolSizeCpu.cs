@@ -22,6 +22,7 @@ internal sealed class PoolSizeCpu(TimeProvider time, Func<PoolSizeCpu.Reading>? 
     private readonly Reading _first = Reader(time, read)();
     private Reading _last;
     private double _busyQueued; // busy seconds x CPUs, summed over stretches between readings while callers queued
+    private double _processQueued; // this process's CPU seconds over the same stretches
     private double _secondsQueued;
 
     /// <summary>
@@ -47,6 +48,7 @@ internal sealed class PoolSizeCpu(TimeProvider time, Func<PoolSizeCpu.Reading>? 
             if (seconds > Contiguous.TotalSeconds)
                 return;
             _busyQueued += Busy(last, now) * seconds;
+            _processQueued += Math.Max(0, (now.Process - last.Process).TotalSeconds);
             _secondsQueued += seconds;
         }
     }
@@ -64,6 +66,26 @@ internal sealed class PoolSizeCpu(TimeProvider time, Func<PoolSizeCpu.Reading>? 
             return now.At > _first.At ? Busy(_first, now) : null;
         }
     }
+
+    /// <summary>
+    /// This process's CPU time per second while callers queued (cores' worth), from the same readings as
+    /// <see cref="BusyShare(Reading)"/> (since this was made, up to <paramref name="now"/>, before half a second of them);
+    /// null when the readings carry no process time.
+    /// </summary>
+    public double? ProcessCoresQueued(Reading now)
+    {
+        lock (_sync)
+        {
+            if (_secondsQueued >= 0.5)
+                return _processQueued > 0 ? _processQueued / _secondsQueued : null;
+            double seconds = time.GetElapsedTime(_first.At, now.At).TotalSeconds;
+            double process = (now.Process - _first.Process).TotalSeconds;
+            return seconds > 0 && process > 0 ? process / seconds : null;
+        }
+    }
+
+    /// <summary>The cores' worth <see cref="ProcessCoresQueued(Reading)"/> gives with a reading taken now.</summary>
+    public double? ProcessCoresQueued() => ProcessCoresQueued(_read());
 
     /// <summary>The share <see cref="BusyShare(Reading)"/> gives with a reading taken now.</summary>
     public double? BusyShare() => BusyShare(_read());
