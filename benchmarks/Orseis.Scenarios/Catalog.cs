@@ -10,6 +10,7 @@ internal static class Catalog
         .. CleanScenarios.All(),
         .. ChurnScenarios.All(),
         .. ColdScenarios.All(),
+        .. ColdSizeScenarios.All(),
         .. PoolScenarios.All(),
         .. StarvationScenarios.All(),
         .. RepeatedStatementScenarios.All(),

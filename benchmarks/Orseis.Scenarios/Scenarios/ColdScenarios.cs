@@ -146,12 +146,18 @@ internal static class ColdScenarios
     /// <paramref name="callers"/> synchronous calls started together in <c>Task.Run</c> (the worker raises the thread pool's
     /// minimum to its own concurrency, as a worker designed for it does), then the same for 2 s.
     /// </summary>
-    private static async Task SyncBurstAsync(ScenarioRun run, int callers, double? connect)
+    internal static async Task SyncBurstAsync(ScenarioRun run, int callers, double? connect, string sql = "select 1")
     {
         ThreadPool.GetMinThreads(out int workers, out int io);
         ThreadPool.SetMinThreads(Math.Max(workers, callers + 4), io);
         Database db = run.Open(callers > 100 ? $"Max Pool Size={callers}" : "");
-        Func<Task> body = () => ScenarioRun.ForAsync(callers, TimeSpan.FromSeconds(2), _ => Task.Run(() => { db.Scalar<long>("select 1"); }));
+        Func<Task> body = () => ScenarioRun.ForAsync(callers, TimeSpan.FromSeconds(2), _ => Task.Run(() =>
+        {
+            if (sql == "select 1")
+                db.Scalar<long>(sql);
+            else
+                db.Execute(sql);
+        }));
         if (connect is { } seconds)
             await WithSlowConnectsAsync(body, seconds);
         else
@@ -162,7 +168,7 @@ internal static class ColdScenarios
     /// An ASP.NET Core app on a free loopback port, one endpoint making one call, loaded by hey with <paramref name="callers"/>
     /// at once, 4 requests each; every answer checked.
     /// </summary>
-    private static async Task WebBurstAsync(ScenarioRun run, int callers, double? connect)
+    internal static async Task WebBurstAsync(ScenarioRun run, int callers, double? connect, string sql = "select 1")
     {
         // As the other web scenarios: without it the thread pool's slow start starves the app beside the CPU hog.
         ThreadPool.GetMinThreads(out int workers, out int io);
@@ -174,8 +180,8 @@ internal static class ColdScenarios
         await using WebApplication app = builder.Build();
         app.MapGet("/work", async context =>
         {
-            long one = await db.QuerySingleAsync<long>("select 1");
-            await context.Response.WriteAsync(one.ToString(CultureInfo.InvariantCulture));
+            long answer = sql == "select 1" ? await db.QuerySingleAsync<long>(sql) : await db.ExecuteAsync(sql);
+            await context.Response.WriteAsync(answer.ToString(CultureInfo.InvariantCulture));
         });
         await app.StartAsync();
         try
@@ -203,7 +209,7 @@ internal static class ColdScenarios
     /// The first burst of <paramref name="callers"/>, then the same again on the now warm pool, each call timed: writes
     /// what the cold start cost each request to stderr (<c>run NAME</c> shows it).
     /// </summary>
-    private static async Task HarmAsync(string name, int callers, Func<Task> call)
+    internal static async Task HarmAsync(string name, int callers, Func<Task> call)
     {
         double cold = await TimedBurstAsync(callers, call);
         double warm = await TimedBurstAsync(callers, call);
@@ -238,7 +244,7 @@ internal static class ColdScenarios
         await Task.WhenAll(all);
     }
 
-    private static async Task WithSlowConnectsAsync(Func<Task> body, double seconds = 0.3)
+    internal static async Task WithSlowConnectsAsync(Func<Task> body, double seconds = 0.3)
     {
         await Server.SlowConnectsAsync(seconds);
         try

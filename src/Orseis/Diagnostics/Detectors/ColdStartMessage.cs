@@ -35,9 +35,11 @@ internal static class ColdStartMessage
             string.Create(c, $"taking about {wave.ConnectMs:0.#} ms each ") +
             (connects == ConnectCount.ProviderMeter ? "(the provider's own connect time)" : "(the fastest open that made one)") +
             string.Create(c, $"; the opens took {wave.MeanOpenMs:0.#} ms on average (the slowest {wave.SlowestOpenMs:0.#} ms)") +
-            string.Create(c, $"; over the wave's {wave.WaveMs:0} ms the process spent {wave.CompileMs:0} ms compiling code (its JIT) ") +
-            string.Create(c, $"and the thread pool ran at most {wave.ThreadPoolDelayMs:0} ms late: ") +
-            "the process's own start-up, under half of it.";
+            string.Create(c, $"; over the wave's {wave.WaveMs:0} ms the process spent {wave.CompileMs:0} ms compiling code (its JIT), ") +
+            string.Create(c, $"{wave.MeanOpenCompileMs:0} ms of an open's time and ") +
+            string.Create(c, $"{verdict.MeanHeldCompileMs:0} ms of a request's work on average, ") +
+            string.Create(c, $"and the thread pool ran at most {wave.ThreadPoolDelayMs:0} ms late: net of the process's own start-up, ") +
+            string.Create(c, $"the opens took {ColdStartRule.NetOpenMs(wave):0} ms, the work {ColdStartRule.NetHeldMs(verdict):0} ms.");
         log.Report(FindingKind.SlowOpen, head + measured,
             new Dictionary<string, double>
             {
@@ -53,6 +55,10 @@ internal static class ColdStartMessage
                 ["compileMs"] = wave.CompileMs,
                 ["threadPoolDelayMs"] = wave.ThreadPoolDelayMs,
                 ["waveMs"] = wave.WaveMs,
+                ["openCompileMs"] = wave.MeanOpenCompileMs,
+                ["heldCompileMs"] = verdict.MeanHeldCompileMs,
+                ["netOpenMs"] = ColdStartRule.NetOpenMs(wave),
+                ["netHeldMs"] = ColdStartRule.NetHeldMs(verdict),
             },
             null, rateLimited: true);
     }

@@ -2,18 +2,17 @@ namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// Whether a first wave of connects, with its holds back, is a cold start worth a finding: what the server's slow
-/// connects cost the requests, told from what a fresh process's own start-up costs them.
+/// connects cost the requests, net of what a fresh process's own start-up (its JIT compiling the code they run) cost them.
 /// <list type="bullet">
 /// <item>its connects and its opens each slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/> (less is never a
 /// finding), and at least two connects;</item>
 /// <item>its connections ran a statement (a wave that served no request is a warm-up written by hand);</item>
 /// <item>the thread pool did not run work late by its starvation threshold or by half a connect (the machine, not the
 /// server, explains the time);</item>
-/// <item>the process did not spend <see cref="CompileShare"/> of the wave's time or more compiling code (the JIT of a
-/// fresh process: its first connects over loopback wait for the code they run; a slow server's connects leave the
-/// process waiting, with nothing to compile, for most of the wave);</item>
-/// <item>the opens, net of the thread pool's lateness, were at least <see cref="HarmShare"/> of the requests' time: the
-/// requests took at least twice their own work.</item>
+/// <item>the opens net of the process's compiling (<see cref="NetOpenMs"/>) still took longer than the floor: what
+/// the server made them wait;</item>
+/// <item>and at least <see cref="HarmShare"/> of the requests' time net of compiling: the requests took at least twice
+/// their own work.</item>
 /// </list>
 /// </summary>
 internal static class ColdStartRule
@@ -28,13 +27,22 @@ internal static class ColdStartRule
     internal const double HarmShare = 0.5;
 
     /// <summary>
-    /// The share of the wave's time (its first open's start to its last open's end) the process's compiling (JIT, summed
-    /// over its threads) must reach for the wave to be the process's start-up rather than the server: half. A fresh
-    /// process's first bursts of tiny requests over loopback compiled for 0.61 to 1.2 of the wave in all but one of 27
-    /// runs (8 to 128 callers; sync, async and ASP.NET Core; load average 26 to 47); first bursts on 150 and 300 ms server
-    /// connects, 0.20 to 0.59, above a half in 4 of 22 (docs/results/diagnostics/cold-start-process-2026-11-29.md).
+    /// What the wave's opens took on average net of the process's start-up: the smaller of the mean open less the time the
+    /// process compiled during it (each open's own, at most its time) and the wave's time less all the compiling over it
+    /// (compiling on several threads at once over-explains one open; the wave bounds it), each less the thread pool's
+    /// lateness instead where that is longer (an async connect waits for it; in a fresh process much of it is the same
+    /// compiling, so the larger of the two is taken, not their sum). A fresh process's first connects over loopback wait
+    /// for their code, a slow server's connects wait for the server (docs/results/diagnostics/cold-start-net-of-compile.md).
     /// </summary>
-    internal const double CompileShare = 0.5;
+    public static double NetOpenMs(in ColdWave wave)
+    {
+        double perOpen = wave.MeanOpenMs - Math.Max(wave.MeanOpenCompileMs, wave.ThreadPoolDelayMs);
+        double overWave = wave.WaveMs > 0 ? wave.WaveMs - Math.Max(wave.CompileMs, wave.ThreadPoolDelayMs) : double.MaxValue;
+        return Math.Max(0, Math.Min(perOpen, overWave));
+    }
+
+    /// <summary>What the requests' own work took on average net of the process's compiling during their holds.</summary>
+    public static double NetHeldMs(in ColdWaveHolds verdict) => Math.Max(0, verdict.MeanHeldMs - verdict.MeanHeldCompileMs);
 
     /// <summary>Whether <paramref name="verdict"/> is a cold start under <paramref name="options"/>.</summary>
     public static bool IsColdStart(in ColdWaveHolds verdict, DiagnosticsOptions options)
@@ -51,12 +59,9 @@ internal static class ColdStartRule
         if (wave.ThreadPoolDelayMs >= options.ThreadPoolDelayThreshold.TotalMilliseconds || wave.ThreadPoolDelayMs * 2 >= wave.ConnectMs)
             return false;
 
-        // The process compiled code for half the wave or more: its own start-up, which the server did not cause.
-        if (wave.CompileMs > 0 && wave.CompileMs >= CompileShare * wave.WaveMs)
-            return false;
-
-        // Judged net of the thread pool's lateness, which an async connect waits for and the server did not cause.
-        double netOpenMs = wave.MeanOpenMs - wave.ThreadPoolDelayMs;
-        return netOpenMs >= HarmShare * (netOpenMs + verdict.MeanHeldMs);
+        // Net of the process's compiling (a fresh process's start-up, which the server did not cause), the opens are still
+        // over the floor, and half the requests' time or more.
+        double netOpenMs = NetOpenMs(wave);
+        return netOpenMs > floorMs && netOpenMs >= HarmShare * (netOpenMs + NetHeldMs(verdict));
     }
 }

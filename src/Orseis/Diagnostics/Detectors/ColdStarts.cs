@@ -1,4 +1,5 @@
 using System.Runtime;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Diagnostics.Detectors;
 
@@ -8,9 +9,11 @@ namespace Orseis.Diagnostics.Detectors;
 /// (a server restart, a failover). The slow-open detector never judges a first wave as a cold pool; this one follows the
 /// wave's opens and then the holds they began, and sums it up once the last of those holds went back (or, for holds
 /// still out <see cref="HoldsWait"/> after the last open, at the next release, counting them as held until then). It
-/// reads how long the process spent compiling code (<see cref="JitInfo.GetCompilationTime"/>) from the wave's first open
-/// to its last: a fresh process's connects wait for their code. Judged by <see cref="ColdStartRule"/>, reported by
-/// <see cref="ColdStartMessage"/>.
+/// reads how long the process spent compiling code (<see cref="JitInfo.GetCompilationTime"/>) over the wave, during each
+/// of its opens and during each of their holds: a fresh process's connects, and its first statements, wait for their
+/// code. Judged by <see cref="ColdStartRule"/>, reported by <see cref="ColdStartMessage"/>. Opens that begin while a
+/// wave's opens are still in flight, though no longer counted in it, belong to its crowd (<see cref="Overlaps"/>): the
+/// slow-open detector leaves them to the wave's verdict.
 /// </summary>
 /// <param name="log">Where findings go.</param>
 /// <param name="connects">How the pool's physical connects are known; with none, a wave is never reported.</param>
@@ -39,6 +42,13 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
     private double _threadPoolDelayMs;
     private double _compileStartMs = double.NaN; // the process's compile time when the wave's first open began
     private long _waveStart; // when the wave's first open began
+    private readonly Dictionary<long, double> _openCompileStart = []; // each open's start: the compile time then
+    private double _openCompileMsSum; // the compile time during each open, at most the open's own time
+    private long _lastOpenEnd; // when the last wave's last open completed (0: none yet)
+    private bool _registered;
+
+    /// <summary>Each pool's wave follower, for the slow-open detector (<see cref="Overlaps"/>).</summary>
+    private static readonly ConditionalWeakTable<FindingLog, ColdStarts> ByLog = new();
 
     // The holds the wave's opens began, by the timestamp each began at (its open's completion), until they go back.
     private readonly Dictionary<long, int> _holds = [];
@@ -46,6 +56,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
     private int _holdsBack;
     private int _holdsWithStatement;
     private double _heldMsSum;
+    private readonly Dictionary<long, double> _holdCompileStart = []; // each hold's start: the compile time then
+    private double _heldCompileMsSum; // the compile time during each hold back, at most the hold's own time
     private ColdWave? _ended; // the wave's opens are all done; its holds are not all back
     private long _endedAt;
 
@@ -55,10 +67,23 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
     /// </summary>
     public static AsyncLocal<bool> InWarmUp { get; } = new();
 
+    /// <summary>
+    /// Whether an open of <paramref name="pool"/>'s pool that began at <paramref name="started"/> ran while a first wave's
+    /// opens were still in flight: one of its crowd (the connects made while it ran are mostly the wave's), judged with
+    /// the wave, not open by open. Read only for a slow open that connected.
+    /// </summary>
+    public static bool Overlaps(FindingLog pool, long started)
+    {
+        if (!ByLog.TryGetValue(pool, out ColdStarts? waves))
+            return false;
+        lock (waves._lock)
+            return waves._inFlight > 0 || waves._lastOpenEnd >= started;
+    }
+
     public override void OnOpenStarting(in OpenStart start)
     {
         if (start.FirstWave && _followed)
-            OnFirstWaveOpenStarting(start.AfterLoss);
+            OnFirstWaveOpenStarting(start.AfterLoss, start.Started);
     }
 
     public override void OnOpenCompleted(in CompletedOpen open)
@@ -80,8 +105,11 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
             OnHoldReleased(release.Holder.Started, release.Held, release.Holder.Kind, release.At);
     }
 
-    /// <summary>A first-wave open began; <paramref name="afterLoss"/> when its wave began because connections were lost.</summary>
-    public void OnFirstWaveOpenStarting(bool afterLoss)
+    /// <summary>
+    /// A first-wave open began at <paramref name="started"/>; <paramref name="afterLoss"/> when its wave began because
+    /// connections were lost.
+    /// </summary>
+    public void OnFirstWaveOpenStarting(bool afterLoss, long started)
     {
         ColdWaveHolds? done = null;
         lock (_lock)
@@ -89,12 +117,20 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
             // A new wave while the last one's holds are still out (connections lost again): judge that one as it stands.
             if (_ended is not null)
                 done = Settle(log.Time.GetTimestamp());
+            double compiledMs = _compileTime().TotalMilliseconds;
+            if (!_registered)
+            {
+                ByLog.AddOrUpdate(log, this); // for the slow-open detector, from this pool's first wave on
+                _registered = true;
+            }
+
             if (double.IsNaN(_compileStartMs))
             {
-                _compileStartMs = _compileTime().TotalMilliseconds;
+                _compileStartMs = compiledMs;
                 _waveStart = log.Time.GetTimestamp();
             }
 
+            _openCompileStart[started] = compiledMs;
             _inFlight++;
             _afterLoss |= afterLoss;
             _warmingUp |= InWarmUp.Value;
@@ -134,6 +170,9 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
 
                 _opens++;
                 _openMsSum += o.Elapsed.TotalMilliseconds;
+                double compiledMs = _compileTime().TotalMilliseconds;
+                if (_openCompileStart.TryGetValue(start.Started, out double compiledAtStart))
+                    _openCompileMsSum += Math.Clamp(compiledMs - compiledAtStart, 0, o.Elapsed.TotalMilliseconds);
                 _slowestOpenMs = Math.Max(_slowestOpenMs, o.Elapsed.TotalMilliseconds);
                 if (o.PhysicalConnectsDuring > 0)
                 {
@@ -144,6 +183,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
 
                 if (at != 0)
                 {
+                    _holdCompileStart[at] = compiledMs;
                     _holds[at] = _holds.GetValueOrDefault(at) + 1;
                     Volatile.Write(ref _holdsOut, _holdsOut + 1);
                 }
@@ -151,6 +191,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
 
             if (--_inFlight > 0)
                 return;
+            _lastOpenEnd = log.Time.GetTimestamp();
             if (_opens > 0 && !_warmingUp)
             {
                 long made = connects == ConnectCount.ProviderMeter ? Math.Max(0, _meterEnd - _meterStart) : _connects;
@@ -159,14 +200,11 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
                 double waveMs = double.IsNaN(_compileStartMs) ? 0 : log.Time.GetElapsedTime(_waveStart, _endedAt).TotalMilliseconds;
                 _ended = new ColdWave(
                     _opens, _connectingOpens, made, ConnectMs(made), _openMsSum / _opens, _slowestOpenMs, _afterLoss, _threadPoolDelayMs,
-                    compiledMs, waveMs);
+                    compiledMs, waveMs, _openCompileMsSum / _opens);
             }
             else
             {
-                _holds.Clear();
-                Volatile.Write(ref _holdsOut, 0);
-                _holdsBack = _holdsWithStatement = 0;
-                _heldMsSum = 0;
+                ClearHolds();
             }
 
             ResetOpens();
@@ -196,6 +234,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
                 Volatile.Write(ref _holdsOut, _holdsOut - 1);
                 _holdsBack++;
                 _heldMsSum += held.TotalMilliseconds;
+                if (_holdCompileStart.TryGetValue(started, out double compiledAtStart))
+                    _heldCompileMsSum += Math.Clamp(_compileTime().TotalMilliseconds - compiledAtStart, 0, held.TotalMilliseconds);
                 if (kind != 0)
                     _holdsWithStatement++;
             }
@@ -213,22 +253,36 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
     /// </summary>
     private ColdWaveHolds Settle(long now)
     {
-        double heldMs = _heldMsSum;
+        double heldMs = _heldMsSum, heldCompileMs = _heldCompileMsSum;
         int holds = _holdsBack;
-        foreach ((long began, int count) in _holds)
+        if (_holds.Count > 0)
         {
-            heldMs += count * Math.Max(0, log.Time.GetElapsedTime(began, now).TotalMilliseconds);
-            holds += count;
+            double compiledMs = _compileTime().TotalMilliseconds;
+            foreach ((long began, int count) in _holds)
+            {
+                double outMs = Math.Max(0, log.Time.GetElapsedTime(began, now).TotalMilliseconds);
+                heldMs += count * outMs;
+                heldCompileMs += count * Math.Clamp(compiledMs - _holdCompileStart.GetValueOrDefault(began, compiledMs), 0, outMs);
+                holds += count;
+            }
         }
 
         var verdict = new ColdWaveHolds(
-            _ended!.Value, holds, holds > 0 ? heldMs / holds : 0, _holdsWithStatement > 0 || _holdsBack < holds);
+            _ended!.Value, holds, holds > 0 ? heldMs / holds : 0, _holdsWithStatement > 0 || _holdsBack < holds,
+            holds > 0 ? heldCompileMs / holds : 0);
         _ended = null;
+        ClearHolds();
+        return verdict;
+    }
+
+    /// <summary>Forgets the holds followed (none is out any more); under the lock.</summary>
+    private void ClearHolds()
+    {
         _holds.Clear();
+        _holdCompileStart.Clear();
         Volatile.Write(ref _holdsOut, 0);
         _holdsBack = _holdsWithStatement = 0;
-        _heldMsSum = 0;
-        return verdict;
+        _heldMsSum = _heldCompileMsSum = 0;
     }
 
     /// <summary>Ready for the next wave's opens (its holds are followed apart, until it ends); under the lock.</summary>
@@ -247,6 +301,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
         _warmingUp = false;
         _threadPoolDelayMs = 0;
         _compileStartMs = double.NaN;
+        _openCompileStart.Clear();
+        _openCompileMsSum = 0;
     }
 
     /// <summary>

@@ -11,7 +11,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// usual, at least five of them over at least a second with no fast open between) are a <b>slow server or network</b>.
 /// A stall (a GC pause, a descheduled process) slows every open in flight at once, for less than that, and is neither,
 /// nor are a first wave's connects (<see cref="ConnectWaves"/>: the process's one-time costs, or every caller
-/// reconnecting at once after a server restart) nor opens while the thread pool ran work late, by its starvation
+/// reconnecting at once after a server restart), nor opens that ran while a first wave's opens were still in flight
+/// (its crowd: <see cref="ColdStarts"/> judges the wave as one), nor opens while the thread pool ran work late, by its starvation
 /// threshold or by half the open's own time (async opens wait for it, and some providers' synchronous opens do too:
 /// MySql.Data connects through tasks it blocks on). The usual open time is learned from warm opens only, so cold
 /// connects never become the baseline, and a warm-up's opens (<see cref="ColdStarts.InWarmUp"/>), which make new
@@ -76,7 +77,7 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects, Pr
         if (_providerCountsConnects && outcome.PhysicalConnectsDuring > 0)
         {
             double connectMs = connects == ConnectCount.ProviderMeter ? outcome.MeanCreateMs : FastestConnectDuring(start.Started, ms);
-            if (afterFirstWave && ms > floorMs && connectMs > floorMs)
+            if (afterFirstWave && ms > floorMs && connectMs > floorMs && !InWaveCrowd(start))
                 ReportCold(start, outcome, connectMs, idleAtEnd);
             return;
         }
@@ -107,6 +108,14 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects, Pr
         if (sustained)
             ReportSustained(ms, median, usual);
     }
+
+    /// <summary>
+    /// Whether the open ran while a first wave's opens were still in flight (<see cref="ColdStarts.Overlaps"/>): one of
+    /// the wave's crowd, whose connects, counted by the provider's meter while it ran, are mostly the wave's (a fresh
+    /// process's 128 loopback connects at once took 1.1 to 1.3 s each, counted during later opens of 0.25 to 0.47 s). The
+    /// wave is judged as one, net of the process's start-up. Read only for a slow open that connected.
+    /// </summary>
+    private bool InWaveCrowd(in OpenStart start) => ColdStarts.Overlaps(log, start.Started);
 
     /// <summary>
     /// Where only a new server connection id marks a connect, the open's time is the connect's only if it ran alone:
