@@ -209,14 +209,14 @@ var capHandlings = new Option<string[]>("--handlings")
 };
 var capLoads = new Option<Orseis.Scenarios.Capacity.CapacityLoad[]>("--loads")
 {
-    Description = "the requests sent: wait (select sleep(0.01)), work (four small queries), comma-separated",
+    Description = "the requests sent, comma-separated: wait (select sleep(0.01)), work (four small queries), and their Session forms",
     CustomParser = r =>
     {
         string[] texts = [.. r.Tokens.SelectMany(t => t.Value.Split(','))];
         Orseis.Scenarios.Capacity.CapacityLoad[] loads =
             [.. Orseis.Scenarios.Capacity.CapacityLoad.All.Where(l => texts.Contains(l.Name))];
         if (texts.Length == 0 || loads.Length != texts.Distinct().Count())
-            r.AddError($"--loads must be wait, work or both, not '{string.Join(',', texts)}'");
+            r.AddError($"--loads must be some of {string.Join(", ", Orseis.Scenarios.Capacity.CapacityLoad.All.Select(l => l.Name))}, not '{string.Join(',', texts)}'");
         return loads;
     },
     DefaultValueFactory = _ => Orseis.Scenarios.Capacity.CapacityLoad.All,

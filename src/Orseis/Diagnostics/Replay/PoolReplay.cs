@@ -16,10 +16,12 @@ internal sealed class PoolReplay
 {
     /// <summary>
     /// The detectors that can judge offline: all but the thread-pool starvation detector, which watches the runtime live,
-    /// and the repeated-statement detector, whose statements are not among the facts (its findings are the process's).
+    /// the repeated-statement detector, whose statements are not among the facts (its findings are the process's), and the
+    /// frequent-retries detector, whose retries are not among them either.
     /// The held-too-long detector scans a holder table the replay fills from the acquire and release facts.
     /// </summary>
-    public const FindingKind Replayable = FindingKind.All & ~FindingKind.ThreadPoolStarvation & ~FindingKind.RepeatedStatement;
+    public const FindingKind Replayable =
+        FindingKind.All & ~FindingKind.ThreadPoolStarvation & ~FindingKind.RepeatedStatement & ~FindingKind.FrequentRetries;
 
     private readonly ReplayClock _clock;
     private readonly FindingLog _log;
