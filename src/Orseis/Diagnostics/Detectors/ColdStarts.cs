@@ -55,6 +55,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
     /// </summary>
     public static AsyncLocal<bool> InWarmUp { get; } = new();
 
+    public override HeardFacts Hears => HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Released;
+
     public override void OnOpenStarting(in OpenStart start)
     {
         if (start.FirstWave && _followed)

@@ -75,6 +75,8 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
     // How busy the CPUs were while callers queued: read at each check and report (see PoolSizeCpu).
     private readonly PoolSizeCpu _cpu = cpu ?? new(log.Time);
 
+    public override HeardFacts Hears => HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Released;
+
     /// <summary>
     /// A caller that queues with every connection held starts the clock at once: it waits for a release. One that queues
     /// while connections are still being made (a cold pool, a burst that grows it) waits for connects, not for holds: the
