@@ -37,7 +37,8 @@ internal sealed class FactRecorder : PoolObserver
     private static OrseisEventSource Events => OrseisEventSource.Log;
 
     public override HeardFacts Hears =>
-        HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Acquired | HeardFacts.Released | HeardFacts.CommandFailed;
+        HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Acquired | HeardFacts.Released
+        | HeardFacts.CommandFailed;
 
     public override bool OnlyWhileTraced => true;
 

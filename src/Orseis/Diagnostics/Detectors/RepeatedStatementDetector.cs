@@ -63,7 +63,8 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
     /// <summary>Whether some unit of some pool wants the call site of its candidate: only then do starts look for it.</summary>
     public static bool SitesWanted => Volatile.Read(ref _sitesWanted) != 0;
 
-    public override HeardFacts Hears => HeardFacts.OpenStarting | HeardFacts.StatementStarting | HeardFacts.StatementEnded | HeardFacts.UnitEnded;
+    public override HeardFacts Hears =>
+        HeardFacts.OpenStarting | HeardFacts.StatementStarting | HeardFacts.StatementEnded | HeardFacts.UnitEnded;
 
     /// <summary>An open of a flow whose candidate wants its call site: the site is on this stack (a statement run after
     /// an open that completed later is not).</summary>

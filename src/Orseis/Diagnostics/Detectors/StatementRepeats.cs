@@ -10,10 +10,11 @@ namespace Orseis.Diagnostics.Detectors;
 /// statement and never per call. A scope's is taken from a small pool shared by every pool of the process and given
 /// back when the scope ends (<see cref="Rent"/>, <see cref="Return"/>), so a request in a scope allocates nothing for it
 /// once the process is warm. A flow's is lent by its pool's detector from a small table and taken back by another flow
-/// once it has been idle longer than the gap (its streaks have ended by then: <see cref="ForFlow"/>), so requests without a
-/// scope allocate nothing for it either once the process is warm. It follows the last <see cref="Kept"/> statement texts of the unit, each with its current
-/// streak of runs. Only one thread updates it at a time (<see cref="TryEnter"/>): a run that finds it taken ran at the
-/// same time as another run of the unit, which is not "one after another", and is skipped.
+/// once it has been idle longer than the gap (its streaks have ended by then: <see cref="ForFlow"/>), so requests
+/// without a scope allocate nothing for it either once the process is warm. It follows the last <see cref="Kept"/>
+/// statement texts of the unit, each with its current streak of runs. Only one thread updates it at a time
+/// (<see cref="TryEnter"/>): a run that finds it taken ran at the same time as another run of the unit, which is not
+/// "one after another", and is skipped.
 /// </summary>
 internal sealed class StatementRepeats(bool scoped)
 {
@@ -135,7 +136,7 @@ internal sealed class StatementRepeats(bool scoped)
         return flow.Repeats = new StatementRepeats(scoped: false) { Owner = flow, LastEnd = now };
     }
 
-    /// <summary>Whether the unit belongs to <paramref name="owner"/> (a scope or a flow); one made by hand for a flow has no owner.</summary>
+    /// <summary>Whether the unit belongs to <paramref name="owner"/> (a scope or a flow); one made by hand has no owner.</summary>
     public bool OwnedBy(object? owner) => Owner is null || ReferenceEquals(Owner, owner);
 
     /// <summary>A flow's unit with nothing left to report at <paramref name="now"/>: no run nor open within the gap.</summary>

@@ -20,7 +20,7 @@ internal readonly record struct StatementRun(
         ? StatementRepeats.Of(scope)
         : Flow is { } flow ? StatementRepeats.ForFlow(flow, lent, Ended, gap) : null;
 
-    /// <summary>Whether <paramref name="unit"/> still belongs to this statement's scope or flow (it may have been given to another).</summary>
+    /// <summary>Whether <paramref name="unit"/> still belongs to this statement's scope or flow (not given to another).</summary>
     public bool Owns(StatementRepeats unit) => unit.OwnedBy((object?)Scope ?? Flow);
 }
 

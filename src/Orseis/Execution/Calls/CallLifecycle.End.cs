@@ -34,7 +34,10 @@ internal partial struct CallLifecycle
             return;
         _completed = _failed = true;
         if (_started != 0)
-            Pool.Telemetry.CommandCompleted(_started, succeeded: false, error, Request.Sql, Request.Args, ArgsCommand, Lease.Scope, Lease.Hold);
+        {
+            Pool.Telemetry.CommandCompleted(
+                _started, succeeded: false, error, Request.Sql, Request.Args, ArgsCommand, Lease.Scope, Lease.Hold);
+        }
     }
 
     /// <summary>
