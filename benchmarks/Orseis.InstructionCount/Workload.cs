@@ -67,6 +67,9 @@ internal sealed class Workload : IDisposable
         // (full collections, the start of instrumentation) for longer than seconds under valgrind, which would end the
         // streak there and put the next streak's one-time work (reading the call site, the finding) inside the measured
         // calls, as no loop of calls without those pauses would.
+        // A candidate repeated statement still running after a second is reported then: a scope's streak (never ended by a
+        // pause) would report inside the measured calls (+40 B, +80 instructions a call on the scope paths); stretched too.
+        AppContext.SetData("Orseis.RepeatedStatementStillRunning", TimeSpan.FromMinutes(10));
         var options = new OrseisOptions { Mode = mode, ScopeIdleWindow = TimeSpan.FromSeconds(5) };
         DiagnosticsOptions diagnostics = options.Diagnostics;
         diagnostics.Detectors = detectors == "AllButRepeats"

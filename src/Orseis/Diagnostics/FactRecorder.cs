@@ -36,6 +36,10 @@ internal sealed class FactRecorder : PoolObserver
 
     private static OrseisEventSource Events => OrseisEventSource.Log;
 
+    public override HeardFacts Hears =>
+        HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Acquired | HeardFacts.Released
+        | HeardFacts.CommandFailed;
+
     public override bool OnlyWhileTraced => true;
 
     private string Pool => _context.Log.PoolName;
@@ -118,6 +122,8 @@ internal sealed class FactRecorder : PoolObserver
     internal sealed class ChurnSites(FindingLog log) : PoolObserver
     {
         private readonly int _instance = Instances.TryGetValue(log, out StrongBox<int>? box) ? box.Value : 0;
+
+        public override HeardFacts Hears => HeardFacts.OpenStarting;
 
         public override bool OnlyWhileTraced => true;
 

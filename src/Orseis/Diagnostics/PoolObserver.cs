@@ -12,6 +12,13 @@ namespace Orseis.Diagnostics;
 /// </summary>
 internal abstract class PoolObserver
 {
+    /// <summary>
+    /// The facts this observer hears: each one whose method it overrides, declared rather than found by reflection (so a
+    /// trimmed app dispatches the same). <see cref="PoolObservers"/> hands each fact only to those that declare it; a test
+    /// proves every declaration equals the methods its type overrides.
+    /// </summary>
+    public abstract HeardFacts Hears { get; }
+
     /// <summary>A caller entered Open (on its own stack, before anything is awaited).</summary>
     public virtual void OnOpenStarting(in OpenStart start)
     {
@@ -67,4 +74,39 @@ internal abstract class PoolObserver
     public virtual void Describe(ReportFigures figures)
     {
     }
+}
+
+/// <summary>The facts a <see cref="PoolObserver"/> hears (<see cref="PoolObserver.Hears"/>): one per method it may override.</summary>
+[Flags]
+internal enum HeardFacts
+{
+    /// <summary>None: the observer only describes itself in reports.</summary>
+    None = 0,
+
+    /// <summary><see cref="PoolObserver.OnOpenStarting"/>.</summary>
+    OpenStarting = 1,
+
+    /// <summary><see cref="PoolObserver.OnOpenCompleted"/>.</summary>
+    OpenCompleted = 2,
+
+    /// <summary><see cref="PoolObserver.OnOpenFailed"/>.</summary>
+    OpenFailed = 4,
+
+    /// <summary><see cref="PoolObserver.OnAcquired"/>.</summary>
+    Acquired = 8,
+
+    /// <summary><see cref="PoolObserver.OnReleased"/>.</summary>
+    Released = 16,
+
+    /// <summary><see cref="PoolObserver.OnCommandFailed"/>.</summary>
+    CommandFailed = 32,
+
+    /// <summary><see cref="PoolObserver.OnStatementStarting"/>.</summary>
+    StatementStarting = 64,
+
+    /// <summary><see cref="PoolObserver.OnStatementEnded"/>.</summary>
+    StatementEnded = 128,
+
+    /// <summary><see cref="PoolObserver.OnUnitEnded"/>.</summary>
+    UnitEnded = 256,
 }

@@ -1,4 +1,3 @@
-using System.Reflection;
 using Orseis.Diagnostics.Detectors;
 
 namespace Orseis.Diagnostics;
@@ -8,8 +7,8 @@ namespace Orseis.Diagnostics;
 /// <see cref="Table"/>, saying which detectors turn it on, which of the facts that cost something to record it needs
 /// (<see cref="CostlyFacts"/>), and how it is made. A new detector is a class under <c>Detectors/</c> that derives from
 /// <see cref="PoolObserver"/>, and a line here. The table's order is the order in which they hear each fact, and so the
-/// order of the findings one step may raise. Each fact goes only to the observers that implement its method (read once,
-/// from each observer type's overrides), so a call pays for the detectors that listen to its step, not for all.
+/// order of the findings one step may raise. Each fact goes only to the observers that declare they hear it
+/// (<see cref="PoolObserver.Hears"/>), so a call pays for the detectors that listen to its step, not for all.
 /// </summary>
 internal sealed class PoolObservers
 {
@@ -109,42 +108,30 @@ internal sealed class PoolObservers
         return new PoolObservers(observers, needs);
     }
 
-    /// <summary>The observers whose type overrides <paramref name="method"/> rather than leaving it to the base's no-op.</summary>
-    private static PoolObserver[] Hearing(List<PoolObserver> observers, string method)
-    {
-        MethodInfo declared = typeof(PoolObserver).GetMethod(method)!;
-        Type[] parameters = [.. declared.GetParameters().Select(p => p.ParameterType)];
-        var hearing = new List<PoolObserver>();
-        foreach (PoolObserver observer in observers)
-        {
-            MethodInfo? target = observer.GetType().GetMethod(method, BindingFlags.Public | BindingFlags.Instance, parameters);
-            if (target is not null && target.DeclaringType != typeof(PoolObserver))
-                hearing.Add(observer);
-        }
+    /// <summary>The observers that declare they hear <paramref name="fact"/>, in table order.</summary>
+    private static PoolObserver[] Hearing(List<PoolObserver> observers, HeardFacts fact) =>
+        [.. observers.Where(o => (o.Hears & fact) != 0)];
 
-        return [.. hearing];
-    }
-
-    /// <summary>Each step's observers, in table order: those whose type overrides the step's method.</summary>
+    /// <summary>Each step's observers, in table order: those that declare its fact (<see cref="PoolObserver.Hears"/>).</summary>
     internal sealed class Steps(List<PoolObserver> observers)
     {
-        public PoolObserver[] OpenStarting { get; } = Hearing(observers, nameof(PoolObserver.OnOpenStarting));
+        public PoolObserver[] OpenStarting { get; } = Hearing(observers, HeardFacts.OpenStarting);
 
-        public PoolObserver[] OpenCompleted { get; } = Hearing(observers, nameof(PoolObserver.OnOpenCompleted));
+        public PoolObserver[] OpenCompleted { get; } = Hearing(observers, HeardFacts.OpenCompleted);
 
-        public PoolObserver[] OpenFailed { get; } = Hearing(observers, nameof(PoolObserver.OnOpenFailed));
+        public PoolObserver[] OpenFailed { get; } = Hearing(observers, HeardFacts.OpenFailed);
 
-        public PoolObserver[] Acquired { get; } = Hearing(observers, nameof(PoolObserver.OnAcquired));
+        public PoolObserver[] Acquired { get; } = Hearing(observers, HeardFacts.Acquired);
 
-        public PoolObserver[] Released { get; } = Hearing(observers, nameof(PoolObserver.OnReleased));
+        public PoolObserver[] Released { get; } = Hearing(observers, HeardFacts.Released);
 
-        public PoolObserver[] CommandFailed { get; } = Hearing(observers, nameof(PoolObserver.OnCommandFailed));
+        public PoolObserver[] CommandFailed { get; } = Hearing(observers, HeardFacts.CommandFailed);
 
-        public PoolObserver[] StatementStarting { get; } = Hearing(observers, nameof(PoolObserver.OnStatementStarting));
+        public PoolObserver[] StatementStarting { get; } = Hearing(observers, HeardFacts.StatementStarting);
 
-        public PoolObserver[] StatementEnded { get; } = Hearing(observers, nameof(PoolObserver.OnStatementEnded));
+        public PoolObserver[] StatementEnded { get; } = Hearing(observers, HeardFacts.StatementEnded);
 
-        public PoolObserver[] UnitEnded { get; } = Hearing(observers, nameof(PoolObserver.OnUnitEnded));
+        public PoolObserver[] UnitEnded { get; } = Hearing(observers, HeardFacts.UnitEnded);
     }
 
     /// <summary>A line of the table; <paramref name="AppliesTo"/>, when given, says whether the pool can use the observer at all.</summary>

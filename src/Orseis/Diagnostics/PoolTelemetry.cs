@@ -149,7 +149,8 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// <summary>
     /// A command starts on the connection held as <paramref name="hold"/>: with a detector on, the hold is labelled with
     /// its statement's kind (the pool-size advice prices each kind of hold at its own uncontended time). Returns the
-    /// timestamp to give <see cref="CommandCompleted"/>, 0 when nothing times it.
+    /// timestamp to give <see cref="CommandCompleted"/>, 0 when nothing times it. <paramref name="command"/> is given only
+    /// for a call with arguments (one without binds no parameter, and asking a command for its parameters may make them).
     /// </summary>
     public long CommandStarting(string sql, int hold = HolderTable.NoHold, ScopeSlot? scope = null, DbCommand? command = null)
     {
@@ -161,7 +162,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         // A statement without arguments is never a repetition's (a poll, a probe): it is not timed for one.
         bool statement = _hearsStatements && command is not null && command.Parameters.Count != 0;
         if (statement && RepeatedStatementDetector.SitesWanted)
-            StatementStarting(sql, scope);
+            StatementStarting(sql, hold, scope);
         if (!EventsOn && !_duration.Enabled && !statement)
             return 0;
         if (EventsOn)
@@ -173,11 +174,12 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// A command finished. <paramref name="error"/> is what failed it where the caller saw it (a stream's iterator
     /// cannot catch around its yields, so a failed stream passes none and is tagged <c>error.type=_OTHER</c>).
     /// <paramref name="sql"/> and <paramref name="args"/> are the call's, for its operation's attributes
-    /// (<see cref="OperationTagSets"/>); never recorded as text.
+    /// (<see cref="OperationTagSets"/>); never recorded as text. <paramref name="hold"/> is the connection's hold: outside
+    /// a scope a statement's unit is the flow that acquired it (read there, not from the <see cref="AsyncLocal{T}"/> again).
     /// </summary>
     public void CommandCompleted(
         long started, bool succeeded, Exception? error = null, string? sql = null, object? args = null, DbCommand? command = null,
-        ScopeSlot? scope = null)
+        ScopeSlot? scope = null, int hold = HolderTable.NoHold)
     {
         // A broken connection is a lost one whether or not the command was timed (detectors run without listeners).
         if (error is ConnectionBrokenException)
@@ -187,7 +189,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         long now = _time.GetTimestamp();
         TimeSpan elapsed = Elapsed(started, now);
         if (_hearsStatements && sql is not null && command is not null)
-            StatementEnded(new StatementRun(sql, command, scope, scope is null ? _flow.Value : null, started, now, succeeded));
+            StatementEnded(new StatementRun(sql, command, scope, scope is null ? FlowOf(hold) : null, started, now, succeeded));
         if (_duration.Enabled)
         {
             Guard(static (self, state) =>
@@ -205,9 +207,15 @@ internal sealed partial class PoolTelemetry : IDisposable
     }
 
     /// <summary>A statement starts while the repeated-statement detector wants a call site: on the caller's stack.</summary>
-    private void StatementStarting(string sql, ScopeSlot? scope) =>
+    private void StatementStarting(string sql, int hold, ScopeSlot? scope) =>
         Tell<StatementStart, StatementStartingStep>(
-            _observers.StatementStarting, new StatementStart(sql, scope, scope is null ? _flow.Value : null));
+            _observers.StatementStarting, new StatementStart(sql, scope, scope is null ? FlowOf(hold) : null));
+
+    /// <summary>
+    /// The flow of a statement on <paramref name="hold"/>: the one that acquired it (a call's open, a session's), read from
+    /// the holder table; the caller's own for a connection shared by design (ReuseConnection) or not in the table.
+    /// </summary>
+    private FlowState? FlowOf(int hold) => _holders.TryFlowOf(hold, out FlowState? flow) ? flow : _flow.Value;
 
     private void StatementEnded(in StatementRun run) => Tell<StatementRun, StatementEndedStep>(_observers.StatementEnded, run);
 

@@ -22,6 +22,8 @@ internal sealed class ChurnDetector(FindingLog log) : PoolObserver
 
     private DiagnosticsOptions Options => log.Options;
 
+    public override HeardFacts Hears => HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Released;
+
     public override void OnOpenStarting(in OpenStart start)
     {
         if (start.Flow is { } flow)

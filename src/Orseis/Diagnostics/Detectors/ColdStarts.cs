@@ -80,6 +80,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
             return waves._inFlight > 0 || waves._lastOpenEnd >= started;
     }
 
+    public override HeardFacts Hears => HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Released;
+
     public override void OnOpenStarting(in OpenStart start)
     {
         if (start.FirstWave && _followed)

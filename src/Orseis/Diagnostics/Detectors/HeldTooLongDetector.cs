@@ -14,6 +14,8 @@ internal sealed class HeldTooLongDetector(FindingLog log, HolderTable holders) :
     private TimeSpan Threshold => log.Options.HeldTooLongThreshold;
 
     // Both steps compare in place first: almost every acquire and release is neither due a scan nor overdue.
+    public override HeardFacts Hears => HeardFacts.Acquired | HeardFacts.Released;
+
     public override void OnAcquired(in Acquire acquire)
     {
         if (acquire.At >= Volatile.Read(ref _nextScan))

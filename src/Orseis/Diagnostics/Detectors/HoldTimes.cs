@@ -16,6 +16,16 @@ internal sealed class HoldTimes
     private static readonly long[] StepMantissas = [.. Enumerable.Range(1, PerDoubling - 1)
         .Select(k => BitConverter.DoubleToInt64Bits(Math.Pow(2, (double)k / PerDoubling)) & ((1L << MantissaBits) - 1))];
 
+    /// <summary>
+    /// For each of 256 equal cells of the mantissa (its top 8 bits), how many steps begin at or before the cell's start: a
+    /// step is 2^(1/8) - 1 (9 %) of a doubling wide at least, so a cell holds at most one step's beginning, and a bucket is
+    /// a table read and one comparison instead of a search (the search was about 55 instructions a hold).
+    /// </summary>
+    private static readonly byte[] StepsBefore = [.. Enumerable.Range(0, 1 << CellBits)
+        .Select(cell => (byte)StepMantissas.Count(m => m <= (long)cell << (MantissaBits - CellBits)))];
+
+    private const int CellBits = 8;
+
     private readonly long[] _counts = new long[Buckets];
     private long _first;
     private long _last;
@@ -55,8 +65,8 @@ internal sealed class HoldTimes
         long bits = BitConverter.DoubleToInt64Bits(us);
         int exponent = (int)(bits >> MantissaBits) - 1023; // us > 1: positive and normal
         long mantissa = bits & ((1L << MantissaBits) - 1);
-        int step = 0;
-        while (step < StepMantissas.Length && mantissa >= StepMantissas[step])
+        int step = StepsBefore[(int)(mantissa >> (MantissaBits - CellBits))];
+        if (step < StepMantissas.Length && mantissa >= StepMantissas[step])
             step++;
         return Math.Min(Buckets - 1, exponent * PerDoubling + step);
     }

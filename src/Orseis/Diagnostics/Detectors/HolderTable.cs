@@ -94,6 +94,26 @@ internal sealed class HolderTable
             _slots[hold].Kind = kind;
     }
 
+    /// <summary>
+    /// The flow that acquired <paramref name="hold"/>, for its holder (only it calls this, while it holds): false for a
+    /// hold not in the array, one held by design (shared by every flow: ReuseConnection) or one already reported.
+    /// </summary>
+    public bool TryFlowOf(int hold, out FlowState? flow)
+    {
+        if ((uint)hold < (uint)_slots.Length)
+        {
+            ref Slot slot = ref _slots[hold];
+            if (Volatile.Read(ref slot.ReportedStarted) != slot.Started)
+            {
+                flow = slot.Flow;
+                return true;
+            }
+        }
+
+        flow = null;
+        return false;
+    }
+
     /// <summary>Whether <paramref name="hold"/> is in the table and no statement labelled it yet (see <see cref="Label"/>).</summary>
     public bool Unlabelled(int hold) => hold >= 0 && hold < _slots.Length && _slots[hold].Kind == 0;
 

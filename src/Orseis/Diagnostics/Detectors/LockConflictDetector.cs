@@ -14,6 +14,8 @@ internal sealed class LockConflictDetector(FindingLog log, TimeProvider time) : 
     private readonly long _since = time.GetTimestamp();
     private readonly long[] _counts = new long[4];
 
+    public override HeardFacts Hears => HeardFacts.CommandFailed;
+
     public override void OnCommandFailed(in CommandFailure failure) => OnFailure(failure.Error, failure.Sql);
 
     public long Count(LockConflict conflict) => Interlocked.Read(ref _counts[(int)conflict]);

@@ -84,6 +84,8 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
     private readonly int _heldUnitShift = UnitShift(log.Time.TimestampFrequency);
     private long _held;
 
+    public override HeardFacts Hears => HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Released;
+
     /// <summary>
     /// A caller that queues with every connection held starts the clock at once: it waits for a release. One that queues
     /// while connections are still being made (a cold pool, a burst that grows it) waits for connects, not for holds: the

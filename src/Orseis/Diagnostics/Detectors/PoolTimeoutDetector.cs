@@ -7,6 +7,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// </summary>
 internal sealed class PoolTimeoutDetector(FindingLog log) : PoolObserver
 {
+    public override HeardFacts Hears => HeardFacts.OpenFailed;
+
     public override void OnOpenFailed(in FailedOpen open)
     {
         if (open.Exhausted is { } exhausted)

@@ -27,6 +27,8 @@ internal sealed class SaturationDetector(FindingLog log, int? maxPoolSize, bool 
         }
     }
 
+    public override HeardFacts Hears => HeardFacts.OpenCompleted;
+
     public override void OnOpenCompleted(in CompletedOpen open)
     {
         // Most opens did not queue: judged from the fact in place, without copying its parts.

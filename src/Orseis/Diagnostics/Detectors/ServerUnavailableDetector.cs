@@ -13,6 +13,8 @@ internal sealed class ServerUnavailableDetector(FindingLog log) : PoolObserver
     /// <summary>Whether an episode is open: read on every successful open, so the common case costs one read.</summary>
     public bool InEpisode => Volatile.Read(ref _since) != 0;
 
+    public override HeardFacts Hears => HeardFacts.OpenCompleted | HeardFacts.OpenFailed;
+
     public override void OnOpenCompleted(in CompletedOpen open) => OnOpened();
 
     /// <summary>A pooled connection found dead is replaced once, not an outage; a wait for the pool is none either.</summary>

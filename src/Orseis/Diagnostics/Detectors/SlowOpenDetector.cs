@@ -45,6 +45,8 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects, Pr
     /// <summary>The moving average of warm (pool-hit) opens, in milliseconds; 0 until one was seen.</summary>
     public double UsualMs => Volatile.Read(ref _usualMs);
 
+    public override HeardFacts Hears => HeardFacts.OpenCompleted;
+
     public override void OnOpenCompleted(in CompletedOpen open)
     {
         // A warm-up's opens make new connections on purpose (read only for an open slow enough to judge).

@@ -9,9 +9,12 @@ namespace Orseis.Diagnostics.Detectors;
 /// per flow without one) that runs a statement with arguments while the detector is on, made on its first such
 /// statement and never per call. A scope's is taken from a small pool shared by every pool of the process and given
 /// back when the scope ends (<see cref="Rent"/>, <see cref="Return"/>), so a request in a scope allocates nothing for it
-/// once the process is warm. It follows the last <see cref="Kept"/> statement texts of the unit, each with its current
-/// streak of runs. Only one thread updates it at a time (<see cref="TryEnter"/>): a run that finds it taken ran at the
-/// same time as another run of the unit, which is not "one after another", and is skipped.
+/// once the process is warm. A flow's is lent by its pool's detector from a small table and taken back by another flow
+/// once it has been idle longer than the gap (its streaks have ended by then: <see cref="ForFlow"/>), so requests
+/// without a scope allocate nothing for it either once the process is warm. It follows the last <see cref="Kept"/>
+/// statement texts of the unit, each with its current streak of runs. Only one thread updates it at a time
+/// (<see cref="TryEnter"/>): a run that finds it taken ran at the same time as another run of the unit, which is not
+/// "one after another", and is skipped.
 /// </summary>
 internal sealed class StatementRepeats(bool scoped)
 {
@@ -26,8 +29,14 @@ internal sealed class StatementRepeats(bool scoped)
     /// <summary>The unit is a <see cref="ConnectionScope"/> (a request), not a flow without one.</summary>
     public bool Scoped { get; } = scoped;
 
-    /// <summary>The scope this unit belongs to while it is rented (<see cref="Rent"/>); null for a flow's.</summary>
-    public ScopeSlot? Owner;
+    /// <summary>
+    /// The scope this unit belongs to while it is rented (<see cref="Rent"/>), or the flow it is lent to
+    /// (<see cref="ForFlow"/>); a run whose scope or flow is not the owner is not counted in it.
+    /// </summary>
+    public object? Owner;
+
+    /// <summary>When the unit's last run ended (a timestamp of the clock of the pool that lent it), for a flow's unit.</summary>
+    public long LastEnd;
 
     /// <summary>The streaks, one per statement text followed.</summary>
     public Streaks Runs;
@@ -77,16 +86,72 @@ internal sealed class StatementRepeats(bool scoped)
         if (unit.Owner is null)
             return;
         unit.Owner = null;
-        for (int i = 0; i < Kept; i++)
-            unit.Runs[i].Clear();
-        unit.WantedSite = null;
-        unit.PendingSite = null;
-        unit.LastOpenStart = 0;
+        unit.Clear();
         for (int i = 0; i < Spare.Length; i++)
         {
             if (Volatile.Read(ref Spare[i]) is null && Interlocked.CompareExchange(ref Spare[i], unit, null) is null)
                 return;
         }
+    }
+
+    /// <summary>
+    /// <paramref name="flow"/>'s unit: its own while it still owns it; else one of <paramref name="lent"/> (the detector's
+    /// table) that has been idle for longer than <paramref name="gap"/> at <paramref name="now"/> (no candidate waiting, no
+    /// call site wanted: every streak of it ended), cleared and given to this flow; else a new one, kept in the table
+    /// where it has room. A flow that loses its unit this way had paused longer than the gap: its streaks had ended.
+    /// </summary>
+    public static StatementRepeats ForFlow(FlowState flow, StatementRepeats?[] lent, long now, long gap)
+    {
+        if (flow.Repeats is { } own && own.OwnedBy(flow))
+            return own;
+        for (int i = 0; i < lent.Length; i++)
+        {
+            StatementRepeats? unit = Volatile.Read(ref lent[i]);
+            if (unit is null)
+            {
+                var made = new StatementRepeats(scoped: false) { Owner = flow, LastEnd = now };
+                if (Interlocked.CompareExchange(ref lent[i], made, null) is null)
+                    return flow.Repeats = made;
+                continue;
+            }
+
+            if (!unit.IdleAt(now, gap) || !unit.TryEnter())
+                continue;
+            try
+            {
+                if (unit.IdleAt(now, gap))
+                {
+                    unit.Clear();
+                    unit.Owner = flow;
+                    unit.LastEnd = now; // not idle: no other flow takes it before its first run is counted
+                    return flow.Repeats = unit;
+                }
+            }
+            finally
+            {
+                unit.Exit();
+            }
+        }
+
+        return flow.Repeats = new StatementRepeats(scoped: false) { Owner = flow, LastEnd = now };
+    }
+
+    /// <summary>Whether the unit belongs to <paramref name="owner"/> (a scope or a flow); one made by hand has no owner.</summary>
+    public bool OwnedBy(object? owner) => Owner is null || ReferenceEquals(Owner, owner);
+
+    /// <summary>A flow's unit with nothing left to report at <paramref name="now"/>: no run nor open within the gap.</summary>
+    private bool IdleAt(long now, long gap) =>
+        !Listed && WantedSite is null && now - Math.Max(Volatile.Read(ref LastEnd), Volatile.Read(ref LastOpenStart)) > gap;
+
+    /// <summary>Forgets the streaks (keeping their detail storage) and sites.</summary>
+    private void Clear()
+    {
+        for (int i = 0; i < Kept; i++)
+            Runs[i].Clear();
+        WantedSite = null;
+        PendingSite = null;
+        LastOpenStart = 0;
+        LastEnd = 0;
     }
 
     public bool TryEnter() => Interlocked.CompareExchange(ref _busy, 1, 0) == 0;

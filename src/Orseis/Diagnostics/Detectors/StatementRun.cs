@@ -12,10 +12,16 @@ namespace Orseis.Diagnostics.Detectors;
 internal readonly record struct StatementRun(
     string Sql, DbCommand Command, ScopeSlot? Scope, FlowState? Flow, long Started, long Ended, bool Succeeded)
 {
-    /// <summary>The unit's repetition state, made on its first statement; null when the statement ran in no unit.</summary>
-    public StatementRepeats? Repeats() => Scope is { } scope
+    /// <summary>
+    /// The unit's repetition state, made (or taken from <paramref name="lent"/>, a flow's) on its first statement; null when
+    /// the statement ran in no unit, or in a scope that already ended.
+    /// </summary>
+    public StatementRepeats? Repeats(StatementRepeats?[] lent, long gap) => Scope is { } scope
         ? StatementRepeats.Of(scope)
-        : Flow is { } flow ? flow.Repeats ??= new StatementRepeats(scoped: false) : null;
+        : Flow is { } flow ? StatementRepeats.ForFlow(flow, lent, Ended, gap) : null;
+
+    /// <summary>Whether <paramref name="unit"/> still belongs to this statement's scope or flow (not given to another).</summary>
+    public bool Owns(StatementRepeats unit) => unit.OwnedBy((object?)Scope ?? Flow);
 }
 
 /// <summary>A statement about to start (<see cref="PoolObserver.OnStatementStarting"/>), on the caller's stack.</summary>
@@ -24,7 +30,7 @@ internal readonly record struct StatementStart(string Sql, ScopeSlot? Scope, Flo
     /// <summary>The unit's repetition state, if it has one yet.</summary>
     public StatementRepeats? Repeats => Scope is { } scope
         ? scope.Repeats is { } unit && ReferenceEquals(unit.Owner, scope) ? unit : null
-        : Flow?.Repeats;
+        : Flow is { Repeats: { } own } flow && own.OwnedBy(flow) ? own : null;
 }
 
 /// <summary>

@@ -39,6 +39,8 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
         return detector;
     }
 
+    public override HeardFacts Hears => HeardFacts.OpenStarting;
+
     public override void OnOpenStarting(in OpenStart start)
     {
         if (WantsCallSite && Thread.CurrentThread.IsThreadPoolThread)

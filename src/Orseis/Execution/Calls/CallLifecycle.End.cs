@@ -18,8 +18,14 @@ internal partial struct CallLifecycle
 
         // A command the telemetry did not time (no listener) has nothing to stop.
         if (_started != 0)
-            Pool.Telemetry.CommandCompleted(_started, true, null, Request.Sql, Request.Args, Command, Lease.Scope);
+            Pool.Telemetry.CommandCompleted(_started, true, null, Request.Sql, Request.Args, ArgsCommand, Lease.Scope, Lease.Hold);
     }
+
+    /// <summary>
+    /// The command for the telemetry's statement facts: null for a call without arguments (it bound no parameter, and a
+    /// provider may make its parameter collection when asked for it, then bind it on every execution).
+    /// </summary>
+    private readonly DbCommand? ArgsCommand => Request.Args is null ? null : Command;
 
     /// <summary>The call failed with <paramref name="error"/> (null when its cause is reported elsewhere): the telemetry stops.</summary>
     public void Fail(Exception? error)
@@ -28,7 +34,10 @@ internal partial struct CallLifecycle
             return;
         _completed = _failed = true;
         if (_started != 0)
-            Pool.Telemetry.CommandCompleted(_started, succeeded: false, error, Request.Sql, Request.Args, Command, Lease.Scope);
+        {
+            Pool.Telemetry.CommandCompleted(
+                _started, succeeded: false, error, Request.Sql, Request.Args, ArgsCommand, Lease.Scope, Lease.Hold);
+        }
     }
 
     /// <summary>
