@@ -24,6 +24,7 @@ internal sealed partial class ProviderTraits
     /// <summary>Microsoft.Data.Sqlite: parameters named with their prefix, typed getters that throw on NULL, no pool bound.</summary>
     public static readonly ProviderTraits MicrosoftSqlite = new("Microsoft.Data.Sqlite", "sqlite", AnyPoolSizeKeys, null)
     {
+        SendsFrameworkType = SqliteSends,
         TransactionQuestion = TransactionQuestion.Sqlite,
         KnowsDateAndTimeOnly = true,
         PrefixedParameterNames = true,
@@ -35,6 +36,7 @@ internal sealed partial class ProviderTraits
     /// <summary>System.Data.SQLite, trusted like Microsoft.Data.Sqlite to refuse NULL in its typed getters.</summary>
     public static readonly ProviderTraits SystemSqlite = new("System.Data.SQLite", "sqlite", AnyPoolSizeKeys, null)
     {
+        SendsFrameworkType = SqliteSends,
         TransactionQuestion = TransactionQuestion.Sqlite,
         TypedGettersRefuseNull = true,
         PoolVisibility = "System.Data.SQLite publishes no pool data Orseis reads; " + NoPoolData,
@@ -43,6 +45,7 @@ internal sealed partial class ProviderTraits
     /// <summary>Npgsql: meter <c>Npgsql</c>; keys as <c>NpgsqlConnectionStringBuilder</c> names them.</summary>
     public static readonly ProviderTraits Npgsql = new("Npgsql", "postgresql", ["Maximum Pool Size", "MaxPoolSize"], 100)
     {
+        SendsFrameworkType = NpgsqlSends,
         TransactionQuestion = TransactionQuestion.Postgres,
         Dialect = SqlDialect.NestedComments,
         EnlistKeys = ["Enlist"],
@@ -61,6 +64,7 @@ internal sealed partial class ProviderTraits
     public static readonly ProviderTraits MicrosoftSqlClient = new(
         "Microsoft.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
+        SendsFrameworkType = SqlClientSends,
         TransactionQuestion = TransactionQuestion.SqlServer,
         Dialect = SqlDialect.NestedComments,
         EnlistKeys = ["Enlist"],
@@ -75,6 +79,7 @@ internal sealed partial class ProviderTraits
     /// <summary>System.Data.SqlClient, which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
     public static readonly ProviderTraits SystemSqlClient = new("System.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
+        SendsFrameworkType = SqlClientSends,
         TransactionQuestion = TransactionQuestion.SqlServer,
         Dialect = SqlDialect.NestedComments,
         EnlistKeys = ["Enlist"],
@@ -89,6 +94,7 @@ internal sealed partial class ProviderTraits
     public static readonly ProviderTraits MySqlConnector = new(
         "MySqlConnector", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
     {
+        SendsFrameworkType = MySqlConnectorSends,
         TransactionQuestion = TransactionQuestion.MySql,
         Dialect = SqlDialect.BackslashEscapes | SqlDialect.MySqlComments,
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
@@ -110,6 +116,7 @@ internal sealed partial class ProviderTraits
     public static readonly ProviderTraits MySqlData = new(
         "MySql.Data", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
     {
+        SendsFrameworkType = MySqlDataSends,
         TransactionQuestion = TransactionQuestion.MySql,
         Dialect = SqlDialect.BackslashEscapes | SqlDialect.MySqlComments,
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
