@@ -27,6 +27,9 @@ public static partial class Surface
             [], [QueryMultiple]),
     ];
 
+    /// <summary>Every generated file of SqlRunner and GridReader.</summary>
+    public static Family[] AllFamilies => [.. Families, .. GridFamilies];
+
     /// <summary>The ORSEIS001 guards the table makes: one per call and form (sync, async).</summary>
     public static int GuardCount => Families.Sum(f => f.Calls.Length) * 2;
 

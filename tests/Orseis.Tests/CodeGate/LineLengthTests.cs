@@ -26,7 +26,6 @@ public sealed class LineLengthTests
         ["src/Orseis/Diagnostics/Detectors/ThreadPoolStarvationDetector.cs"] = 1,
         ["src/Orseis/Diagnostics/PoolFinding.cs"] = 1,
         ["src/Orseis/Diagnostics/PoolReport.cs"] = 4,
-        ["src/Orseis/GridReader.MultiMap.cs"] = 5,
         ["src/Orseis/OrseisOptions.cs"] = 5,
         ["src/Orseis/ParameterBag.cs"] = 5,
         ["src/Orseis/Session.cs"] = 7,
