@@ -78,6 +78,25 @@ public sealed partial class GridReader
         CancellationToken cancellationToken = default) =>
         ReadSingleAsync<dynamic>(cancellationToken);
 
+    /// <summary>Maps the only row of the current result set to <paramref name="type"/> and moves to the next. <see cref="ReadSingle{T}()"/>
+    /// for a type known at run time.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <returns>The row.</returns>
+    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class,
+    /// …).</exception>
+    /// <exception cref="InvalidOperationException">The result set has no row or more than one, or every result set has been
+    /// read.</exception>
+    public object? ReadSingle(
+        Type type) =>
+        SyncPath.Done(ReadRowAsync(RowLimit.Single, RuntimeRowType.For(type, nameof(type)).Mapper, async: false, CancellationToken.None));
+
+    /// <inheritdoc cref="ReadSingle(Type)"/>
+    /// <param name="type">The row type: a class, record, struct or scalar type; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    public Task<object?> ReadSingleAsync(
+        Type type, CancellationToken cancellationToken = default) =>
+        ReadRowAsync(RowLimit.Single, RuntimeRowType.For(type, nameof(type)).Mapper, async: true, cancellationToken).AsTask();
+
     /// <summary>Maps the only row of the current result set, or returns <see langword="default"/> when it has none, and moves to the
     /// next.</summary>
     /// <returns>The row, or <see langword="default"/>.</returns>
@@ -104,6 +123,25 @@ public sealed partial class GridReader
         CancellationToken cancellationToken = default) =>
         ReadSingleOrDefaultAsync<dynamic>(cancellationToken);
 
+    /// <summary>Maps the only row of the current result set to <paramref name="type"/>, or returns <see langword="null"/> when it has none,
+    /// and moves to the next. <see cref="ReadSingleOrDefault{T}()"/> for a type known at run time.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <returns>The row, or <see langword="null"/>.</returns>
+    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class,
+    /// …).</exception>
+    /// <exception cref="InvalidOperationException">The result set has more than one row, or every result set has been read.</exception>
+    public object? ReadSingleOrDefault(
+        Type type) =>
+        SyncPath.Done(
+            ReadRowAsync(RowLimit.SingleOrDefault, RuntimeRowType.For(type, nameof(type)).Mapper, async: false, CancellationToken.None));
+
+    /// <inheritdoc cref="ReadSingleOrDefault(Type)"/>
+    /// <param name="type">The row type: a class, record, struct or scalar type; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    public Task<object?> ReadSingleOrDefaultAsync(
+        Type type, CancellationToken cancellationToken = default) =>
+        ReadRowAsync(RowLimit.SingleOrDefault, RuntimeRowType.For(type, nameof(type)).Mapper, async: true, cancellationToken).AsTask();
+
     /// <summary>Maps the first row of the current result set and moves to the next.</summary>
     /// <returns>The first row.</returns>
     /// <exception cref="InvalidOperationException">The result set has no row, or every result set has been read.</exception>
@@ -128,6 +166,24 @@ public sealed partial class GridReader
     public Task<dynamic> ReadFirstAsync(
         CancellationToken cancellationToken = default) =>
         ReadFirstAsync<dynamic>(cancellationToken);
+
+    /// <summary>Maps the first row of the current result set to <paramref name="type"/> and moves to the next. <see cref="ReadFirst{T}()"/>
+    /// for a type known at run time.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <returns>The first row.</returns>
+    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class,
+    /// …).</exception>
+    /// <exception cref="InvalidOperationException">The result set has no row, or every result set has been read.</exception>
+    public object? ReadFirst(
+        Type type) =>
+        SyncPath.Done(ReadRowAsync(RowLimit.First, RuntimeRowType.For(type, nameof(type)).Mapper, async: false, CancellationToken.None));
+
+    /// <inheritdoc cref="ReadFirst(Type)"/>
+    /// <param name="type">The row type: a class, record, struct or scalar type; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    public Task<object?> ReadFirstAsync(
+        Type type, CancellationToken cancellationToken = default) =>
+        ReadRowAsync(RowLimit.First, RuntimeRowType.For(type, nameof(type)).Mapper, async: true, cancellationToken).AsTask();
 
     /// <summary>Maps the first row of the current result set, or returns <see langword="default"/> when it has none, and moves to the
     /// next.</summary>
@@ -154,4 +210,23 @@ public sealed partial class GridReader
     public Task<dynamic?> ReadFirstOrDefaultAsync(
         CancellationToken cancellationToken = default) =>
         ReadFirstOrDefaultAsync<dynamic>(cancellationToken);
+
+    /// <summary>Maps the first row of the current result set to <paramref name="type"/>, or returns <see langword="null"/> when it has
+    /// none, and moves to the next. <see cref="ReadFirstOrDefault{T}()"/> for a type known at run time.</summary>
+    /// <param name="type">The row type: a class, record, struct or scalar type; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <returns>The first row, or <see langword="null"/>.</returns>
+    /// <exception cref="ArgumentException"><paramref name="type"/> cannot be a row type (an open generic type, a static class,
+    /// …).</exception>
+    /// <exception cref="InvalidOperationException">Every result set has been read.</exception>
+    public object? ReadFirstOrDefault(
+        Type type) =>
+        SyncPath.Done(
+            ReadRowAsync(RowLimit.FirstOrDefault, RuntimeRowType.For(type, nameof(type)).Mapper, async: false, CancellationToken.None));
+
+    /// <inheritdoc cref="ReadFirstOrDefault(Type)"/>
+    /// <param name="type">The row type: a class, record, struct or scalar type; <see cref="object"/> for <see cref="DynamicRow"/>s.</param>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    public Task<object?> ReadFirstOrDefaultAsync(
+        Type type, CancellationToken cancellationToken = default) =>
+        ReadRowAsync(RowLimit.FirstOrDefault, RuntimeRowType.For(type, nameof(type)).Mapper, async: true, cancellationToken).AsTask();
 }

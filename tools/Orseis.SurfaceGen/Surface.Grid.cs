@@ -9,7 +9,7 @@ public static partial class Surface
     [
         new("GridReader.Surface.Rows.cs",
             "Reads of the current result set: every row or one by a limit, as T, as dynamic or as a run-time Type (GridReader.Bodies.cs).",
-            [Execution, Mapping], [.. GridLimits.SelectMany(limit => limit.List ? new[] { GridTyped(limit), GridDynamic(limit), GridRunTime(limit) } : [GridTyped(limit), GridDynamic(limit)])],
+            [Execution, Mapping], [.. GridLimits.SelectMany(limit => new[] { GridTyped(limit), GridDynamic(limit), GridRunTime(limit) })],
             Grid: true),
         new("GridReader.Surface.MultiMap.cs",
             "Multi-mapping of the current result set, as SqlRunner.Query<T1, T2, TResult> does (GridReader.Bodies.cs).",
