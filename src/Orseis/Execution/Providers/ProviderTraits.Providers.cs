@@ -55,6 +55,7 @@ internal sealed partial class ProviderTraits
         OwnInstruments = ProviderInstruments.Pool | ProviderInstruments.OperationDuration,
         SpanSource = "Npgsql",
         ReadOpenTimeout = OpenFailure.Npgsql,
+        ServerErrorType = "Npgsql.PostgresException",
         PoolVisibility = "Npgsql publishes pool data on its meter 'Npgsql': " +
                          "idle/used connections and physical connection creations are read in-process.",
         ServerKeys = new(["Host", "Server"], ["Database", "DB"], ProviderInfo.PostgresHost),
@@ -72,6 +73,7 @@ internal sealed partial class ProviderTraits
         SpanSource = SqlClientInstrumentation,
         ReadOpenTimeout = static error => OpenFailure.SqlClient(error, "Microsoft.Data.SqlClient"),
         ErrorNumberType = "Microsoft.Data.SqlClient.SqlException",
+        ConnectionIdProperty = "ClientConnectionId",
         PoolVisibility = "SqlClient publishes pool data only as EventCounters (Microsoft.Data.SqlClient.EventSource); " + NoPoolData,
         ServerKeys = SqlServerKeys,
     };
@@ -86,6 +88,7 @@ internal sealed partial class ProviderTraits
         SpanSource = SqlClientInstrumentation,
         ReadOpenTimeout = static error => OpenFailure.SqlClient(error, "System.Data.SqlClient"),
         ErrorNumberType = "System.Data.SqlClient.SqlException",
+        ConnectionIdProperty = "ClientConnectionId",
         PoolVisibility = "SqlClient publishes pool data only as EventCounters (System.Data.SqlClient's EventSource); " + NoPoolData,
         ServerKeys = SqlServerKeys,
     };
@@ -104,6 +107,7 @@ internal sealed partial class ProviderTraits
         SpanSource = "MySqlConnector",
         ReadOpenTimeout = OpenFailure.MySqlConnector,
         ErrorNumberType = "MySqlConnector.MySqlException",
+        ConnectionIdProperty = "ServerThread",
         TagsPoolWithNormalisedConnectionString = true,
         PoolVisibility = "MySqlConnector publishes pool data on its meter 'MySqlConnector': " +
                          "physical connection creations are read in-process, " +
@@ -123,6 +127,7 @@ internal sealed partial class ProviderTraits
         AsyncRunsSynchronously = true,
         ReadOpenTimeout = OpenFailure.MySqlData,
         ErrorNumberType = "MySql.Data.MySqlClient.MySqlException",
+        ConnectionIdProperty = "ServerThread",
         PoolVisibility = "MySql.Data publishes no pool data (no meter, no counters Orseis reads); " + NoPoolData,
         ServerKeys = MySqlServerKeys,
     };
@@ -135,6 +140,15 @@ internal sealed partial class ProviderTraits
     {
         ReadOpenTimeout = OpenFailure.ByMessage,
     };
+
+    /// <summary>
+    /// Namespaces whose stack frames are never where a user's code called (<see cref="Diagnostics.CallSites"/>): the
+    /// runtime's, every known provider's, and those of providers Orseis has no entry for.
+    /// </summary>
+    public static readonly string[] FrameNamespaces =
+    [
+        "System", "Microsoft", "MySqlConnector", "MySql.", "Npgsql", "Oracle.", "IBM.", "FirebirdSql", "Devart", "Snowflake", "DuckDB",
+    ];
 
     private static readonly ProviderTraits[] Known =
         [MicrosoftSqlite, SystemSqlite, Npgsql, MicrosoftSqlClient, SystemSqlClient, MySqlConnector, MySqlData];
