@@ -19,7 +19,6 @@ public sealed class LineLengthTests
     {
         ["src/Orseis/Diagnostics/Detectors/ChurnDetector.cs"] = 3,
         ["src/Orseis/Diagnostics/Detectors/HeldTooLongDetector.cs"] = 2,
-        ["src/Orseis/Diagnostics/Detectors/PhysicalConnections.cs"] = 1,
         ["src/Orseis/Diagnostics/Detectors/RuntimeThreadInjections.cs"] = 1,
         ["src/Orseis/Diagnostics/Detectors/SaturationDetector.cs"] = 3,
         ["src/Orseis/Diagnostics/Detectors/SlowOpenDetector.cs"] = 6,

@@ -131,7 +131,9 @@ internal sealed partial class ProviderTraits
     /// </summary>
     public string? ConnectionIdProperty { get; private init; }
 
-    /// <summary>The known provider whose <see cref="ServerErrorType"/> <paramref name="error"/> is (or derives from); null for none.</summary>
+    /// <summary>
+    /// The known provider whose <see cref="ServerErrorType"/> <paramref name="error"/> is (or derives from); null for none.
+    /// </summary>
     public static ProviderTraits? OwnerOfServerError(Exception error)
     {
         foreach (ProviderTraits traits in Known)
