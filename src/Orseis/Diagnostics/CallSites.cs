@@ -64,7 +64,7 @@ internal static class CallSites
         if (type is null || type.Assembly == Own)
             return false;
         string ns = type.Namespace ?? "";
-        foreach (string framework in Execution.ProviderTraits.FrameNamespaces)
+        foreach (string framework in ProviderTraits.FrameNamespaces)
         {
             if (ns.StartsWith(framework, StringComparison.Ordinal))
                 return false;

@@ -1,6 +1,5 @@
 using Microsoft.Data.Sqlite;
 using Orseis.Diagnostics.Detectors;
-using Orseis.Execution;
 
 namespace Orseis.Tests.Execution;
 

@@ -2,7 +2,6 @@ using System.Net;
 using System.Numerics;
 using System.Text;
 using System.Text.Json;
-using Orseis.Execution;
 using Orseis.Tests.Infrastructure;
 
 namespace Orseis.Tests.Execution;

@@ -23,11 +23,11 @@ internal sealed class PhysicalConnections
     }
 
     /// <summary>
-    /// An instance for <paramref name="systemName"/>'s providers (their <see cref="Execution.ProviderTraits.ConnectionIdProperty"/>),
+    /// An instance for <paramref name="systemName"/>'s providers (their <see cref="ProviderTraits.ConnectionIdProperty"/>),
     /// or null where no connection id is known to be readable.
     /// </summary>
     public static PhysicalConnections? For(string systemName) =>
-        Execution.ProviderTraits.OfSystem(systemName).ConnectionIdProperty is { } name ? new PhysicalConnections(name) : null;
+        ProviderTraits.OfSystem(systemName).ConnectionIdProperty is { } name ? new PhysicalConnections(name) : null;
 
     /// <summary>Whether <paramref name="connection"/> (just opened) is a physical connection this pool had not handed out before.</summary>
     public bool IsNew(DbConnection connection)

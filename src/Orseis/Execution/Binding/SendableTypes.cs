@@ -3,7 +3,7 @@ using System.Data.Common;
 using System.Reflection;
 using System.Runtime.CompilerServices;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Binding;
 
 /// <summary>
 /// Whether a parameter value's type is one the command's provider can send. A type it does not send (a class of the

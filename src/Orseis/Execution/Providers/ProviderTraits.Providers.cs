@@ -1,6 +1,6 @@
 using Orseis.Diagnostics;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>The known providers, one entry each: every fact Orseis holds about a provider is set here.</summary>
 internal sealed partial class ProviderTraits

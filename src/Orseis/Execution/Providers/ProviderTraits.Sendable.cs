@@ -9,7 +9,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>
 /// Which of the runtime's own types each provider sends as a parameter value (<see cref="SendsFrameworkType"/>), as

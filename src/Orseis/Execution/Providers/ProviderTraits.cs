@@ -3,7 +3,7 @@ using System.Data.Common;
 using System.Globalization;
 using Orseis.Diagnostics;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>
 /// What Orseis knows about one ADO.NET provider, worked out once from the namespace of its types (no provider package is

@@ -2,7 +2,7 @@ using System.Data;
 using System.Data.Common;
 using System.Globalization;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>What the server holds of a transaction after one of its statements failed.</summary>
 internal enum TransactionStanding
