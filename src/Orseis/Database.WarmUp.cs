@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Orseis.Execution;
 
 namespace Orseis;
 

@@ -1,6 +1,5 @@
 using System.Data;
 using System.Data.Common;
-using Orseis.Execution;
 
 namespace Orseis;
 

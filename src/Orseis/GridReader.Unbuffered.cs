@@ -1,6 +1,5 @@
 using System.Data.Common;
 using System.Runtime.CompilerServices;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;

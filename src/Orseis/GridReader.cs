@@ -1,5 +1,4 @@
 using System.Data.Common;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;
@@ -34,62 +33,6 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
 
     /// <summary>True once every result set has been read.</summary>
     public bool IsConsumed => !_hasResult;
-
-    /// <summary>Maps every row of the current result set and moves to the next.</summary>
-    /// <returns>The rows.</returns>
-    /// <exception cref="InvalidOperationException">Every result set has already been read.</exception>
-    public List<T> Read<T>() => SyncPath.Done(ReadListAsync<T>(async: false, CancellationToken.None));
-
-    /// <inheritdoc cref="Read{T}()"/>
-    /// <param name="cancellationToken">Cancels the read.</param>
-    public Task<List<T>> ReadAsync<T>(CancellationToken cancellationToken = default) =>
-        ReadListAsync<T>(async: true, cancellationToken).AsTask();
-
-    /// <summary>Maps the only row of the current result set and moves to the next.</summary>
-    /// <returns>The row.</returns>
-    /// <exception cref="InvalidOperationException">The result set has no row or more than one, or every result set has been
-    /// read.</exception>
-    public T ReadSingle<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.Single, async: false, CancellationToken.None))!;
-
-    /// <inheritdoc cref="ReadSingle{T}"/>
-    /// <param name="cancellationToken">Cancels the read.</param>
-    public async Task<T> ReadSingleAsync<T>(CancellationToken cancellationToken = default) =>
-        (await ReadRowAsync<T>(RowLimit.Single, async: true, cancellationToken).ConfigureAwait(false))!;
-
-    /// <summary>Maps the only row of the current result set, or returns <see langword="default"/> when it has none, and moves to the
-    /// next.</summary>
-    /// <returns>The row, or <see langword="default"/>.</returns>
-    /// <exception cref="InvalidOperationException">The result set has more than one row, or every result set has been read.</exception>
-    public T? ReadSingleOrDefault<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.SingleOrDefault, async: false, CancellationToken.None));
-
-    /// <inheritdoc cref="ReadSingleOrDefault{T}"/>
-    /// <param name="cancellationToken">Cancels the read.</param>
-    public Task<T?> ReadSingleOrDefaultAsync<T>(CancellationToken cancellationToken = default) =>
-        ReadRowAsync<T>(RowLimit.SingleOrDefault, async: true, cancellationToken).AsTask();
-
-    /// <summary>Maps the first row of the current result set and moves to the next.</summary>
-    /// <returns>The first row.</returns>
-    /// <exception cref="InvalidOperationException">The result set has no row, or every result set has been read.</exception>
-    public T ReadFirst<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.First, async: false, CancellationToken.None))!;
-
-    /// <inheritdoc cref="ReadFirst{T}"/>
-    /// <param name="cancellationToken">Cancels the read.</param>
-    public async Task<T> ReadFirstAsync<T>(CancellationToken cancellationToken = default) =>
-        (await ReadRowAsync<T>(RowLimit.First, async: true, cancellationToken).ConfigureAwait(false))!;
-
-    /// <summary>Maps the first row of the current result set, or returns <see langword="default"/> when it has none, and moves to the
-    /// next.</summary>
-    /// <returns>The first row, or <see langword="default"/>.</returns>
-    /// <exception cref="InvalidOperationException">Every result set has been read.</exception>
-    public T? ReadFirstOrDefault<T>() => SyncPath.Done(ReadRowAsync<T>(RowLimit.FirstOrDefault, async: false, CancellationToken.None));
-
-    /// <inheritdoc cref="ReadFirstOrDefault{T}"/>
-    /// <param name="cancellationToken">Cancels the read.</param>
-    public Task<T?> ReadFirstOrDefaultAsync<T>(CancellationToken cancellationToken = default) =>
-        ReadRowAsync<T>(RowLimit.FirstOrDefault, async: true, cancellationToken).AsTask();
-
-    private ValueTask<List<T>> ReadListAsync<T>(bool async, CancellationToken cancellationToken) =>
-        ReadRowsAsync(static (reader, sql, handlers) => RowMapper<T>.Get(reader, sql, handlers), async, cancellationToken);
 
     /// <summary>
     /// Maps every row of the current result set with the mapper <paramref name="mapperFor"/> makes for it, and moves to the next.
@@ -133,7 +76,13 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         return rows;
     }
 
-    private async ValueTask<T?> ReadRowAsync<T>(RowLimit limit, bool async, CancellationToken cancellationToken)
+    /// <summary>
+    /// Maps the first row of the current result set with the mapper <paramref name="mapperFor"/> makes for it, applying
+    /// <paramref name="limit"/>'s rules (<see cref="RowLimits"/>), and moves to the next.
+    /// </summary>
+    private async ValueTask<T?> ReadRowAsync<T>(
+        RowLimit limit, Func<DbDataReader, string, TypeHandlerSet?, Func<DbDataReader, T>> mapperFor, bool async,
+        CancellationToken cancellationToken)
     {
         ThrowIfDone();
         using CallWatch? watch = _call.WatchStep(async, cancellationToken);
@@ -143,7 +92,7 @@ public sealed partial class GridReader : IDisposable, IAsyncDisposable
         {
             if (await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false))
             {
-                row = RowMapper<T>.Get(_reader, _call.Command.CommandText, _call.Runner.Handlers)(_reader);
+                row = mapperFor(_reader, _call.Command.CommandText, _call.Runner.Handlers)(_reader);
                 if (limit.AtMostOne() && await Watched(SqlRunner.ReadAsync(_reader, async, token), watch).ConfigureAwait(false))
                     throw limit.MoreThanOne("Read", "the result set has");
             }

@@ -1,6 +1,5 @@
 using System.Data;
 using System.Linq.Expressions;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;

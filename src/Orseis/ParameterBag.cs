@@ -1,6 +1,5 @@
 using System.Data;
 using System.Data.Common;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;
@@ -134,6 +133,7 @@ public sealed partial class ParameterBag
         _outputFailed = null;
         _handlers = handlers;
         bool text = CommandType == CommandType.Text;
+        SqlDialect dialect = ProviderTraits.Of(command).Dialect;
         foreach (Entry entry in _entries)
         {
             entry.Parameter = null;
@@ -145,7 +145,7 @@ public sealed partial class ParameterBag
                 continue;
             }
 
-            string name = text ? SqlNames.FindSpelling(sql, entry.Name) ?? entry.Name : entry.Name;
+            string name = text ? SqlNames.FindSpelling(sql, entry.Name, dialect, out _) ?? entry.Name : entry.Name;
             object? value = entry.Member is { } member
                 ? entry.Direction == ParameterDirection.InputOutput ? member.Read(entry.Target!, entry.Name) : null
                 : entry.Value;

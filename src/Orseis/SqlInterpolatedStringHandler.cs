@@ -2,7 +2,6 @@ using System.Collections;
 using System.Globalization;
 using System.Runtime.CompilerServices;
 using System.Text;
-using Orseis.Execution;
 
 namespace Orseis;
 

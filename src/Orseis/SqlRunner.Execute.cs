@@ -8,7 +8,7 @@ public abstract partial class SqlRunner
 {
     /// <summary>
     /// Runs <paramref name="sql"/> once per item of an argument sequence on one connection, summing the rows affected
-    /// (<see cref="Execution.ExecuteMany"/>).
+    /// (<see cref="ExecuteMany"/>).
     /// </summary>
     private static ValueTask<int> ExecuteManyBody(
         DbCommand command,
@@ -17,7 +17,7 @@ public abstract partial class SqlRunner
         Mapping.TypeHandlerSet? handlers,
         bool async,
         CancellationToken cancellationToken) =>
-        Execution.ExecuteMany.RunAsync(command, sql, items, handlers, async, cancellationToken);
+        ExecuteMany.RunAsync(command, sql, items, handlers, async, cancellationToken);
 
     private static async ValueTask<int> ExecuteBody(DbCommand command, bool async, CancellationToken cancellationToken) =>
         async ? await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false) : command.ExecuteNonQuery();

@@ -1,5 +1,4 @@
 using System.Data.Common;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;

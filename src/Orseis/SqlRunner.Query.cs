@@ -1,7 +1,6 @@
 using System.Data;
 using System.Data.Common;
 using System.Diagnostics.CodeAnalysis;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;

@@ -1,48 +1,12 @@
 using System.Data;
 using System.Data.Common;
 using System.Runtime.CompilerServices;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;
 
 public abstract partial class SqlRunner
 {
-    /// <summary>
-    /// Runs <paramref name="sql"/> when enumeration starts and yields rows one at a time, unbuffered. The connection and
-    /// reader are held until the enumeration ends or is disposed (a <c>foreach</c> does both, also on <c>break</c> and
-    /// on exceptions).
-    /// </summary>
-    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <returns>The rows, read lazily.</returns>
-    public IEnumerable<T> Stream<T>(string sql, object? args = null, TimeSpan? timeout = null)
-    {
-        Pool.Telemetry.EnterFlow();
-        var request = new CommandRequest(sql, args, timeout);
-        IEnumerable<T> rows = SyncRows(StreamRowsAsync<T>(request, async: false, CancellationToken.None));
-        return Diagnostics.OrseisActivitySource.Tracing ? TracedStream(request, rows) : rows;
-    }
-
-    /// <summary>
-    /// Runs <paramref name="sql"/> when enumeration starts and yields rows one at a time, unbuffered. The connection and
-    /// reader are held until the enumeration ends or is disposed (<c>await foreach</c> does both).
-    /// </summary>
-    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
-    /// <param name="args">The parameters.</param>
-    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
-    /// <param name="cancellationToken">Cancels the call (as does the token given to <c>WithCancellation</c>).</param>
-    /// <returns>The rows, read lazily.</returns>
-    public IAsyncEnumerable<T> StreamAsync<T>(string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
-    {
-        Pool.Telemetry.EnterFlow();
-        var request = new CommandRequest(sql, args, timeout);
-        return Diagnostics.OrseisActivitySource.Tracing
-            ? TracedStreamAsync(request, StreamRowsAsync<T>(request, async: true, cancellationToken), CancellationToken.None)
-            : StreamRowsAsync<T>(request, async: true, cancellationToken);
-    }
-
     /// <summary>
     /// The rows of a stream run with <c>async: false</c>, whose every step completes at once (as a sync buffered call's
     /// does), read synchronously: one iterator serves both forms.

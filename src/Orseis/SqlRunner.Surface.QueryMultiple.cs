@@ -4,9 +4,33 @@ using System.ComponentModel;
 
 namespace Orseis;
 
-// QueryMultiple: a GridReader over the result sets; the string forms are in SqlRunner.Multiple.cs.
+// QueryMultiple: a GridReader over the result sets (OpenGridAsync in SqlRunner.Multiple.cs).
 public abstract partial class SqlRunner
 {
+    /// <summary>
+    /// Runs <paramref name="sql"/> (several statements, or a procedure returning several result sets) and returns a
+    /// <see cref="GridReader"/> to read its result sets in order. The connection is held until the reader is disposed,
+    /// with the same rules as a stream: on a session or a ReuseConnection database no other call runs meanwhile.
+    /// </summary>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <returns>The reader of result sets; dispose it.</returns>
+    /// <example>
+    /// <code>
+    /// using GridReader grids = db.QueryMultiple(
+    ///     "select * from users where id = @id; select * from orders where user_id = @id", new { id });
+    /// User user = grids.ReadSingle&lt;User&gt;();
+    /// List&lt;Order&gt; orders = grids.Read&lt;Order&gt;();
+    /// </code>
+    /// </example>
+    public GridReader QueryMultiple(
+        string sql, object? args = null, TimeSpan? timeout = null)
+    {
+        Pool.Telemetry.EnterFlow();
+        return SyncPath.Done(OpenGridAsync(new CommandRequest(sql, args, timeout), async: false, CancellationToken.None));
+    }
+
     /// <summary>Like <see cref="QueryMultiple(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
     /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
@@ -24,6 +48,18 @@ public abstract partial class SqlRunner
     public GridReader QueryMultiple(
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
+
+    /// <inheritdoc cref="QueryMultiple(string, object?, TimeSpan?)"/>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <param name="cancellationToken">Cancels the call.</param>
+    public Task<GridReader> QueryMultipleAsync(
+        string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
+    {
+        Pool.Telemetry.EnterFlow();
+        return OpenGridAsync(new CommandRequest(sql, args, timeout), async: true, cancellationToken).AsTask();
+    }
 
     /// <summary>Like <see cref="QueryMultipleAsync(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref
     /// name="sql"/> sent as parameters.</summary>

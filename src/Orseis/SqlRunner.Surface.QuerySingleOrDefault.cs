@@ -2,7 +2,6 @@
 // `dotnet run --project tools/Orseis.SurfaceGen` (see CONTRIBUTING, "Adding a call").
 using System.ComponentModel;
 using System.Data.Common;
-using Orseis.Execution;
 using Orseis.Mapping;
 
 namespace Orseis;

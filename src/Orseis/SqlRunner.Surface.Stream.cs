@@ -4,9 +4,27 @@ using System.ComponentModel;
 
 namespace Orseis;
 
-// Stream: rows read lazily; the string forms of Stream<T> are in SqlRunner.Stream.cs.
+// Stream: rows read lazily (StreamRowsAsync in SqlRunner.Stream.cs).
 public abstract partial class SqlRunner
 {
+    /// <summary>
+    /// Runs <paramref name="sql"/> when enumeration starts and yields rows one at a time, unbuffered. The connection and
+    /// reader are held until the enumeration ends or is disposed (<c>foreach</c> and <c>await foreach</c> do both, also on
+    /// <c>break</c> and on exceptions).
+    /// </summary>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <returns>The rows, read lazily.</returns>
+    public IEnumerable<T> Stream<T>(
+        string sql, object? args = null, TimeSpan? timeout = null)
+    {
+        Pool.Telemetry.EnterFlow();
+        var request = new CommandRequest(sql, args, timeout);
+        IEnumerable<T> rows = SyncRows(StreamRowsAsync<T>(request, async: false, CancellationToken.None));
+        return Diagnostics.OrseisActivitySource.Tracing ? TracedStream(request, rows) : rows;
+    }
+
     /// <summary>Like <see cref="Stream{T}(string, object?, TimeSpan?)"/>, with the holes of <paramref name="sql"/> sent as
     /// parameters.</summary>
     /// <param name="sql">An interpolated string; each hole becomes a parameter.</param>
@@ -24,6 +42,21 @@ public abstract partial class SqlRunner
     public IEnumerable<T> Stream<T>(
         SqlInterpolatedStringHandler sql, object? args, TimeSpan? timeout = null) =>
         throw new NotSupportedException(InterpolatedWithArgs);
+
+    /// <inheritdoc cref="Stream{T}(string, object?, TimeSpan?)"/>
+    /// <param name="sql">The SQL; parameters are written <c>@name</c>.</param>
+    /// <param name="args">The parameters.</param>
+    /// <param name="timeout">The command timeout for this call; null for the database's default.</param>
+    /// <param name="cancellationToken">Cancels the call (as does the token given to <c>WithCancellation</c>).</param>
+    public IAsyncEnumerable<T> StreamAsync<T>(
+        string sql, object? args = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)
+    {
+        Pool.Telemetry.EnterFlow();
+        var request = new CommandRequest(sql, args, timeout);
+        return Diagnostics.OrseisActivitySource.Tracing
+            ? TracedStreamAsync(request, StreamRowsAsync<T>(request, async: true, cancellationToken), CancellationToken.None)
+            : StreamRowsAsync<T>(request, async: true, cancellationToken);
+    }
 
     /// <summary>Like <see cref="StreamAsync{T}(string, object?, TimeSpan?, CancellationToken)"/>, with the holes of <paramref name="sql"/>
     /// sent as parameters.</summary>

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Orseis.Diagnostics;
-using Orseis.Execution;
 
 namespace Orseis;
 

@@ -1,7 +1,6 @@
 using System.Data;
 using System.Data.Common;
 using System.Runtime.CompilerServices;
-using Orseis.Execution;
 
 namespace Orseis;
 

@@ -74,6 +74,15 @@ public sealed record Call
     /// <summary>Whether the string forms are generated (else they are hand-written beside their body).</summary>
     public bool Generated => SyncBody is not null;
 
+    /// <summary>The <c>cref</c> of a grid call's form, sync or async.</summary>
+    public string GridCref(bool async)
+    {
+        IEnumerable<string> types = Before.Concat(Middle).Concat(After).Select(p => p.CrefType);
+        if (async)
+            types = types.Append("CancellationToken");
+        return $"{Name}{(async ? "Async" : "")}{TypeParams.Replace('<', '{').Replace('>', '}')}({string.Join(", ", types)})";
+    }
+
     /// <summary>The <c>cref</c> of the string form, sync or async.</summary>
     public string Cref(bool async)
     {
@@ -94,4 +103,9 @@ public sealed record Call
 /// <param name="Comment">What the file holds, for its header.</param>
 /// <param name="Usings">The namespaces its bodies and docs use, beside System.ComponentModel (the guards').</param>
 /// <param name="Calls">The calls, in order.</param>
-public sealed record Family(string File, string Comment, string[] Usings, Call[] Calls);
+/// <param name="Grid">
+/// A <c>GridReader</c> family: a call reads the grid's current result set, so it has no SQL, args nor timeout, no
+/// interpolated form and no guard; its <see cref="Call.Before"/>, <see cref="Call.Middle"/> and <see cref="Call.After"/>
+/// parameters are all it takes (and a <c>CancellationToken</c>, async).
+/// </param>
+public sealed record Family(string File, string Comment, string[] Usings, Call[] Calls, bool Grid = false);

@@ -5,7 +5,7 @@ using Orseis.SurfaceGen;
 bool check = args.Contains("--check");
 string root = args.FirstOrDefault(a => !a.StartsWith("--", StringComparison.Ordinal)) ?? FindRoot();
 int stale = 0;
-foreach (Family family in Surface.Families)
+foreach (Family family in Surface.AllFamilies)
 {
     string path = Path.Combine(root, "src", "Orseis", family.File);
     string text = Emitter.Emit(family);
@@ -17,7 +17,7 @@ foreach (Family family in Surface.Families)
         File.WriteAllText(path, text);
 }
 
-Console.WriteLine($"{Surface.Families.Length} files, {Surface.GuardCount} ORSEIS001 guards, {stale} {(check ? "stale" : "written")}");
+Console.WriteLine($"{Surface.AllFamilies.Length} files, {Surface.GuardCount} ORSEIS001 guards, {stale} {(check ? "stale" : "written")}");
 return check && stale > 0 ? 1 : 0;
 
 static string FindRoot()

@@ -19,13 +19,16 @@ public static partial class Surface
         new("SqlRunner.Surface.Execute.cs", "Execute: rows affected, once or per item of an argument sequence (SqlRunner.Execute.cs).",
             [DataCommon, Execution], [Execute]),
         .. RowFamilies,
-        new("SqlRunner.Surface.Stream.cs", "Stream: rows read lazily; the string forms of Stream<T> are in SqlRunner.Stream.cs.",
-            [], [Stream, StreamDynamic]),
+        new("SqlRunner.Surface.Stream.cs", "Stream: rows read lazily (StreamRowsAsync in SqlRunner.Stream.cs).",
+            [Execution], [Stream, StreamDynamic]),
         new("SqlRunner.Surface.MultiMap.cs", "Multi-mapping: each row split into parts, combined by a map function (SqlRunner.MultiMap.cs).",
             [Mapping], [.. Enumerable.Range(2, 6).Select(MultiMap), MultiMapTypes]),
-        new("SqlRunner.Surface.QueryMultiple.cs", "QueryMultiple: a GridReader over the result sets; the string forms are in SqlRunner.Multiple.cs.",
-            [], [QueryMultiple]),
+        new("SqlRunner.Surface.QueryMultiple.cs", "QueryMultiple: a GridReader over the result sets (OpenGridAsync in SqlRunner.Multiple.cs).",
+            [Execution], [QueryMultiple]),
     ];
+
+    /// <summary>Every generated file of SqlRunner and GridReader.</summary>
+    public static Family[] AllFamilies => [.. Families, .. GridFamilies];
 
     /// <summary>The ORSEIS001 guards the table makes: one per call and form (sync, async).</summary>
     public static int GuardCount => Families.Sum(f => f.Calls.Length) * 2;
@@ -98,9 +101,29 @@ public static partial class Surface
         TypeParams = "<T>",
         Result = "IEnumerable<T>",
         AsyncResult = "IAsyncEnumerable<T>",
-        Summary = "",
+        Summary = """
+            <summary>
+            Runs <paramref name="sql"/> when enumeration starts and yields rows one at a time, unbuffered. The connection and
+            reader are held until the enumeration ends or is disposed (<c>foreach</c> and <c>await foreach</c> do both, also on
+            <c>break</c> and on exceptions).
+            </summary>
+            """,
         Returns = "The rows, read lazily.",
         CancelDoc = "Cancels the call (as does the token given to <c>WithCancellation</c>).",
+        Block = true,
+        SyncBody = """
+            Pool.Telemetry.EnterFlow();
+            var request = new CommandRequest(sql, args, timeout);
+            IEnumerable<T> rows = SyncRows(StreamRowsAsync<T>(request, async: false, CancellationToken.None));
+            return Diagnostics.OrseisActivitySource.Tracing ? TracedStream(request, rows) : rows;
+            """,
+        AsyncBody = """
+            Pool.Telemetry.EnterFlow();
+            var request = new CommandRequest(sql, args, timeout);
+            return Diagnostics.OrseisActivitySource.Tracing
+                ? TracedStreamAsync(request, StreamRowsAsync<T>(request, async: true, cancellationToken), CancellationToken.None)
+                : StreamRowsAsync<T>(request, async: true, cancellationToken);
+            """,
     };
 
     private static Call StreamDynamic => new()
@@ -124,8 +147,33 @@ public static partial class Surface
         Name = "QueryMultiple",
         Result = "GridReader",
         AsyncResult = "Task<GridReader>",
-        Summary = "",
+        Summary = """
+            <summary>
+            Runs <paramref name="sql"/> (several statements, or a procedure returning several result sets) and returns a
+            <see cref="GridReader"/> to read its result sets in order. The connection is held until the reader is disposed,
+            with the same rules as a stream: on a session or a ReuseConnection database no other call runs meanwhile.
+            </summary>
+            """,
         Returns = "The reader of result sets; dispose it.",
+        Tail = """
+            <example>
+            <code>
+            using GridReader grids = db.QueryMultiple(
+                "select * from users where id = @id; select * from orders where user_id = @id", new { id });
+            User user = grids.ReadSingle&lt;User&gt;();
+            List&lt;Order&gt; orders = grids.Read&lt;Order&gt;();
+            </code>
+            </example>
+            """,
+        Block = true,
+        SyncBody = """
+            Pool.Telemetry.EnterFlow();
+            return SyncPath.Done(OpenGridAsync(new CommandRequest(sql, args, timeout), async: false, CancellationToken.None));
+            """,
+        AsyncBody = """
+            Pool.Telemetry.EnterFlow();
+            return OpenGridAsync(new CommandRequest(sql, args, timeout), async: true, cancellationToken).AsTask();
+            """,
     };
 
     private const string ArgsObjectDoc =

@@ -64,7 +64,7 @@ internal static class CallSites
         if (type is null || type.Assembly == Own)
             return false;
         string ns = type.Namespace ?? "";
-        foreach (string framework in FrameworkNamespaces)
+        foreach (string framework in ProviderTraits.FrameNamespaces)
         {
             if (ns.StartsWith(framework, StringComparison.Ordinal))
                 return false;
@@ -72,15 +72,6 @@ internal static class CallSites
 
         return true;
     }
-
-    /// <summary>
-    /// Namespaces of the runtime and of ADO.NET providers, whose frames (an <c>OpenAsync</c>, a pool's wait) are never
-    /// the place a user acquired a connection.
-    /// </summary>
-    private static readonly string[] FrameworkNamespaces =
-    [
-        "System", "Microsoft", "MySqlConnector", "MySql.", "Npgsql", "Oracle.", "IBM.", "FirebirdSql", "Devart", "Snowflake", "DuckDB",
-    ];
 
     private static string Describe(MethodBase method)
     {

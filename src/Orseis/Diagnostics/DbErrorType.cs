@@ -32,12 +32,12 @@ internal static class DbErrorType
     }
 
     /// <summary>
-    /// The <c>int Number</c> of a MySQL or SQL Server provider's exception (<see cref="Execution.ProviderTraits.ErrorNumberType"/>,
+    /// The <c>int Number</c> of a MySQL or SQL Server provider's exception (<see cref="ProviderTraits.ErrorNumberType"/>,
     /// read by name: no provider is referenced): the conventions' status code for both systems is the error number (MySQL's
     /// 1146, SQL Server's 208), not the SQLSTATE.
     /// </summary>
     private static PropertyInfo? ErrorNumber(Type type) =>
-        Execution.ProviderTraits.For(type).ErrorNumberType is { } name && type.FullName == name
+        ProviderTraits.For(type).ErrorNumberType is { } name && type.FullName == name
             ? type.GetProperty("Number", typeof(int))
             : null;
 }

@@ -1,6 +1,5 @@
 using System.Runtime.CompilerServices;
 using Orseis.Diagnostics.Detectors;
-using Orseis.Execution;
 
 namespace Orseis.Diagnostics;
 

@@ -1,5 +1,4 @@
 using System.Globalization;
-using Orseis.Execution;
 
 namespace Orseis.Diagnostics;
 

@@ -1,6 +1,5 @@
 using System.Data.Common;
 using Orseis.Diagnostics.Detectors;
-using Orseis.Execution;
 
 namespace Orseis.Diagnostics;
 

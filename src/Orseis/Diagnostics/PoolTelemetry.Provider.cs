@@ -4,9 +4,9 @@ namespace Orseis.Diagnostics;
 internal sealed partial class PoolTelemetry
 {
     /// <summary>
-    /// What Orseis can and cannot see of the provider's pool (<see cref="Execution.ProviderTraits.PoolVisibility"/>), set by
-    /// the pool's <see cref="Execution.PoolContext"/>: told by the provider, not by its system name, which MySqlConnector
+    /// What Orseis can and cannot see of the provider's pool (<see cref="ProviderTraits.PoolVisibility"/>), set by
+    /// the pool's <see cref="PoolContext"/>: told by the provider, not by its system name, which MySqlConnector
     /// and MySql.Data share.
     /// </summary>
-    public string ProviderVisibility { get; init; } = Execution.ProviderTraits.Other.PoolVisibility;
+    public string ProviderVisibility { get; init; } = ProviderTraits.Other.PoolVisibility;
 }

@@ -1,7 +1,6 @@
 using System.Data.Common;
 using System.Diagnostics.Metrics;
 using Orseis.Diagnostics.Detectors;
-using Orseis.Execution;
 
 namespace Orseis.Diagnostics;
 

@@ -47,7 +47,7 @@ internal sealed class ProviderPoolStats
 
     /// <summary>Starts listening (once per process) and returns the stats for <paramref name="source"/>'s pool, or null when the provider
     /// publishes none. <paramref name="countChanges"/>: also listen to counts reported change by change, for this pool.</summary>
-    public static ProviderPoolStats? For(Execution.ProviderTraits traits, DbDataSource source, bool countChanges = false)
+    public static ProviderPoolStats? For(ProviderTraits traits, DbDataSource source, bool countChanges = false)
     {
         if (traits.PoolMeterName is null)
             return null;
@@ -86,7 +86,7 @@ internal sealed class ProviderPoolStats
     /// as its builder normalises it, without password (a data source named with <c>UseName</c> is not matched). Read
     /// by name, since no provider is referenced.
     /// </summary>
-    private static string PoolTag(Execution.ProviderTraits traits, DbDataSource source)
+    private static string PoolTag(ProviderTraits traits, DbDataSource source)
     {
         if (source.GetType().GetProperty("Name")?.GetValue(source) is string named)
             return named;
@@ -123,7 +123,7 @@ internal sealed class ProviderPoolStats
                 InstrumentPublished = static (instrument, l) =>
                 {
                     // The instrument's kind rides along as the listener's state: worked out once, not per measurement.
-                    if (!Execution.ProviderTraits.IsPoolMeter(instrument.Meter.Name) || Kind(instrument) is not { } kind)
+                    if (!ProviderTraits.IsPoolMeter(instrument.Meter.Name) || Kind(instrument) is not { } kind)
                         return;
                     if (ReferenceEquals(kind, CountChangeKind))
                     {

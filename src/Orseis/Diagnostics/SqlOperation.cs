@@ -3,7 +3,7 @@ namespace Orseis.Diagnostics;
 /// <summary>
 /// The <c>db.operation.name</c> of a call's SQL: its first keyword, when the text is one statement and the keyword one
 /// of <see cref="Names"/>. Several statements (text after a <c>;</c> outside strings and comments, read by
-/// <see cref="Execution.SqlLexer"/>) have no single operation, and an unknown first
+/// <see cref="SqlLexer"/>) have no single operation, and an unknown first
 /// word (a CTE's <c>WITH</c>, a dialect's own verb) names none, so span names stay low-cardinality. Reported upper case,
 /// one string per keyword: nothing is allocated.
 /// </summary>
@@ -16,17 +16,17 @@ internal static class SqlOperation
     ];
 
     /// <summary>The index in <see cref="Names"/> of <paramref name="sql"/>'s operation, or -1 when it has no single known one.</summary>
-    public static int Find(string sql) => Find(sql, Execution.SqlDialect.None);
+    public static int Find(string sql) => Find(sql, SqlDialect.None);
 
     /// <summary>As <see cref="Find(string)"/>, reading <paramref name="sql"/> as <paramref name="dialect"/>.</summary>
-    public static int Find(string sql, Execution.SqlDialect dialect)
+    public static int Find(string sql, SqlDialect dialect)
     {
         // The usual text starts with its keyword: read it without the lexer; blanks, comments or a quote first go through it.
         int at = 0;
         int start = 0;
         if (sql.Length == 0 || !char.IsAsciiLetter(sql[0]))
         {
-            if (!Execution.SqlLexer.Next(sql, ref at, dialect, out Execution.SqlToken first) || first.Kind != Execution.SqlTokenKind.Word)
+            if (!SqlLexer.Next(sql, ref at, dialect, out SqlToken first) || first.Kind != SqlTokenKind.Word)
                 return -1;
             start = first.Start;
             at = start;
@@ -44,10 +44,10 @@ internal static class SqlOperation
 
         if (found < 0 || sql.IndexOf(';', at) < 0) // no semicolon at all (a vectorised search): one statement, nothing to read
             return found;
-        while (Execution.SqlLexer.NextSpecial(sql, ref at, dialect, out Execution.SqlToken token))
+        while (SqlLexer.NextSpecial(sql, ref at, dialect, out SqlToken token))
         {
             if (token.Is(sql, ';'))
-                return Execution.SqlLexer.SkipBlank(sql, at, dialect) == sql.Length ? found : -1;
+                return SqlLexer.SkipBlank(sql, at, dialect) == sql.Length ? found : -1;
         }
 
         return found;

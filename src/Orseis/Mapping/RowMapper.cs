@@ -59,20 +59,20 @@ internal static class RowMapper<T>
     /// <summary>
     /// True when the SQL text alone decides the result's column names: a single plain select list without <c>*</c>.
     /// Procedures, <c>*</c> (which follows the schema) and anything else are checked name by name every time. The text is
-    /// read by <see cref="Execution.SqlLexer"/>: a <c>*</c> or <c>;</c> in a string literal, a quoted name or a comment is
+    /// read by <see cref="SqlLexer"/>: a <c>*</c> or <c>;</c> in a string literal, a quoted name or a comment is
     /// not one, and a comment may come before the <c>select</c>.
     /// </summary>
     internal static bool NamesFixedBy(string sql)
     {
         int at = 0;
-        if (!Execution.SqlLexer.Next(sql, ref at, Execution.SqlDialect.None, out Execution.SqlToken first) ||
-            first.Kind != Execution.SqlTokenKind.Word ||
+        if (!SqlLexer.Next(sql, ref at, SqlDialect.None, out SqlToken first) ||
+            first.Kind != SqlTokenKind.Word ||
             !sql.AsSpan(first.Start, first.Length).Equals("select", StringComparison.OrdinalIgnoreCase))
         {
             return false;
         }
 
-        while (Execution.SqlLexer.NextSpecial(sql, ref at, Execution.SqlDialect.None, out Execution.SqlToken token))
+        while (SqlLexer.NextSpecial(sql, ref at, SqlDialect.None, out SqlToken token))
         {
             if (token.Is(sql, '*') || token.Is(sql, ';'))
                 return false;

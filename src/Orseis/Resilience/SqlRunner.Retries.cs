@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.ExceptionServices;
 using Orseis.Diagnostics;
-using Orseis.Execution;
 using Polly;
 
 namespace Orseis;

@@ -39,6 +39,8 @@ public sealed class PostgresTests() : ServerSuite(new PostgresDialect())
 
     [PostgresFact] public Task Dapper_findings() => Arguments_and_conversions_behave_as_Dapper_users_expect();
 
+    [PostgresFact] public Task Unsendable_values() => A_value_the_provider_cannot_send_is_refused_without_quoting_it();
+
     [PostgresFact] public Task Literals() =>
         Literals_are_written_into_the_sql_in_every_mode("select id from {0} order by id limit {=take}");
 

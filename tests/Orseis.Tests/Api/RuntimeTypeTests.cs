@@ -58,6 +58,33 @@ public sealed class RuntimeTypeTests
         Assert.Equal([new Point(2, 22)], await grid.ReadAsync(typeof(Point)));
     }
 
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task A_grid_reads_one_row_of_a_run_time_type_by_each_limit_as_the_calls_do(RunnerKind kind)
+    {
+        // GridReader.ReadFirst(Type) and the other limits: the shape added by one table row (tools/Orseis.SurfaceGen).
+        using var db = new SeededDatabase(kind);
+        const string Two = "select id, name, age from people where id in (4, 5) order by id";
+        const string One = "select id, name, age from people where id = 2";
+        const string None = "select id, name, age from people where id = 99";
+        string sql = string.Join("; ", One, Two, None, One, One, Two, None, Two, One, None);
+        await using GridReader grid = await db.Runner.QueryMultipleAsync(sql);
+
+        Assert.Equal("person 2", ((Person)grid.ReadSingle(typeof(Person))!).Name);
+        Assert.Equal(new Point(4, 24), grid.ReadFirst(typeof(Point))); // a struct, boxed; later rows skipped
+        Assert.Null(grid.ReadFirstOrDefault(typeof(Point)));
+        Assert.Equal(2L, await grid.ReadSingleOrDefaultAsync(typeof(long)));
+        Assert.Equal("person 2", ((dynamic)(await grid.ReadFirstAsync(typeof(object)))!).name); // object: a DynamicRow
+        var many = await Assert.ThrowsAsync<InvalidOperationException>(() => grid.ReadSingleAsync(typeof(Person)));
+        Assert.Equal("ReadSingle expected at most one row, but the result set has more than one.", many.Message);
+        var none = Assert.Throws<InvalidOperationException>(() => grid.ReadSingle(typeof(Person)));
+        Assert.Equal("ReadSingle expected a row, but the result set has none.", none.Message);
+        Assert.Throws<InvalidOperationException>(() => grid.ReadSingleOrDefault(typeof(Person))); // two rows
+        Assert.Equal(new Point(2, 22), await grid.ReadFirstOrDefaultAsync(typeof(Point)));
+        Assert.Null(grid.ReadSingleOrDefault(typeof(Person)));
+        Assert.True(grid.IsConsumed);
+    }
+
     [Fact]
     public void A_type_no_row_can_be_is_refused_before_anything_runs_and_a_type_that_does_not_map_is_named()
     {

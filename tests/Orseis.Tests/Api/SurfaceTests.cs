@@ -4,18 +4,18 @@ using Orseis.Testing;
 namespace Orseis.Tests.Api;
 
 /// <summary>
-/// SqlRunner's public calls are generated from one table (tools/Orseis.SurfaceGen) into checked-in files: these tests
+/// SqlRunner's and GridReader's public calls are generated from one table (tools/Orseis.SurfaceGen) into checked-in files: these tests
 /// fail when a file differs from what the table makes (someone edited it, or changed the table without regenerating).
 /// </summary>
 public sealed class SurfaceTests
 {
-    public static TheoryData<string> Files() => [.. Surface.Families.Select(f => f.File)];
+    public static TheoryData<string> Files() => [.. Surface.AllFamilies.Select(f => f.File)];
 
     [Theory]
     [MemberData(nameof(Files))]
     public void The_checked_in_file_is_what_the_table_makes(string file)
     {
-        Family family = Surface.Families.Single(f => f.File == file);
+        Family family = Surface.AllFamilies.Single(f => f.File == file);
         string path = Path.Combine(RepositoryRoot.Find(), "src", "Orseis", file);
 
         Assert.True(
@@ -27,8 +27,10 @@ public sealed class SurfaceTests
     public void No_other_file_claims_to_be_generated()
     {
         // A family removed from the table must not leave its old file behind, compiling still.
-        string[] expected = [.. Surface.Families.Select(f => f.File).Order(StringComparer.Ordinal)];
-        string[] present = [.. Directory.GetFiles(Path.Combine(RepositoryRoot.Find(), "src", "Orseis"), "SqlRunner.Surface.*.cs")
+        string[] expected = [.. Surface.AllFamilies.Select(f => f.File).Order(StringComparer.Ordinal)];
+        string folder = Path.Combine(RepositoryRoot.Find(), "src", "Orseis");
+        string[] present = [.. Directory.GetFiles(folder, "SqlRunner.Surface.*.cs")
+            .Concat(Directory.GetFiles(folder, "GridReader.Surface.*.cs"))
             .Select(Path.GetFileName).Order(StringComparer.Ordinal)!];
 
         Assert.Equal(expected, present);
@@ -44,5 +46,16 @@ public sealed class SurfaceTests
 
         Assert.Equal(calls * 4, interpolated);
         Assert.Equal(calls * 2, Surface.GuardCount);
+    }
+
+    [Fact]
+    public void Every_public_grid_read_but_the_unbuffered_ones_comes_from_the_table()
+    {
+        // GridReader's hand-written public members: Read<T>(bool), ReadUnbufferedAsync<T>(), IsConsumed, Dispose, DisposeAsync.
+        int generated = Surface.GridFamilies.Sum(f => f.Calls.Length) * 2;
+        int reads = typeof(GridReader).GetMethods()
+            .Count(m => m.DeclaringType == typeof(GridReader) && m.Name.StartsWith("Read", StringComparison.Ordinal));
+
+        Assert.Equal(reads - 2, generated);
     }
 }

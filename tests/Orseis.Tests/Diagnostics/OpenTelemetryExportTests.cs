@@ -1,6 +1,5 @@
 using System.Data.Common;
 using Orseis.Diagnostics;
-using Orseis.Execution;
 using OpenTelemetry;
 using OpenTelemetry.Metrics;
 

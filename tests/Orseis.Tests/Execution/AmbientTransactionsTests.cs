@@ -1,6 +1,5 @@
 using System.Transactions;
 using Microsoft.Data.Sqlite;
-using Orseis.Execution;
 using Orseis.Tests.Infrastructure;
 
 namespace Orseis.Tests.Execution;

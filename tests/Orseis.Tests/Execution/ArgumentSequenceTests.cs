@@ -1,7 +1,6 @@
 using System.Collections;
 using System.Data.Common;
 using Microsoft.Data.Sqlite;
-using Orseis.Execution;
 
 namespace Orseis.Tests.Execution;
 

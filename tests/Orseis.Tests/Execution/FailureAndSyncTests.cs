@@ -1,5 +1,4 @@
 using Microsoft.Data.Sqlite;
-using Orseis.Execution;
 
 namespace Orseis.Tests.Execution;
 

@@ -2,7 +2,6 @@ using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using System.Reflection;
-using Orseis.Execution;
 
 namespace Orseis.Tests.Execution;
 

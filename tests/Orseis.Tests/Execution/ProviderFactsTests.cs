@@ -2,7 +2,6 @@ using System.Data.Common;
 using System.Reflection;
 using System.Transactions;
 using Microsoft.Data.Sqlite;
-using Orseis.Execution;
 using Orseis.Tests.Infrastructure;
 
 namespace Orseis.Tests.Execution;

@@ -1,6 +1,5 @@
 using System.Reflection;
 using Microsoft.Data.Sqlite;
-using Orseis.Execution;
 
 namespace Orseis.Tests.Execution;
 

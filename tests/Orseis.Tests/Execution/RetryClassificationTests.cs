@@ -1,6 +1,5 @@
 using System.Net.Sockets;
 using Npgsql;
-using Orseis.Execution;
 
 namespace Orseis.Tests.Execution;
 

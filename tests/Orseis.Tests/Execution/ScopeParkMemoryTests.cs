@@ -1,6 +1,5 @@
 using Microsoft.Extensions.Time.Testing;
 using Orseis.Diagnostics;
-using Orseis.Execution;
 using Orseis.Tests.Infrastructure;
 
 namespace Orseis.Tests.Execution;

@@ -1,5 +1,3 @@
-using Orseis.Execution;
-
 namespace Orseis.Tests.Execution;
 
 /// <summary>

@@ -1,6 +1,5 @@
 using Microsoft.Data.Sqlite;
 using Orseis.Diagnostics;
-using Orseis.Execution;
 using Orseis.Mapping;
 using Orseis.Tests.Infrastructure;
 

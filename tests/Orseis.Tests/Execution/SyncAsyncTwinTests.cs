@@ -1,7 +1,6 @@
 using System.Data;
 using System.Data.Common;
 using Microsoft.Data.Sqlite;
-using Orseis.Execution;
 using Orseis.Tests.Infrastructure;
 
 namespace Orseis.Tests.Execution;

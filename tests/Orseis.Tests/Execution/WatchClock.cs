@@ -1,5 +1,4 @@
 using Microsoft.Extensions.Time.Testing;
-using Orseis.Execution;
 
 namespace Orseis.Tests.Execution;
 

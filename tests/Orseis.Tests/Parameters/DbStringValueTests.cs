@@ -1,6 +1,5 @@
 using System.Data;
 using System.Data.Common;
-using Orseis.Execution;
 using Orseis.Tests.Infrastructure;
 
 namespace Orseis.Tests.Parameters;

@@ -213,5 +213,5 @@ public sealed class ParameterNameTests
     [InlineData("select name_id", "id", null)]
     [InlineData("select $ID", "id", "ID")]
     public void Parameter_spellings_are_found_only_as_whole_parameter_names(string sql, string name, string? expected) =>
-        Assert.Equal(expected, Orseis.Execution.SqlNames.FindSpelling(sql, name));
+        Assert.Equal(expected, SqlNames.FindSpelling(sql, name));
 }

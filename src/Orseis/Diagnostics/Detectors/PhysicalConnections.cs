@@ -13,23 +13,27 @@ namespace Orseis.Diagnostics.Detectors;
 internal sealed class PhysicalConnections
 {
     private const int MaxRemembered = 10_000;
-    private static readonly string[] IdProperties = ["ServerThread", "ClientConnectionId"];
+    private readonly string _idProperty;
     private readonly ConcurrentDictionary<Type, PropertyInfo?> _properties = new();
     private readonly ConcurrentDictionary<object, byte> _seen = new();
 
-    private PhysicalConnections()
+    private PhysicalConnections(string idProperty)
     {
+        _idProperty = idProperty;
     }
 
-    /// <summary>An instance for <paramref name="systemName"/>, or null where no connection id is known to be readable.</summary>
+    /// <summary>
+    /// An instance for <paramref name="systemName"/>'s providers (their <see cref="ProviderTraits.ConnectionIdProperty"/>),
+    /// or null where no connection id is known to be readable.
+    /// </summary>
     public static PhysicalConnections? For(string systemName) =>
-        systemName is "mysql" or "microsoft.sql_server" ? new PhysicalConnections() : null;
+        ProviderTraits.OfSystem(systemName).ConnectionIdProperty is { } name ? new PhysicalConnections(name) : null;
 
     /// <summary>Whether <paramref name="connection"/> (just opened) is a physical connection this pool had not handed out before.</summary>
     public bool IsNew(DbConnection connection)
     {
-        PropertyInfo? property = _properties.GetOrAdd(connection.GetType(),
-            static type => IdProperties.Select(name => type.GetProperty(name, BindingFlags.Public | BindingFlags.Instance)).FirstOrDefault(p => p is not null));
+        PropertyInfo? property = _properties.GetOrAdd(
+            connection.GetType(), static (type, name) => type.GetProperty(name, BindingFlags.Public | BindingFlags.Instance), _idProperty);
         if (property?.GetValue(connection) is not { } id)
             return false;
         if (_seen.Count >= MaxRemembered)

@@ -1,6 +1,5 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
-using Orseis.Execution;
 
 namespace Orseis.Diagnostics.Detectors;
 

@@ -1,5 +1,4 @@
 using Orseis.Diagnostics.Detectors;
-using Orseis.Execution;
 
 namespace Orseis.Diagnostics.Replay;
 

@@ -2,7 +2,7 @@ using System.Collections;
 using System.Data.Common;
 using Orseis.Mapping;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Binding;
 
 /// <summary>
 /// Recognises Dapper's execute-many: <c>Execute(sql, new[] { new { id = 1 }, new { id = 2 } })</c>, a sequence of

@@ -3,7 +3,7 @@ using System.Diagnostics;
 using Orseis.Diagnostics;
 using Orseis.Mapping;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Binding;
 
 /// <summary>
 /// Dapper's execute-many: one statement run for each item of an argument sequence, on one connection. Where the

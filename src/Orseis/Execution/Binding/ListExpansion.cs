@@ -2,7 +2,7 @@ using System.Collections;
 using System.Data.Common;
 using System.Text;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Binding;
 
 /// <summary>
 /// Expands a list argument into one parameter per element: <c>IN @ids</c> or <c>IN (@ids)</c> becomes

@@ -3,7 +3,7 @@ using System.Data.Common;
 using System.Globalization;
 using System.Text;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Binding;
 
 /// <summary>
 /// Dapper's literal replacement: <c>{=name}</c> in the SQL is replaced by the argument's value written as a SQL literal,

@@ -6,7 +6,7 @@ using System.Globalization;
 using System.Linq.Expressions;
 using System.Reflection;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Binding;
 
 /// <summary>
 /// Turns a call's arguments into command parameters. Objects are read through getters compiled once per type;

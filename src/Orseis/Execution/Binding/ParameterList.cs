@@ -1,4 +1,4 @@
-namespace Orseis.Execution;
+namespace Orseis.Execution.Binding;
 
 /// <summary>Parameters already named and expanded (the interpolated-string form builds one).</summary>
 internal sealed class ParameterList : List<KeyValuePair<string, object?>>

@@ -1,4 +1,4 @@
-namespace Orseis.Execution;
+namespace Orseis.Execution.Binding;
 
 /// <summary>
 /// Names of the public calls' parameters, for errors raised deep inside a call that are about what the caller passed

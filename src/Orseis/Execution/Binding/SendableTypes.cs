@@ -3,18 +3,20 @@ using System.Data.Common;
 using System.Reflection;
 using System.Runtime.CompilerServices;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Binding;
 
 /// <summary>
-/// Whether a parameter value's type is one a provider can send. A type no provider knows (a class of the application's
-/// own, an anonymous object, a tuple) is refused before the provider sees it: the provider's own error would quote the
-/// value (MySqlConnector's does), and a value never appears in Orseis' messages.
+/// Whether a parameter value's type is one the command's provider can send. A type it does not send (a class of the
+/// application's own, an anonymous object, a tuple, a <see cref="Uri"/> or <see cref="Version"/> on most providers) is
+/// refused before the provider sees it, naming the parameter and the type: the provider's own error would quote the
+/// value (MySqlConnector's does), name no parameter (SQLite's, Npgsql's), or the provider would store its
+/// <c>ToString()</c> text (MySql.Data), and a value never appears in Orseis' messages.
 /// </summary>
 /// <remarks>
-/// Sendable: the runtime's types (primitives, string, decimal, Guid, the date and time types, byte arrays, and the
-/// framework's others, such as <c>IPAddress</c> or <c>JsonDocument</c> that Npgsql sends), the provider's own types,
-/// and the types of assemblies that a loaded assembly of the provider's family references (its plugins: Npgsql.NodaTime
-/// makes NodaTime's types sendable). A type handler registered for the type sends anything else.
+/// Sendable: types whose <see cref="TypeCode"/> is not <see cref="TypeCode.Object"/> (numbers, text, <see cref="DateTime"/>),
+/// the provider's own types, the runtime's types the provider sends (<see cref="ProviderTraits.SendsFrameworkType"/>, a
+/// provider fact), and the types of assemblies that a loaded assembly of the provider's family references (its plugins:
+/// Npgsql.NodaTime makes NodaTime's types sendable). A type handler registered for the type sends anything else.
 /// </remarks>
 internal static class SendableTypes
 {
@@ -24,18 +26,19 @@ internal static class SendableTypes
     public static bool Accepts(DbCommand command, object value)
     {
         Type type = value.GetType();
-        if (Type.GetTypeCode(type) != TypeCode.Object || type.Assembly == typeof(object).Assembly)
+        if (Type.GetTypeCode(type) != TypeCode.Object || type == typeof(byte[]) || type == typeof(Guid))
             return true;
         Assembly provider = command.GetType().Assembly;
-        return type.Assembly == provider || Known.GetOrAdd((type, provider), static key => Decide(key.Type, key.Provider));
+        return type.Assembly == provider ||
+               Known.GetOrAdd((type, provider), static (key, traits) => Decide(key.Type, traits, key.Provider), ProviderTraits.Of(command));
     }
 
-    private static bool Decide(Type type, Assembly provider)
+    private static bool Decide(Type type, ProviderTraits traits, Assembly provider)
     {
         if (type.IsDefined(typeof(CompilerGeneratedAttribute), inherit: false) || typeof(ITuple).IsAssignableFrom(type))
             return false;
-        if (IsFramework(type.Assembly.GetName().Name))
-            return true;
+        if (type.Assembly == typeof(object).Assembly || IsFramework(type.Assembly.GetName().Name))
+            return traits.SendsFrameworkType(type);
 
         // A provider's plugin (Npgsql.NodaTime, Npgsql.NetTopologySuite) references the assembly of the types it sends.
         string family = provider.GetName().Name ?? "";

@@ -1,4 +1,4 @@
-namespace Orseis.Execution;
+namespace Orseis.Execution.Binding;
 
 /// <summary>Finds how the SQL text spells a parameter, so <c>new { Id }</c> binds to <c>@id</c> on providers that match names exactly
 /// (SQLite). The text is read by <see cref="SqlLexer"/>: a name in a string literal, a quoted name or a comment is not a

@@ -1,6 +1,6 @@
 using System.Data.Common;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>What a buffered call does with its command: read a list, a row, a scalar, or execute.</summary>
 /// <param name="command">The command, bound and ready.</param>

@@ -2,7 +2,7 @@ using System.Data;
 using System.Data.Common;
 using System.Diagnostics;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>What a call throws when its timeout ran out or its caller cancelled it, whoever noticed first.</summary>
 internal static class CallErrors

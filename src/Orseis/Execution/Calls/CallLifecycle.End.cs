@@ -1,7 +1,7 @@
 using System.Data.Common;
 using Orseis.Diagnostics.Detectors;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>The end of a call: its telemetry stopped, its command and connection given back.</summary>
 internal partial struct CallLifecycle

@@ -2,7 +2,7 @@ using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
 using Orseis.Diagnostics.Detectors;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>The start of a call: its connection acquired, its command rented or created and filled, its watch started.</summary>
 internal partial struct CallLifecycle

@@ -3,7 +3,7 @@ using System.Data.Common;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>The shapes a call comes in: they differ in how long the connection is held and who reads the results.</summary>
 internal enum CallShape

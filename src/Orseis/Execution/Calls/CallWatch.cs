@@ -1,6 +1,6 @@
 using System.Data.Common;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>
 /// Watches one asynchronous provider operation so that the caller gets control back on time whatever the provider

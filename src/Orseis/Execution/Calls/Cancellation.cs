@@ -1,6 +1,6 @@
 using System.Data.Common;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>
 /// Makes a cancelled call end the same way on every provider: with an <see cref="OperationCanceledException"/> for the

@@ -1,4 +1,4 @@
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>One call's SQL, arguments and timeout, as given by the caller; nothing is bound yet.</summary>
 /// <remarks>

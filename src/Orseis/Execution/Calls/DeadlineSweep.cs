@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>
 /// The deadlines of every <see cref="CallWatch"/> on one clock, checked by one timer a few times a second instead of a

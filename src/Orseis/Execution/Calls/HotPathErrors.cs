@@ -1,6 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>
 /// The errors that hot methods (the binder, list expansion, execute-many, value conversion) raise, built by these

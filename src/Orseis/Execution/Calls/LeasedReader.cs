@@ -1,7 +1,7 @@
 using System.Collections;
 using System.Data.Common;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>
 /// The reader of <see cref="SqlRunner.ExecuteReader(string, object?, TimeSpan?)"/>: the provider's reader, read by the caller,

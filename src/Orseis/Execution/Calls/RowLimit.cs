@@ -1,4 +1,4 @@
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>What the single-row query forms expect from the result.</summary>
 internal enum RowLimit

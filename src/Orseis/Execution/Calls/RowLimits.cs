@@ -1,4 +1,4 @@
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>
 /// The rules of a <see cref="RowLimit"/> and their messages, once for the calls (<c>SqlRunner.RowBody</c>) and the grids

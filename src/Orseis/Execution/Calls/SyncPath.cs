@@ -1,6 +1,6 @@
 using System.Runtime.CompilerServices;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Calls;
 
 /// <summary>
 /// Where sync code meets the one sync/async code path. Every call runs the same code with an <c>async</c> flag; with it

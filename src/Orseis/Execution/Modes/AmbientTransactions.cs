@@ -2,7 +2,7 @@ using System.Data.Common;
 using System.Runtime.CompilerServices;
 using System.Transactions;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// What Orseis does under an ambient <see cref="TransactionScope"/>. A provider joins the scope only with a connection

@@ -1,7 +1,7 @@
 using System.Data;
 using System.Data.Common;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// A connection the caller owns (<see cref="Database.On"/>): Dapper code's connection, EF Core's, a connection with a

@@ -1,6 +1,6 @@
 using System.Data.Common;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// How a runner gets the connection for one call: one implementation per way of running (<see cref="OpenPerCallSource"/>,

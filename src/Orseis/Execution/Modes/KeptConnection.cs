@@ -2,7 +2,7 @@ using System.Data;
 using System.Data.Common;
 using System.Runtime.CompilerServices;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// One connection kept open across calls (a <see cref="Session"/>'s, or a ReuseConnection database's shared one):

@@ -1,6 +1,6 @@
 using System.Data.Common;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// A source that keeps one connection across calls (<see cref="SessionSource"/>, <see cref="ReuseConnectionSource"/>): commands,

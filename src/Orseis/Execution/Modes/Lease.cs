@@ -1,7 +1,7 @@
 using System.Data.Common;
 using Orseis.Diagnostics.Detectors;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// An open connection from <see cref="PoolContext.OpenAsync"/> and its hold in the pool's telemetry (which slot of the

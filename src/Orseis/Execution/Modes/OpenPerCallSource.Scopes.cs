@@ -1,6 +1,6 @@
 using System.Data.Common;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// OpenPerCall under an ambient <c>TransactionScope</c> whose calls failed: the server is asked what a failure did to the

@@ -1,7 +1,7 @@
 using System.Data.Common;
 using System.Runtime.CompilerServices;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// <see cref="ExecutionMode.OpenPerCall"/>: every call opens a pooled connection and disposes it; inside a

@@ -4,7 +4,7 @@ using System.Runtime.ExceptionServices;
 using Orseis.Diagnostics;
 using Orseis.Diagnostics.Detectors;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// Opening a connection: an attempt that completes without an async frame when the provider opens at once (a pooled

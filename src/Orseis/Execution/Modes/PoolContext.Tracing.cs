@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using Orseis.Diagnostics;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>The pool wait as a span: a child of the call (or session) that opens a connection, while someone traces.</summary>
 internal sealed partial class PoolContext

@@ -1,7 +1,7 @@
 using System.Data.Common;
 using Orseis.Diagnostics;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// What every runner of one <see cref="Database"/> shares: the data source that opens connections, the validated

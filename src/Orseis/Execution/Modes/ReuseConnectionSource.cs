@@ -1,4 +1,4 @@
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// The one connection of a <see cref="ExecutionMode.ReuseConnection"/> database. Calls from concurrent flows are

@@ -1,6 +1,6 @@
 using System.Data.Common;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// A <see cref="Session"/>'s one connection, kept across calls, and its one-call-at-a-time guard: a second call while one

@@ -1,4 +1,4 @@
-namespace Orseis.Execution;
+namespace Orseis.Execution.Modes;
 
 /// <summary>
 /// A transaction the server ended while Orseis held it open (see <see cref="ServerTransactions"/>): what ended it, and the

@@ -1,7 +1,7 @@
 using System.Data;
 using System.Data.Common;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>
 /// Turns a failure that left its connection closed into a <see cref="ConnectionBrokenException"/>, the same way in every

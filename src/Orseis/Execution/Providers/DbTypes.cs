@@ -1,6 +1,6 @@
 using System.Data;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>The <see cref="DbType"/> of common CLR types, for parameters whose value alone does not say (NULLs).</summary>
 internal static class DbTypes

@@ -3,7 +3,7 @@ using System.Globalization;
 using System.Reflection;
 using System.Resources;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>What kind of "no connection in time" a provider's open failure is.</summary>
 internal enum OpenTimeout

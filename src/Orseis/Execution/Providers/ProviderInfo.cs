@@ -1,7 +1,7 @@
 using System.Data.Common;
 using System.Globalization;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>
 /// What a connection string says about the server and the database, read with each provider's own keys (by its

@@ -1,6 +1,6 @@
 using Orseis.Diagnostics;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>The known providers, one entry each: every fact Orseis holds about a provider is set here.</summary>
 internal sealed partial class ProviderTraits
@@ -24,6 +24,7 @@ internal sealed partial class ProviderTraits
     /// <summary>Microsoft.Data.Sqlite: parameters named with their prefix, typed getters that throw on NULL, no pool bound.</summary>
     public static readonly ProviderTraits MicrosoftSqlite = new("Microsoft.Data.Sqlite", "sqlite", AnyPoolSizeKeys, null)
     {
+        SendsFrameworkType = SqliteSends,
         TransactionQuestion = TransactionQuestion.Sqlite,
         KnowsDateAndTimeOnly = true,
         PrefixedParameterNames = true,
@@ -35,6 +36,7 @@ internal sealed partial class ProviderTraits
     /// <summary>System.Data.SQLite, trusted like Microsoft.Data.Sqlite to refuse NULL in its typed getters.</summary>
     public static readonly ProviderTraits SystemSqlite = new("System.Data.SQLite", "sqlite", AnyPoolSizeKeys, null)
     {
+        SendsFrameworkType = SqliteSends,
         TransactionQuestion = TransactionQuestion.Sqlite,
         TypedGettersRefuseNull = true,
         PoolVisibility = "System.Data.SQLite publishes no pool data Orseis reads; " + NoPoolData,
@@ -43,6 +45,7 @@ internal sealed partial class ProviderTraits
     /// <summary>Npgsql: meter <c>Npgsql</c>; keys as <c>NpgsqlConnectionStringBuilder</c> names them.</summary>
     public static readonly ProviderTraits Npgsql = new("Npgsql", "postgresql", ["Maximum Pool Size", "MaxPoolSize"], 100)
     {
+        SendsFrameworkType = NpgsqlSends,
         TransactionQuestion = TransactionQuestion.Postgres,
         Dialect = SqlDialect.NestedComments,
         EnlistKeys = ["Enlist"],
@@ -52,6 +55,7 @@ internal sealed partial class ProviderTraits
         OwnInstruments = ProviderInstruments.Pool | ProviderInstruments.OperationDuration,
         SpanSource = "Npgsql",
         ReadOpenTimeout = OpenFailure.Npgsql,
+        ServerErrorType = "Npgsql.PostgresException",
         PoolVisibility = "Npgsql publishes pool data on its meter 'Npgsql': " +
                          "idle/used connections and physical connection creations are read in-process.",
         ServerKeys = new(["Host", "Server"], ["Database", "DB"], ProviderInfo.PostgresHost),
@@ -61,6 +65,7 @@ internal sealed partial class ProviderTraits
     public static readonly ProviderTraits MicrosoftSqlClient = new(
         "Microsoft.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
+        SendsFrameworkType = SqlClientSends,
         TransactionQuestion = TransactionQuestion.SqlServer,
         Dialect = SqlDialect.NestedComments,
         EnlistKeys = ["Enlist"],
@@ -68,6 +73,7 @@ internal sealed partial class ProviderTraits
         SpanSource = SqlClientInstrumentation,
         ReadOpenTimeout = static error => OpenFailure.SqlClient(error, "Microsoft.Data.SqlClient"),
         ErrorNumberType = "Microsoft.Data.SqlClient.SqlException",
+        ConnectionIdProperty = "ClientConnectionId",
         PoolVisibility = "SqlClient publishes pool data only as EventCounters (Microsoft.Data.SqlClient.EventSource); " + NoPoolData,
         ServerKeys = SqlServerKeys,
     };
@@ -75,12 +81,14 @@ internal sealed partial class ProviderTraits
     /// <summary>System.Data.SqlClient, which predates <see cref="DateOnly"/> and <see cref="TimeOnly"/>.</summary>
     public static readonly ProviderTraits SystemSqlClient = new("System.Data.SqlClient", "microsoft.sql_server", ["Max Pool Size"], 100)
     {
+        SendsFrameworkType = SqlClientSends,
         TransactionQuestion = TransactionQuestion.SqlServer,
         Dialect = SqlDialect.NestedComments,
         EnlistKeys = ["Enlist"],
         SpanSource = SqlClientInstrumentation,
         ReadOpenTimeout = static error => OpenFailure.SqlClient(error, "System.Data.SqlClient"),
         ErrorNumberType = "System.Data.SqlClient.SqlException",
+        ConnectionIdProperty = "ClientConnectionId",
         PoolVisibility = "SqlClient publishes pool data only as EventCounters (System.Data.SqlClient's EventSource); " + NoPoolData,
         ServerKeys = SqlServerKeys,
     };
@@ -89,6 +97,7 @@ internal sealed partial class ProviderTraits
     public static readonly ProviderTraits MySqlConnector = new(
         "MySqlConnector", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
     {
+        SendsFrameworkType = MySqlConnectorSends,
         TransactionQuestion = TransactionQuestion.MySql,
         Dialect = SqlDialect.BackslashEscapes | SqlDialect.MySqlComments,
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
@@ -98,6 +107,7 @@ internal sealed partial class ProviderTraits
         SpanSource = "MySqlConnector",
         ReadOpenTimeout = OpenFailure.MySqlConnector,
         ErrorNumberType = "MySqlConnector.MySqlException",
+        ConnectionIdProperty = "ServerThread",
         TagsPoolWithNormalisedConnectionString = true,
         PoolVisibility = "MySqlConnector publishes pool data on its meter 'MySqlConnector': " +
                          "physical connection creations are read in-process, " +
@@ -110,12 +120,14 @@ internal sealed partial class ProviderTraits
     public static readonly ProviderTraits MySqlData = new(
         "MySql.Data", "mysql", ["Maximum Pool Size", "Max Pool Size", "MaximumPoolSize", "MaxPoolSize"], 100)
     {
+        SendsFrameworkType = MySqlDataSends,
         TransactionQuestion = TransactionQuestion.MySql,
         Dialect = SqlDialect.BackslashEscapes | SqlDialect.MySqlComments,
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         AsyncRunsSynchronously = true,
         ReadOpenTimeout = OpenFailure.MySqlData,
         ErrorNumberType = "MySql.Data.MySqlClient.MySqlException",
+        ConnectionIdProperty = "ServerThread",
         PoolVisibility = "MySql.Data publishes no pool data (no meter, no counters Orseis reads); " + NoPoolData,
         ServerKeys = MySqlServerKeys,
     };
@@ -128,6 +140,15 @@ internal sealed partial class ProviderTraits
     {
         ReadOpenTimeout = OpenFailure.ByMessage,
     };
+
+    /// <summary>
+    /// Namespaces whose stack frames are never where a user's code called (<see cref="Diagnostics.CallSites"/>): the
+    /// runtime's, every known provider's, and those of providers Orseis has no entry for.
+    /// </summary>
+    public static readonly string[] FrameNamespaces =
+    [
+        "System", "Microsoft", "MySqlConnector", "MySql.", "Npgsql", "Oracle.", "IBM.", "FirebirdSql", "Devart", "Snowflake", "DuckDB",
+    ];
 
     private static readonly ProviderTraits[] Known =
         [MicrosoftSqlite, SystemSqlite, Npgsql, MicrosoftSqlClient, SystemSqlClient, MySqlConnector, MySqlData];

@@ -3,7 +3,7 @@ using System.Data.Common;
 using System.Globalization;
 using Orseis.Diagnostics;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>
 /// What Orseis knows about one ADO.NET provider, worked out once from the namespace of its types (no provider package is
@@ -110,6 +110,40 @@ internal sealed partial class ProviderTraits
     /// OpenTelemetry status code of MySQL and SQL Server (<see cref="DbErrorType"/>); null where the SQLSTATE is.
     /// </summary>
     public string? ErrorNumberType { get; private init; }
+
+    /// <summary>
+    /// The full name of the provider's exception type that carries the server's own error (its number, or PostgreSQL's
+    /// SQLSTATE): <see cref="ErrorNumberType"/> where there is one. <see cref="ServerTransactions"/> reads it by
+    /// <see cref="TransactionQuestion"/>.
+    /// </summary>
+    public string? ServerErrorType
+    {
+        get => _serverErrorType ?? ErrorNumberType;
+        private init => _serverErrorType = value;
+    }
+
+    private readonly string? _serverErrorType;
+
+    /// <summary>
+    /// The public property of an open connection that names its physical connection on the server (MySQL's thread id,
+    /// SQL Server's <c>ClientConnectionId</c>), for counting new connections where the provider publishes no pool meter
+    /// (<see cref="Diagnostics.Detectors.PhysicalConnections"/>); null where none is known.
+    /// </summary>
+    public string? ConnectionIdProperty { get; private init; }
+
+    /// <summary>
+    /// The known provider whose <see cref="ServerErrorType"/> <paramref name="error"/> is (or derives from); null for none.
+    /// </summary>
+    public static ProviderTraits? OwnerOfServerError(Exception error)
+    {
+        foreach (ProviderTraits traits in Known)
+        {
+            if (traits.ServerErrorType is { } type && ProviderErrors.IsType(error, type))
+                return traits;
+        }
+
+        return null;
+    }
 
     /// <summary>
     /// Why the provider's connections never join a <c>TransactionScope</c>, when that is known (<see cref="AmbientTransactions"/>).

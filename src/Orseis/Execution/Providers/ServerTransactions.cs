@@ -2,7 +2,7 @@ using System.Data;
 using System.Data.Common;
 using System.Globalization;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Providers;
 
 /// <summary>What the server holds of a transaction after one of its statements failed.</summary>
 internal enum TransactionStanding
@@ -306,13 +306,12 @@ internal static class ServerTransactions
     }
 
     private static string? SqlStateOf(Exception error) =>
-        ProviderErrors.IsType(error, "Npgsql.PostgresException") ? ProviderErrors.ReadString(error, "SqlState") : null;
+        ServerOf(error) == TransactionQuestion.Postgres ? ProviderErrors.ReadString(error, "SqlState") : null;
 
-    private static bool IsMySql(Exception error) =>
-        ProviderErrors.IsType(error, "MySqlConnector.MySqlException") ||
-        ProviderErrors.IsType(error, "MySql.Data.MySqlClient.MySqlException");
+    private static bool IsMySql(Exception error) => ServerOf(error) == TransactionQuestion.MySql;
 
-    private static bool IsSqlServer(Exception error) =>
-        ProviderErrors.IsType(error, "Microsoft.Data.SqlClient.SqlException") ||
-        ProviderErrors.IsType(error, "System.Data.SqlClient.SqlException");
+    private static bool IsSqlServer(Exception error) => ServerOf(error) == TransactionQuestion.SqlServer;
+
+    /// <summary>Which server's error <paramref name="error"/> is, by its provider's <see cref="ProviderTraits.ServerErrorType"/>.</summary>
+    private static TransactionQuestion? ServerOf(Exception error) => ProviderTraits.OwnerOfServerError(error)?.TransactionQuestion;
 }

@@ -1,7 +1,7 @@
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Scopes;
 
 /// <summary>
 /// What one pool's scopes learned about parking after each statement: whether the connection parked at the end of a call

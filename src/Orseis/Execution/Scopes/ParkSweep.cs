@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Scopes;
 
 /// <summary>
 /// The one sweep that gives parked connections back to the pool (<see cref="ScopeSlot"/>): a slot that parks a connection

@@ -3,7 +3,7 @@ using System.Data.Common;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Scopes;
 
 /// <summary>
 /// A <see cref="ConnectionScope"/>'s hold on one database: at most one parked connection, the command its last call

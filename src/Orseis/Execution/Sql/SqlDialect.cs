@@ -1,4 +1,4 @@
-namespace Orseis.Execution;
+namespace Orseis.Execution.Sql;
 
 /// <summary>
 /// How one server's SQL differs from what <see cref="SqlLexer"/> reads everywhere. Everywhere: <c>'text'</c> with

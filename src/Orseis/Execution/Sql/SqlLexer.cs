@@ -1,6 +1,6 @@
 using System.Buffers;
 
-namespace Orseis.Execution;
+namespace Orseis.Execution.Sql;
 
 /// <summary>
 /// The one reader of SQL text: every place that looks into a statement (parameter names, lists, <c>{=literal}</c>s, the

@@ -1,4 +1,4 @@
-namespace Orseis.Execution;
+namespace Orseis.Execution.Sql;
 
 /// <summary>What a <see cref="SqlToken"/> is.</summary>
 internal enum SqlTokenKind : byte

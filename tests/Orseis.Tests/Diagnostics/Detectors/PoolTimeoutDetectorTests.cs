@@ -1,6 +1,5 @@
 using Orseis.Diagnostics;
 using Orseis.Diagnostics.Detectors;
-using Orseis.Execution;
 
 namespace Orseis.Tests.Diagnostics.Detectors;
 
