@@ -1,6 +1,5 @@
 using System.Data;
 using System.Diagnostics;
-using Orseis.Execution;
 using Polly;
 
 namespace Orseis;
