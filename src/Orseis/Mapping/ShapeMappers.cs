@@ -11,8 +11,14 @@ namespace Orseis.Mapping;
 /// </summary>
 internal static class ShapeMappers
 {
+    private static int _built;
+
+    /// <summary>How many mappers were built over shapes in this process (tests tell the two modes apart by it).</summary>
+    internal static int Built => _built;
+
     public static Func<DbDataReader, T> Build<T>(RowShape<T> shape, Layout layout, int offset, bool nullWhenFirstIsNull = false)
     {
+        Interlocked.Increment(ref _built);
         Func<DbDataReader, T> map = shape.Elements is { } elements
             ? Tuple(shape, elements, layout, offset)
             : Object(shape, layout, offset);
