@@ -32,13 +32,13 @@ internal static class ArgumentShapes
         {
             if (property.GetMethod?.DeclaredAccessibility != Accessibility.Public)
                 continue;
-            reads.Add($"{names.Count} => (object)x.{property.Name}");
+            reads.Add($"{names.Count} => (object)x.{Shapes.Escape(property.Name)}");
             names.Add(property.Name);
         }
 
         foreach (IFieldSymbol field in fields)
         {
-            reads.Add($"{names.Count} => (object)x.{field.Name}");
+            reads.Add($"{names.Count} => (object)x.{Shapes.Escape(field.Name)}");
             names.Add(field.Name);
         }
 
@@ -63,7 +63,7 @@ internal static class ArgumentShapes
                 : null;
             if (value is null)
                 return null;
-            parts.Add($"{property.Name} = {value}");
+            parts.Add($"{Shapes.Escape(property.Name)} = {value}");
         }
 
         return $"new {{ {string.Join(", ", parts)} }}";

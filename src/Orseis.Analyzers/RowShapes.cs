@@ -14,6 +14,10 @@ namespace Orseis.Analyzers;
 /// </summary>
 internal static class RowShapes
 {
+    private const string S = "global::Orseis.Shapes.";
+    private const string Accessor = "[global::System.Runtime.CompilerServices.UnsafeAccessor(" +
+        "global::System.Runtime.CompilerServices.UnsafeAccessorKind.";
+
     public static ShapeSource? Of(ITypeSymbol type, IAssemblySymbol within)
     {
         if (type is not INamedTypeSymbol named || named.IsUnboundGenericType || named.IsAnonymousType || !Shapes.Nameable(named, within))
@@ -43,8 +47,8 @@ internal static class RowShapes
         string create = gets.Count == 1 ? $"new {name}({gets[0]})" : $"({string.Join(", ", gets)})";
         var code = new StringBuilder();
         code.Line("private static void $NAME$() =>")
-            .Line($"    global::Orseis.Shapes.ShapeRegistry.AddRow(global::Orseis.Shapes.ShapeRegistry.TupleShape<{name}>(")
-            .Line($"        new global::Orseis.Shapes.ShapeValue[] {{ {values} }},")
+            .Line($"    {S}ShapeRegistry.AddRow({S}ShapeRegistry.TupleShape<{name}>(")
+            .Line($"        new {S}ShapeValue[] {{ {values} }},")
             .Line($"        static a => {create}));");
         return new ShapeSource("row " + name, code.ToString());
     }
@@ -65,7 +69,7 @@ internal static class RowShapes
         bool parameterless = isStruct || publicConstructors.Any(c => c.Parameters.Length == 0);
         if (parameterless)
         {
-            constructors.Add($"new global::Orseis.Shapes.ShapeConstructor<{name}>(new global::Orseis.Shapes.ShapeParameter[0], static _ => new {name}())");
+            constructors.Add($"new {S}ShapeConstructor<{name}>(new {S}ShapeParameter[0], static _ => new {name}())");
         }
         else
         {
@@ -74,19 +78,20 @@ internal static class RowShapes
                 if (constructor.Parameters.Any(p => p.RefKind != RefKind.None || !Shapes.Nameable(p.Type, within)))
                     return null;
                 string parameters = string.Join(", ", constructor.Parameters.Select(p =>
-                    $"new global::Orseis.Shapes.ShapeParameter({Shapes.Literal(p.Name)}, {Shapes.Value(p.Type)})"));
+                    $"new {S}ShapeParameter({Shapes.Literal(p.Name)}, {Shapes.Value(p.Type)})"));
                 string arguments = string.Join(", ", constructor.Parameters.Select((p, i) => $"a.Get<{Shapes.Name(p.Type)}>({i})"));
-                constructors.Add($"new global::Orseis.Shapes.ShapeConstructor<{name}>(new global::Orseis.Shapes.ShapeParameter[] {{ {parameters} }}, " +
+                constructors.Add($"new {S}ShapeConstructor<{name}>(new {S}ShapeParameter[] {{ {parameters} }}, " +
                     $"static a => new {name}({arguments}))");
             }
         }
 
         string hidden = "null";
-        if (!parameterless && type.InstanceConstructors.Any(c => c.Parameters.Length == 0 && c.DeclaredAccessibility != Accessibility.Public))
+        if (!parameterless
+            && type.InstanceConstructors.Any(c => c.Parameters.Length == 0 && c.DeclaredAccessibility != Accessibility.Public))
         {
             if (generic)
                 return null;
-            accessors.Line("[global::System.Runtime.CompilerServices.UnsafeAccessor(global::System.Runtime.CompilerServices.UnsafeAccessorKind.Constructor)]")
+            accessors.Line(Accessor + "Constructor)]")
                 .Line($"private static extern {name} $NAME$_New();");
             hidden = "$NAME$_New";
         }
@@ -114,7 +119,7 @@ internal static class RowShapes
             string set;
             if (!field.IsReadOnly && !field.IsConst)
             {
-                set = $"static (ref {name} t, {valueType} v) => t.{Escape(field.Name)} = v";
+                set = $"static (ref {name} t, {valueType} v) => t.{Shapes.Escape(field.Name)} = v";
             }
             else
             {
@@ -128,9 +133,9 @@ internal static class RowShapes
         }
 
         code.Line("private static void $NAME$() =>")
-            .Line($"    global::Orseis.Shapes.ShapeRegistry.AddRow(global::Orseis.Shapes.ShapeRegistry.ObjectShape<{name}>(")
-            .Line($"        new global::Orseis.Shapes.ShapeConstructor<{name}>[] {{ {string.Join(", ", constructors)} }},")
-            .Line($"        new global::Orseis.Shapes.ShapeMember<{name}>[]")
+            .Line($"    {S}ShapeRegistry.AddRow({S}ShapeRegistry.ObjectShape<{name}>(")
+            .Line($"        new {S}ShapeConstructor<{name}>[] {{ {string.Join(", ", constructors)} }},")
+            .Line($"        new {S}ShapeMember<{name}>[]")
             .Line("        {");
         foreach (string member in members)
             code.Line($"            {member},");
@@ -142,8 +147,10 @@ internal static class RowShapes
 
     private static string Member(string owner, string name, ITypeSymbol type, string set)
     {
-        string value = type is INamedTypeSymbol { OriginalDefinition.SpecialType: SpecialType.System_Nullable_T } ? ", " + Shapes.Value(type) : "";
-        return $"global::Orseis.Shapes.ShapeRegistry.Member<{owner}, {Shapes.Name(type)}>({Shapes.Literal(name)}, {set}{value})";
+        string value = type is INamedTypeSymbol { OriginalDefinition.SpecialType: SpecialType.System_Nullable_T }
+            ? ", " + Shapes.Value(type)
+            : "";
+        return $"{S}ShapeRegistry.Member<{owner}, {Shapes.Name(type)}>({Shapes.Literal(name)}, {set}{value})";
     }
 
     /// <summary>The setter lambda of a property; "skip" when a column never sets it; null when it cannot be written.</summary>
@@ -156,12 +163,12 @@ internal static class RowShapes
         if (property.SetMethod is { } setter)
         {
             if (!setter.IsInitOnly && Shapes.Visible(setter.DeclaredAccessibility, property.ContainingAssembly, within))
-                return $"static (ref {name} t, {valueType} v) => t.{Escape(property.Name)} = v";
+                return $"static (ref {name} t, {valueType} v) => t.{Shapes.Escape(property.Name)} = v";
             if (generic)
                 return null;
             string accessor = $"$NAME$_Set{n++}";
             string owner = Shapes.Name(property.ContainingType);
-            accessors.Line("[global::System.Runtime.CompilerServices.UnsafeAccessor(global::System.Runtime.CompilerServices.UnsafeAccessorKind.Method, " +
+            accessors.Line(Accessor + "Method, " +
                     $"Name = {Shapes.Literal(setter.Name)})]")
                 .Line($"private static extern void {accessor}({(isStruct ? "ref " : "")}{owner} target, {valueType} value);");
             return $"static (ref {name} t, {valueType} v) => {accessor}({target}, v)";
@@ -178,10 +185,11 @@ internal static class RowShapes
         return $"static (ref {name} t, {valueType} v) => {field}({target}) = v";
     }
 
-    private static string FieldAccessor(StringBuilder accessors, INamedTypeSymbol owner, string field, string valueType, bool isStruct, ref int n)
+    private static string FieldAccessor(
+        StringBuilder accessors, INamedTypeSymbol owner, string field, string valueType, bool isStruct, ref int n)
     {
         string accessor = $"$NAME$_Field{n++}";
-        accessors.Line("[global::System.Runtime.CompilerServices.UnsafeAccessor(global::System.Runtime.CompilerServices.UnsafeAccessorKind.Field, " +
+        accessors.Line(Accessor + "Field, " +
                 $"Name = {Shapes.Literal(field)})]")
             .Line($"private static extern ref {valueType} {accessor}({(isStruct ? "ref " : "")}{Shapes.Name(owner)} target);");
         return accessor;
@@ -210,5 +218,4 @@ internal static class RowShapes
         return false;
     }
 
-    private static string Escape(string name) => Microsoft.CodeAnalysis.CSharp.SyntaxFacts.GetKeywordKind(name) != Microsoft.CodeAnalysis.CSharp.SyntaxKind.None ? "@" + name : name;
 }

@@ -12,7 +12,8 @@ namespace Orseis.Analyzers;
 internal static class Shapes
 {
     private static readonly SymbolDisplayFormat Full = SymbolDisplayFormat.FullyQualifiedFormat
-        .WithMiscellaneousOptions(SymbolDisplayMiscellaneousOptions.UseSpecialTypes | SymbolDisplayMiscellaneousOptions.EscapeKeywordIdentifiers);
+        .WithMiscellaneousOptions(
+            SymbolDisplayMiscellaneousOptions.UseSpecialTypes | SymbolDisplayMiscellaneousOptions.EscapeKeywordIdentifiers);
 
     public static ImmutableArray<ShapeSource> Of(InvocationExpressionSyntax invocation, SemanticModel model, CancellationToken token)
     {
@@ -95,6 +96,10 @@ internal static class Shapes
             ? $"global::Orseis.Shapes.ShapeValue.Nullable<{Name(nullable.TypeArguments[0])}>()"
             : $"global::Orseis.Shapes.ShapeValue.Of<{Name(type)}>()";
 
+    /// <summary>An identifier as generated code writes it: <c>@class</c> for a keyword.</summary>
+    public static string Escape(string name) =>
+        Microsoft.CodeAnalysis.CSharp.SyntaxFacts.GetKeywordKind(name) != Microsoft.CodeAnalysis.CSharp.SyntaxKind.None ? "@" + name : name;
+
     /// <summary>A C# string literal.</summary>
     public static string Literal(string text) => "\"" + text.Replace("\\", "\\\\").Replace("\"", "\\\"") + "\"";
 
@@ -129,7 +134,8 @@ internal static class Shapes
 
     /// <summary>True when reflection lists the property as public (either accessor public).</summary>
     private static bool PublicAccessor(IPropertySymbol property) =>
-        property.GetMethod?.DeclaredAccessibility == Accessibility.Public || property.SetMethod?.DeclaredAccessibility == Accessibility.Public;
+        property.GetMethod?.DeclaredAccessibility == Accessibility.Public
+        || property.SetMethod?.DeclaredAccessibility == Accessibility.Public;
 
     public static StringBuilder Line(this StringBuilder text, string line) => text.Append("        ").AppendLine(line);
 }
