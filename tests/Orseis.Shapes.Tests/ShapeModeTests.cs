@@ -59,12 +59,12 @@ public sealed class ShapeModeTests
     public void An_anonymous_argument_and_a_tuple_row_go_through_shapes()
     {
         using var db = new SeededDatabase(RunnerKind.OpenPerCall);
-        int before = ShapeMappers.Built;
 
         (long Id, string Name) row = db.Runner.QuerySingle<(long Id, string Name)>(
             "select id, name from people where name = @name and id > @min", new { name = "person 3", min = 0L });
 
-        Assert.True(ShapeMappers.Built > before);
+        // Another test may already have built this tuple's mapper for the same layout, so its shape is what is checked.
+        Assert.NotNull(ShapeRegistry.Row<(long, string)>());
         Assert.Equal((3L, "person 3"), row);
         Assert.Equal(["name", "min"], ArgumentNames(new { name = "x", min = 1L }));
     }
