@@ -119,14 +119,14 @@ internal static class RowShapes
             string set;
             if (!field.IsReadOnly && !field.IsConst)
             {
-                set = $"static (ref {name} t, {valueType} v) => t.{Shapes.Escape(field.Name)} = v";
+                set = $"static ({name} t, {valueType} v) => {{ t.{Shapes.Escape(field.Name)} = v; return t; }}";
             }
             else
             {
                 if (generic || field.IsConst)
                     return null;
                 string accessor = FieldAccessor(accessors, field.ContainingType, field.Name, valueType, isStruct, ref n);
-                set = $"static (ref {name} t, {valueType} v) => {accessor}({(isStruct ? "ref " : "")}t) = v";
+                set = $"static ({name} t, {valueType} v) => {{ {accessor}({(isStruct ? "ref " : "")}t) = v; return t; }}";
             }
 
             members.Add(Member(name, field.Name, field.Type, set));
@@ -163,7 +163,7 @@ internal static class RowShapes
         if (property.SetMethod is { } setter)
         {
             if (!setter.IsInitOnly && Shapes.Visible(setter.DeclaredAccessibility, property.ContainingAssembly, within))
-                return $"static (ref {name} t, {valueType} v) => t.{Shapes.Escape(property.Name)} = v";
+                return $"static ({name} t, {valueType} v) => {{ t.{Shapes.Escape(property.Name)} = v; return t; }}";
             if (generic)
                 return null;
             string accessor = $"$NAME$_Set{n++}";
@@ -171,7 +171,7 @@ internal static class RowShapes
             accessors.Line(Accessor + "Method, " +
                     $"Name = {Shapes.Literal(setter.Name)})]")
                 .Line($"private static extern void {accessor}({(isStruct ? "ref " : "")}{owner} target, {valueType} value);");
-            return $"static (ref {name} t, {valueType} v) => {accessor}({target}, v)";
+            return $"static ({name} t, {valueType} v) => {{ {accessor}({target}, v); return t; }}";
         }
 
         if (property.GetMethod?.DeclaredAccessibility != Accessibility.Public)
@@ -182,7 +182,7 @@ internal static class RowShapes
         if (auto == false)
             return "skip";
         string field = FieldAccessor(accessors, property.ContainingType, $"<{property.Name}>k__BackingField", valueType, isStruct, ref n);
-        return $"static (ref {name} t, {valueType} v) => {field}({target}) = v";
+        return $"static ({name} t, {valueType} v) => {{ {field}({target}) = v; return t; }}";
     }
 
     private static string FieldAccessor(

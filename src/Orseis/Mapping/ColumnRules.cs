@@ -26,7 +26,7 @@ internal enum ReadKind
 /// <summary>The column rules both kinds of mapper follow: which conversion, when NULL is tested and what it gives.</summary>
 internal static class ColumnRules
 {
-    /// <summary>The conversion from <paramref name="columnType"/> to <paramref name="core"/> (a type that is not <c>Nullable</c>).</summary>
+    /// <summary>The conversion from <paramref name="columnType"/> to <paramref name="core"/> (not a <c>Nullable</c>).</summary>
     public static ReadKind Kind(Type columnType, Type core) =>
         columnType == core ? ReadKind.Same
         : core.IsEnum && ScalarTypes.IsIntegral(columnType) ? ReadKind.EnumFromIntegral

@@ -4,14 +4,6 @@ using Orseis.Mapping;
 
 namespace Orseis.Shapes;
 
-/// <summary>For generated code: stores <paramref name="value"/> into a member of <paramref name="target"/>.</summary>
-/// <typeparam name="T">The row type.</typeparam>
-/// <typeparam name="TValue">The member's type.</typeparam>
-/// <param name="target">The row (by reference, so a struct is set in place).</param>
-/// <param name="value">The value.</param>
-[EditorBrowsable(EditorBrowsableState.Never)]
-public delegate void ShapeSetter<T, in TValue>(ref T target, TValue value);
-
 /// <summary>
 /// For generated code: a member of <typeparamref name="T"/> a column can set (the members Orseis' mapping rules set: a
 /// property with a setter, a public field), with a typed setter.
@@ -47,15 +39,15 @@ public abstract class ShapeMember<T>
         protected abstract void Store(ref T target, DbDataReader reader);
     }
 
-    internal sealed class Typed<TValue>(string name, ShapeValue<TValue> value, ShapeSetter<T, TValue> set) : ShapeMember<T>(name, value)
+    internal sealed class Typed<TValue>(string name, ShapeValue<TValue> value, Func<T, TValue, T> set) : ShapeMember<T>(name, value)
     {
         internal override Bound Bind(int ordinal, Type columnType, string memberName, Layout layout, bool skipNull) =>
             new BoundTyped(value.Column(ordinal, columnType, memberName, layout, checkedNotNull: skipNull), set, skipNull);
 
-        private sealed class BoundTyped(ShapeColumn<TValue> column, ShapeSetter<T, TValue> set, bool skipNull)
+        private sealed class BoundTyped(ShapeColumn<TValue> column, Func<T, TValue, T> set, bool skipNull)
             : Bound(column.Ordinal, skipNull)
         {
-            protected override void Store(ref T target, DbDataReader reader) => set(ref target, column.Read(reader));
+            protected override void Store(ref T target, DbDataReader reader) => target = set(target, column.Read(reader));
         }
     }
 }

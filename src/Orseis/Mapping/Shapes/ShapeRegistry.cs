@@ -73,11 +73,11 @@ public static class ShapeRegistry
     /// <typeparam name="T">The row type.</typeparam>
     /// <typeparam name="TValue">The member's type.</typeparam>
     /// <param name="name">The member's name.</param>
-    /// <param name="set">Stores a value into it.</param>
+    /// <param name="set">Stores a value into a row and returns the row (a struct's updated copy).</param>
     /// <param name="value">The member's reads: <see cref="ShapeValue.Nullable{T}"/> for a <c>Nullable&lt;&gt;</c> member; omitted,
     /// <see cref="ShapeValue.Of{T}"/>.</param>
     /// <returns>The member.</returns>
-    public static ShapeMember<T> Member<T, TValue>(string name, ShapeSetter<T, TValue> set, ShapeValue<TValue>? value = null)
+    public static ShapeMember<T> Member<T, TValue>(string name, Func<T, TValue, T> set, ShapeValue<TValue>? value = null)
     {
         ArgumentNullException.ThrowIfNull(name);
         ArgumentNullException.ThrowIfNull(set);

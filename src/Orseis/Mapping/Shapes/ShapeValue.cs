@@ -48,7 +48,7 @@ public class ShapeValue<T> : ShapeValue
     internal override ShapeColumn Bind(int ordinal, Type columnType, string? member, Layout layout, bool checkedNotNull = false) =>
         Column(ordinal, columnType, member, layout, checkedNotNull);
 
-    /// <summary>The guarded read of column <paramref name="ordinal"/>: NULL tested and errors explained as a compiled mapper does.</summary>
+    /// <summary>The guarded read of column <paramref name="ordinal"/>: NULL tested, errors explained, as compiled.</summary>
     internal ShapeColumn<T> Column(int ordinal, Type columnType, string? member, Layout layout, bool checkedNotNull = false)
     {
         ITypeHandler? handler = layout.Handlers?.For(typeof(T));
