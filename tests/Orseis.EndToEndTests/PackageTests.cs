@@ -8,7 +8,7 @@ namespace Orseis.EndToEndTests;
 /// <summary>
 /// Packs each shipped project the way a release would (<c>dotnet pack -c Release</c>) and checks what a NuGet user gets:
 /// the release's version, the library, its XML docs and its own README, its license and source-control metadata, a symbol
-/// package, the dependencies it must have (Orseis.AspNetCore -> Orseis.DependencyInjection -> Orseis, and no database
+/// package, the analyzer assembly (the shape generator), the dependencies it must have (Orseis.AspNetCore -> Orseis.DependencyInjection -> Orseis, and no database
 /// provider), and that the SDK's package validation ran on the pack.
 /// </summary>
 public sealed class PackageTests : IDisposable
@@ -32,6 +32,8 @@ public sealed class PackageTests : IDisposable
         Assert.Contains("README.md", entries);
         Assert.Contains("lib/net10.0/Orseis.dll", entries);
         Assert.Contains("lib/net10.0/Orseis.xml", entries);
+        // The shape generator and the SQL analyzer (src/Orseis.Analyzers) come with the package, where the compiler finds them.
+        Assert.Contains("analyzers/dotnet/cs/Orseis.Analyzers.dll", entries);
 
         // The package ships its own short readme (src/Orseis/README.md), not the repository's: no contributor commands and
         // only absolute links, which still work on the package's page.

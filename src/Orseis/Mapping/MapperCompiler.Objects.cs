@@ -62,7 +62,7 @@ internal static partial class MapperCompiler
     private static Expression SetMember(
         ParameterExpression target, MappedMember member, int ordinal, Type columnType, string name, Layout layout)
     {
-        bool skipNull = layout.NullKeepsDefault && !AcceptsNull(member.Type);
+        bool skipNull = layout.NullKeepsDefault && !ColumnRules.AcceptsNull(member.Type);
         Expression value = ReadColumn(ordinal, columnType, member.Type, name, layout, checkedNotNull: skipNull);
         Expression set = member.Assign(target, value);
         return skipNull ? Expression.IfThen(Expression.Not(IsNull(ordinal)), set) : set;

@@ -13,8 +13,11 @@ internal static partial class MapperCompiler
 {
     private static readonly ParameterExpression Reader = Expression.Parameter(typeof(DbDataReader), "reader");
 
-    public static Func<DbDataReader, T> Compile<T>(Layout layout, bool scalar) => DynamicRows.IsRowType(typeof(T))
-        ? (Func<DbDataReader, T>)(object)DynamicRows.Mapper(layout, offset: 0, nullWhenFirstIsNull: false)
+    /// <summary>The mapper of rows of <paramref name="layout"/> to <typeparamref name="T"/>: over its generated shape when the
+    /// application registered one (<see cref="Shapes.ShapeRegistry"/>), else compiled.</summary>
+    public static Func<DbDataReader, T> Compile<T>(Layout layout, bool scalar) =>
+        DynamicRows.IsRowType(typeof(T)) ? (Func<DbDataReader, T>)(object)DynamicRows.Mapper(layout, offset: 0, nullWhenFirstIsNull: false)
+        : !scalar && Shapes.ShapeRegistry.Row<T>() is { } shape ? ShapeMappers.Build(shape, layout, offset: 0)
         : Expression.Lambda<Func<DbDataReader, T>>(Body(typeof(T), layout, offset: 0, scalar), Reader).Compile();
 
     /// <summary>
@@ -26,6 +29,8 @@ internal static partial class MapperCompiler
     {
         if (DynamicRows.IsRowType(type))
             return DynamicRows.Mapper(slice, offset, nullWhenFirstIsNull);
+        if (!scalar && Shapes.ShapeRegistry.Slice(type, slice, offset, nullWhenFirstIsNull) is { } generated)
+            return generated;
         Expression body = Body(type, slice, offset, scalar);
         if (nullWhenFirstIsNull)
         {
@@ -54,7 +59,7 @@ internal static partial class MapperCompiler
         int ordinal, Type columnType, Type target, string? member, Layout layout, bool checkedNotNull = false)
     {
         Expression index = Expression.Constant(ordinal);
-        bool acceptsNull = AcceptsNull(target) || layout.NullKeepsDefault;
+        bool acceptsNull = ColumnRules.AcceptsNull(target) || layout.NullKeepsDefault;
         ITypeHandler? handler = layout.Handlers?.For(target);
 
         Expression value = handler is null ? ReadValue(index, columnType, target) : ReadHandled(index, handler, target);
@@ -62,9 +67,9 @@ internal static partial class MapperCompiler
             ? Expression.Default(target)
             : Expression.Throw(Expression.Call(typeof(MappingErrors), nameof(MappingErrors.NullColumn), null,
                 Reader, index, Expression.Constant(member, typeof(string)), Expression.Constant(target, typeof(Type))), target);
-        Expression read = checkedNotNull || (!acceptsNull && layout.ProviderRefusesNull && handler is null)
-            ? value
-            : Expression.Condition(IsNull(ordinal), whenNull, value);
+        Expression read = ColumnRules.TestsNull(acceptsNull, handler is not null, checkedNotNull, layout)
+            ? Expression.Condition(IsNull(ordinal), whenNull, value)
+            : value;
 
         ParameterExpression error = Expression.Variable(typeof(Exception), "error");
         Expression wrap = handler is null
@@ -75,9 +80,6 @@ internal static partial class MapperCompiler
                 Expression.Constant(handler.GetType(), typeof(Type))), target);
         return Expression.TryCatch(read, Expression.Catch(error, wrap));
     }
-
-    /// <summary>True when <paramref name="type"/> can hold NULL: a reference type or a <c>Nullable&lt;T&gt;</c>.</summary>
-    private static bool AcceptsNull(Type type) => !type.IsValueType || Nullable.GetUnderlyingType(type) is not null;
 
     /// <summary><c>reader.IsDBNull(ordinal)</c>.</summary>
     private static MethodCallExpression IsNull(int ordinal) =>
@@ -96,55 +98,34 @@ internal static partial class MapperCompiler
     private static Expression ReadValue(Expression index, Type columnType, Type target)
     {
         Type core = Nullable.GetUnderlyingType(target) ?? target;
-        Expression value;
-        if (columnType == core)
+        Expression value = ColumnRules.Kind(columnType, core) switch
         {
-            value = TypedGet(index, core);
-        }
-        else if (core.IsEnum && ScalarTypes.IsIntegral(columnType))
-        {
-            value = Expression.Convert(Expression.ConvertChecked(TypedGet(index, columnType), Enum.GetUnderlyingType(core)), core);
-        }
-        else if (ScalarTypes.IsIntegral(columnType) && (ScalarTypes.IsIntegral(core) || ScalarTypes.IsFloating(core)))
-        {
-            value = Expression.ConvertChecked(TypedGet(index, columnType), core);
-        }
-        else if ((columnType == typeof(double) || columnType == typeof(float)) && ScalarTypes.IsFloating(core))
-        {
-            value = Expression.ConvertChecked(TypedGet(index, columnType), core); // to decimal: OverflowException when out of range
-        }
-        else if (ScalarTypes.IsIntegral(columnType) && core == typeof(bool))
-        {
-            Expression number = Expression.Convert(TypedGet(index, columnType), typeof(long));
-            value = Expression.Call(typeof(ValueConverter), nameof(ValueConverter.BooleanFrom), null, number);
-        }
-        else if (columnType == typeof(string) && TextParser(core) is { } parse)
-        {
-            value = Expression.Call(parse, TypedGet(index, typeof(string)));
-        }
-        else
-        {
-            Expression boxed = Expression.Call(Reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index);
-            value = Expression.Call(typeof(ValueConverter), nameof(ValueConverter.To), [core], boxed);
-        }
-
+            ReadKind.Same => TypedGet(index, core),
+            ReadKind.EnumFromIntegral =>
+                Expression.Convert(Expression.ConvertChecked(TypedGet(index, columnType), Enum.GetUnderlyingType(core)), core),
+            ReadKind.Numeric => Expression.ConvertChecked(TypedGet(index, columnType), core), // to decimal: OverflowException
+            ReadKind.BooleanFromIntegral => Expression.Call(typeof(ValueConverter), nameof(ValueConverter.BooleanFrom), null,
+                Expression.Convert(TypedGet(index, columnType), typeof(long))),
+            ReadKind.ParseText => Expression.Call(TextParser(core), TypedGet(index, typeof(string))),
+            _ => Expression.Call(typeof(ValueConverter), nameof(ValueConverter.To), [core],
+                Expression.Call(Reader, typeof(DbDataReader).GetMethod(nameof(DbDataReader.GetValue))!, index)),
+        };
         return core == target ? value : Expression.Convert(value, target);
     }
 
-    /// <summary>The typed parser for a text column feeding <paramref name="target"/>, if there is one.</summary>
-    private static MethodInfo? TextParser(Type target)
+    /// <summary>The typed parser for a text column feeding <paramref name="target"/> (<see cref="ColumnRules.ParsesText"/>).</summary>
+    private static MethodInfo TextParser(Type target)
     {
-        string? name = target switch
+        string name = target switch
         {
             _ when target == typeof(DateTime) => nameof(ValueConverter.ParseDateTime),
             _ when target == typeof(DateTimeOffset) => nameof(ValueConverter.ParseDateTimeOffset),
             _ when target == typeof(DateOnly) => nameof(ValueConverter.ParseDateOnly),
             _ when target == typeof(TimeOnly) => nameof(ValueConverter.ParseTimeOnly),
             _ when target == typeof(TimeSpan) => nameof(ValueConverter.ParseTimeSpan),
-            _ when target == typeof(Guid) => nameof(ValueConverter.ParseGuid),
-            _ => null,
+            _ => nameof(ValueConverter.ParseGuid),
         };
-        return name is null ? null : typeof(ValueConverter).GetMethod(name, [typeof(string)]);
+        return typeof(ValueConverter).GetMethod(name, [typeof(string)])!;
     }
 
     private static MethodCallExpression TypedGet(Expression index, Type type)

@@ -244,15 +244,19 @@ internal static class ParameterBinder
         if (typeof(System.Runtime.CompilerServices.ITuple).IsAssignableFrom(type))
             throw HotPathErrors.TupleArguments(type);
         var getters = new List<Getter>();
-        foreach (PropertyInfo property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
+        if (Shapes.ShapeRegistry.ArgumentsOf(type) is { } shape)
         {
-            if (property.GetIndexParameters().Length != 0 || property.GetMethod is not { IsPublic: true })
-                continue;
-            getters.Add(new Getter(property.Name, CompileRead(type, property)));
+            for (int i = 0; i < shape.Names.Length; i++)
+            {
+                int index = i;
+                Func<object, int, object?> read = shape.Read;
+                getters.Add(new Getter(shape.Names[i], args => read(args, index)));
+            }
         }
-
-        foreach (FieldInfo field in type.GetFields(BindingFlags.Public | BindingFlags.Instance))
-            getters.Add(new Getter(field.Name, CompileRead(type, field)));
+        else
+        {
+            Reflect(type, getters);
+        }
 
         if (getters.Count == 0)
         {
@@ -264,6 +268,20 @@ internal static class ParameterBinder
         }
 
         return [.. getters];
+    }
+
+    /// <summary>The getters of <paramref name="type"/>'s public properties (with a public getter, not indexers), then fields.</summary>
+    private static void Reflect(Type type, List<Getter> getters)
+    {
+        foreach (PropertyInfo property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
+        {
+            if (property.GetIndexParameters().Length != 0 || property.GetMethod is not { IsPublic: true })
+                continue;
+            getters.Add(new Getter(property.Name, CompileRead(type, property)));
+        }
+
+        foreach (FieldInfo field in type.GetFields(BindingFlags.Public | BindingFlags.Instance))
+            getters.Add(new Getter(field.Name, CompileRead(type, field)));
     }
 
     private static Func<object, object?> CompileRead(Type type, MemberInfo member)

@@ -1,0 +1,121 @@
+using System.Collections.Concurrent;
+using System.ComponentModel;
+using Orseis.Mapping;
+
+namespace Orseis.Shapes;
+
+/// <summary>
+/// For generated code: the row and argument shapes the Orseis source generator wrote, registered by a module initializer
+/// of the application's assembly. A type with a shape is mapped and bound over it; a type without one, by reflection and
+/// compiled expressions (which Native AOT cannot do for every type: see docs/aot.md).
+/// </summary>
+[EditorBrowsable(EditorBrowsableState.Never)]
+public static class ShapeRegistry
+{
+    private static readonly ConcurrentDictionary<Type, object> Rows = new();
+    private static readonly ConcurrentDictionary<Type, ArgumentShape> Arguments = new();
+
+    /// <summary>Off in a process whose <c>AppContext</c> switch <c>Orseis.DisableGeneratedShapes</c> is on: every type compiled.</summary>
+    internal static bool Enabled { get; set; } =
+        !(AppContext.TryGetSwitch("Orseis.DisableGeneratedShapes", out bool off) && off);
+
+    /// <summary>Registers the row shape of <typeparamref name="T"/> (the first registration of a type wins).</summary>
+    /// <typeparam name="T">The row type.</typeparam>
+    /// <param name="shape">Its shape.</param>
+    public static void AddRow<T>(RowShape<T> shape)
+    {
+        ArgumentNullException.ThrowIfNull(shape);
+        Rows.TryAdd(typeof(T), new RowEntry<T>(shape));
+    }
+
+    /// <summary>
+    /// Registers the argument shape of <typeparamref name="T"/>: its public properties and fields, read by
+    /// <paramref name="read"/> (member i of <paramref name="names"/>). <paramref name="template"/> only names the type, so an
+    /// anonymous type can be registered (<c>new { Id = default(int) }</c> is the same type as the caller's <c>new { Id = 5 }</c>).
+    /// </summary>
+    /// <typeparam name="T">The argument type.</typeparam>
+    /// <param name="template">Any value of the type (or null); not kept.</param>
+    /// <param name="names">The members' names, in reflection's order (properties, then fields).</param>
+    /// <param name="read">Reads member i of an argument object, boxed.</param>
+    public static void AddArguments<T>(T template, string[] names, Func<T, int, object?> read)
+    {
+        ArgumentNullException.ThrowIfNull(names);
+        ArgumentNullException.ThrowIfNull(read);
+        Arguments.TryAdd(typeof(T), new ArgumentShape(names, (args, i) => read((T)args, i)));
+    }
+
+    /// <summary>A class, record or struct mapped by name.</summary>
+    /// <param name="constructors">Its public constructors in declaration order (a struct's parameterless one included).</param>
+    /// <param name="members">Its members a column can set, in reflection's order (properties, then fields).</param>
+    /// <param name="hidden">Calls its non-public parameterless constructor, when it has one; else null.</param>
+    /// <typeparam name="T">The row type.</typeparam>
+    /// <returns>The shape.</returns>
+    public static RowShape<T> ObjectShape<T>(ShapeConstructor<T>[] constructors, ShapeMember<T>[] members, Func<T>? hidden = null)
+    {
+        ArgumentNullException.ThrowIfNull(constructors);
+        ArgumentNullException.ThrowIfNull(members);
+        return new RowShape<T>(constructors, members, hidden, null, null);
+    }
+
+    /// <summary>A value tuple mapped by position.</summary>
+    /// <param name="elements">Its element types in order, those nested in <c>TRest</c> included.</param>
+    /// <param name="create">Builds the tuple from <c>a.Get&lt;TElement&gt;(i)</c> for element i.</param>
+    /// <typeparam name="T">The row type.</typeparam>
+    /// <returns>The shape.</returns>
+    public static RowShape<T> TupleShape<T>(ShapeValue[] elements, Func<RowArguments, T> create)
+    {
+        ArgumentNullException.ThrowIfNull(elements);
+        ArgumentNullException.ThrowIfNull(create);
+        return new RowShape<T>(null, null, null, elements, create);
+    }
+
+    /// <summary>A member of type <typeparamref name="TValue"/>.</summary>
+    /// <typeparam name="T">The row type.</typeparam>
+    /// <typeparam name="TValue">The member's type.</typeparam>
+    /// <param name="name">The member's name.</param>
+    /// <param name="set">Stores a value into a row and returns the row (a struct's updated copy).</param>
+    /// <param name="value">The member's reads: <see cref="ShapeValue.Nullable{T}"/> for a <c>Nullable&lt;&gt;</c> member; omitted,
+    /// <see cref="ShapeValue.Of{T}"/>.</param>
+    /// <returns>The member.</returns>
+    public static ShapeMember<T> Member<T, TValue>(string name, Func<T, TValue, T> set, ShapeValue<TValue>? value = null)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        ArgumentNullException.ThrowIfNull(set);
+        return new ShapeMember<T>.Typed<TValue>(name, value ?? ShapeValue<TValue>.Plain, set);
+    }
+
+    /// <summary>The shape of row type <typeparamref name="T"/>, or null.</summary>
+    internal static RowShape<T>? Row<T>() => Enabled && Rows.TryGetValue(typeof(T), out object? entry) ? ((RowEntry<T>)entry).Shape : null;
+
+    /// <summary>A mapper of a part of a multi-mapped row to <paramref name="type"/> over its shape, or null when it has none.</summary>
+    internal static Delegate? Slice(Type type, Layout slice, int offset, bool nullWhenFirstIsNull) =>
+        Enabled && Rows.TryGetValue(type, out object? entry) ? ((IRowEntry)entry).Slice(slice, offset, nullWhenFirstIsNull) : null;
+
+    /// <summary>The argument shape of <paramref name="type"/>, or null.</summary>
+    internal static ArgumentShape? ArgumentsOf(Type type) =>
+        Enabled && Arguments.TryGetValue(type, out ArgumentShape? shape) ? shape : null;
+
+    /// <summary>How many row shapes are registered (tests).</summary>
+    internal static int RowCount => Rows.Count;
+
+    private interface IRowEntry
+    {
+        Delegate Slice(Layout slice, int offset, bool nullWhenFirstIsNull);
+    }
+
+    private sealed class RowEntry<T>(RowShape<T> shape) : IRowEntry
+    {
+        public RowShape<T> Shape { get; } = shape;
+
+        public Delegate Slice(Layout slice, int offset, bool nullWhenFirstIsNull) =>
+            ShapeMappers.Build(Shape, slice, offset, nullWhenFirstIsNull);
+    }
+}
+
+/// <summary>An argument type's public members (names, in reflection's order) and a reader of member i.</summary>
+internal sealed class ArgumentShape(string[] names, Func<object, int, object?> read)
+{
+    public string[] Names { get; } = names;
+
+    public Func<object, int, object?> Read { get; } = read;
+}
