@@ -372,4 +372,14 @@ public sealed class ParameterBinderTests : IDisposable
             base.Dispose(disposing);
         }
     }
+
+    [Fact]
+    public void A_literal_is_read_in_the_providers_dialect()
+    {
+        // MySQL reads \' as a quote inside a string: the {=n} below is text in the string, not a literal to write. Read
+        // without the dialect (as SQLite would), the string would end at \' and that {=n} be replaced instead of the last.
+        const string Sql = @"select 'it\'s {=n}', {=n}";
+        using var mysql = new MySqlConnector.MySqlCommand();
+        Assert.Equal(@"select 'it\'s {=n}', 5", ParameterBinder.Bind(mysql, Sql, new { n = 5 }));
+    }
 }

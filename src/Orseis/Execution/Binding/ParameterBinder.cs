@@ -83,7 +83,7 @@ internal static class ParameterBinder
     /// <summary><see cref="Bind"/> for SQL with <c>{=name}</c> literals (<see cref="Literals"/>).</summary>
     private static string BindWithLiterals(DbCommand command, string sql, object args, Mapping.TypeHandlerSet? handlers)
     {
-        sql = Literals.Replace(sql, args, out HashSet<string>? literal);
+        sql = Literals.Replace(sql, args, ProviderTraits.Of(command).Dialect, out HashSet<string>? literal);
         switch (args)
         {
             case ParameterBag bag:
