@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 
 namespace Orseis.Testing;
@@ -34,28 +33,6 @@ internal sealed class ThrowawayMariaDb : IDisposable
 
     public void Dispose() => Script("mariadb-stop.sh", TimeSpan.FromMinutes(1), _state);
 
-    /// <summary>Runs one of the repository's scripts, bounded in time, and returns its standard output.</summary>
-    private string Script(string name, TimeSpan limit, params string[] args)
-    {
-        var start = new ProcessStartInfo(Path.Combine(RepositoryRoot.Find(), "scripts", name))
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        start.Environment["MARIADB_SERVER_OPTIONS"] = _serverOptions;
-        foreach (string arg in args)
-            start.ArgumentList.Add(arg);
-        using Process process = Process.Start(start)!;
-        Task<string> output = process.StandardOutput.ReadToEndAsync();
-        Task<string> errors = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(limit))
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"scripts/{name} did not finish within {limit.TotalSeconds} s: {errors.Result}");
-        }
-
-        if (process.ExitCode != 0)
-            throw new InvalidOperationException($"scripts/{name} failed with exit code {process.ExitCode}: {errors.Result}");
-        return output.Result;
-    }
+    private string Script(string name, TimeSpan limit, params string[] args) =>
+        RepositoryScripts.Run(name, limit, new Dictionary<string, string> { ["MARIADB_SERVER_OPTIONS"] = _serverOptions }, args);
 }

@@ -51,6 +51,12 @@ internal static class MappingErrors
             column, member, error);
     }
 
+    /// <summary>A row type none of whose constructor parameters, settable properties or fields has a column.</summary>
+    public static MappingException NoColumnMatches(Type type, Layout layout) =>
+        new($"None of the result's columns ({string.Join(", ", layout.Names)}) matches a constructor parameter, settable property or " +
+            $"field of {type.Name}. Name the columns after the members (case and underscores are ignored) or alias them in SQL.",
+            column: null, member: type.Name);
+
     private static string Target(string? member, Type target) =>
         member is null ? $"the requested type {ScalarTypes.Describe(target)}" : $"member '{member}' ({ScalarTypes.Describe(target)})";
 

@@ -67,10 +67,7 @@ internal static class ShapeMappers
 
         if (used.Count == 0)
         {
-            throw new MappingException(
-                $"None of the result's columns ({string.Join(", ", layout.Names)}) matches a constructor parameter, settable property or " +
-                $"field of {type.Name}. Name the columns after the members (case and underscores are ignored) or alias them in SQL.",
-                column: null, member: type.Name);
+            throw MappingErrors.NoColumnMatches(type, layout);
         }
 
         bool initializes = !type.IsValueType && typeof(ISupportInitialize).IsAssignableFrom(type);

@@ -1,3 +1,5 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
 using Orseis.Diagnostics;
 using Orseis.IntegrationTests.Infrastructure;
 
@@ -71,7 +73,11 @@ public sealed class MariaDbDetectorTests
         Assert.True(small.Findings.Any(f => f.Kind == FindingKind.Saturation), small.ToString());
         PoolFinding size = Assert.Single(small.Findings, f => f.Kind == FindingKind.PoolSize);
         Assert.True(size.Figures["recommended"] > 4, small.ToString());
-        Assert.True(size.Figures["holdMs"] > 100, small.ToString()); // a lookup's and a piece of work's, averaged
+        // The finding may come as soon as the queue's holds under way show the pool busy, before the long holds are
+        // released; the report's advice, made when all of them were, prices a lookup's and a piece of work's, averaged.
+        Assert.True(small.RecommendedMaxPoolSize > 4, small.ToString());
+        Match held = Regex.Match(small.PoolSizeAdvice ?? "", @"x ([0-9.]+) ms held");
+        Assert.True(held.Success && double.Parse(held.Groups[1].Value, CultureInfo.InvariantCulture) > 100, small.ToString());
 
         PoolReport large = await Requests("Max Pool Size=20");
         Assert.False(large.Findings.Any(f => f.Kind is FindingKind.Saturation or FindingKind.PoolSize), large.ToString());

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using Orseis.Testing;
 
@@ -25,28 +24,8 @@ public sealed class PrivatePostgres : IDisposable
 
     public void Dispose() => Script("pg-stop.sh", TimeSpan.FromMinutes(1), _state);
 
-    private static string Script(string name, TimeSpan limit, params string[] args)
-    {
-        var start = new ProcessStartInfo(Path.Combine(RepositoryRoot.Find(), "scripts", name))
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        foreach (string arg in args)
-            start.ArgumentList.Add(arg);
-        using Process process = Process.Start(start)!;
-        Task<string> output = process.StandardOutput.ReadToEndAsync();
-        Task<string> errors = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(limit))
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"scripts/{name} did not finish within {limit.TotalSeconds} s: {errors.Result}");
-        }
-
-        if (process.ExitCode != 0)
-            throw new InvalidOperationException($"scripts/{name} failed with exit code {process.ExitCode}: {errors.Result}");
-        return output.Result;
-    }
+    private static string Script(string name, TimeSpan limit, params string[] args) =>
+        RepositoryScripts.Run(name, limit, environment: null, args);
 }
 
 /// <summary>

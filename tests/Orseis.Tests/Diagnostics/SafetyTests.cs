@@ -211,7 +211,7 @@ public sealed class SafetyTests : DiagTest
             case nameof(DiagnosticsOptions.QueueWaitFloor): d.QueueWaitFloor = TimeSpan.FromSeconds(-1); break;
             case nameof(DiagnosticsOptions.ThreadPoolDelayThreshold): d.ThreadPoolDelayThreshold = TimeSpan.Zero; break;
             case nameof(DiagnosticsOptions.FindingInterval): d.FindingInterval = TimeSpan.FromSeconds(-1); break;
-            case nameof(DiagnosticsOptions.Detectors): d.Detectors = (FindingKind)1024; break;
+            case nameof(DiagnosticsOptions.Detectors): d.Detectors = (FindingKind)((int)FindingKind.All + 1); break; // the next flag, undefined
         }
 
         ArgumentException error = Assert.Throws<ArgumentException>(() => File.Open(configure: o => o.Diagnostics = d));
