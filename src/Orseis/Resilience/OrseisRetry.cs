@@ -83,8 +83,8 @@ public static class OrseisRetry
     /// <summary>
     /// A provider's error that only an open can raise and that says the server could not be reached or could not take the
     /// connection yet: MySQL's 1042 (unable to connect to the host: refused or timed out) and 1040 (too many connections),
-    /// PostgreSQL's 57P03 (starting up or shutting down) and 53300 (too many connections), or a socket refused or
-    /// unreachable anywhere in the chain. A provider error raised by a statement leaves its connection open or is turned
+    /// PostgreSQL's 57P03 (starting up or shutting down) and 53300 (too many connections), a socket refused, timed out or
+    /// unreachable anywhere in the chain, or Npgsql's connect that timed out. A provider error raised by a statement leaves its connection open or is turned
     /// into a <see cref="ConnectionBrokenException"/>, so none of these comes from a statement.
     /// </summary>
     private static bool FailedToConnect(Exception error)
@@ -94,8 +94,16 @@ public static class OrseisRetry
             if (e is SocketException
                 {
                     SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostUnreachable or SocketError.NetworkUnreachable
-                        or SocketError.TryAgain,
+                        or SocketError.TryAgain or SocketError.TimedOut,
                 })
+            {
+                return true;
+            }
+
+            // Npgsql's connect that timed out (a restarting server accepted the socket and did not answer yet): its
+            // "Failed to connect to <host>" around a TimeoutException. A statement's timeout never reads so.
+            if (ProviderErrors.IsType(e, "Npgsql.NpgsqlException") && e.InnerException is TimeoutException &&
+                e.Message.StartsWith("Failed to connect", StringComparison.Ordinal))
             {
                 return true;
             }

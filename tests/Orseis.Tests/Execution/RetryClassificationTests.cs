@@ -82,6 +82,15 @@ public sealed class RetryClassificationTests
             OrseisRetry.ReasonToRetry(new NpgsqlException("Failed to connect to 127.0.0.1:1", new SocketException((int)SocketError.ConnectionRefused))));
 
     [Fact]
+    public void A_connect_that_timed_out_is_an_open_that_failed_a_bare_timeout_is_not()
+    {
+        Assert.Equal(OrseisRetry.OpenFailed, OrseisRetry.ReasonToRetry(new NpgsqlException("Failed to connect to 127.0.0.1:1", new TimeoutException())));
+        Assert.Equal(OrseisRetry.OpenFailed, OrseisRetry.ReasonToRetry(new NpgsqlException("Failed to connect", new SocketException((int)SocketError.TimedOut))));
+        Assert.Null(OrseisRetry.ReasonToRetry(new TimeoutException()));
+        Assert.Null(OrseisRetry.ReasonToRetry(new InvalidOperationException("x", new TimeoutException())));
+    }
+
+    [Fact]
     public void A_unit_of_work_runs_again_after_a_transient_rollback_or_a_break_before_its_commit_never_after_a_commit_of_unknown_outcome()
     {
         Assert.Equal(OrseisRetry.TransactionRolledBack, CallRetries.UnitReason(new TransactionRolledBackException("deadlock", isTransient: true, null), commitSent: false));
