@@ -84,8 +84,9 @@ public static class OrseisRetry
     /// A provider's error that only an open can raise and that says the server could not be reached or could not take the
     /// connection yet: MySQL's 1042 (unable to connect to the host: refused or timed out) and 1040 (too many connections),
     /// PostgreSQL's 57P03 (starting up or shutting down) and 53300 (too many connections), a socket refused, timed out or
-    /// unreachable anywhere in the chain, or Npgsql's connect that timed out. A provider error raised by a statement leaves its connection open or is turned
-    /// into a <see cref="ConnectionBrokenException"/>, so none of these comes from a statement.
+    /// unreachable anywhere in the chain, or Npgsql's connect that timed out. A provider error raised by a statement
+    /// leaves its connection open or is turned into a <see cref="ConnectionBrokenException"/>, so none of these comes
+    /// from a statement.
     /// </summary>
     private static bool FailedToConnect(Exception error)
     {
