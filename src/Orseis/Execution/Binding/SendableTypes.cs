@@ -30,7 +30,7 @@ internal static class SendableTypes
             return true;
         Assembly provider = command.GetType().Assembly;
         return type.Assembly == provider ||
-               Known.GetOrAdd((type, provider), static (key, traits) => Decide(key.Type, traits, key.Provider), ProviderTraits.Of(command));
+               Known.GetOrAdd((type, provider), static (key, cmd) => Decide(key.Type, ProviderTraits.Of(cmd), key.Provider), command);
     }
 
     private static bool Decide(Type type, ProviderTraits traits, Assembly provider)
