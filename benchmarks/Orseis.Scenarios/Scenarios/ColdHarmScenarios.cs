@@ -59,7 +59,9 @@ internal static class ColdHarmScenarios
                 "sync" => run => ColdScenarios.SyncBurstAsync(run, callers, seconds, sql),
                 _ => run => ColdScenarios.WebBurstAsync(run, callers, seconds, sql),
             };
-            Func<ScenarioRun, Task> body = callers < ServerConnections ? burst : run => WithServerConnectionsAsync(callers + 50, () => burst(run));
+            Func<ScenarioRun, Task> body = callers < ServerConnections
+                ? burst
+                : run => WithServerConnectionsAsync(callers + 50, () => burst(run));
             bool harmful = connect > 100 && connect >= query;
             yield return harmful
                 ? Scenario.Pathology(name, description, FindingKind.SlowOpen, "Cold start", body)
@@ -73,7 +75,8 @@ internal static class ColdHarmScenarios
     /// </summary>
     private static async Task AsyncBurstAsync(ScenarioRun run, string name, int callers, double? connect, string sql)
     {
-        Database db = run.Open(callers > 100 ? string.Create(CultureInfo.InvariantCulture, $"Max Pool Size={callers}") : "");
+        string settings = callers > 100 ? string.Create(CultureInfo.InvariantCulture, $"Max Pool Size={callers}") : "";
+        Database db = run.Open(settings);
         Func<Task> body = () => ColdScenarios.HarmAsync(name, callers, () => db.ExecuteAsync(sql));
         if (connect is { } seconds)
             await ColdScenarios.WithSlowConnectsAsync(body, seconds);
