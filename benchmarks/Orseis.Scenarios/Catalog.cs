@@ -11,6 +11,7 @@ internal static class Catalog
         .. ChurnScenarios.All(),
         .. ColdScenarios.All(),
         .. ColdSizeScenarios.All(),
+        .. ColdHarmScenarios.All(),
         .. PoolScenarios.All(),
         .. StarvationScenarios.All(),
         .. RepeatedStatementScenarios.All(),

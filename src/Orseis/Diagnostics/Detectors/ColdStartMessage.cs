@@ -15,9 +15,13 @@ internal static class ColdStartMessage
         double requestMs = wave.MeanOpenMs + heldMs;
         double share = wave.MeanOpenMs / requestMs;
         CultureInfo c = CultureInfo.InvariantCulture;
-        double slowdown = heldMs > 0 ? requestMs / heldMs : double.PositiveInfinity;
+        bool warm = verdict.WarmHolds > 0;
+        double workMs = warm ? verdict.WarmHeldMs : heldMs;
+        double slowdown = workMs > 0 ? requestMs / workMs : double.PositiveInfinity;
         string cost = string.Create(c, $"the first {wave.Opens} requests took {requestMs:0} ms on average ") +
-                      string.Create(c, $"where their own work took {heldMs:0} ms") +
+                      (warm
+                          ? string.Create(c, $"where the same work on the warm connections took {workMs:0} ms")
+                          : string.Create(c, $"where their own work took {heldMs:0} ms")) +
                       (double.IsFinite(slowdown) && slowdown < 1000 ? string.Create(c, $" ({slowdown:0.0#}x)") : "") +
                       string.Create(c, $": opening was {share * 100:0} % of their time. ");
         string head = wave.AfterLoss
@@ -39,7 +43,8 @@ internal static class ColdStartMessage
             string.Create(c, $"{wave.MeanOpenCompileMs:0} ms of an open's time and ") +
             string.Create(c, $"{verdict.MeanHeldCompileMs:0} ms of a request's work on average, ") +
             string.Create(c, $"and the thread pool ran at most {wave.ThreadPoolDelayMs:0} ms late: net of the process's own start-up, ") +
-            string.Create(c, $"the opens took {ColdStartRule.NetOpenMs(wave):0} ms, the work {ColdStartRule.NetHeldMs(verdict):0} ms.");
+            string.Create(c, $"the opens took {ColdStartRule.NetOpenMs(wave):0} ms, the work {ColdStartRule.NetHeldMs(verdict):0} ms") +
+            (warm ? string.Create(c, $"; {verdict.WarmHolds} later hold(s) on warm connections took {workMs:0.#} ms (median).") : ".");
         log.Report(FindingKind.SlowOpen, head + measured,
             new Dictionary<string, double>
             {
@@ -59,6 +64,9 @@ internal static class ColdStartMessage
                 ["heldCompileMs"] = verdict.MeanHeldCompileMs,
                 ["netOpenMs"] = ColdStartRule.NetOpenMs(wave),
                 ["netHeldMs"] = ColdStartRule.NetHeldMs(verdict),
+                ["warmHolds"] = verdict.WarmHolds,
+                ["warmHeldMs"] = verdict.WarmHeldMs,
+                ["workMs"] = ColdStartRule.WorkMs(verdict),
             },
             null, rateLimited: true);
     }

@@ -7,12 +7,12 @@ namespace Orseis.Diagnostics.Detectors;
 /// <item>its connects and its opens each slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/> (less is never a
 /// finding), and at least two connects;</item>
 /// <item>its connections ran a statement (a wave that served no request is a warm-up written by hand);</item>
-/// <item>the thread pool did not run work late by its starvation threshold or by half a connect (the machine, not the
-/// server, explains the time);</item>
-/// <item>the opens net of the process's compiling (<see cref="NetOpenMs"/>) still took longer than the floor: what
-/// the server made them wait;</item>
-/// <item>and at least <see cref="HarmShare"/> of the requests' time net of compiling: the requests took at least twice
-/// their own work.</item>
+/// <item>the thread pool did not starve meanwhile (late by its threshold: the machine, not the server, explains the
+/// time);</item>
+/// <item>the opens net of the process's compiling and the thread pool's lateness (<see cref="NetOpenMs"/>) still took
+/// longer than the floor: what the server made them wait;</item>
+/// <item>and at least <see cref="HarmShare"/> of the requests' time, against their own work as the same pool's warm
+/// connections run it (<see cref="WorkMs"/>): the requests took at least twice their own work.</item>
 /// </list>
 /// </summary>
 internal static class ColdStartRule
@@ -44,6 +44,14 @@ internal static class ColdStartRule
     /// <summary>What the requests' own work took on average net of the process's compiling during their holds.</summary>
     public static double NetHeldMs(in ColdWaveHolds verdict) => Math.Max(0, verdict.MeanHeldMs - verdict.MeanHeldCompileMs);
 
+    /// <summary>
+    /// What the requests' own work takes: the median of the holds that began after the wave, on its warm connections (the
+    /// same requests without the cold start: a fresh process's first holds are stretched by its start-up, and a loaded
+    /// machine's compiling, subtracted, over-explains a hold that waited on the server); without any, the wave's own
+    /// holds net of the compiling during them (<see cref="NetHeldMs"/>).
+    /// </summary>
+    public static double WorkMs(in ColdWaveHolds verdict) => verdict.WarmHolds > 0 ? verdict.WarmHeldMs : NetHeldMs(verdict);
+
     /// <summary>Whether <paramref name="verdict"/> is a cold start under <paramref name="options"/>.</summary>
     public static bool IsColdStart(in ColdWaveHolds verdict, DiagnosticsOptions options)
     {
@@ -54,14 +62,14 @@ internal static class ColdStartRule
         if (!verdict.RanStatements)
             return false; // no request: a warm-up written by hand (opened, and given back unused)
 
-        // The thread pool ran work late while the wave connected, by its starvation threshold or by half a connect: it, not
-        // the server, explains the time (the starvation detector speaks for it).
-        if (wave.ThreadPoolDelayMs >= options.ThreadPoolDelayThreshold.TotalMilliseconds || wave.ThreadPoolDelayMs * 2 >= wave.ConnectMs)
+        // The thread pool starved while the wave connected (late by its threshold): it, not the server, explains the time,
+        // and the starvation detector speaks for it. Lateness short of that is subtracted from the opens (NetOpenMs).
+        if (wave.ThreadPoolDelayMs >= options.ThreadPoolDelayThreshold.TotalMilliseconds)
             return false;
 
-        // Net of the process's compiling (a fresh process's start-up, which the server did not cause), the opens are still
-        // over the floor, and half the requests' time or more.
+        // Net of the process's start-up (which the server did not cause), the opens are still over the floor, and half the
+        // requests' time or more against their own work as warm connections run it: the requests took twice as long.
         double netOpenMs = NetOpenMs(wave);
-        return netOpenMs > floorMs && netOpenMs >= HarmShare * (netOpenMs + NetHeldMs(verdict));
+        return netOpenMs > floorMs && netOpenMs >= HarmShare * (netOpenMs + WorkMs(verdict));
     }
 }

@@ -8,7 +8,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// of an app after a deploy, a scale-out or a restart), or every caller reconnecting at once after connections were lost
 /// (a server restart, a failover). The slow-open detector never judges a first wave as a cold pool; this one follows the
 /// wave's opens and then the holds they began, and sums it up once the last of those holds went back (or, for holds
-/// still out <see cref="HoldsWait"/> after the last open, at the next release, counting them as held until then). It
+/// still out <see cref="HoldsWait"/> after the last open, at the next release, counting them as held until then); the
+/// wave is then judged once <see cref="WarmHolds"/> holds begun after it are back (the requests' own work, on the now
+/// warm connections), or at the first release <see cref="WarmWait"/> later, a report, or a new wave. It
 /// reads how long the process spent compiling code (<see cref="JitInfo.GetCompilationTime"/>) over the wave, during each
 /// of its opens and during each of their holds: a fresh process's connects, and its first statements, wait for their
 /// code. Judged by <see cref="ColdStartRule"/>, reported by <see cref="ColdStartMessage"/>. Opens that begin while a
@@ -22,6 +24,18 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
 {
     /// <summary>How long after the wave's last open its holds still out are waited for before it is judged without them.</summary>
     internal static readonly TimeSpan HoldsWait = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// How many holds that began after the wave, on its now warm connections, price the requests' own work (their median);
+    /// fewer when the wave had fewer.
+    /// </summary>
+    internal const int WarmHolds = 8;
+
+    /// <summary>
+    /// How long a wave whose holds are back waits for warm holds: past it, the next release (or a report) judges it with
+    /// the warm holds seen, or, with none, with its own holds net of the process's compiling.
+    /// </summary>
+    internal static readonly TimeSpan WarmWait = TimeSpan.FromSeconds(2);
 
     private readonly Func<TimeSpan> _compileTime = compileTime ?? (static () => JitInfo.GetCompilationTime());
     private readonly Lock _lock = new();
@@ -52,7 +66,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
 
     // The holds the wave's opens began, by the timestamp each began at (its open's completion), until they go back.
     private readonly Dictionary<long, int> _holds = [];
-    private int _holdsOut; // read without the lock on every release: 0 whenever no wave is followed
+    private int _holdsOut; // the wave's holds not back yet
     private int _holdsBack;
     private int _holdsWithStatement;
     private double _heldMsSum;
@@ -60,6 +74,13 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
     private double _heldCompileMsSum; // the compile time during each hold back, at most the hold's own time
     private ColdWave? _ended; // the wave's opens are all done; its holds are not all back
     private long _endedAt;
+    private int _watch; // read without the lock on every release: 0 whenever no wave's hold is out and no verdict waits
+
+    // A wave whose holds are all back waits for the same pool's warm holds, the requests' own work without the cold start.
+    private ColdWaveHolds? _pending;
+    private long _pendingSince;
+    private readonly double[] _warmHeldMs = new double[WarmHolds];
+    private int _warmCount;
 
     /// <summary>
     /// Set on the flow of a warm-up (<see cref="Database.WarmUpAsync"/>) while it opens: a wave that a warm-up's opens
@@ -102,8 +123,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
 
     public override void OnReleased(in Release release)
     {
-        // Every release of the pool comes here: while no wave's hold is out, one read and nothing else.
-        if (Volatile.Read(ref _holdsOut) != 0)
+        // Every release of the pool comes here: while no wave's hold is out and no verdict waits, one read and nothing else.
+        if (Volatile.Read(ref _watch) != 0)
             OnHoldReleased(release.Holder.Started, release.Held, release.Holder.Kind, release.At);
     }
 
@@ -116,9 +137,11 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
         ColdWaveHolds? done = null;
         lock (_lock)
         {
-            // A new wave while the last one's holds are still out (connections lost again): judge that one as it stands.
+            // A new wave while the last one's holds are still out (connections lost again), or while its verdict waits for
+            // warm holds: judge that one as it stands.
             if (_ended is not null)
-                done = Settle(log.Time.GetTimestamp());
+                Await(Settle(log.Time.GetTimestamp()), log.Time.GetTimestamp());
+            done = TakePending();
             double compiledMs = _compileTime().TotalMilliseconds;
             if (!_registered)
             {
@@ -187,7 +210,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
                 {
                     _holdCompileStart[at] = compiledMs;
                     _holds[at] = _holds.GetValueOrDefault(at) + 1;
-                    Volatile.Write(ref _holdsOut, _holdsOut + 1);
+                    _holdsOut++;
+                    Watch();
                 }
             }
 
@@ -211,7 +235,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
 
             ResetOpens();
             if (_ended is not null && _holdsOut == 0)
-                done = Settle(_endedAt);
+                Await(Settle(_endedAt), _endedAt);
         }
 
         if (done is { } verdict)
@@ -233,7 +257,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
                     _holds[started] = count - 1;
                 else
                     _holds.Remove(started);
-                Volatile.Write(ref _holdsOut, _holdsOut - 1);
+                _holdsOut--;
+                Watch();
                 _holdsBack++;
                 _heldMsSum += held.TotalMilliseconds;
                 if (_holdCompileStart.TryGetValue(started, out double compiledAtStart))
@@ -241,9 +266,16 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
                 if (kind != 0)
                     _holdsWithStatement++;
             }
+            else if (kind != 0 && (_ended is not null || _pending is not null) && started > _endedAt && _warmCount < WarmHolds)
+            {
+                _warmHeldMs[_warmCount++] = held.TotalMilliseconds; // a hold begun after the wave, on a warm connection
+            }
 
             if (_ended is not null && (_holdsOut == 0 || log.Time.GetElapsedTime(_endedAt, at) >= HoldsWait))
-                done = Settle(at);
+                Await(Settle(at), at);
+            bool priced = _pending is { } waiting && _warmCount >= Math.Min(WarmHolds, waiting.Holds);
+            if (_pending is not null && (priced || log.Time.GetElapsedTime(_pendingSince, at) >= WarmWait))
+                done = TakePending();
         }
 
         if (done is { } verdict)
@@ -277,12 +309,53 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
         return verdict;
     }
 
+    /// <summary>A report is read: a verdict still waiting for warm holds is judged with those seen.</summary>
+    public override void Describe(ReportFigures figures)
+    {
+        ColdWaveHolds? done;
+        lock (_lock)
+            done = TakePending();
+        if (done is { } verdict)
+            Judge(verdict);
+    }
+
+    /// <summary>The settled wave waits for warm holds from <paramref name="now"/>; under the lock.</summary>
+    private void Await(ColdWaveHolds verdict, long now)
+    {
+        _pending = verdict;
+        _pendingSince = now;
+        Watch();
+    }
+
+    /// <summary>The waiting verdict, priced with the warm holds seen (their median), and forgets it; under the lock.</summary>
+    private ColdWaveHolds? TakePending()
+    {
+        if (_pending is not { } verdict)
+            return null;
+        double warmMs = 0;
+        if (_warmCount > 0)
+        {
+            Array.Sort(_warmHeldMs, 0, _warmCount);
+            warmMs = _warmHeldMs[_warmCount / 2];
+        }
+
+        verdict = verdict with { WarmHolds = _warmCount, WarmHeldMs = warmMs };
+        _pending = null;
+        _warmCount = 0;
+        Watch();
+        return verdict;
+    }
+
+    /// <summary>Whether releases must be looked at: a wave's hold is out, or a verdict waits for warm ones; under the lock.</summary>
+    private void Watch() => Volatile.Write(ref _watch, _holdsOut != 0 || _pending is not null ? 1 : 0);
+
     /// <summary>Forgets the holds followed (none is out any more); under the lock.</summary>
     private void ClearHolds()
     {
         _holds.Clear();
         _holdCompileStart.Clear();
-        Volatile.Write(ref _holdsOut, 0);
+        _holdsOut = 0;
+        Watch();
         _holdsBack = _holdsWithStatement = 0;
         _heldMsSum = _heldCompileMsSum = 0;
     }

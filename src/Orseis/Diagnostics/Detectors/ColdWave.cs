@@ -13,8 +13,10 @@ internal readonly record struct ColdWave(
 
 /// <summary>
 /// A wave with its holds: how many, how long on average, whether any ran a statement (a hold still out when the wave
-/// was judged is counted as one that did), and how long the process compiled during a hold on average (for each, at
-/// most the hold's own time: a fresh process's first statements wait for their code too).
+/// was judged is counted as one that did), how long the process compiled during a hold on average (for each, at
+/// most the hold's own time: a fresh process's first statements wait for their code too), and how many holds began after
+/// the wave, on its then warm connections, with their median time (0 when none was seen): the requests' own work.
 /// </summary>
 internal readonly record struct ColdWaveHolds(
-    ColdWave Wave, int Holds, double MeanHeldMs, bool RanStatements, double MeanHeldCompileMs = 0);
+    ColdWave Wave, int Holds, double MeanHeldMs, bool RanStatements, double MeanHeldCompileMs = 0, int WarmHolds = 0,
+    double WarmHeldMs = 0);

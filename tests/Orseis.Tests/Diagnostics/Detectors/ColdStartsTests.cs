@@ -194,6 +194,7 @@ public sealed class ColdStartsTests
         Assert.Empty(fake.Log.Kept);
         fake.Time.Advance(ColdStarts.HoldsWait);
         waves.OnHoldReleased(started: 1, TimeSpan.FromMilliseconds(5), kind: 1, fake.Now); // any later release of the pool
+        waves.Describe(new ReportFigures());
 
         // (8 x 20 ms + 2 x ~10 s) / 10 holds: the long holds' work dwarfs the opens.
         Assert.Empty(fake.Log.Kept);
@@ -243,6 +244,84 @@ public sealed class ColdStartsTests
         Assert.Equal(1, finding.Figures["afterLoss"]);
     }
 
+    [Fact]
+    public void The_requests_work_is_priced_by_the_same_pools_warm_holds_once_they_come()
+    {
+        // first-burst-fast-connects at load 90, as the trace measured: 60 loopback opens of 642 ms, 525 of them compiling;
+        // holds of 216 ms (134 compiling) for a 200 ms statement. Net of compiling, 117 ms of open against 82 of work read
+        // as a cold start (0.59); the same statement on the warm connections took 220 ms: 0.35, the work outweighs it.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var jit = new CompileClock();
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read);
+        long at = Wave(fake, waves, callers: 60, connectMs: 600, openMs: 642, compile: (jit, 525));
+        jit.Advance(134);
+        fake.Time.Advance(Fake.Ms(216));
+        for (int i = 0; i < 60; i++)
+            waves.OnHoldReleased(at, Fake.Ms(216), kind: 1, fake.Now);
+        Assert.Empty(fake.Log.Kept); // the wave waits for warm holds
+        WarmHolds(fake, waves, count: ColdStarts.WarmHolds, heldMs: 220);
+        Assert.Empty(fake.Log.Kept); // judged at the eighth: silent
+
+        // tiny-first-burst-web-128-connect150 at load 88: 128 opens of 379 ms (111 compiling, the thread pool 229 ms late)
+        // on 150 ms connects, each request one 'select 1' held 558 ms (404 compiling). Against its own holds net of
+        // compiling (154 ms) the opens' net 150 ms were under half; the same 'select 1' on the warm connections took 12 ms.
+        var web = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var webJit = new CompileClock();
+        var webWaves = new ColdStarts(web.Log, ConnectCount.ProviderMeter, webJit.Read);
+        at = Wave(web, webWaves, callers: 128, connectMs: 300, openMs: 379, threadPoolDelayMs: 229, compile: (webJit, 111));
+        webJit.Advance(404);
+        web.Time.Advance(Fake.Ms(558));
+        for (int i = 0; i < 128; i++)
+            webWaves.OnHoldReleased(at, Fake.Ms(558), kind: 1, web.Now);
+        Assert.Empty(web.Log.Kept);
+        WarmHolds(web, webWaves, count: ColdStarts.WarmHolds, heldMs: 12);
+        PoolFinding finding = Assert.Single(web.Findings(FindingKind.SlowOpen));
+        Assert.StartsWith(
+            "Cold start of pool 'pool': the first 128 requests took 937 ms on average where the same work on the warm connections " +
+            "took 12 ms (78.08x): opening was 40 % of their time.",
+            finding.Message, StringComparison.Ordinal);
+        Assert.EndsWith("8 later hold(s) on warm connections took 12 ms (median).", finding.Message, StringComparison.Ordinal);
+        Assert.Equal(8, finding.Figures["warmHolds"]);
+        Assert.Equal(12, finding.Figures["workMs"], 3);
+        Assert.Equal(150, finding.Figures["netOpenMs"], 3);
+    }
+
+    [Fact]
+    public void Without_warm_holds_the_wave_is_judged_by_its_own_once_the_wait_is_over()
+    {
+        // The burst, and then a single later release past the wait: judged with the wave's own holds.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, NothingCompiled);
+        long at = Wave(fake, waves, callers: 25, connectMs: 150, openMs: 183);
+        for (int i = 0; i < 25; i++)
+            waves.OnHoldReleased(at, Fake.Ms(100), kind: 1, fake.Now);
+        fake.Time.Advance(ColdStarts.WarmWait - Fake.Ms(1));
+        waves.OnHoldReleased(started: 1, Fake.Ms(1), kind: 0, fake.Now); // a release of the pool before the wait is over
+        Assert.Empty(fake.Log.Kept);
+        fake.Time.Advance(Fake.Ms(1));
+        waves.OnHoldReleased(started: 1, Fake.Ms(1), kind: 0, fake.Now);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
+        Assert.Contains("where their own work took 100 ms (2.83x)", finding.Message, StringComparison.Ordinal);
+        Assert.Equal(0, finding.Figures["warmHolds"]);
+    }
+
+    [Theory]
+    [InlineData(250, true)] // first-burst-16-connect150-query20 at load 39: the old rule's 'late by half a connect' silenced it
+    [InlineData(400, true)] // late, but short of the threshold: subtracted from the opens, 121 ms still over the floor
+    [InlineData(500, false)] // the thread pool starved: the starvation detector's
+    public void Thread_pool_lateness_short_of_starvation_is_subtracted_not_a_veto(double lateMs, bool reported)
+    {
+        // 16 async opens of 521 ms on 150 ms connects (the provider timed 491 ms each, stretched by the load), 316 ms of each
+        // compiling; a 20 ms statement held 219 ms, 199 of them compiling.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var jit = new CompileClock();
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read);
+        long at = Wave(fake, waves, callers: 16, connectMs: 491, openMs: 521, threadPoolDelayMs: lateMs, compile: (jit, 316));
+        jit.Advance(199);
+        Release(fake, waves, at, callers: 16, heldMs: 219);
+        Assert.Equal(reported, fake.Findings(FindingKind.SlowOpen).Any());
+    }
+
     /// <summary>
     /// <paramref name="callers"/> opens entering at once on a fresh pool, each making one connect of
     /// <paramref name="connectMs"/> (the provider's meter, counted from <paramref name="firstConnect"/>) and taking
@@ -274,11 +353,26 @@ public sealed class ColdStartsTests
         public void Advance(double ms) => _compiled += Fake.Ms(ms);
     }
 
-    /// <summary><paramref name="callers"/> of the holds begun at <paramref name="at"/> go back after <paramref name="heldMs"/>.</summary>
+    /// <summary>
+    /// <paramref name="callers"/> of the holds begun at <paramref name="at"/> go back after <paramref name="heldMs"/>; then a
+    /// report is read, which judges a wave waiting for warm holds with none (its own holds price the work).
+    /// </summary>
     private static void Release(Fake fake, ColdStarts waves, long at, int callers, double heldMs, int kind = 1)
     {
         for (int i = 0; i < callers; i++)
             waves.OnHoldReleased(at, Fake.Ms(heldMs), kind, fake.Now);
+        waves.Describe(new ReportFigures());
+    }
+
+    /// <summary><paramref name="count"/> holds begun after the wave, on warm connections, go back after <paramref name="heldMs"/>.</summary>
+    private static void WarmHolds(Fake fake, ColdStarts waves, int count, double heldMs)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            long began = fake.Now;
+            fake.Time.Advance(Fake.Ms(heldMs));
+            waves.OnHoldReleased(began, Fake.Ms(heldMs), kind: 1, fake.Now);
+        }
     }
 
     [Fact]
