@@ -10,11 +10,11 @@ namespace Orseis.Scenarios;
 /// <summary>
 /// The pool-size sweep: judges the advice by following it. For each provider, load and current Max Pool Size, the load
 /// runs at the current size with every detector on and the report's RecommendedMaxPoolSize is read; then the same load
-/// runs at the advised size and at four times it, the three interleaved and repeated. The advice holds when the advised
-/// size keeps at least 90 % of the throughput at the current size, and, when it is another size, when four times the
-/// advised size passes it by no more than 5 % (the advised size is enough). An advice to keep the current size (the CPU is
-/// the limit) makes no "enough" claim: the run at it measures the noise of two runs of one size, and four times it shows
-/// what a larger pool would have done. With <c>--curve</c>, the throughput at each size of a list instead.
+/// runs at the advised size and at four times it, the three interleaved and repeated, their order turning each round.
+/// The advice holds when the advised size keeps at least 90 % of the throughput at the current size, and, when it is
+/// another size, when four times the advised size passes it by no more than 5 % (the advised size is enough). An advice
+/// to keep the current size (the CPU is the limit) makes no "enough" claim: the run at it measures the noise of two runs
+/// of one size, and four times it shows what a larger pool would have done. With <c>--curve</c>, the throughput at each size of a list instead.
 /// </summary>
 internal static class PoolSweep
 {
@@ -48,8 +48,8 @@ internal static class PoolSweep
         Console.WriteLine(Invariant($"uptime: {Uptime()}"));
         if (curve is not null)
             return await CurveAsync(providers ?? Providers, loads, curve, point);
-        Console.WriteLine("| provider | load | current | advised (runs) | at advised / at current (each run) | at 4x advised (at most one per caller) / at advised | client CPU / cores, at current | holds |");
-        Console.WriteLine("|---|---|---:|---|---:|---:|---:|---|");
+        Console.WriteLine("| provider | load | current | advised (runs) | at advised / at current (each round) | at 4x advised (at most one per caller) / at advised | spread current, advised, 4x | client CPU / cores, at current | holds |");
+        Console.WriteLine("|---|---|---:|---|---:|---:|---|---:|---|");
         int held = 0, judged = 0;
         foreach (string provider in providers ?? Providers)
         {
@@ -64,18 +64,33 @@ internal static class PoolSweep
                     var cpus = new List<double>();
                     for (int r = 0; r < repeats; r++)
                     {
-                        (double perSecond, PoolReport report, double cpu) = await MeasureAsync(provider, load, current, point);
-                        atCurrent.Add(perSecond);
-                        cpus.Add(cpu);
-                        int advice = report.RecommendedMaxPoolSize ?? current;
-                        advised.Add(advice);
-                        Console.Error.WriteLine(Invariant($"{provider}, {load.Name}, pool {current}: {perSecond:0}/s; {report.PoolSizeAdvice}"));
-                        int size = advised[0]; // the first run's advice is the one followed
-                        atAdvised.Add((await MeasureAsync(provider, load, size, point)).PerSecond);
-                        int above = Larger(load, size);
-                        if (above > size)
-                            atLarger.Add((await MeasureAsync(provider, load, above, point)).PerSecond);
-                        Console.Error.WriteLine(Invariant($"  at {size}: {atAdvised[^1]:0}/s; at {above}: {(atLarger.Count > 0 ? atLarger[^1] : 0):0}/s"));
+                        // The first round runs the current size first (its advice is the one followed); then the order of the
+                        // three sizes turns round by round, so that a machine growing busier does not always favour one.
+                        for (int step = 0; step < 3; step++)
+                        {
+                            switch ((step + r) % 3)
+                            {
+                                case 0:
+                                    (double perSecond, PoolReport report, double cpu) = await MeasureAsync(provider, load, current, point);
+                                    atCurrent.Add(perSecond);
+                                    cpus.Add(cpu);
+                                    advised.Add(report.RecommendedMaxPoolSize ?? current);
+                                    Console.Error.WriteLine(Invariant($"{provider}, {load.Name}, pool {current}: {perSecond:0}/s; {report.PoolSizeAdvice}"));
+                                    break;
+                                case 1:
+                                    atAdvised.Add((await MeasureAsync(provider, load, advised[0], point)).PerSecond);
+                                    Console.Error.WriteLine(Invariant($"  at {advised[0]}: {atAdvised[^1]:0}/s"));
+                                    break;
+                                default:
+                                    if (Larger(load, advised[0]) is var above && above > advised[0])
+                                    {
+                                        atLarger.Add((await MeasureAsync(provider, load, above, point)).PerSecond);
+                                        Console.Error.WriteLine(Invariant($"  at {above}: {atLarger[^1]:0}/s"));
+                                    }
+
+                                    break;
+                            }
+                        }
                     }
 
                     double keep = Median(atAdvised) / Median(atCurrent);
@@ -85,9 +100,11 @@ internal static class PoolSweep
                     held += ok ? 1 : 0;
                     judged++;
                     string each = string.Join(", ", atAdvised.Zip(atCurrent, (a, c) => Invariant($"{a / c:0.00}")));
+                    string spreads = Invariant($"{Spread(atCurrent):0.00}, {Spread(atAdvised):0.00}") +
+                                     (atLarger.Count > 0 ? Invariant($", {Spread(atLarger):0.00}") : "");
                     string atFour = larger is { } l ? Invariant($"{l:0.00} (at {Larger(load, advised[0])})") : "– (no caller left for more)";
                     Console.WriteLine(Invariant(
-                        $"| {provider} | {load.Name.Split(':')[0]} | {current} | {advised[0]} ({string.Join(", ", advised)}) | {keep:0.00} ({each}) | {atFour} | {Median(cpus):0.00} | {(ok ? "yes" : "no")}{(kept ? " (kept)" : "")} |"));
+                        $"| {provider} | {load.Name.Split(':')[0]} | {current} | {advised[0]} ({string.Join(", ", advised)}) | {keep:0.00} ({each}) | {atFour} | {spreads} | {Median(cpus):0.00} | {(ok ? "yes" : "no")}{(kept ? " (kept)" : "")} |"));
                 }
             }
         }
@@ -209,6 +226,9 @@ internal static class PoolSweep
             return (0, 0);
         }
     }
+
+    /// <summary>The spread of one size's runs: (max - min) / median.</summary>
+    private static double Spread(List<double> runs) => runs.Count == 0 ? 0 : (runs.Max() - runs.Min()) / Median(runs);
 
     private static double Median(List<double> values)
     {

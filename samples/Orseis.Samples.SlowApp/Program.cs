@@ -4,7 +4,8 @@
 // (docs/results/scopes/web-load.md). Settings come from the environment:
 //
 //   ORSEIS_MYSQL            the server (scripts/mariadb-start.sh prints one)
-//   SLOWAPP_PROVIDER        mysqlconnector (default) or mysql-data
+//   ORSEIS_POSTGRES         the server for npgsql (scripts/pg-start.sh prints one)
+//   SLOWAPP_PROVIDER        mysqlconnector (default), mysql-data or npgsql
 //   SLOWAPP_CALLS           async (default) or sync: which Orseis calls the endpoint makes
 //   SLOWAPP_MIN_THREADS     ThreadPool.SetMinThreads for worker threads (default: the runtime's, one per core)
 //   SLOWAPP_MAX_POOL        Maximum Pool Size (default 100, both providers' default)
@@ -37,9 +38,12 @@ if (settings.MinThreads is { } minThreads)
     ThreadPool.SetMinThreads(minThreads, io);
 }
 
-DbProviderFactory factory = settings.Provider == "mysql-data"
-    ? MySql.Data.MySqlClient.MySqlClientFactory.Instance
-    : MySqlConnector.MySqlConnectorFactory.Instance;
+DbProviderFactory factory = settings.Provider switch
+{
+    "mysql-data" => MySql.Data.MySqlClient.MySqlClientFactory.Instance,
+    "npgsql" => Npgsql.NpgsqlFactory.Instance,
+    _ => MySqlConnector.MySqlConnectorFactory.Instance,
+};
 string connectionString = settings.ConnectionString.TrimEnd(';') + $";Maximum Pool Size={settings.MaxPool}";
 if (settings.Provider == "mysql-data")
     connectionString = Orseis.Testing.MySqlDataOnMariaDb.ConnectionString(connectionString, connectionReset: true);
@@ -67,9 +71,10 @@ app.MapGet("/slow/{seconds:double}/db", async (double seconds) =>
 {
     try
     {
+        string sql = settings.Provider == "npgsql" ? "select @seconds from pg_sleep(@seconds)" : "select sleep(@seconds) + @seconds";
         double slept = settings.Sync
-            ? db.Scalar<double>("select sleep(@seconds) + @seconds", new { seconds })
-            : await db.ScalarAsync<double>("select sleep(@seconds) + @seconds", new { seconds });
+            ? db.Scalar<double>(sql, new { seconds })
+            : await db.ScalarAsync<double>(sql, new { seconds });
         return Results.Text($"slept {slept:0.###} s");
     }
     catch (Exception error) when (error is DbException or OrseisException)

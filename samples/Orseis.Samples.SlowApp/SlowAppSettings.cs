@@ -3,8 +3,8 @@ using Orseis.Diagnostics;
 namespace Orseis.Samples.SlowApp;
 
 /// <summary>The app's settings, read from the environment (see Program.cs), each checked with a message naming it.</summary>
-/// <param name="ConnectionString">ORSEIS_MYSQL.</param>
-/// <param name="Provider">SLOWAPP_PROVIDER: mysqlconnector or mysql-data.</param>
+/// <param name="ConnectionString">ORSEIS_MYSQL (ORSEIS_POSTGRES for npgsql).</param>
+/// <param name="Provider">SLOWAPP_PROVIDER: mysqlconnector, mysql-data or npgsql.</param>
 /// <param name="Sync">SLOWAPP_CALLS is sync.</param>
 /// <param name="MinThreads">SLOWAPP_MIN_THREADS.</param>
 /// <param name="MaxPool">SLOWAPP_MAX_POOL.</param>
@@ -16,13 +16,15 @@ internal sealed record SlowAppSettings(
 {
     public static SlowAppSettings FromEnvironment()
     {
-        string cs = Environment.GetEnvironmentVariable("ORSEIS_MYSQL") is { Length: > 0 } value
-            ? value
-            : throw new ArgumentException(
-                "ORSEIS_MYSQL is not set: give it a MariaDB connection string (scripts/mariadb-start.sh prints one).");
         string provider = Environment.GetEnvironmentVariable("SLOWAPP_PROVIDER") ?? "mysqlconnector";
-        if (provider is not ("mysqlconnector" or "mysql-data"))
-            throw new ArgumentException($"SLOWAPP_PROVIDER must be mysqlconnector or mysql-data, not '{provider}'.");
+        if (provider is not ("mysqlconnector" or "mysql-data" or "npgsql"))
+            throw new ArgumentException($"SLOWAPP_PROVIDER must be mysqlconnector, mysql-data or npgsql, not '{provider}'.");
+        string server = provider == "npgsql" ? "ORSEIS_POSTGRES" : "ORSEIS_MYSQL";
+        string cs = Environment.GetEnvironmentVariable(server) is { Length: > 0 } value
+            ? value
+            : throw new ArgumentException(provider == "npgsql"
+                ? "ORSEIS_POSTGRES is not set: give it a PostgreSQL connection string (scripts/pg-start.sh prints one)."
+                : "ORSEIS_MYSQL is not set: give it a MariaDB connection string (scripts/mariadb-start.sh prints one).");
         string calls = Environment.GetEnvironmentVariable("SLOWAPP_CALLS") ?? "async";
         if (calls is not ("async" or "sync"))
             throw new ArgumentException($"SLOWAPP_CALLS must be async or sync, not '{calls}'.");

@@ -19,7 +19,14 @@ namespace Orseis.Scenarios.Capacity;
 /// </summary>
 internal static class CapacityCommand
 {
-    public static readonly string[] Handlings = ["one-thread-per-connection", "pool-of-threads"];
+    /// <summary>
+    /// MariaDB's thread handlings (the app on MySqlConnector), and <see cref="Postgres"/>: a PostgreSQL (a process per
+    /// connection) with the app on Npgsql.
+    /// </summary>
+    public static readonly string[] Handlings = ["one-thread-per-connection", "pool-of-threads", Postgres];
+
+    /// <summary>The handling that runs the app on Npgsql against a PostgreSQL of its own (scripts/pg-start.sh).</summary>
+    public const string Postgres = "postgresql";
 
     public static readonly int[] DefaultClients = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
@@ -47,7 +54,8 @@ internal static class CapacityCommand
             // Room on the server for the largest pool, an advised one (at most about the clients' demand, with its spare
             // connections) and the study's own status connection.
             string options = Invariant($"--thread-handling={handling} --max-connections={2 * Math.Max(pools.Max(), clients.Max()) + 50}");
-            using var server = new ThrowawayMariaDb("capacity", options);
+            using IDisposable server = handling == Postgres ? new CapacityPostgres() : new ThrowawayMariaDb("capacity", options);
+            string connectionString = server is CapacityPostgres pg ? pg.ConnectionString : ((ThrowawayMariaDb)server).ConnectionString;
             foreach (CapacityLoad load in loads)
             {
                 foreach (int pool in pools)
@@ -60,9 +68,9 @@ internal static class CapacityCommand
                             break;
                         }
 
-                        CapacityPoint point = await MeasureAsync(dll, server.ConnectionString, handling, load, pool, count, seconds);
+                        CapacityPoint point = await MeasureAsync(dll, connectionString, handling, load, pool, count, seconds);
                         if (point.After.RecommendedMaxPoolSize is not null && follow > 0)
-                            point = await FollowAsync(dll, server.ConnectionString, point, follow, seconds);
+                            point = await FollowAsync(dll, connectionString, point, follow, seconds);
 
                         results.Add(point);
                         Console.Error.WriteLine(
@@ -133,8 +141,15 @@ internal static class CapacityCommand
         string dll, string connectionString, string handling, CapacityLoad load, int pool, int clients, int seconds)
     {
         var settings = new Dictionary<string, string> { ["SLOWAPP_UNIT"] = load.Unit, ["SLOWAPP_DETECTORS"] = "all" };
+        string provider = "mysqlconnector";
+        if (handling == Postgres)
+        {
+            provider = "npgsql";
+            settings["ORSEIS_POSTGRES"] = connectionString;
+        }
+
         await using SlowAppProcess process = await SlowAppProcess.StartAsync(
-            dll, new SlowAppConfig("mysqlconnector", "async", MinThreads: null), pool, connectionString, settings);
+            dll, new SlowAppConfig(provider, "async", MinThreads: null), pool, connectionString, settings);
         var url = new Uri(process.Root, load.Path);
 
         // Warm: the pool grown to what this load takes, the code jitted, the thread pool grown.
@@ -144,7 +159,10 @@ internal static class CapacityCommand
         HeySummary hey = await HeySummary.RunAsync(url, clients, duration, 0, duration + TimeSpan.FromSeconds(90));
         await Task.Delay(TimeSpan.FromMilliseconds(500)); // the detectors' last findings
         CapacityReport after = CapacityReport.Parse(await process.GetStringAsync("report"));
-        return new CapacityPoint(handling, load, pool, clients, hey, before, after, await ThreadsAsync(connectionString));
+        ServerThreads threads = handling == Postgres
+            ? await CapacityPostgres.ThreadsAsync(connectionString)
+            : await ThreadsAsync(connectionString);
+        return new CapacityPoint(handling, load, pool, clients, hey, before, after, threads);
     }
 
     /// <summary>

@@ -11,7 +11,8 @@ internal static class CapacityTable
         var text = new StringBuilder();
         text.AppendLine(Invariant($"hey -c CLIENTS -z {seconds}s against the SlowApp sample (MySqlConnector, async, each load's unit, every"));
         text.AppendLine("Orseis detector on), a fresh app process per point warmed up with 2 x CLIENTS requests (at least 20), against");
-        text.AppendLine("a MariaDB of the study's own per thread handling. Loads:");
+        text.AppendLine("a MariaDB of the study's own per thread handling; handling `postgresql`: the app on Npgsql against a PostgreSQL");
+        text.AppendLine("15 of its own (a process per connection, `select pg_sleep(0.01)` for `wait`). Loads:");
         foreach (CapacityLoad load in loads)
             text.AppendLine(Invariant($"- `{load.Name}` (GET /{load.Path}): {load.Text}."));
         text.AppendLine(Invariant($"{points.Count} points, {took.TotalMinutes:0.0} min."));

@@ -57,6 +57,23 @@ internal sealed partial class PoolSizeAdvisor
         return law;
     }
 
+    /// <summary>
+    /// What a raise is judged on: the connections kept busy while callers queued (the releases then, at the uncontended hold,
+    /// and the holds under way), of Max Pool Size; empty when not worked out.
+    /// </summary>
+    private string Evidence(Advice a) =>
+        a.QueuedBusy is { } busy && maxPoolSize is { } cap
+            ? "while callers queued, the releases and the holds under way kept " +
+              string.Create(CultureInfo.InvariantCulture, $"{busy:0.##} of ") +
+              string.Create(CultureInfo.InvariantCulture, $"{cap} connections busy ({busy / cap:P0}): the pool held them up; ")
+            : "";
+
+    /// <summary>Where the advised size comes from: Little's law with spare connections, or the callers' demand (the larger).</summary>
+    private static string Reason(Advice a, int sized) =>
+        a.Recommended > sized
+            ? "the callers' demand: the size at which none queues"
+            : "Little's law's size";
+
     /// <summary>Little's law as measured: the throughput times every moment a connection is taken per release, by part.</summary>
     private static string Measured(Advice a)
     {

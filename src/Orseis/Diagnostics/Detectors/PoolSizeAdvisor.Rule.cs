@@ -58,6 +58,12 @@ internal sealed partial class PoolSizeAdvisor
         /// needs per release (<see cref="CpuShareOfNeed"/>).
         /// </summary>
         public (TimeSpan? Cpu, TimeSpan Need)? CpuPerRelease { get; init; }
+
+        /// <summary>
+        /// The connections the releases made while callers queued (at the uncontended hold) and the holds under way kept
+        /// busy, of Max Pool Size: what a raise is judged on (<see cref="PoolBoundShare"/>); null when not worked out.
+        /// </summary>
+        public double? QueuedBusy { get; init; }
     }
 
     /// <summary>
@@ -75,13 +81,15 @@ internal sealed partial class PoolSizeAdvisor
     /// busy while callers queued (<see cref="PoolSizeCpu"/>), unknown when null. <paramref name="heldNow"/>: the holds under
     /// way, as connections busy a second of the time callers queued (<see cref="HeldNow"/>), added to the releases' part.
     /// <paramref name="cpuPerRelease"/>: this process's CPU time per release while callers queued (unknown when null): a
-    /// queue is CPU-bound only if that is at least <see cref="CpuShareOfNeed"/> of what a connection needs per release.
+    /// queue is CPU-bound only if that is at least <see cref="CpuShareOfNeed"/> of what a connection needs per release:
+    /// <paramref name="need"/>, the fastest holds' time (with the provider's part inside Open) while callers queued, or the
+    /// uncontended hold and time inside Open when null.
     /// </summary>
     public Advice? Advise(
         HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
         double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null, OpenTime? inOpen = null,
         TimeSpan? typical = null, OpenTime? typicalInOpen = null, double? demandHigh = null, double? cpuBusy = null,
-        double heldNow = 0, TimeSpan? cpuPerRelease = null)
+        double heldNow = 0, TimeSpan? cpuPerRelease = null, TimeSpan? need = null)
     {
         (long first, long last) = holds.Span;
         if ((uncontended ?? holds.Percentile(HoldQuantile)) is not { } hold || last <= first)
@@ -110,9 +118,10 @@ internal sealed partial class PoolSizeAdvisor
         TimeSpan queuedHold = queuedRate is null ? hold : whileQueued ?? hold;
         // The releases made while callers queued, priced at the uncontended hold, and the holds still under way (a queue's
         // first long holds are released only later): the share of the pool they kept busy.
-        double share = maxPoolSize is { } cap
-            ? ((queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds + (queuedRate is null ? 0 : heldNow)) / cap
-            : 1;
+        double? queuedBusy = maxPoolSize is null
+            ? null
+            : (queuedRate ?? perSecond) * (queuedHold + uncontendedOpen.Time).TotalSeconds + (queuedRate is null ? 0 : heldNow);
+        double share = maxPoolSize is { } cap ? queuedBusy!.Value / cap : 1;
         double? heldUp = queued && share < PoolBoundShare ? share : null;
         if (queued)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand)); // the one size that cannot pass less: see the class
@@ -120,8 +129,11 @@ internal sealed partial class PoolSizeAdvisor
         // (the sweep's short loads: holds 0.5 ms at 8 connections, 8 ms at 128; the demand advice lost up to a quarter).
         // ...but not when this process spent little CPU on each release against what a connection needs: then the holds
         // wait (the server's statement, or CPUs other work on the machine takes), and more connections overlap more waits.
-        TimeSpan need = queuedHold + uncontendedOpen.Time;
-        bool waits = cpuPerRelease is { } perRelease && perRelease < need * CpuShareOfNeed;
+        // What a connection needs per release is what the fastest ones took: on CPUs other work keeps busy, every hold (its
+        // 25th percentile too) carries the scheduler's delay, and a short session's four round trips then read as waiting
+        // (Npgsql at 64 connections, advised the demand, passed 0.64 to 0.85 as much); a 10 ms statement needs 10 ms however fast.
+        TimeSpan needs = need ?? queuedHold + uncontendedOpen.Time;
+        bool waits = cpuPerRelease is { } perRelease && perRelease < needs * CpuShareOfNeed;
         bool cpuBound = heldUp is not null && cpuBusy >= CpuBoundShare && maxPoolSize is not null && !waits;
         if (cpuBound)
             recommended = maxPoolSize!.Value;
@@ -130,7 +142,8 @@ internal sealed partial class PoolSizeAdvisor
         var advice = new Advice(
             recommended, busy, perSecond, held, meanDemand, queuedOpens, raise, lower, Starved: false, heldUp, opening, cpuBusy, cpuBound)
         {
-            CpuPerRelease = heldUp is not null && cpuBusy >= CpuBoundShare && waits ? (cpuPerRelease, need) : null,
+            CpuPerRelease = heldUp is not null && cpuBusy >= CpuBoundShare && waits ? (cpuPerRelease, needs) : null,
+            QueuedBusy = queued ? queuedBusy : null,
         };
         if (raise && report)
         {
@@ -139,8 +152,10 @@ internal sealed partial class PoolSizeAdvisor
                 string.Create(c, $"Max Pool Size {maxPoolSize} of pool '{log.PoolName}' is too small for this load: ") +
                 string.Create(c, $"{queuedOpens} open(s) queued for a connection ") +
                 string.Create(c, $"(callers wanted {meanDemand:0.#} connections on average as they arrived). ") +
-                string.Create(c, $"Little's law: {Measured(advice)}; ") +
-                string.Create(c, $"raise Max Pool Size to {recommended} if the server can take it, or hold connections for less time."),
+                string.Create(c, $"Little's law: {Measured(advice)} -> {Sized(busy)} with spare connections; ") +
+                Evidence(advice) +
+                string.Create(c, $"raise Max Pool Size to {recommended} ({Reason(advice, Sized(busy))}) ") +
+                "if the server can take it, or hold connections for less time.",
                 new Dictionary<string, double>
                 {
                     ["maxPoolSize"] = maxPoolSize ?? -1,
@@ -151,12 +166,24 @@ internal sealed partial class PoolSizeAdvisor
                     ["inOpenMs"] = opening.Time.TotalMilliseconds,
                     ["meanDemand"] = meanDemand,
                     ["queuedOpens"] = queuedOpens,
+                    ["queuedBusy"] = queuedBusy ?? -1,
                 },
                 null, rateLimited: true, ofThisFlow: false); // made by a report, not by a call
         }
 
         return advice;
     }
+
+    /// <summary>The quantile of each kind's holds (and of the opens' time inside Open) that prices what a connection needs.</summary>
+    internal const double NeedQuantile = 0.01;
+
+    /// <summary>
+    /// What a connection needs per release while callers queued, as the fastest holds show it: each kind's
+    /// <see cref="NeedQuantile"/>, averaged over its releases made while callers queued, and the provider's part inside Open
+    /// at the same quantile; null when no release was made while callers queued.
+    /// </summary>
+    private TimeSpan? Need() =>
+        ByKind(NeedQuantile).WhileQueued is { } fastest ? fastest + InOpen(NeedQuantile).Time : null;
 
     /// <summary>
     /// The pool size for <paramref name="busy"/> connections kept busy on average: those, two more per square root of them

@@ -264,7 +264,7 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
         TimeSpan? cpuPerRelease = rate > 0 && _cpu.ProcessCoresQueued() is { } cores ? TimeSpan.FromSeconds(cores / rate.Value) : null;
         return Advise(holds, meanDemand, queuedOpens, opens, report, lastStarved, rate,
             uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), Demand(DemandQuantile), _cpu.BusyShare(),
-            HeldNow(), cpuPerRelease);
+            HeldNow(), cpuPerRelease, Need());
     }
 
     /// <summary>

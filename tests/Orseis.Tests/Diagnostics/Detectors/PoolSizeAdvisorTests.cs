@@ -394,7 +394,14 @@ public sealed class PoolSizeAdvisorTests
         var fake = new Fake();
         ReportFigures figures = QueueBehindWorkUnderWay(fake, new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true), lookupEveryMs: 0.1, workUnderWayMs: 400);
         Assert.Contains("raise Max Pool Size from 5 to 20", figures.PoolSizeAdvice, StringComparison.Ordinal);
-        Assert.Single(fake.Findings(FindingKind.PoolSize));
+        PoolFinding early = Assert.Single(fake.Findings(FindingKind.PoolSize));
+        // The finding's figures agree with its raise: Little's law on the releases so far reads about one connection busy (the
+        // work is under way), so the message says what the raise stands on (the holds under way kept the pool busy) and
+        // where its size comes from (the callers' demand, not Little's law's few connections).
+        Assert.Matches(@"= 1\.\d+ busy -> 5 with spare connections; ", early.Message);
+        Assert.Matches(@"the releases and the holds under way kept 4\.\d+ of 5 connections busy \(\d+ %\): the pool held them up", early.Message);
+        Assert.Contains("raise Max Pool Size to 20 (the callers' demand: the size at which none queues)", early.Message, StringComparison.Ordinal);
+        Assert.InRange(early.Figures["queuedBusy"], 3.75, 5.0);
 
         // Holds under way count by how long they have been held in the queue, not by their number: the same queue where the
         // lookups came 25 ms apart (connections held far longer than the 0.1 ms they need) and the work began 2 ms ago.
