@@ -197,12 +197,12 @@ var capClients = IntListOption("--clients", "concurrent hey workers, comma-separ
 var capPools = IntListOption("--pools", "Max Pool Size values of the app, comma-separated", Orseis.Scenarios.Capacity.CapacityCommand.DefaultPools, 1, 2000);
 var capHandlings = new Option<string[]>("--handlings")
 {
-    Description = "MariaDB's --thread-handling values, comma-separated",
+    Description = "MariaDB's --thread-handling values, or postgresql (the app on Npgsql), comma-separated",
     CustomParser = r =>
     {
         string[] texts = [.. r.Tokens.SelectMany(t => t.Value.Split(','))];
         if (texts.Length == 0 || texts.Any(t => !Orseis.Scenarios.Capacity.CapacityCommand.Handlings.Contains(t)))
-            r.AddError($"--handlings must be one-thread-per-connection, pool-of-threads or both, not '{string.Join(',', texts)}'");
+            r.AddError($"--handlings must be one or more of {string.Join(", ", Orseis.Scenarios.Capacity.CapacityCommand.Handlings)}, not '{string.Join(',', texts)}'");
         return texts;
     },
     DefaultValueFactory = _ => Orseis.Scenarios.Capacity.CapacityCommand.Handlings,
