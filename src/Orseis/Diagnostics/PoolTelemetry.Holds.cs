@@ -67,7 +67,10 @@ internal sealed partial class PoolTelemetry
                 self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
         }
 
-        Tell<Release, ReleasedStep>(_observers.Released, new Release(holder, held, now, hold));
+        var release = new Release(holder, held, now, hold);
+        Tell<Release, ReleasedStep>(_observers.Released, release);
+        if (_queue is { Released: true } queue)
+            queue.Add(release);
         return now;
     }
 }

@@ -29,7 +29,12 @@ internal sealed partial class PoolTelemetry
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (Observed)
+        {
             Tell<OpenStart, OpenStartingStep>(_observers.OpenStarting, start);
+            if (_queue is { OpenStarting: true } queue)
+                queue.Add(start);
+        }
+
         return start;
     }
 
@@ -50,7 +55,10 @@ internal sealed partial class PoolTelemetry
         OpenTimed(elapsed, null, pending);
         if (Observed)
         {
-            Tell<CompletedOpen, OpenCompletedStep>(_observers.OpenCompleted, Completed(start, elapsed, connection, now));
+            CompletedOpen open = Completed(start, elapsed, connection, now);
+            Tell<CompletedOpen, OpenCompletedStep>(_observers.OpenCompleted, open);
+            if (_queue is { OpenCompleted: true } queue)
+                queue.Add(open);
         }
 
         return now;
@@ -72,7 +80,10 @@ internal sealed partial class PoolTelemetry
         PoolExhaustedException? exhausted = failure.Timeout == OpenTimeout.None ? null : Exhausted(failure);
         if (Observed)
         {
-            Tell<FailedOpen, OpenFailedStep>(_observers.OpenFailed, new FailedOpen(start, failure, exhausted));
+            var failed = new FailedOpen(start, failure, exhausted);
+            Tell<FailedOpen, OpenFailedStep>(_observers.OpenFailed, failed);
+            if (_queue is { OpenFailed: true } queue)
+                queue.Add(failed);
         }
 
         return exhausted;

@@ -29,6 +29,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly PhysicalConnections? _identities;
     private readonly ConnectWaves _waves = new();
     private readonly PoolObservers _observers;
+    private readonly FactQueue? _queue;
     private readonly PoolInstruments _instruments;
     private readonly Histogram<double> _duration;
     private readonly OperationTagSets _operations;
@@ -49,7 +50,8 @@ internal sealed partial class PoolTelemetry : IDisposable
     public PoolTelemetry(
         string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null,
         string? connectionString = null, string? blockingAsyncProvider = null,
-        ProviderInstruments providerInstruments = ProviderInstruments.None, string? providerSpans = null)
+        ProviderInstruments providerInstruments = ProviderInstruments.None, string? providerSpans = null,
+        ProviderTraits? traits = null)
     {
         _providerSpans = providerSpans;
         PoolName = poolName;
@@ -72,11 +74,17 @@ internal sealed partial class PoolTelemetry : IDisposable
             : OrseisMetrics.OperationDuration;
         _log = new FindingLog(poolName, Tags, options, _time);
         _holders = new HolderTable(_time, maxPoolSize);
-        _identities = providerPool is null && options.Detectors != FindingKind.None ? PhysicalConnections.For(systemName) : null;
+        _identities = providerPool is null && options.Detectors != FindingKind.None
+            ? PhysicalConnections.For(traits ?? ProviderTraits.OfSystem(systemName))
+            : null;
         ConnectCount connects = providerPool is not null ? ConnectCount.ProviderMeter
             : _identities is not null ? ConnectCount.ConnectionId
             : ConnectCount.None;
-        _observers = PoolObservers.For(new ObserverContext(_log, maxPoolSize, _holders, connects, providerPool, blockingAsyncProvider));
+        _observers = PoolObservers.For(new ObserverContext(_log, maxPoolSize, _holders, connects, providerPool, blockingAsyncProvider)
+        {
+            OffTheCallLog = new FindingLog(_log, new FactQueue.DrainClock(_time)),
+        });
+        _queue = _observers.OffTheCall.Any ? new FactQueue(_observers.OffTheCall, _time) : null;
         _hearsStatements = Needs(CostlyFacts.Statements);
         OrseisMetrics.Register(this);
     }
@@ -278,6 +286,7 @@ internal sealed partial class PoolTelemetry : IDisposable
 
     public void Dispose()
     {
+        _queue?.Dispose();
         foreach (PoolObserver observer in _observers.All)
             (observer as IDisposable)?.Dispose();
         OrseisMetrics.Unregister(this);
