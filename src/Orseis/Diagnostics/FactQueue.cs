@@ -21,7 +21,7 @@ internal sealed class FactQueue : IDisposable
     private const int KickEvery = Size / 4;
 
     private readonly PoolObservers.Steps _observers;
-    private readonly Slot[] _slots = new Slot[Size];
+    private Slot[]? _slots; // made by the first fact: a pool whose detectors are off never queues one
     private readonly Lock _drain = new();
     private long _tail;
     private long _head;
@@ -31,8 +31,6 @@ internal sealed class FactQueue : IDisposable
     public FactQueue(PoolObservers.Steps observers, TimeProvider time)
     {
         _observers = observers;
-        for (int i = 0; i < Size; i++)
-            _slots[i].Sequence = i;
         OpenStarting = observers.OpenStarting.Length != 0;
         OpenCompleted = observers.OpenCompleted.Length != 0;
         OpenFailed = observers.OpenFailed.Length != 0;
@@ -71,13 +69,7 @@ internal sealed class FactQueue : IDisposable
 
     public void Add(in OpenStart start)
     {
-        if (Claim(out long at) is not { } ring)
-        {
-            Told(start);
-            return;
-        }
-
-        ref Slot slot = ref ring[at & (Size - 1)];
+        ref Slot slot = ref ClaimOrWait(out long at);
         slot.Kind = Kind.OpenStarting;
         slot.Open = new CompletedOpen(start, default, 0, false, default);
         Publish(ref slot, at);
@@ -85,13 +77,7 @@ internal sealed class FactQueue : IDisposable
 
     public void Add(in CompletedOpen open)
     {
-        if (Claim(out long at) is not { } ring)
-        {
-            Told(open);
-            return;
-        }
-
-        ref Slot slot = ref ring[at & (Size - 1)];
+        ref Slot slot = ref ClaimOrWait(out long at);
         slot.Kind = Kind.OpenCompleted;
         slot.Open = open;
         Publish(ref slot, at);
@@ -100,36 +86,24 @@ internal sealed class FactQueue : IDisposable
     /// <summary>A failed open: queued behind the facts before it, then drained at once.</summary>
     public void Add(in FailedOpen open)
     {
-        if (Claim(out long at) is { } ring)
-        {
-            ref Slot slot = ref ring[at & (Size - 1)];
-            slot.Kind = Kind.OpenFailed;
-            slot.Open = new CompletedOpen(open.Start, default, 0, false, default);
-            slot.Failure = open.Failure;
-            slot.Exhausted = open.Exhausted;
-            Publish(ref slot, at);
-            Drain();
-            return;
-        }
-
-        Told(open);
+        ref Slot slot = ref ClaimOrWait(out long at);
+        slot.Kind = Kind.OpenFailed;
+        slot.Open = new CompletedOpen(open.Start, default, 0, false, default);
+        slot.Failure = open.Failure;
+        slot.Exhausted = open.Exhausted;
+        Publish(ref slot, at);
+        Drain();
     }
 
     public void Add(in Release release)
     {
-        if (Claim(out long at) is not { } ring)
-        {
-            Told(release);
-            return;
-        }
-
-        ref Slot slot = ref ring[at & (Size - 1)];
+        ref Slot slot = ref ClaimOrWait(out long at);
         slot.Kind = Kind.Released;
         slot.Release = release;
         Publish(ref slot, at);
     }
 
-    /// <summary>Tells the observers every fact published so far, in order (a report, a timer, a full ring, a failure).</summary>
+    /// <summary>Tells the observers every fact published so far, in order (a report, a timer, a failure).</summary>
     public void Drain()
     {
         lock (_drain)
@@ -142,10 +116,31 @@ internal sealed class FactQueue : IDisposable
         Drain();
     }
 
-    /// <summary>Claims the next slot; null when the ring is full (the caller then drains it and tells its fact itself).</summary>
+    /// <summary>
+    /// The next slot. When the ring is full, this caller drains it (under the drain's lock) until there is room: nothing is
+    /// dropped, and each thread's facts stay in the order it wrote them (a fact is never told ahead of the queue).
+    /// </summary>
+    private ref Slot ClaimOrWait(out long at)
+    {
+        if (Claim(out at) is { } ring)
+            return ref ring[at & (Size - 1)];
+        lock (_drain)
+        {
+            var spin = default(SpinWait);
+            while (true)
+            {
+                DrainHeld();
+                if (Claim(out at) is { } room)
+                    return ref room[at & (Size - 1)];
+                spin.SpinOnce(); // a fact claimed and not yet published holds the drain back
+            }
+        }
+    }
+
+    /// <summary>Claims the next slot; null when the ring is full.</summary>
     private Slot[]? Claim(out long at)
     {
-        Slot[] ring = _slots;
+        Slot[] ring = Volatile.Read(ref _slots) ?? Ring();
         long tail = Volatile.Read(ref _tail);
         while (true)
         {
@@ -173,14 +168,23 @@ internal sealed class FactQueue : IDisposable
         }
     }
 
+    /// <summary>The ring, made on the first fact (each slot free for the first lap: its sequence is its index).</summary>
+    private Slot[] Ring()
+    {
+        var ring = new Slot[Size];
+        for (int i = 0; i < Size; i++)
+            ring[i].Sequence = i;
+        return Interlocked.CompareExchange(ref _slots, ring, null) ?? ring;
+    }
+
     /// <summary>Makes the slot's fact visible to a drain, and sees that one will come.</summary>
     private void Publish(ref Slot slot, long at)
     {
         Volatile.Write(ref slot.Sequence, at + 1);
         if ((at & (KickEvery - 1)) == KickEvery - 1)
             ThreadPool.UnsafeQueueUserWorkItem(static q => q.TryDrain(), this, preferLocal: false);
-        else if (Volatile.Read(ref _armed) == 0)
-            Arm();
+        if (Volatile.Read(ref _armed) == 0)
+            Arm(); // also after a kick: a drain already under way may have passed this fact
     }
 
     private void Arm()
@@ -220,7 +224,8 @@ internal sealed class FactQueue : IDisposable
 
     private void DrainHeld()
     {
-        Slot[] ring = _slots;
+        if (Volatile.Read(ref _slots) is not { } ring)
+            return;
         long head = _head;
         while (true)
         {
@@ -239,7 +244,10 @@ internal sealed class FactQueue : IDisposable
         _head = head;
     }
 
-    /// <summary>Tells <paramref name="slot"/>'s fact to each observer off the call that hears it; one that throws ends only its own.</summary>
+    /// <summary>
+    /// Tells <paramref name="slot"/>'s fact to each observer off the call that hears it, on the fact's clock; one that throws
+    /// ends only its own.
+    /// </summary>
     private void Tell(in Slot slot)
     {
         DrainClock.At(slot.Kind switch
@@ -291,29 +299,6 @@ internal sealed class FactQueue : IDisposable
             catch (Exception)
             {
             }
-        }
-    }
-
-    // The ring was full: drain it here, then tell this fact as the drain would (under its lock, after those before it).
-    private void Told(in OpenStart start) =>
-        Told(new Slot { Kind = Kind.OpenStarting, Open = new CompletedOpen(start, default, 0, false, default) });
-
-    private void Told(in CompletedOpen open) => Told(new Slot { Kind = Kind.OpenCompleted, Open = open });
-
-    private void Told(in FailedOpen open) => Told(new Slot
-    {
-        Kind = Kind.OpenFailed, Open = new CompletedOpen(open.Start, default, 0, false, default), Failure = open.Failure,
-        Exhausted = open.Exhausted,
-    });
-
-    private void Told(in Release release) => Told(new Slot { Kind = Kind.Released, Release = release });
-
-    private void Told(in Slot slot)
-    {
-        lock (_drain)
-        {
-            DrainHeld();
-            Tell(slot);
         }
     }
 

@@ -63,7 +63,9 @@ internal sealed class PoolObservers
     /// </summary>
     internal Steps Heard => OrseisEventSource.Log.IsEnabled() ? _heard : _heardQuiet;
 
-    /// <summary>Those that learn off the call (<see cref="PoolObserver.LearnsOffTheCall"/>): the pool's <see cref="FactQueue"/>'s.</summary>
+    /// <summary>
+    /// Those that learn off the call (<see cref="PoolObserver.LearnsOffTheCall"/>): the pool's <see cref="FactQueue"/>'s.
+    /// </summary>
     internal Steps OffTheCall { get; }
 
     /// <summary>
