@@ -12,7 +12,7 @@ namespace Orseis.Diagnostics;
 /// </summary>
 [System.Diagnostics.CodeAnalysis.SuppressMessage(
     "Design", "CA1031:Do not catch general exception types", Justification = "Diagnostics must not change what the query does.")]
-internal sealed class FactQueue : IDisposable
+internal sealed class FactQueue : IDisposable, IThreadPoolWorkItem
 {
     /// <summary>How long a fact may wait for its observers at most while calls are quiet.</summary>
     public static readonly TimeSpan DrainPeriod = TimeSpan.FromMilliseconds(100);
@@ -182,7 +182,7 @@ internal sealed class FactQueue : IDisposable
     {
         Volatile.Write(ref slot.Sequence, at + 1);
         if ((at & (KickEvery - 1)) == KickEvery - 1)
-            ThreadPool.UnsafeQueueUserWorkItem(static q => q.TryDrain(), this, preferLocal: false);
+            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false); // the queue itself: nothing allocated
         if (Volatile.Read(ref _armed) == 0)
             Arm(); // also after a kick: a drain already under way may have passed this fact
     }
@@ -206,6 +206,9 @@ internal sealed class FactQueue : IDisposable
         Volatile.Write(ref _armed, 0); // before the drain: a fact published after this arms the timer again
         Drain();
     }
+
+    /// <summary>A kick: a quarter of the ring filled (on the thread pool; skipped while a drain runs, which takes them).</summary>
+    void IThreadPoolWorkItem.Execute() => TryDrain();
 
     private void TryDrain()
     {

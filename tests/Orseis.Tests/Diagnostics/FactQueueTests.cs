@@ -91,7 +91,6 @@ public sealed class FactQueueTests
         OpenStart start = telemetry.OpenStarting(async: false);
         fake.Time.Advance(Fake.Ms(1));
         long openedAt = telemetry.OpenCompleted(start);
-        fake.Time.Advance(Fake.Ms(20));
         using var db = new Microsoft.Data.Sqlite.SqliteConnection("Data Source=:memory:");
         int hold = telemetry.Acquired(db, "call", openedAt: openedAt);
         fake.Time.Advance(Fake.Ms(20));
