@@ -15,20 +15,6 @@ internal sealed partial class FindingLog(
     private readonly long[] _last = new long[16];
     private readonly long[] _counts = new long[16];
     private readonly ConcurrentQueue<PoolFinding> _kept = new();
-    private readonly KeyValuePair<string, object?>[] _tags = tags;
-
-    /// <summary>
-    /// The same log (its counts, kept findings and rate limits) read through another clock: the one observers off the call
-    /// hear their facts on (<see cref="FactQueue.DrainClock"/>).
-    /// </summary>
-    public FindingLog(FindingLog shared, TimeProvider time)
-        : this(shared.PoolName, shared._tags, shared.Options, time)
-    {
-        _last = shared._last;
-        _counts = shared._counts;
-        _kept = shared._kept;
-        AttachesToSpans = shared.AttachesToSpans;
-    }
 
     public string PoolName { get; } = poolName;
 
@@ -86,7 +72,7 @@ internal sealed partial class FindingLog(
         try
         {
             if (OrseisMetrics.Findings.Enabled)
-                OrseisMetrics.Findings.Add(1, [.. _tags, new("orseis.finding.kind", f.Kind.ToString())]);
+                OrseisMetrics.Findings.Add(1, [.. tags, new("orseis.finding.kind", f.Kind.ToString())]);
             if (OrseisEventSource.Log.IsEnabled())
                 OrseisEventSource.Log.Finding(PoolName, f.Kind.ToString(), f.Message, f.FormatFigures(), f.Location ?? "");
             if (Options.Logger is { } logger && logger.IsEnabled(LogLevel.Warning))

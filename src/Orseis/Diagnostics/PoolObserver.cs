@@ -70,14 +70,6 @@ internal abstract class PoolObserver
     /// </summary>
     public virtual bool OnlyWhileTraced => false;
 
-    /// <summary>
-    /// Whether this observer learns off the call: it hears the open and release facts from the pool's
-    /// <see cref="FactQueue"/>, a moment later (at most <see cref="FactQueue.DrainPeriod"/>), one fact at a time, instead of
-    /// on the caller's thread. For an observer whose findings belong to no call's span and that judges from each fact's own
-    /// timestamps (a replay hears it directly, in order, like every other).
-    /// </summary>
-    public virtual bool LearnsOffTheCall => false;
-
     /// <summary>A report is being made: write what this observer measured (once per report, never on a call's path).</summary>
     public virtual void Describe(ReportFigures figures)
     {

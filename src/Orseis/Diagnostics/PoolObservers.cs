@@ -40,40 +40,21 @@ internal sealed class PoolObservers
         new(FindingKind.ThreadPoolStarvation, CostlyFacts.None,
             static p => ThreadPoolStarvationDetector.Subscribed(p.Log, p.BlockingAsyncProvider)),
         // Last of the detectors: it advises from what the others describe.
-        new(Always, CostlyFacts.None, static p => new PoolSizeAdvisor(p.OffTheCallLog, p.MaxPoolSize, p.Reports(FindingKind.PoolSize))),
+        new(Always, CostlyFacts.None, static p => new PoolSizeAdvisor(p.Log, p.MaxPoolSize, p.Reports(FindingKind.PoolSize))),
     ];
 
     private PoolObservers(List<PoolObserver> observers, CostlyFacts needs)
     {
         All = [.. observers];
         Needs = needs;
-        _heard = new Steps(observers);
-        _heardQuiet = new Steps([.. observers.Where(o => !o.OnlyWhileTraced)]);
-        Traced = new Steps([.. observers.Where(o => !o.LearnsOffTheCall)]);
-        Quiet = new Steps([.. observers.Where(o => !o.OnlyWhileTraced && !o.LearnsOffTheCall)]);
-        OffTheCall = new Steps([.. observers.Where(o => o.LearnsOffTheCall)]);
+        Traced = new Steps(observers);
+        Quiet = new Steps([.. observers.Where(o => !o.OnlyWhileTraced)]);
     }
 
-    private readonly Steps _heard;
-    private readonly Steps _heardQuiet;
-
-    /// <summary>
-    /// Every observer that hears each fact now, in table order, those off the call included: a replay tells them all as
-    /// they come.
-    /// </summary>
-    internal Steps Heard => OrseisEventSource.Log.IsEnabled() ? _heard : _heardQuiet;
-
-    /// <summary>
-    /// Those that learn off the call (<see cref="PoolObserver.LearnsOffTheCall"/>): the pool's <see cref="FactQueue"/>'s.
-    /// </summary>
-    internal Steps OffTheCall { get; }
-
-    /// <summary>
-    /// The steps' observers on the call while the Orseis EventSource has a session, those that only write for it included.
-    /// </summary>
+    /// <summary>The steps' observers while the Orseis EventSource has a session, those that only write for it included.</summary>
     internal Steps Traced { get; }
 
-    /// <summary>The steps' observers on the call while it has none: a pool nobody traces does not call those at all.</summary>
+    /// <summary>The steps' observers while it has none: a pool nobody traces does not call those at all.</summary>
     internal Steps Quiet { get; }
 
     private Steps Current => OrseisEventSource.Log.IsEnabled() ? Traced : Quiet;
@@ -151,9 +132,6 @@ internal sealed class PoolObservers
         public PoolObserver[] StatementEnded { get; } = Hearing(observers, HeardFacts.StatementEnded);
 
         public PoolObserver[] UnitEnded { get; } = Hearing(observers, HeardFacts.UnitEnded);
-
-        /// <summary>Whether any of them hears anything.</summary>
-        public bool Any { get; } = observers.Any(o => o.Hears != HeardFacts.None);
     }
 
     /// <summary>A line of the table; <paramref name="AppliesTo"/>, when given, says whether the pool can use the observer at all.</summary>
@@ -198,12 +176,6 @@ internal sealed record ObserverContext(
     FindingLog Log, int? MaxPoolSize, HolderTable Holders, ConnectCount Connects, ProviderPoolStats? ProviderPool,
     string? BlockingAsyncProvider)
 {
-    /// <summary>
-    /// The log of observers that learn off the call (<see cref="PoolObserver.LearnsOffTheCall"/>): <see cref="Log"/> on the
-    /// pool's <see cref="FactQueue.DrainClock"/>; <see cref="Log"/> itself where facts are told as they come (a replay).
-    /// </summary>
-    public FindingLog OffTheCallLog { get; init; } = Log;
-
     /// <summary>The detectors turned on.</summary>
     public FindingKind Detectors => Log.Options.Detectors;
 

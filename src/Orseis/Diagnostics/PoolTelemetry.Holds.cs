@@ -67,10 +67,7 @@ internal sealed partial class PoolTelemetry
                 self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
         }
 
-        var release = new Release(holder, held, now, hold);
-        Tell<Release, ReleasedStep>(_observers.Released, release);
-        if (_queue is { Released: true } queue)
-            queue.Add(release);
+        Tell<Release, ReleasedStep>(_observers.Released, new Release(holder, held, now, hold));
         return now;
     }
 }

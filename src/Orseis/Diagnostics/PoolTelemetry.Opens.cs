@@ -29,12 +29,7 @@ internal sealed partial class PoolTelemetry
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (Observed)
-        {
             Tell<OpenStart, OpenStartingStep>(_observers.OpenStarting, start);
-            if (_queue is { OpenStarting: true } queue)
-                queue.Add(start);
-        }
-
         return start;
     }
 
@@ -55,10 +50,7 @@ internal sealed partial class PoolTelemetry
         OpenTimed(elapsed, null, pending);
         if (Observed)
         {
-            CompletedOpen open = Completed(start, elapsed, connection, now);
-            Tell<CompletedOpen, OpenCompletedStep>(_observers.OpenCompleted, open);
-            if (_queue is { OpenCompleted: true } queue)
-                queue.Add(open);
+            Tell<CompletedOpen, OpenCompletedStep>(_observers.OpenCompleted, Completed(start, elapsed, connection, now));
         }
 
         return now;
@@ -80,10 +72,7 @@ internal sealed partial class PoolTelemetry
         PoolExhaustedException? exhausted = failure.Timeout == OpenTimeout.None ? null : Exhausted(failure);
         if (Observed)
         {
-            var failed = new FailedOpen(start, failure, exhausted);
-            Tell<FailedOpen, OpenFailedStep>(_observers.OpenFailed, failed);
-            if (_queue is { OpenFailed: true } queue)
-                queue.Add(failed);
+            Tell<FailedOpen, OpenFailedStep>(_observers.OpenFailed, new FailedOpen(start, failure, exhausted));
         }
 
         return exhausted;

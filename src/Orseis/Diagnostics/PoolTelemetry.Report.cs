@@ -6,7 +6,6 @@ internal sealed partial class PoolTelemetry
     /// <summary>Everything this recorder knows, at this moment; each observer describes what it measured (and may report).</summary>
     public PoolReport CreateReport(ExecutionMode mode)
     {
-        _queue?.Drain(); // the observers off the call hear every fact so far first
         var figures = new ReportFigures { Opens = Opens };
         foreach (PoolObserver observer in _observers.All)
             observer.Describe(figures);

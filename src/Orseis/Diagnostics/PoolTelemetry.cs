@@ -29,7 +29,6 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly PhysicalConnections? _identities;
     private readonly ConnectWaves _waves = new();
     private readonly PoolObservers _observers;
-    private readonly FactQueue? _queue;
     private readonly PoolInstruments _instruments;
     private readonly Histogram<double> _duration;
     private readonly OperationTagSets _operations;
@@ -80,11 +79,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         ConnectCount connects = providerPool is not null ? ConnectCount.ProviderMeter
             : _identities is not null ? ConnectCount.ConnectionId
             : ConnectCount.None;
-        _observers = PoolObservers.For(new ObserverContext(_log, maxPoolSize, _holders, connects, providerPool, blockingAsyncProvider)
-        {
-            OffTheCallLog = new FindingLog(_log, new FactQueue.DrainClock(_time)),
-        });
-        _queue = _observers.OffTheCall.Any ? new FactQueue(_observers.OffTheCall, _time) : null;
+        _observers = PoolObservers.For(new ObserverContext(_log, maxPoolSize, _holders, connects, providerPool, blockingAsyncProvider));
         _hearsStatements = Needs(CostlyFacts.Statements);
         OrseisMetrics.Register(this);
     }
@@ -286,7 +281,6 @@ internal sealed partial class PoolTelemetry : IDisposable
 
     public void Dispose()
     {
-        _queue?.Dispose();
         foreach (PoolObserver observer in _observers.All)
             (observer as IDisposable)?.Dispose();
         OrseisMetrics.Unregister(this);

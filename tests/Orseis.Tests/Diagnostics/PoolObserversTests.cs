@@ -22,28 +22,21 @@ public sealed class PoolObserversTests
                  typeof(FactRecorder.ChurnSites), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector), typeof(HeldTooLongDetector),
                  typeof(RepeatedStatementDetector), typeof(LockConflictDetector), typeof(ThreadPoolStarvationDetector), typeof(PoolSizeAdvisor)],
                 Types(all.All));
-            // On the call: all but the pool-size advisor, which learns off the call (the pool's FactQueue tells it).
             Assert.Equal(
                 [typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(FactRecorder.ChurnSites), typeof(RepeatedStatementDetector),
-                 typeof(ThreadPoolStarvationDetector)],
+                 typeof(ThreadPoolStarvationDetector), typeof(PoolSizeAdvisor)],
                 Types(observers.OpenStarting));
             Assert.Equal(
                 [typeof(FactRecorder), typeof(SaturationDetector), typeof(SlowOpenDetector), typeof(ColdStarts), typeof(ChurnDetector),
-                 typeof(ServerUnavailableDetector)],
+                 typeof(ServerUnavailableDetector), typeof(PoolSizeAdvisor)],
                 Types(observers.OpenCompleted));
             Assert.Equal(
-                [typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector)],
+                [typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(ServerUnavailableDetector), typeof(PoolTimeoutDetector),
+                 typeof(PoolSizeAdvisor)],
                 Types(observers.OpenFailed));
             Assert.Equal([typeof(FactRecorder), typeof(HeldTooLongDetector)], Types(observers.Acquired));
-            Assert.Equal([typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(HeldTooLongDetector)],
+            Assert.Equal([typeof(FactRecorder), typeof(ColdStarts), typeof(ChurnDetector), typeof(HeldTooLongDetector), typeof(PoolSizeAdvisor)],
                 Types(observers.Released));
-            PoolObservers.Steps offTheCall = all.OffTheCall;
-            Assert.Equal([typeof(PoolSizeAdvisor)], Types(offTheCall.OpenStarting));
-            Assert.Equal([typeof(PoolSizeAdvisor)], Types(offTheCall.OpenCompleted));
-            Assert.Equal([typeof(PoolSizeAdvisor)], Types(offTheCall.OpenFailed));
-            Assert.Equal([typeof(PoolSizeAdvisor)], Types(offTheCall.Released));
-            Assert.Empty(offTheCall.Acquired);
-            Assert.Empty(offTheCall.StatementEnded);
             Assert.Equal([typeof(FactRecorder), typeof(LockConflictDetector)], Types(observers.CommandFailed));
             Assert.Equal([typeof(RepeatedStatementDetector)], Types(observers.StatementStarting));
             Assert.Equal([typeof(RepeatedStatementDetector)], Types(observers.StatementEnded));

@@ -86,9 +86,6 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
 
     public override HeardFacts Hears => HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Released;
 
-    /// <summary>Its findings are made by a check or a report, on no call's span, from the facts' own timestamps.</summary>
-    public override bool LearnsOffTheCall => true;
-
     /// <summary>
     /// A caller that queues with every connection held starts the clock at once: it waits for a release. One that queues
     /// while connections are still being made (a cold pool, a burst that grows it) waits for connects, not for holds: the

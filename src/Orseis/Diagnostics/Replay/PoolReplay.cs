@@ -139,7 +139,7 @@ internal sealed class PoolReplay
         OpenStart start = Start(fact);
         _clock.Now = start.Started;
         using WarmUpFlag warmUp = new(fact.Bool("warmUp"));
-        foreach (PoolObserver observer in _observers.Heard.OpenStarting)
+        foreach (PoolObserver observer in _observers.OpenStarting)
             observer.OnOpenStarting(start);
     }
 
@@ -153,7 +153,7 @@ internal sealed class PoolReplay
             TimeSpan.FromTicks(fact.Long("threadPoolDelayTicks")));
         _clock.Now = open.At;
         using WarmUpFlag warmUp = new(fact.Bool("warmUp"));
-        foreach (PoolObserver observer in _observers.Heard.OpenCompleted)
+        foreach (PoolObserver observer in _observers.OpenCompleted)
             observer.OnOpenCompleted(open);
     }
 
@@ -176,7 +176,7 @@ internal sealed class PoolReplay
                 (longest, null));
         }
 
-        foreach (PoolObserver observer in _observers.Heard.OpenFailed)
+        foreach (PoolObserver observer in _observers.OpenFailed)
             observer.OnOpenFailed(new FailedOpen(start, failure, exhausted));
     }
 
@@ -195,7 +195,7 @@ internal sealed class PoolReplay
             _held[fact.Int("hold")] = (key, hold);
         }
 
-        foreach (PoolObserver observer in _observers.Heard.Acquired)
+        foreach (PoolObserver observer in _observers.Acquired)
             observer.OnAcquired(new Acquire(_clock.Now, hold, owner, byDesign, where, flow));
     }
 
@@ -210,7 +210,7 @@ internal sealed class PoolReplay
             : new HolderTable.Holder(fact.Long("started"), fact.Text("owner"), null, fact.Bool("reported"), Flow(fact.Long("flow")),
                 fact.Int("kind"));
         var release = new Release(holder, TimeSpan.FromTicks(fact.Long("heldTicks")), _clock.Now);
-        foreach (PoolObserver observer in _observers.Heard.Released)
+        foreach (PoolObserver observer in _observers.Released)
             observer.OnReleased(release);
     }
 
@@ -219,7 +219,7 @@ internal sealed class PoolReplay
         _clock.Now = fact.Long("at");
         string? sql = fact.Text("sql") is { Length: > 0 } text ? text : null;
         int conflict = fact.Int("conflict");
-        foreach (PoolObserver observer in _observers.Heard.CommandFailed)
+        foreach (PoolObserver observer in _observers.CommandFailed)
         {
             if (observer is LockConflictDetector locks)
             {
