@@ -49,7 +49,8 @@ internal sealed partial class PoolTelemetry : IDisposable
     public PoolTelemetry(
         string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null,
         string? connectionString = null, string? blockingAsyncProvider = null,
-        ProviderInstruments providerInstruments = ProviderInstruments.None, string? providerSpans = null)
+        ProviderInstruments providerInstruments = ProviderInstruments.None, string? providerSpans = null,
+        ProviderTraits? traits = null)
     {
         _providerSpans = providerSpans;
         PoolName = poolName;
@@ -72,7 +73,9 @@ internal sealed partial class PoolTelemetry : IDisposable
             : OrseisMetrics.OperationDuration;
         _log = new FindingLog(poolName, Tags, options, _time);
         _holders = new HolderTable(_time, maxPoolSize);
-        _identities = providerPool is null && options.Detectors != FindingKind.None ? PhysicalConnections.For(systemName) : null;
+        _identities = providerPool is null && options.Detectors != FindingKind.None
+            ? PhysicalConnections.For(traits ?? ProviderTraits.OfSystem(systemName))
+            : null;
         ConnectCount connects = providerPool is not null ? ConnectCount.ProviderMeter
             : _identities is not null ? ConnectCount.ConnectionId
             : ConnectCount.None;

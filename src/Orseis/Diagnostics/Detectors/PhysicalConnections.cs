@@ -23,11 +23,15 @@ internal sealed class PhysicalConnections
     }
 
     /// <summary>
-    /// An instance for <paramref name="systemName"/>'s providers (their <see cref="ProviderTraits.ConnectionIdProperty"/>),
-    /// or null where no connection id is known to be readable.
+    /// An instance for the provider <paramref name="traits"/> describe (its <see cref="ProviderTraits.ConnectionIdProperty"/>:
+    /// the provider's own, so two providers of one system, MySqlConnector and MySql.Data, are never confused), or null
+    /// where no connection id is known to be readable.
     /// </summary>
-    public static PhysicalConnections? For(string systemName) =>
-        ProviderTraits.OfSystem(systemName).ConnectionIdProperty is { } name ? new PhysicalConnections(name) : null;
+    public static PhysicalConnections? For(ProviderTraits traits) =>
+        traits.ConnectionIdProperty is { } name ? new PhysicalConnections(name) : null;
+
+    /// <summary>The instance for the first provider Orseis knows of <paramref name="systemName"/> (tests name systems).</summary>
+    public static PhysicalConnections? For(string systemName) => For(ProviderTraits.OfSystem(systemName));
 
     /// <summary>Whether <paramref name="connection"/> (just opened) is a physical connection this pool had not handed out before.</summary>
     public bool IsNew(DbConnection connection)

@@ -29,7 +29,7 @@ internal sealed partial class PoolContext : IAsyncDisposable
         Parks = ParkSweep.For(options.Diagnostics.TimeProvider, options.ScopeIdleWindow);
         Telemetry = new PoolTelemetry(
             name, system, Traits.MaxPoolSize(source.ConnectionString), options.Diagnostics, providerPool, source.ConnectionString,
-            Traits.AsyncRunsSynchronously ? Traits.RootNamespace : null, Traits.OwnInstruments, Traits.SpanSource)
+            Traits.AsyncRunsSynchronously ? Traits.RootNamespace : null, Traits.OwnInstruments, Traits.SpanSource, Traits)
         {
             ProviderVisibility = Traits.PoolVisibility,
         };
