@@ -24,7 +24,9 @@ internal static class RowShapes
             return null;
         if (named.IsTupleType)
             return Tuple(named);
-        if (IsScalar(named) || named.IsAbstract || named.IsStatic || named.IsRefLikeType
+        if (IsScalar(named))
+            return named.SpecialType == SpecialType.System_Object ? null : Scalar(named);
+        if ( named.IsAbstract || named.IsStatic || named.IsRefLikeType
             || named.TypeKind is not (TypeKind.Class or TypeKind.Struct)
             || named.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "System" || ns.StartsWith("System.") || ns == "Orseis"))
         {
@@ -34,9 +36,37 @@ internal static class RowShapes
         return Object(named, within);
     }
 
+    /// <summary>Read from one column, as the runtime's ScalarTypes: primitives, string, decimal, enums, the date and time types,
+    /// Guid, and any of them in <c>Nullable&lt;&gt;</c> (object is a dynamic row, not a scalar).</summary>
     private static bool IsScalar(INamedTypeSymbol type) =>
         type.SpecialType != SpecialType.None || type.TypeKind == TypeKind.Enum
-        || type.OriginalDefinition.SpecialType == SpecialType.System_Nullable_T;
+        || type.OriginalDefinition.SpecialType == SpecialType.System_Nullable_T
+        || type.ContainingNamespace?.ToDisplayString() == "System"
+            && type.Name is "DateTimeOffset" or "DateOnly" or "TimeOnly" or "TimeSpan" or "Guid";
+
+    /// <summary>A one-column row: its reads (the runtime applies the column rules, as for a member of that type).</summary>
+    private static ShapeSource? Scalar(INamedTypeSymbol type)
+    {
+        if (type.OriginalDefinition.SpecialType == SpecialType.System_Nullable_T && type.TypeArguments[0] is not INamedTypeSymbol)
+            return null;
+        string name = Shapes.Name(type);
+        var code = new StringBuilder();
+        code.Line("private static void $NAME$() =>")
+            .Line($"    {S}ShapeRegistry.AddScalar<{name}>({Shapes.Value(type)});");
+        return new ShapeSource("scalar " + name, code.ToString());
+    }
+
+    /// <summary>A type a call names by <c>typeof</c>: its run-time row type registered, so none is made by reflection.</summary>
+    public static ShapeSource? RuntimeRow(ITypeSymbol type, IAssemblySymbol within)
+    {
+        if (type is not INamedTypeSymbol named || named.IsUnboundGenericType || named.IsStatic || !Shapes.Nameable(named, within))
+            return null;
+        string name = Shapes.Name(named);
+        var code = new StringBuilder();
+        code.Line("private static void $NAME$() =>")
+            .Line($"    {S}ShapeRegistry.AddRuntimeRow<{name}>();");
+        return new ShapeSource("runtime " + name, code.ToString());
+    }
 
     private static ShapeSource? Tuple(INamedTypeSymbol tuple)
     {

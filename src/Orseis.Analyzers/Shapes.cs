@@ -29,7 +29,22 @@ internal static class Shapes
 
         foreach (ArgumentSyntax argument in invocation.ArgumentList.Arguments)
         {
-            if (Parameter(method, invocation, argument) is not { Name: "args", Type.SpecialType: SpecialType.System_Object })
+            IParameterSymbol? parameter = Parameter(method, invocation, argument);
+            if (parameter is not null && IsTypes(parameter.Type))
+            {
+                // Query(typeof(User), ...), Read(typeof(User)), multi-mapping by new[] { typeof(A), typeof(B) }.
+                foreach (TypeOfExpressionSyntax named in argument.Expression.DescendantNodesAndSelf().OfType<TypeOfExpressionSyntax>())
+                {
+                    if (model.GetTypeInfo(named.Type, token).Type is not { } rowType)
+                        continue;
+                    if (RowShapes.RuntimeRow(rowType, within) is { } runtime)
+                        found.Add(runtime);
+                    if (RowShapes.Of(rowType, within) is { } row)
+                        found.Add(row);
+                }
+            }
+
+            if (parameter is not { Name: "args", Type.SpecialType: SpecialType.System_Object })
                 continue;
             ITypeSymbol? type = model.GetTypeInfo(argument.Expression, token).Type;
             if (type is IArrayTypeSymbol array)
@@ -40,6 +55,9 @@ internal static class Shapes
 
         return found.ToImmutable();
     }
+
+    private static bool IsTypes(ITypeSymbol type) =>
+        type is IArrayTypeSymbol array ? IsTypes(array.ElementType) : type.ToDisplayString() == "System.Type";
 
     private static IParameterSymbol? Parameter(IMethodSymbol method, InvocationExpressionSyntax invocation, ArgumentSyntax argument)
     {

@@ -44,4 +44,28 @@ public sealed class ShapeGeneratorTests
 
         Assert.DoesNotContain("ObjectShape<global::Account>", generated, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void Single_column_rows_and_types_named_by_typeof_get_scalar_shapes_and_run_time_row_types()
+    {
+        (string generated, var errors) = Compiler.Generate(
+            """
+            Database db = null!;
+            db.Query<long>("select id from users");
+            db.Query<int?>("select age from users");
+            db.Query<System.Guid>("select key from users");
+            db.Query(typeof(User), "select id, name from users");
+            db.Query<object>("select id from users");
+
+            public sealed record User(long Id, string Name);
+            """);
+
+        Assert.Empty(errors);
+        Assert.Contains("AddScalar<long>(global::Orseis.Shapes.ShapeValue.Of<long>())", generated, StringComparison.Ordinal);
+        Assert.Contains("AddScalar<int?>(global::Orseis.Shapes.ShapeValue.Nullable<int>())", generated, StringComparison.Ordinal);
+        Assert.Contains("AddScalar<global::System.Guid>(", generated, StringComparison.Ordinal);
+        Assert.Contains("AddRuntimeRow<global::User>()", generated, StringComparison.Ordinal);
+        Assert.Contains("ObjectShape<global::User>", generated, StringComparison.Ordinal);
+        Assert.DoesNotContain("AddScalar<object>", generated, StringComparison.Ordinal);
+    }
 }

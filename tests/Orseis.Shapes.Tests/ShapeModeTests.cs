@@ -69,6 +69,34 @@ public sealed class ShapeModeTests
         Assert.Equal(["name", "min"], ArgumentNames(new { name = "x", min = 1L }));
     }
 
+    [Fact]
+    public void Single_column_rows_are_read_over_generated_scalar_shapes_by_the_same_column_rules()
+    {
+        using var db = new SeededDatabase(RunnerKind.OpenPerCall);
+        int before = ShapeMappers.Built;
+
+        // A layout no other test reads as int? (a NULL age among the ages, aliased), so the mapper is built here.
+        List<int?> ages = db.Runner.Query<int?>("select age as scalar_shape_age from people order by id").ToList();
+        short fourth = db.Runner.QuerySingle<short>("select age as scalar_shape_short from people where id = 4");
+
+        Assert.NotNull(ShapeRegistry.Scalar<int?>(compiledAllowed: true));
+        Assert.NotNull(ShapeRegistry.Scalar<short>(compiledAllowed: true));
+        Assert.True(ShapeMappers.Built >= before + 2, $"{ShapeMappers.Built - before} scalar mappers built over shapes");
+        Assert.Equal([21, 22, 23, 24, null], ages.Take(5));
+        Assert.Equal((short)24, fourth);
+    }
+
+    [Fact]
+    public void A_row_type_named_by_typeof_in_a_call_has_its_run_time_row_type_generated()
+    {
+        using var db = new SeededDatabase(RunnerKind.OpenPerCall);
+
+        List<object?> books = db.Runner.Query(typeof(Book), "select id, name as title, age as pages from people where id = 1");
+
+        Assert.NotNull(ShapeRegistry.RuntimeRow(typeof(Book)));
+        Assert.Equal(new Book(1, "person 1", 21), books[0]);
+    }
+
     private static string[] ArgumentNames<T>(T args) =>
         ShapeRegistry.ArgumentsOf(typeof(T))?.Names ?? throw new InvalidOperationException("no argument shape");
 }

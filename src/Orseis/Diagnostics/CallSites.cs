@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Diagnostics;
 using System.Reflection;
 using System.Text;
@@ -17,6 +18,9 @@ internal static class CallSites
     internal static bool Replaying;
 
     /// <summary>The first frame outside Orseis and the framework, as <c>Type.Method</c> (with file:line when symbols allow).</summary>
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification =
+        "Under trimming or Native AOT a frame's method may be unknown (null): that frame is skipped, and the " +
+        "call site is left unnamed.")]
     public static string? Caller()
     {
         if (Replaying)
@@ -38,6 +42,8 @@ internal static class CallSites
     public static StackTrace Capture() => new(2, fNeedFileInfo: false);
 
     /// <summary>The stack from the first user frame (outside Orseis and the framework), one frame a line, at most 12 frames.</summary>
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification =
+        "Under trimming or Native AOT a frame's method may be unknown (null): that frame is skipped.")]
     public static string Format(StackTrace trace)
     {
         var text = new StringBuilder();

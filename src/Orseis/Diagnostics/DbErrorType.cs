@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
+using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Reflection;
 
@@ -36,6 +37,9 @@ internal static class DbErrorType
     /// read by name: no provider is referenced): the conventions' status code for both systems is the error number (MySQL's
     /// 1146, SQL Server's 208), not the SQLSTATE.
     /// </summary>
+    [UnconditionalSuppressMessage("Trimming", "IL2070", Justification =
+        "Read by name from the provider's type: a member the trimmer removed reads as null, and what it gives" +
+        " is left out, as for a provider without it.")]
     private static PropertyInfo? ErrorNumber(Type type) =>
         ProviderTraits.For(type).ErrorNumberType is { } name && type.FullName == name
             ? type.GetProperty("Number", typeof(int))

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
+using System.Diagnostics.CodeAnalysis;
 using System.Diagnostics.Metrics;
 
 namespace Orseis.Diagnostics;
@@ -86,6 +87,9 @@ internal sealed class ProviderPoolStats
     /// as its builder normalises it, without password (a data source named with <c>UseName</c> is not matched). Read
     /// by name, since no provider is referenced.
     /// </summary>
+    [UnconditionalSuppressMessage("Trimming", "IL2075", Justification =
+        "Read by name from the provider's type: a member the trimmer removed reads as null, and what it gives" +
+        " is left out, as for a provider without it.")]
     private static string PoolTag(ProviderTraits traits, DbDataSource source)
     {
         if (source.GetType().GetProperty("Name")?.GetValue(source) is string named)

@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Linq.Expressions;
 using System.Reflection;
 using System.Reflection.Emit;
@@ -10,6 +11,8 @@ namespace Orseis.Mapping;
 /// backing field), and a public field, <c>readonly</c> ones included. Non-public properties and fields are never set: a
 /// column reaches only what the type shows.
 /// </summary>
+[RequiresDynamicCode(CompiledMapping.Needs)]
+[RequiresUnreferencedCode(CompiledMapping.Needs)]
 internal sealed class MappedMember
 {
     private const BindingFlags Declared = BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly;

@@ -1,4 +1,5 @@
 using System.Data.Common;
+using System.Diagnostics.CodeAnalysis;
 using System.Linq.Expressions;
 using System.Reflection;
 
@@ -7,18 +8,18 @@ namespace Orseis.Mapping;
 /// <summary>
 /// Compiles a <c>Func&lt;DbDataReader, T&gt;</c> for one result layout: typed getters where the provider's type is the
 /// member's, checked numeric conversions where they differ, <see cref="ValueConverter"/> otherwise. Every column read is
-/// guarded so that a failure names the column, its database type, the member and the member's type.
+/// guarded so that a failure names the column, its database type, the member and the member's type. The fallback for a type
+/// without a generated shape (<see cref="RowMappers"/> chooses), so it runs only where <see cref="CompiledMapping.IsSupported"/>.
 /// </summary>
+[RequiresDynamicCode(CompiledMapping.Needs)]
+[RequiresUnreferencedCode(CompiledMapping.Needs)]
 internal static partial class MapperCompiler
 {
     private static readonly ParameterExpression Reader = Expression.Parameter(typeof(DbDataReader), "reader");
 
-    /// <summary>The mapper of rows of <paramref name="layout"/> to <typeparamref name="T"/>: over its generated shape when the
-    /// application registered one (<see cref="Shapes.ShapeRegistry"/>), else compiled.</summary>
+    /// <summary>The mapper of rows of <paramref name="layout"/> to <typeparamref name="T"/>, compiled.</summary>
     public static Func<DbDataReader, T> Compile<T>(Layout layout, bool scalar) =>
-        DynamicRows.IsRowType(typeof(T)) ? (Func<DbDataReader, T>)(object)DynamicRows.Mapper(layout, offset: 0, nullWhenFirstIsNull: false)
-        : !scalar && Shapes.ShapeRegistry.Row<T>() is { } shape ? ShapeMappers.Build(shape, layout, offset: 0)
-        : Expression.Lambda<Func<DbDataReader, T>>(Body(typeof(T), layout, offset: 0, scalar), Reader).Compile();
+        Expression.Lambda<Func<DbDataReader, T>>(Body(typeof(T), layout, offset: 0, scalar), Reader).Compile();
 
     /// <summary>
     /// A <c>Func&lt;DbDataReader, <paramref name="type"/>&gt;</c> over one part of a multi-mapped row: the columns of
@@ -27,10 +28,6 @@ internal static partial class MapperCompiler
     /// </summary>
     public static Delegate CompileSlice(Type type, Layout slice, int offset, bool scalar, bool nullWhenFirstIsNull)
     {
-        if (DynamicRows.IsRowType(type))
-            return DynamicRows.Mapper(slice, offset, nullWhenFirstIsNull);
-        if (!scalar && Shapes.ShapeRegistry.Slice(type, slice, offset, nullWhenFirstIsNull) is { } generated)
-            return generated;
         Expression body = Body(type, slice, offset, scalar);
         if (nullWhenFirstIsNull)
         {

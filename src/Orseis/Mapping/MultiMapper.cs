@@ -41,7 +41,7 @@ internal static class MultiMapper
             Type type = types[i];
             bool scalar = ScalarTypes.IsScalar(type) || layout.Handlers?.For(type) is not null;
             Layout slice = layout.Slice(starts[i], end - starts[i]);
-            mappers[i] = MapperCompiler.CompileSlice(type, slice, starts[i], scalar, nullWhenFirstIsNull: i > 0);
+            mappers[i] = RowMappers.Slice(type, slice, starts[i], scalar, nullWhenFirstIsNull: i > 0);
         }
 
         return mappers;

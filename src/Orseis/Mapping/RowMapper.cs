@@ -47,7 +47,7 @@ internal static class RowMapper<T>
 
         Layout layout = Layout.Capture(reader, !scalar, handlers);
         Func<DbDataReader, T> map =
-            Cache.GetOrAdd(layout, static l => MapperCompiler.Compile<T>(l, IsScalarType || l.Handlers?.For(typeof(T)) is not null));
+            Cache.GetOrAdd(layout, static l => RowMappers.For<T>(l, IsScalarType || l.Handlers?.For(typeof(T)) is not null));
         var added = new Entry(layout, map, NamesFixedBy(sql) ? sql : null);
         var next = new Entry[Math.Min(recent.Length + 1, RecentLayouts)];
         next[0] = added;

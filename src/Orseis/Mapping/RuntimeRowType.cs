@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 
 namespace Orseis.Mapping;
@@ -28,8 +29,19 @@ internal abstract class RuntimeRowType : IRowSource<object?>
                 $"Rows cannot be mapped to {type}: it is {Kind(type)}. Give a class, record, struct or scalar type.", parameter);
         }
 
-        return Types.GetOrAdd(type, static t => (RuntimeRowType)Activator.CreateInstance(typeof(Of<>).MakeGenericType(t))!);
+        if (Shapes.ShapeRegistry.RuntimeRow(type) is { } registered)
+            return Types.GetOrAdd(type, registered);
+        if (!CompiledMapping.IsSupported)
+            throw CompiledMapping.NoShape(type, "rows of a run-time Type");
+        return Types.GetOrAdd(type, Made(type));
     }
+
+    /// <summary>The row type of <typeparamref name="T"/>, made with no reflection (generated code registers it).</summary>
+    internal static RuntimeRowType Create<T>() => new Of<T>();
+
+    [RequiresDynamicCode(CompiledMapping.Needs)]
+    [RequiresUnreferencedCode(CompiledMapping.Needs)]
+    private static RuntimeRowType Made(Type type) => (RuntimeRowType)Activator.CreateInstance(typeof(Of<>).MakeGenericType(type))!;
 
     public abstract Type Type { get; }
 

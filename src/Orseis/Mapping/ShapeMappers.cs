@@ -25,6 +25,14 @@ internal static class ShapeMappers
         return nullWhenFirstIsNull ? reader => reader.IsDBNull(offset) ? default! : map(reader) : map;
     }
 
+    /// <summary>A one-column row, read as the compiled mapper reads it (the same guarded column read, no member name).</summary>
+    public static Func<DbDataReader, T> Scalar<T>(ShapeValue<T> value, Layout layout, int offset, bool nullWhenFirstIsNull = false)
+    {
+        Interlocked.Increment(ref _built);
+        ShapeColumn<T> column = value.Column(offset, layout.Types[0], member: null, layout);
+        return nullWhenFirstIsNull ? reader => reader.IsDBNull(offset) ? default! : column.Read(reader) : column.Read;
+    }
+
     private static Func<DbDataReader, T> Tuple<T>(RowShape<T> shape, ShapeValue[] elements, Layout layout, int offset)
     {
         if (elements.Length > layout.Names.Length)

@@ -14,6 +14,8 @@ public static class ShapeRegistry
 {
     private static readonly ConcurrentDictionary<Type, object> Rows = new();
     private static readonly ConcurrentDictionary<Type, ArgumentShape> Arguments = new();
+    private static readonly ConcurrentDictionary<Type, IRowEntry> Scalars = new();
+    private static readonly ConcurrentDictionary<Type, RuntimeRowType> RuntimeRows = new();
 
     /// <summary>Off in a process whose <c>AppContext</c> switch <c>Orseis.DisableGeneratedShapes</c> is on: every type compiled.</summary>
     internal static bool Enabled { get; set; } =
@@ -27,6 +29,22 @@ public static class ShapeRegistry
         ArgumentNullException.ThrowIfNull(shape);
         Rows.TryAdd(typeof(T), new RowEntry<T>(shape));
     }
+
+    /// <summary>Registers a row type read from one column (<c>Query&lt;int&gt;</c>, <c>Query&lt;string?&gt;</c>, a type with a
+    /// type handler): its reads, so no mapper is compiled for it.</summary>
+    /// <typeparam name="T">The row type.</typeparam>
+    /// <param name="value">Its reads: <see cref="ShapeValue.Of{T}"/>, or <see cref="ShapeValue.Nullable{T}"/> for
+    /// <c>Nullable&lt;&gt;</c>.</param>
+    public static void AddScalar<T>(ShapeValue<T> value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        Scalars.TryAdd(typeof(T), new ScalarEntry<T>(value));
+    }
+
+    /// <summary>Registers <typeparamref name="T"/> as a row type a call names by <c>typeof</c> (<c>Query(typeof(User), ...)</c>), so
+    /// its run-time row type is made without <c>MakeGenericType</c>.</summary>
+    /// <typeparam name="T">The row type.</typeparam>
+    public static void AddRuntimeRow<T>() => RuntimeRows.TryAdd(typeof(T), RuntimeRowType.Create<T>());
 
     /// <summary>
     /// Registers the argument shape of <typeparamref name="T"/>: its public properties and fields, read by
@@ -87,9 +105,24 @@ public static class ShapeRegistry
     /// <summary>The shape of row type <typeparamref name="T"/>, or null.</summary>
     internal static RowShape<T>? Row<T>() => Enabled && Rows.TryGetValue(typeof(T), out object? entry) ? ((RowEntry<T>)entry).Shape : null;
 
+    /// <summary>
+    /// The reads of the one-column row type <typeparamref name="T"/>: its registered ones; else, where nothing may be compiled
+    /// (<paramref name="compiledAllowed"/> false), those of a type that is not <c>Nullable&lt;&gt;</c>, which need no generated
+    /// code; else null (compiled).
+    /// </summary>
+    internal static ShapeValue<T>? Scalar<T>(bool compiledAllowed) =>
+        Enabled && Scalars.TryGetValue(typeof(T), out IRowEntry? entry) ? ((ScalarEntry<T>)entry).Value
+        : !compiledAllowed && Nullable.GetUnderlyingType(typeof(T)) is null ? ShapeValue<T>.Plain
+        : null;
+
     /// <summary>A mapper of a part of a multi-mapped row to <paramref name="type"/> over its shape, or null when it has none.</summary>
-    internal static Delegate? Slice(Type type, Layout slice, int offset, bool nullWhenFirstIsNull) =>
-        Enabled && Rows.TryGetValue(type, out object? entry) ? ((IRowEntry)entry).Slice(slice, offset, nullWhenFirstIsNull) : null;
+    internal static Delegate? Slice(Type type, Layout slice, int offset, bool scalar, bool nullWhenFirstIsNull) =>
+        !Enabled ? null
+        : scalar ? Scalars.TryGetValue(type, out IRowEntry? value) ? value.Slice(slice, offset, nullWhenFirstIsNull) : null
+        : Rows.TryGetValue(type, out object? entry) ? ((IRowEntry)entry).Slice(slice, offset, nullWhenFirstIsNull) : null;
+
+    /// <summary>The registered run-time row type of <paramref name="type"/>, or null.</summary>
+    internal static RuntimeRowType? RuntimeRow(Type type) => RuntimeRows.TryGetValue(type, out RuntimeRowType? row) ? row : null;
 
     /// <summary>The argument shape of <paramref name="type"/>, or null.</summary>
     internal static ArgumentShape? ArgumentsOf(Type type) =>
@@ -101,6 +134,14 @@ public static class ShapeRegistry
     private interface IRowEntry
     {
         Delegate Slice(Layout slice, int offset, bool nullWhenFirstIsNull);
+    }
+
+    private sealed class ScalarEntry<T>(ShapeValue<T> value) : IRowEntry
+    {
+        public ShapeValue<T> Value { get; } = value;
+
+        public Delegate Slice(Layout slice, int offset, bool nullWhenFirstIsNull) =>
+            ShapeMappers.Scalar(Value, slice, offset, nullWhenFirstIsNull);
     }
 
     private sealed class RowEntry<T>(RowShape<T> shape) : IRowEntry

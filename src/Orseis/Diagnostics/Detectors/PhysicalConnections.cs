@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
+using System.Diagnostics.CodeAnalysis;
 using System.Reflection;
 
 namespace Orseis.Diagnostics.Detectors;
@@ -34,6 +35,9 @@ internal sealed class PhysicalConnections
     public static PhysicalConnections? For(string systemName) => For(ProviderTraits.OfSystem(systemName));
 
     /// <summary>Whether <paramref name="connection"/> (just opened) is a physical connection this pool had not handed out before.</summary>
+    [UnconditionalSuppressMessage("Trimming", "IL2070", Justification =
+        "Read by name from the provider's type: a member the trimmer removed reads as null, and what it gives" +
+        " is left out, as for a provider without it.")]
     public bool IsNew(DbConnection connection)
     {
         PropertyInfo? property = _properties.GetOrAdd(

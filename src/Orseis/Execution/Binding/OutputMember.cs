@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics.CodeAnalysis;
 using System.Linq.Expressions;
 using System.Reflection;
 
@@ -49,7 +50,7 @@ internal sealed class OutputMember
     {
         List<MemberInfo> chain = Chain(expression);
         string key = string.Join("|", chain.Select(m => m.DeclaringType!.FullName + ":" + m.Name));
-        return Cache.GetOrAdd((typeof(T), key), static (k, c) => Compile(k.Target, c), chain);
+        return Cache.GetOrAdd((typeof(T), key), static (k, c) => Compiled(k.Target, c), chain);
     }
 
     /// <summary>The member's current value on <paramref name="target"/>, sent as an input-output parameter's value.</summary>
@@ -126,6 +127,12 @@ internal sealed class OutputMember
 
     private static Type MemberType(MemberInfo member) => member is PropertyInfo p ? p.PropertyType : ((FieldInfo)member).FieldType;
 
+    /// <summary>The member compiled, where this process may compile (not yet generated: docs/aot.md).</summary>
+    private static OutputMember Compiled(Type target, List<MemberInfo> chain) =>
+        Mapping.CompiledMapping.IsSupported ? Compile(target, chain) : throw Mapping.CompiledMapping.NoShape(target, "output members");
+
+    [RequiresDynamicCode(Mapping.CompiledMapping.Needs)]
+    [RequiresUnreferencedCode(Mapping.CompiledMapping.Needs)]
     private static OutputMember Compile(Type target, List<MemberInfo> chain)
     {
         var owners = new Func<object, object?>[chain.Count - 1];
@@ -147,6 +154,8 @@ internal sealed class OutputMember
         return new OutputMember(path, defaultName, type, owners, CompileRead(last), write);
     }
 
+    [RequiresDynamicCode(Mapping.CompiledMapping.Needs)]
+    [RequiresUnreferencedCode(Mapping.CompiledMapping.Needs)]
     private static Func<object, object?> CompileRead(MemberInfo member)
     {
         ParameterExpression owner = Expression.Parameter(typeof(object), "owner");

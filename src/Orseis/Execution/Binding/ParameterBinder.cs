@@ -2,6 +2,7 @@ using System.Collections;
 using System.Collections.Concurrent;
 using System.Data;
 using System.Data.Common;
+using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Linq.Expressions;
 using System.Reflection;
@@ -253,9 +254,13 @@ internal static class ParameterBinder
                 getters.Add(new Getter(shape.Names[i], args => read(args, index)));
             }
         }
-        else
+        else if (Mapping.CompiledMapping.IsSupported)
         {
             Reflect(type, getters);
+        }
+        else
+        {
+            throw Mapping.CompiledMapping.NoShape(type, "arguments");
         }
 
         if (getters.Count == 0)
@@ -271,6 +276,8 @@ internal static class ParameterBinder
     }
 
     /// <summary>The getters of <paramref name="type"/>'s public properties (with a public getter, not indexers), then fields.</summary>
+    [RequiresDynamicCode(Mapping.CompiledMapping.Needs)]
+    [RequiresUnreferencedCode(Mapping.CompiledMapping.Needs)]
     private static void Reflect(Type type, List<Getter> getters)
     {
         foreach (PropertyInfo property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
@@ -284,6 +291,8 @@ internal static class ParameterBinder
             getters.Add(new Getter(field.Name, CompileRead(type, field)));
     }
 
+    [RequiresDynamicCode(Mapping.CompiledMapping.Needs)]
+    [RequiresUnreferencedCode(Mapping.CompiledMapping.Needs)]
     private static Func<object, object?> CompileRead(Type type, MemberInfo member)
     {
         ParameterExpression boxed = Expression.Parameter(typeof(object), "args");

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
+using System.Diagnostics.CodeAnalysis;
 using System.Reflection;
 using System.Runtime.CompilerServices;
 
@@ -33,6 +34,9 @@ internal static class SendableTypes
                Known.GetOrAdd((type, provider), static (key, cmd) => Decide(key.Type, ProviderTraits.Of(cmd), key.Provider), command);
     }
 
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification =
+        "A provider plugin's assembly references are read to accept its types; where the trimmer removed " +
+        "them, the type is refused, naming it (never sent wrong).")]
     private static bool Decide(Type type, ProviderTraits traits, Assembly provider)
     {
         if (type.IsDefined(typeof(CompilerGeneratedAttribute), inherit: false) || typeof(ITuple).IsAssignableFrom(type))

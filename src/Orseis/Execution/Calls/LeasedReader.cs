@@ -1,5 +1,6 @@
 using System.Collections;
 using System.Data.Common;
+using System.Diagnostics.CodeAnalysis;
 
 namespace Orseis.Execution.Calls;
 
@@ -121,6 +122,7 @@ internal sealed class LeasedReader(GridReader call) : DbDataReader
 
     public override IEnumerator GetEnumerator() => new DbEnumerator(this, closeReader: false);
 
+    [return: DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicFields | DynamicallyAccessedMemberTypes.PublicProperties)]
     public override Type GetFieldType(int ordinal) => _inner.GetFieldType(ordinal);
 
     public override T GetFieldValue<T>(int ordinal) => _inner.GetFieldValue<T>(ordinal);
@@ -142,6 +144,7 @@ internal sealed class LeasedReader(GridReader call) : DbDataReader
 
     public override int GetOrdinal(string name) => _inner.GetOrdinal(name);
 
+    [return: DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicFields | DynamicallyAccessedMemberTypes.PublicProperties)]
     public override Type GetProviderSpecificFieldType(int ordinal) => _inner.GetProviderSpecificFieldType(ordinal);
 
     public override object GetProviderSpecificValue(int ordinal) => _inner.GetProviderSpecificValue(ordinal);

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Reflection;
 
@@ -42,6 +43,12 @@ internal static class ProviderErrors
     /// <summary>A string property of the provider's exception (Npgsql's <c>SqlState</c>); null when the type has none.</summary>
     internal static string? ReadString(Exception error, string name) => Property(error, name)?.GetValue(error) as string;
 
+    [UnconditionalSuppressMessage("Trimming", "IL2075", Justification =
+        "Read by name from the provider's type: a member the trimmer removed reads as null, and what it gives" +
+        " is left out, as for a provider without it.")]
+    [UnconditionalSuppressMessage("Trimming", "IL2080", Justification =
+        "Read by name from the provider's type: a member the trimmer removed reads as null, and what it gives" +
+        " is left out, as for a provider without it.")]
     private static PropertyInfo? Property(Exception error, string name) =>
         Properties.GetOrAdd((error.GetType(), name), static key =>
         {
