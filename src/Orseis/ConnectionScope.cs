@@ -33,7 +33,9 @@ namespace Orseis;
 /// </example>
 public sealed class ConnectionScope : IDisposable, IAsyncDisposable
 {
-    private static readonly AsyncLocal<ConnectionScope?> Ambient = new();
+    // A struct around the scope: AsyncLocal<T>.Value of a reference type runs shared generic code that asks
+    // typeof(T).IsValueType and casts at run time, on every call that looks for its scope; a struct's is its own code.
+    private static readonly AsyncLocal<Innermost> Ambient = new();
     private static volatile bool _anyBegun;
     private readonly ScopeSlot? _slot;
     private int _disposed;
@@ -55,11 +57,11 @@ public sealed class ConnectionScope : IDisposable, IAsyncDisposable
     /// </summary>
     internal static ConnectionScope Begin(PoolContext pool, bool parks, string owner)
     {
-        ConnectionScope? outer = Ambient.Value;
+        ConnectionScope? outer = Ambient.Value.Scope;
         ScopeSlot? slot = parks && SlotFor(pool) is null ? new ScopeSlot(pool, owner) : null;
         var scope = new ConnectionScope(slot, outer);
         _anyBegun = true;
-        Ambient.Value = scope;
+        Ambient.Value = new Innermost(scope);
         return scope;
     }
 
@@ -68,7 +70,7 @@ public sealed class ConnectionScope : IDisposable, IAsyncDisposable
     {
         if (!_anyBegun)
             return null;
-        for (ConnectionScope? scope = Ambient.Value; scope is not null; scope = scope.Outer)
+        for (ConnectionScope? scope = Ambient.Value.Scope; scope is not null; scope = scope.Outer)
         {
             if (scope._slot is { } slot && ReferenceEquals(slot.Pool, pool))
                 return slot.Ended ? null : slot;
@@ -90,8 +92,11 @@ public sealed class ConnectionScope : IDisposable, IAsyncDisposable
             return default;
 
         // Not an async method: the flow's scope goes back to the outer one in the caller's own context.
-        if (ReferenceEquals(Ambient.Value, this))
-            Ambient.Value = Outer;
+        if (ReferenceEquals(Ambient.Value.Scope, this))
+            Ambient.Value = new Innermost(Outer);
         return _slot is null ? default : _slot.EndAsync(async);
     }
+
+    /// <summary>The flow's innermost scope, as the <see cref="AsyncLocal{T}"/> holds it.</summary>
+    private readonly record struct Innermost(ConnectionScope? Scope);
 }

@@ -1,5 +1,6 @@
 using System.Data.Common;
 using System.Diagnostics;
+using Orseis.Diagnostics.Detectors;
 
 namespace Orseis.Diagnostics;
 
@@ -17,14 +18,29 @@ internal sealed partial class PoolTelemetry
     public long ParkedNow => Interlocked.Read(ref _parked);
 
     /// <summary>
-    /// A call ended and its scope parked <paramref name="connection"/>: the call's hold ends. Returns when it parked (a
-    /// timestamp, the release's own when its clock was read) while the pool is timed, else 0.
+    /// A call ended and its scope parked <paramref name="connection"/>: the call's hold ends (its use time, its release told
+    /// to the observers), but no <c>Released</c> event is written: the connection did not go back to the pool. Returns when
+    /// it parked (a timestamp, the hold's end when its clock was read) while the pool is timed, else 0.
     /// </summary>
     public long Parked(DbConnection connection, int hold)
     {
-        long now = Released(connection, hold);
+        Interlocked.Decrement(ref _inUse);
+        long now = hold != HolderTable.NoHold && _holders.TryRemove(connection, hold, out HolderTable.Holder holder)
+            ? HoldParked(holder, hold)
+            : 0;
         Interlocked.Increment(ref _parked);
-        return now != 0 || !Timed ? now : _time.GetTimestamp();
+        return now != 0 || !ParkTimed ? now : _time.GetTimestamp();
+    }
+
+    /// <summary><see cref="Released"/>'s work for a timed hold that ends as its connection parks, but the event.</summary>
+    private long HoldParked(in HolderTable.Holder holder, int hold)
+    {
+        long now = _time.GetTimestamp();
+        TimeSpan held = Elapsed(holder.Started, now);
+        if (_instruments.UseTime.Enabled)
+            Guard(static (self, held) => self._instruments.UseTime.Record(held.TotalSeconds, self.Tags), held);
+        Tell<Release, ReleasedStep>(_observers.Released, new Release(holder, held, now, hold));
+        return now;
     }
 
     /// <summary>
@@ -34,6 +50,16 @@ internal sealed partial class PoolTelemetry
     public int Unparked(DbConnection connection, string owner, StackTrace? acquirer, long parkedAt)
     {
         Interlocked.Increment(ref _scopeReuses);
+        if (parkedAt == 0)
+        {
+            // Parked untimed: the hold is untimed too (Acquired's first steps, without its call).
+            Interlocked.Decrement(ref _parked);
+            Peaks.Raise(ref _peakInUse, Interlocked.Increment(ref _inUse));
+            if (OrseisMetrics.ScopeReuses.Enabled)
+                Guard(static (self, _) => OrseisMetrics.ScopeReuses.Add(1, self.Tags), 0);
+            return HolderTable.NoHold;
+        }
+
         long now = ParkEnded(parkedAt);
         if (OrseisMetrics.ScopeReuses.Enabled)
             Guard(static (self, _) => OrseisMetrics.ScopeReuses.Add(1, self.Tags), 0);
@@ -61,11 +87,18 @@ internal sealed partial class PoolTelemetry
         return now;
     }
 
+    /// <summary>
+    /// Whether a park reads the clock: a detector is on, or someone listens to what a park's time feeds (the events, the next
+    /// hold's use time, the parked time). Fewer questions than <see cref="Timed"/>, which every call of a scope would ask.
+    /// </summary>
+    private bool ParkTimed =>
+        _detectors != FindingKind.None || EventsOn || _instruments.UseTime.Enabled || OrseisMetrics.ParkedTime.Enabled;
+
     /// <summary>Calls that took a scope's parked connection instead of opening one.</summary>
     private long ScopeReuses => Interlocked.Read(ref _scopeReuses);
 
     /// <summary>The time connections sat parked in scopes, all together, while timed; null when nothing was.</summary>
-    private TimeSpan? ParkedTime => Interlocked.Read(ref _parkedTicks) is var ticks && (ticks > 0 || IsTimed)
+    private TimeSpan? ParkedTime => Interlocked.Read(ref _parkedTicks) is var ticks && (ticks > 0 || ParkTimed)
         ? TimeSpan.FromSeconds((double)ticks / _time.TimestampFrequency)
         : null;
 

@@ -85,10 +85,12 @@ internal sealed class ScopeSlot
         // costs some providers an allocation (Npgsql 10: 96 bytes). A dead one fails the call as a session's would.
 
         _reuses++; // one taker at a time: a take follows the park it takes, and a park the take before it
-        Volatile.Write(ref _unused, 0);
+        if (Volatile.Read(ref _unused) != 0)
+            Volatile.Write(ref _unused, 0);
         _memory.Reused(parkedKey);
-        StackTrace? acquirer = Pool.Telemetry.CaptureAcquirer(forStream);
-        lease = new Lease(connection, Pool.Telemetry.Unparked(connection, _owner, acquirer, parkedAt), this);
+        Diagnostics.PoolTelemetry telemetry = Pool.Telemetry;
+        StackTrace? acquirer = forStream ? telemetry.CaptureAcquirer(heldAcrossCalls: true) : null;
+        lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parkedAt), this);
         return true;
     }
 
