@@ -18,27 +18,34 @@ internal sealed partial class PoolTelemetry
     public long ParkedNow => Interlocked.Read(ref _parked);
 
     /// <summary>
-    /// A call ended and its scope parked <paramref name="connection"/>: the call's hold ends (its use time, its release told
-    /// to the observers), but no <c>Released</c> event is written: the connection did not go back to the pool. Returns when
-    /// it parked (a timestamp, the hold's end when its clock was read) while the pool is timed, else 0.
+    /// A call ended and its scope parked <paramref name="connection"/>: the call's hold ends (its use time, its
+    /// <c>Released</c> event, which out-of-process readers count holds and connections in use by, and its release told to
+    /// the observers). Returns when it parked (a timestamp, the hold's end when its clock was read) while the pool is
+    /// timed, else 0.
     /// </summary>
     public long Parked(DbConnection connection, int hold)
     {
-        Interlocked.Decrement(ref _inUse);
+        long inUse = Interlocked.Decrement(ref _inUse);
         long now = hold != HolderTable.NoHold && _holders.TryRemove(connection, hold, out HolderTable.Holder holder)
-            ? HoldParked(holder, hold)
+            ? HoldParked(holder, hold, inUse)
             : 0;
         Interlocked.Increment(ref _parked);
         return now != 0 || !ParkTimed ? now : _time.GetTimestamp();
     }
 
-    /// <summary><see cref="Released"/>'s work for a timed hold that ends as its connection parks, but the event.</summary>
-    private long HoldParked(in HolderTable.Holder holder, int hold)
+    /// <summary><see cref="Released"/>'s work for a timed hold that ends as its connection parks.</summary>
+    private long HoldParked(in HolderTable.Holder holder, int hold, long inUse)
     {
         long now = _time.GetTimestamp();
         TimeSpan held = Elapsed(holder.Started, now);
         if (_instruments.UseTime.Enabled)
             Guard(static (self, held) => self._instruments.UseTime.Record(held.TotalSeconds, self.Tags), held);
+        if (EventsOn)
+        {
+            Guard(static (self, state) => OrseisEventSource.Log.Released(
+                self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
+        }
+
         Tell<Release, ReleasedStep>(_observers.Released, new Release(holder, held, now, hold));
         return now;
     }
