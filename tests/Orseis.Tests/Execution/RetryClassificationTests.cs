@@ -49,6 +49,20 @@ public sealed class RetryClassificationTests
         Assert.False(ReadStatement.OnlyReads(new CommandRequest(
             "select_things", new ParameterBag { CommandType = System.Data.CommandType.StoredProcedure }, null)));
 
+    [Theory]
+    [InlineData("select 1", null, true)]
+    [InlineData("select 1", false, false)] // a SELECT whose function writes: the caller says so
+    [InlineData("select 'a\\b'", null, false)] // a backslash: where the string ends is not certain
+    [InlineData("select 'a\\b'", true, true)]
+    [InlineData("insert into t values (1)", null, false)]
+    public void The_callers_word_on_a_read_overrides_what_the_text_tells(string sql, bool? word, bool reads) =>
+        Assert.Equal(reads, ReadStatement.OnlyReads(new CommandRequest(sql, new ParameterBag { OnlyReads = word }, null)));
+
+    [Fact]
+    public void A_procedure_the_caller_says_only_reads_is_a_read() =>
+        Assert.True(ReadStatement.OnlyReads(new CommandRequest(
+            "select_things", new ParameterBag { CommandType = System.Data.CommandType.StoredProcedure, OnlyReads = true }, null)));
+
     [Fact]
     public void A_broken_read_outside_a_transaction_is_safe_to_retry_and_nothing_else_broken_is_unless_nothing_was_sent()
     {
