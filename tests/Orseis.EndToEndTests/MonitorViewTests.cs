@@ -1,3 +1,4 @@
+using Orseis.Trace;
 using Orseis.Trace.Monitor;
 
 namespace Orseis.EndToEndTests;
@@ -23,5 +24,23 @@ public sealed class MonitorViewTests
         string line = PlainView.Line(snapshot, snapshot.Pools[0]);
         Assert.StartsWith("[23:00:00] orders: opens/s 2", line, StringComparison.Ordinal);
         Assert.DoesNotContain("()", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_pools_retries_are_shown_per_second_summed_over_their_reasons()
+    {
+        var state = new MonitorState(TimeSpan.FromSeconds(2));
+        const string Tags = "db.client.connection.pool.name=orders,db.system.name=mysql";
+        state.Add(new MetricValue("orseis.commands", "Rate", 100, Tags, ""));
+        state.Add(new MetricValue("orseis.retries", "Rate", 6, Tags + ",orseis.retry.reason=open_failed", ""));
+        state.Add(new MetricValue("orseis.retries", "Rate", 3, Tags + ",orseis.retry.reason=read_connection_broken", ""));
+
+        MonitorSnapshot snapshot = state.Take();
+        PoolSnapshot pool = Assert.Single(snapshot.Pools);
+        Assert.Equal(4.5, pool.RetriesPerSecond);
+        Assert.Contains("timeouts/s 0, retries/s 4.5; thread pool", PlainView.Line(snapshot, pool), StringComparison.Ordinal);
+
+        // A rate is the interval's: the next interval without retries shows none.
+        Assert.Equal(0, Assert.Single(state.Take().Pools).RetriesPerSecond);
     }
 }

@@ -11,6 +11,7 @@ namespace Orseis.Benchmarks.Overhead;
 /// <summary>
 /// One row by primary key from a 5000-row table, mapped to <see cref="Post"/> (the shape of Dapper's performance
 /// suite): hand-written ADO.NET (baseline), Dapper and Orseis, each on a kept connection and opening one per call.
+/// <see cref="Retries"/> runs the Orseis rows again with retries configured and nothing failing (issue 46's cost).
 /// </summary>
 [Config(typeof(OrmOverheadConfig))]
 public class OrmOverhead : ProviderBenchmark
@@ -26,6 +27,13 @@ public class OrmOverhead : ProviderBenchmark
     private Session? _session;
     private long _id;
 
+    /// <summary>
+    /// Whether the Orseis databases have retries configured (<see cref="OrseisRetryOptions.Enabled"/>; nothing fails, so
+    /// none runs). False is the rows as they always were; the ADO.NET and Dapper rows do not read it.
+    /// </summary>
+    [Params(false, true)]
+    public bool Retries { get; set; }
+
     /// <summary>Creates and fills the table, opens the kept connections and warms every path once.</summary>
     [GlobalSetup]
     public void Setup()
@@ -34,8 +42,11 @@ public class OrmOverhead : ProviderBenchmark
         PostsTable.CreateAndSeed(_database, Rows);
         _source = _database.CreateDataSource(_database.ConnectionString);
         _open = _source.OpenConnection();
-        _orseisReuse = new Database(_database.Factory, _database.ConnectionString, new OrseisOptions { Mode = ExecutionMode.ReuseConnection });
-        _orseisPerCall = new Database(_database.Factory, _database.ConnectionString);
+        var reuse = new OrseisOptions { Mode = ExecutionMode.ReuseConnection };
+        var perCall = new OrseisOptions();
+        reuse.Retry.Enabled = perCall.Retry.Enabled = Retries;
+        _orseisReuse = new Database(_database.Factory, _database.ConnectionString, reuse);
+        _orseisPerCall = new Database(_database.Factory, _database.ConnectionString, perCall);
         _session = _orseisPerCall.OpenSession();
         Check(AdoReuse());
         Check(AdoOpenPerCall());

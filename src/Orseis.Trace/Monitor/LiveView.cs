@@ -27,12 +27,13 @@ internal static class LiveView
         table.AddColumn("wait ms p50/p95/p99");
         table.AddColumn("use ms p50/p95/p99");
         table.AddColumn(new TableColumn("timeouts/s").RightAligned());
+        table.AddColumn(new TableColumn("retries/s").RightAligned());
         foreach (PoolSnapshot p in s.Pools)
         {
             string waiting = p.Waiting is > 0 ? $"[yellow]{PlainView.Num(p.Waiting)}[/]" : PlainView.Num(p.Waiting);
             table.AddRow(Markup.Escape(PlainView.Name(p)), PlainView.Num(p.OpensPerSecond), PlainView.Num(p.CommandsPerSecond),
                 $"{PlainView.Num(p.InUse)} / {PlainView.Num(p.Max)}", waiting, Ms(p.WaitMs), Ms(p.UseMs),
-                PlainView.Num(p.TimeoutsPerSecond));
+                PlainView.Num(p.TimeoutsPerSecond), p.RetriesPerSecond > 0 ? $"[yellow]{PlainView.Num(p.RetriesPerSecond)}[/]" : "0");
         }
 
         rows.Add(table);

@@ -3,6 +3,8 @@ namespace Orseis.Trace.Monitor;
 /// <summary>The latest values of every pool, fed by the session's thread and read by the display each interval.</summary>
 internal sealed class MonitorState(TimeSpan interval)
 {
+    private const string Retries = "orseis.retries";
+
     private readonly Lock _gate = new();
     private readonly Dictionary<string, Dictionary<string, MetricValue>> _pools = new(StringComparer.Ordinal);
     private readonly Dictionary<string, List<FindingSnapshot>> _findings = new(StringComparer.Ordinal);
@@ -26,7 +28,9 @@ internal sealed class MonitorState(TimeSpan interval)
             string pool = Tag(m.Tags, "db.client.connection.pool.name") ?? "(unnamed)";
             if (!_pools.TryGetValue(pool, out Dictionary<string, MetricValue>? values))
                 _pools[pool] = values = new Dictionary<string, MetricValue>(StringComparer.Ordinal);
-            string key = m.Instrument + (Tag(m.Tags, "db.client.connection.state") is { } state ? "/" + state : "");
+            // orseis.retries comes once per reason: each kept under its own key, summed in Take.
+            string? part = m.Instrument == Retries ? Tag(m.Tags, "orseis.retry.reason") : Tag(m.Tags, "db.client.connection.state");
+            string key = m.Instrument + (part is { } state ? "/" + state : "");
             values[key] = m;
         }
     }
@@ -61,7 +65,8 @@ internal sealed class MonitorState(TimeSpan interval)
                     Value("db.client.connection.count/used"), Value("db.client.connection.count/idle"), Value("db.client.connection.max"),
                     Value("db.client.connection.pending_requests"), Q("db.client.connection.wait_time"), Q("db.client.connection.use_time"),
                     Q("db.client.operation.duration"), Rate("db.client.connection.timeouts"), Value("orseis.sessions.active"),
-                    _findings.Remove(pool, out List<FindingSnapshot>? found) ? found : []));
+                    _findings.Remove(pool, out List<FindingSnapshot>? found) ? found : [],
+                    Math.Round(v.Values.Where(m => m.Instrument == Retries && m.Kind == "Rate").Sum(m => m.Value) / seconds, 2)));
                 foreach (string key in v.Where(kv => kv.Value.Kind != "Value").Select(kv => kv.Key).ToList())
                     v.Remove(key);
             }

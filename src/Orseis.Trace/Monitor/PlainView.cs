@@ -9,7 +9,8 @@ internal static class PlainView
     public static string Line(MonitorSnapshot s, PoolSnapshot p) => string.Create(CultureInfo.InvariantCulture,
         $"[{s.Time:HH:mm:ss}] {Name(p)}: opens/s {p.OpensPerSecond:0.##}, commands/s {p.CommandsPerSecond:0.##}, "
         + $"in use {Num(p.InUse)}/{Num(p.Max)} max, idle {Num(p.Idle)}, waiting {Num(p.Waiting)}, "
-        + $"wait {Q(p.WaitMs)}, use {Q(p.UseMs)}, command {Q(p.CommandMs)}, timeouts/s {p.TimeoutsPerSecond:0.##}; "
+        + $"wait {Q(p.WaitMs)}, use {Q(p.UseMs)}, command {Q(p.CommandMs)}, timeouts/s {p.TimeoutsPerSecond:0.##}, "
+        + $"retries/s {p.RetriesPerSecond:0.##}; "
         + $"thread pool queue {Num(s.ThreadPool.QueueLength)}, threads {Num(s.ThreadPool.Threads)}");
 
     /// <summary>A finding's line, ending with the page that explains its kind (when this version knows the kind).</summary>

@@ -15,7 +15,8 @@ internal sealed record PoolSnapshot(
     Quantiles? CommandMs,
     double TimeoutsPerSecond,
     double? ActiveSessions,
-    IReadOnlyList<FindingSnapshot> Findings);
+    IReadOnlyList<FindingSnapshot> Findings,
+    double RetriesPerSecond = 0);
 
 /// <summary>A finding as <c>monitor</c> shows it.</summary>
 internal sealed record FindingSnapshot(DateTime Time, string Kind, string Message, string Figures);

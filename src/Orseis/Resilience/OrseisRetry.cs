@@ -81,12 +81,11 @@ public static class OrseisRetry
     }
 
     /// <summary>
-    /// A provider's error that only an open can raise and that says the server could not be reached or could not take the
-    /// connection yet: MySQL's 1042 (unable to connect to the host: refused or timed out) and 1040 (too many connections),
-    /// PostgreSQL's 57P03 (starting up or shutting down) and 53300 (too many connections), a socket refused, timed out or
-    /// unreachable anywhere in the chain, or Npgsql's connect that timed out. A provider error raised by a statement
-    /// leaves its connection open or is turned into a <see cref="ConnectionBrokenException"/>, so none of these comes
-    /// from a statement.
+    /// An error that only an open can raise and that says the server could not be reached or could not take the connection
+    /// yet: a socket refused, timed out or unreachable anywhere in the chain, or a provider's own error that says so
+    /// (<see cref="ProviderTraits.CouldNotConnect"/>: MySQL's 1042 and 1040, PostgreSQL's 57P03 and
+    /// 53300, Npgsql's connect that timed out). A provider error raised by a statement leaves its connection open or is
+    /// turned into a <see cref="ConnectionBrokenException"/>, so none of these comes from a statement.
     /// </summary>
     private static bool FailedToConnect(Exception error)
     {
@@ -101,19 +100,7 @@ public static class OrseisRetry
                 return true;
             }
 
-            // Npgsql's connect that timed out (a restarting server accepted the socket and did not answer yet): its
-            // "Failed to connect to <host>" around a TimeoutException. A statement's timeout never reads so.
-            if (ProviderErrors.IsType(e, "Npgsql.NpgsqlException") && e.InnerException is TimeoutException &&
-                e.Message.StartsWith("Failed to connect", StringComparison.Ordinal))
-            {
-                return true;
-            }
-
-            if (ProviderErrors.IsType(e, "MySqlConnector.MySqlException") && ProviderErrors.ReadInt(e, "ErrorCode") is 1042 or 1040)
-                return true;
-            if (ProviderErrors.IsType(e, "MySql.Data.MySqlClient.MySqlException") && ProviderErrors.ReadInt(e, "Number") is 1042 or 1040)
-                return true;
-            if (ProviderErrors.IsType(e, "Npgsql.PostgresException") && ProviderErrors.ReadString(e, "SqlState") is "57P03" or "53300")
+            if (ProviderTraits.SaysCouldNotConnect(e))
                 return true;
         }
 

@@ -19,9 +19,16 @@ internal static class ReadStatement
     private static readonly string[] WritingWords =
         ["INSERT", "UPDATE", "DELETE", "MERGE", "INTO", "CALL", "EXEC", "EXECUTE", "NEXTVAL", "SETVAL"];
 
-    /// <summary>Whether <paramref name="request"/> only reads, as far as its text tells.</summary>
-    public static bool OnlyReads(in CommandRequest request) =>
-        !(request.Args is ParameterBag { CommandType: not CommandType.Text }) && OnlyReads(request.Sql);
+    /// <summary>
+    /// Whether <paramref name="request"/> only reads: the caller's word when it gave one (<see cref="ParameterBag.OnlyReads"/>),
+    /// else as far as its text tells.
+    /// </summary>
+    public static bool OnlyReads(in CommandRequest request) => request.Args switch
+    {
+        ParameterBag { OnlyReads: { } word } => word,
+        ParameterBag { CommandType: not CommandType.Text } => false,
+        _ => OnlyReads(request.Sql),
+    };
 
     /// <summary>Whether <paramref name="sql"/> is one statement that only reads, as far as its text tells.</summary>
     public static bool OnlyReads(string sql)

@@ -16,7 +16,12 @@ internal sealed class RetryProbe : IDisposable
     private readonly ConcurrentDictionary<string, long> _byReason = new();
     private readonly ConcurrentQueue<ActivityEvent> _events = new();
 
-    public RetryProbe(string poolName)
+    /// <param name="poolName">The pool whose retries are counted.</param>
+    /// <param name="keepEvents">
+    /// Whether the span events are kept (<see cref="Events"/>): a soak, which reads only the counts, keeps none, as each
+    /// holds its tags and error message for the life of the probe.
+    /// </param>
+    public RetryProbe(string poolName, bool keepEvents = true)
     {
         PoolName = poolName;
         _meter.InstrumentPublished = (instrument, listener) =>
@@ -48,7 +53,7 @@ internal sealed class RetryProbe : IDisposable
             {
                 foreach (ActivityEvent e in activity.Events)
                 {
-                    if (e.Name == "orseis.retry")
+                    if (keepEvents && e.Name == "orseis.retry")
                         _events.Enqueue(e);
                 }
             },

@@ -52,6 +52,36 @@ public abstract partial class RetrySuite
         Assert.Empty(db.GetPoolReport().Findings); // one KILL is one burst: not frequent retries
     }
 
+    /// <summary>
+    /// The caller's word (<see cref="ParameterBag.OnlyReads"/>) overrides the text's: a read whose text is no read by its
+    /// test (a backslash, in a comment) is run again when the caller says it reads; a read by its text is not when the
+    /// caller says it writes.
+    /// </summary>
+    protected async Task The_callers_word_decides_whether_a_killed_call_is_run_again(bool onlyReads)
+    {
+        string pool = Unique("retry_word");
+        using var probe = new RetryProbe(pool);
+        await using Database db = Open(pool, retries: true);
+        string marker = Unique("mark");
+        string sql = onlyReads ? SlowRead(marker) + " /* a\\b */" : SlowRead(marker);
+        var args = new ParameterBag { OnlyReads = onlyReads };
+
+        Task<bool> kill = KillOnceAsync(marker);
+        if (onlyReads)
+        {
+            Assert.Equal(42, await db.ScalarAsync<int>(sql, args));
+            Assert.Equal(1, probe.Count(OrseisRetry.ReadConnectionBroken));
+        }
+        else
+        {
+            var broken = await Assert.ThrowsAsync<ConnectionBrokenException>(() => db.ScalarAsync<int>(sql, args));
+            Assert.False(OrseisRetry.IsSafeToRetry(broken), "the caller said the call writes");
+            Assert.Equal(0, probe.Total);
+        }
+
+        Assert.True(await kill, "the call's connection was never found to be killed");
+    }
+
     protected async Task Without_retries_a_killed_read_fails_as_before()
     {
         string pool = Unique("retry_off");
@@ -244,6 +274,12 @@ public sealed class MariaDbRetryTests : RetrySuite
     public Task Retries_off_a_killed_read_fails_as_before() => Without_retries_a_killed_read_fails_as_before();
 
     [MySqlFact]
+    public Task A_killed_call_the_caller_says_reads_is_run_again() => The_callers_word_decides_whether_a_killed_call_is_run_again(onlyReads: true);
+
+    [MySqlFact]
+    public Task A_killed_read_the_caller_says_writes_is_not_run_again() => The_callers_word_decides_whether_a_killed_call_is_run_again(onlyReads: false);
+
+    [MySqlFact]
     public Task A_killed_write_is_not_run_again() => A_write_whose_connection_is_killed_is_not_run_again();
 
     [MySqlFact]
@@ -281,6 +317,12 @@ public sealed class PostgresRetryTests : RetrySuite
 
     [PostgresFact]
     public Task Retries_off_a_killed_read_fails_as_before() => Without_retries_a_killed_read_fails_as_before();
+
+    [PostgresFact]
+    public Task A_killed_call_the_caller_says_reads_is_run_again() => The_callers_word_decides_whether_a_killed_call_is_run_again(onlyReads: true);
+
+    [PostgresFact]
+    public Task A_killed_read_the_caller_says_writes_is_not_run_again() => The_callers_word_decides_whether_a_killed_call_is_run_again(onlyReads: false);
 
     [PostgresFact]
     public Task A_killed_write_is_not_run_again() => A_write_whose_connection_is_killed_is_not_run_again();

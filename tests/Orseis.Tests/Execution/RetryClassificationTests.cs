@@ -1,4 +1,6 @@
+using System.Net;
 using System.Net.Sockets;
+using System.Reflection;
 using Npgsql;
 
 namespace Orseis.Tests.Execution;
@@ -47,6 +49,20 @@ public sealed class RetryClassificationTests
         Assert.False(ReadStatement.OnlyReads(new CommandRequest(
             "select_things", new ParameterBag { CommandType = System.Data.CommandType.StoredProcedure }, null)));
 
+    [Theory]
+    [InlineData("select 1", null, true)]
+    [InlineData("select 1", false, false)] // a SELECT whose function writes: the caller says so
+    [InlineData("select 'a\\b'", null, false)] // a backslash: where the string ends is not certain
+    [InlineData("select 'a\\b'", true, true)]
+    [InlineData("insert into t values (1)", null, false)]
+    public void The_callers_word_on_a_read_overrides_what_the_text_tells(string sql, bool? word, bool reads) =>
+        Assert.Equal(reads, ReadStatement.OnlyReads(new CommandRequest(sql, new ParameterBag { OnlyReads = word }, null)));
+
+    [Fact]
+    public void A_procedure_the_caller_says_only_reads_is_a_read() =>
+        Assert.True(ReadStatement.OnlyReads(new CommandRequest(
+            "select_things", new ParameterBag { CommandType = System.Data.CommandType.StoredProcedure, OnlyReads = true }, null)));
+
     [Fact]
     public void A_broken_read_outside_a_transaction_is_safe_to_retry_and_nothing_else_broken_is_unless_nothing_was_sent()
     {
@@ -74,6 +90,62 @@ public sealed class RetryClassificationTests
     [InlineData("40P01", false)] // deadlock detected
     public void PostgreSQLs_answers_that_only_an_open_gets_are_safe_to_retry(string sqlState, bool safe) =>
         Assert.Equal(safe, OrseisRetry.IsSafeToRetry(new PostgresException("message", "FATAL", "FATAL", sqlState)));
+
+    [Theory]
+    [InlineData(1042, true)] // unable to connect to the host: refused or timed out
+    [InlineData(1040, true)] // too many connections
+    [InlineData(1045, false)] // access denied
+    [InlineData(1213, false)] // deadlock
+    public void MySQLs_answers_that_only_an_open_gets_are_safe_to_retry_on_both_providers(int number, bool safe)
+    {
+        var connector = (MySqlConnector.MySqlException)typeof(MySqlConnector.MySqlException)
+            .GetConstructor(BindingFlags.NonPublic | BindingFlags.Instance, [typeof(MySqlConnector.MySqlErrorCode), typeof(string)])!
+            .Invoke([(MySqlConnector.MySqlErrorCode)number, "message"]);
+        var data = (MySql.Data.MySqlClient.MySqlException)typeof(MySql.Data.MySqlClient.MySqlException)
+            .GetConstructor(BindingFlags.NonPublic | BindingFlags.Instance, [typeof(string), typeof(int)])!
+            .Invoke(["message", number]);
+
+        Assert.Equal(safe, OrseisRetry.IsSafeToRetry(connector));
+        Assert.Equal(safe, OrseisRetry.IsSafeToRetry(data));
+        Assert.Equal(safe, OrseisRetry.IsSafeToRetry(new InvalidOperationException("wrapped", data)));
+    }
+
+    /// <summary>
+    /// Each provider's facts are its own: the provider is found from the exception's type, so a MySQL error number in
+    /// another provider's exception, or a PostgreSQL SQLSTATE in a MySQL one, is not taken for a failed open.
+    /// </summary>
+    [Fact]
+    public void A_providers_connect_errors_are_read_by_that_providers_traits_only()
+    {
+        var connector = (MySqlConnector.MySqlException)typeof(MySqlConnector.MySqlException)
+            .GetConstructor(BindingFlags.NonPublic | BindingFlags.Instance, [typeof(MySqlConnector.MySqlErrorCode), typeof(string)])!
+            .Invoke([MySqlConnector.MySqlErrorCode.UnableToConnectToHost, "Failed to connect"]);
+
+        Assert.Same(ProviderTraits.MySqlConnector, ProviderTraits.For(connector.GetType()));
+        Assert.True(ProviderTraits.MySqlConnector.CouldNotConnect(connector));
+        Assert.False(ProviderTraits.MySqlData.CouldNotConnect(connector));
+        Assert.False(ProviderTraits.Npgsql.CouldNotConnect(connector));
+        Assert.False(ProviderTraits.SaysCouldNotConnect(new Microsoft.Data.Sqlite.SqliteException("busy", 5)));
+        Assert.False(ProviderTraits.SaysCouldNotConnect(new TimeoutException("Failed to connect")));
+    }
+
+    /// <summary>
+    /// MySqlConnector's real open to a server that never answers: error 1042 with no socket error in its chain, so it
+    /// is MySqlConnector's trait that tells it.
+    /// </summary>
+    [Fact]
+    public async Task A_MySqlConnector_open_that_gets_no_answer_is_an_open_that_failed()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        await using var connection = new MySqlConnector.MySqlConnection($"Server=127.0.0.1;Port={port};User ID=u;Connect Timeout=1;Pooling=false");
+
+        var error = await Assert.ThrowsAsync<MySqlConnector.MySqlException>(() => connection.OpenAsync());
+
+        Assert.True(ProviderTraits.SaysCouldNotConnect(error));
+        Assert.Equal(OrseisRetry.OpenFailed, OrseisRetry.ReasonToRetry(error));
+    }
 
     [Fact]
     public void A_socket_refused_anywhere_in_the_chain_is_an_open_that_failed() =>

@@ -55,6 +55,7 @@ internal sealed partial class ProviderTraits
         OwnInstruments = ProviderInstruments.Pool | ProviderInstruments.OperationDuration,
         SpanSource = "Npgsql",
         ReadOpenTimeout = OpenFailure.Npgsql,
+        CouldNotConnect = NpgsqlCouldNotConnect,
         ServerErrorType = "Npgsql.PostgresException",
         PoolVisibility = "Npgsql publishes pool data on its meter 'Npgsql': " +
                          "idle/used connections and physical connection creations are read in-process.",
@@ -106,6 +107,7 @@ internal sealed partial class ProviderTraits
         OwnInstruments = ProviderInstruments.Pool,
         SpanSource = "MySqlConnector",
         ReadOpenTimeout = OpenFailure.MySqlConnector,
+        CouldNotConnect = MySqlConnectorCouldNotConnect,
         ErrorNumberType = "MySqlConnector.MySqlException",
         ConnectionIdProperty = "ServerThread",
         TagsPoolWithNormalisedConnectionString = true,
@@ -126,6 +128,7 @@ internal sealed partial class ProviderTraits
         EnlistKeys = ["AutoEnlist", "Auto Enlist"],
         AsyncRunsSynchronously = true,
         ReadOpenTimeout = OpenFailure.MySqlData,
+        CouldNotConnect = MySqlDataCouldNotConnect,
         ErrorNumberType = "MySql.Data.MySqlClient.MySqlException",
         ConnectionIdProperty = "ServerThread",
         PoolVisibility = "MySql.Data publishes no pool data (no meter, no counters Orseis reads); " + NoPoolData,

@@ -19,6 +19,9 @@ internal sealed class ChaosApp : IAsyncDisposable
     private readonly WebApplication _app;
     private int _wrong;
     private int _writesAnswered;
+    private int _readsAnswered;
+    private int _readsFailed;
+    private int _writesFailed;
 
     private ChaosApp(WebApplication app, string url)
     {
@@ -34,6 +37,18 @@ internal sealed class ChaosApp : IAsyncDisposable
     /// <summary>Writes the app answered 200.</summary>
     public int WritesAnswered => Volatile.Read(ref _writesAnswered);
 
+    /// <summary>Reads the app answered 200 (right rows).</summary>
+    public int ReadsAnswered => Volatile.Read(ref _readsAnswered);
+
+    /// <summary>Reads whose call threw (answered 503).</summary>
+    public int ReadsFailed => Volatile.Read(ref _readsFailed);
+
+    /// <summary>Writes whose call threw (answered 503).</summary>
+    public int WritesFailed => Volatile.Read(ref _writesFailed);
+
+    /// <summary>The first 40 failed reads: how long after the call began each threw, and its message's start.</summary>
+    public ConcurrentQueue<string> FailedReads { get; } = new();
+
     /// <summary>Failed calls by endpoint and exception type.</summary>
     public ConcurrentDictionary<string, int> Failures { get; } = new();
 
@@ -48,18 +63,30 @@ internal sealed class ChaosApp : IAsyncDisposable
         app.MapGet("/read", async () =>
         {
             int a = Random.Shared.Next(1, 991);
+            long began = System.Diagnostics.Stopwatch.GetTimestamp();
             try
             {
                 List<Item> rows = (await db.QueryAsync<Item>(readSql, new { a })).ToList();
                 bool right = rows.Count == 10 && rows.All(r => r.Id >= a && r.Id <= a + 9 && r.V == (r.Id * 7) + 3);
                 if (right)
+                {
+                    Interlocked.Increment(ref chaos!._readsAnswered);
                     return Results.Ok(rows.Count);
+                }
+
                 Interlocked.Increment(ref chaos!._wrong);
                 return Results.StatusCode(500);
             }
             catch (Exception e)
             {
-                chaos!.Failures.AddOrUpdate("read " + e.GetType().Name, 1, (_, n) => n + 1);
+                if (Interlocked.Increment(ref chaos!._readsFailed) <= 40)
+                {
+                    double ms = System.Diagnostics.Stopwatch.GetElapsedTime(began).TotalMilliseconds;
+                    string text = e.Message.Length > 120 ? e.Message[..120] : e.Message;
+                    chaos.FailedReads.Enqueue(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{ms:0} ms: {e.GetType().Name}: {text}"));
+                }
+
+                chaos.Failures.AddOrUpdate("read " + e.GetType().Name, 1, (_, n) => n + 1);
                 return Results.StatusCode(503);
             }
         });
@@ -73,7 +100,8 @@ internal sealed class ChaosApp : IAsyncDisposable
             }
             catch (Exception e)
             {
-                chaos!.Failures.AddOrUpdate("write " + e.GetType().Name, 1, (_, n) => n + 1);
+                Interlocked.Increment(ref chaos!._writesFailed);
+                chaos.Failures.AddOrUpdate("write " + e.GetType().Name, 1, (_, n) => n + 1);
                 return Results.StatusCode(503);
             }
         });

@@ -21,7 +21,7 @@ internal static class ChaosChecks
         var run = new ChaosRun(server, retries: true)
         {
             Duration = Duration(10),
-            OnSample = line => output.WriteLine("sample (s, working set MB, GC heap MB, app connections): " + line),
+            OnSample = line => output.WriteLine($"sample ({ChaosRun.SampleColumns}): {line}"),
         };
         ChaosResult result = await run.RunAsync();
         output.WriteLine("retries on\n" + result);

@@ -48,14 +48,24 @@ internal sealed class ChaosRun(ChaosServer server, bool retries)
 
     public int WriteClients { get; init; } = 4;
 
+    /// <summary>What each sample line holds, comma-separated.</summary>
+    public const string SampleColumns =
+        "s,working set MB,GC heap MB,live heap MB,GC committed MB,threads,app connections,reads ok,reads failed,writes ok,writes failed,retries";
+
     /// <summary>Called with each sample line as it is taken.</summary>
     public Action<string>? OnSample { get; init; }
+
+    /// <summary>
+    /// A CSV file each sample line is also appended to as it is taken (<see cref="SampleColumns"/> first): the soak's
+    /// samples survive a run that is stopped. <c>ORSEIS_CHAOS_SAMPLES</c> when set.
+    /// </summary>
+    public string? SampleFile { get; init; } = Environment.GetEnvironmentVariable("ORSEIS_CHAOS_SAMPLES") is { Length: > 0 } f ? f : null;
 
     public async Task<ChaosResult> RunAsync()
     {
         string suffix = Guid.NewGuid().ToString("N")[..10];
         string items = "chaos_items_" + suffix, writes = "chaos_writes_" + suffix, pool = "orseis_chaos_" + suffix;
-        using var probe = new RetryProbe(pool);
+        using var probe = new RetryProbe(pool, keepEvents: false);
         var options = new OrseisOptions { PoolName = pool, CommandTimeout = TimeSpan.FromSeconds(10) };
         options.Retry.Enabled = retries;
         options.Retry.Budget = TimeSpan.FromSeconds(5);
@@ -70,6 +80,8 @@ internal sealed class ChaosRun(ChaosServer server, bool retries)
             await using ChaosApp app = await ChaosApp.StartAsync(db, server.ReadSql(items), server.WriteSql(writes));
             using var stop = new CancellationTokenSource();
             var samples = new List<string>();
+            if (SampleFile is { } file)
+                await File.WriteAllTextAsync(file, SampleColumns + "\n");
             (int rounds, int killed) kills = (0, 0);
             Task killing = Task.Run(async () =>
             {
@@ -86,9 +98,11 @@ internal sealed class ChaosRun(ChaosServer server, bool retries)
 
                     if (now >= nextSample)
                     {
-                        string line = await SampleAsync(admin, now);
+                        string line = await SampleAsync(admin, now, app, probe);
                         samples.Add(line);
                         OnSample?.Invoke(line);
+                        if (SampleFile is { } file)
+                            await File.AppendAllTextAsync(file, line + "\n");
                         nextSample += SampleEvery;
                     }
 
@@ -108,6 +122,8 @@ internal sealed class ChaosRun(ChaosServer server, bool retries)
             string failures = app.Failures.IsEmpty
                 ? "none"
                 : string.Join(", ", app.Failures.OrderBy(f => f.Key, StringComparer.Ordinal).Select(f => $"{f.Key} {f.Value}"));
+            if (!app.FailedReads.IsEmpty)
+                failures += "\nfailed reads (ms after the call began: error): " + string.Join(" | ", app.FailedReads);
             return new ChaosResult(
                 readResult, writeResult, app.Wrong, app.WritesAnswered, rows, distinct, kills.rounds, kills.killed, probe.Total, failures, samples,
                 db.GetPoolReport().Findings);
@@ -120,13 +136,17 @@ internal sealed class ChaosRun(ChaosServer server, bool retries)
         }
     }
 
-    private async Task<string> SampleAsync(DbConnection admin, TimeSpan at)
+    private async Task<string> SampleAsync(DbConnection admin, TimeSpan at, ChaosApp app, RetryProbe probe)
     {
         using Process self = Process.GetCurrentProcess();
         long connections = await ChaosServer.ScalarAsync(admin, server.AppConnectionCountSql);
+        const double MB = 1024 * 1024;
         var line = new StringBuilder();
-        line.Append(CultureInfo.InvariantCulture, $"{at.TotalSeconds:0},{self.WorkingSet64 / 1024 / 1024},");
-        line.Append(CultureInfo.InvariantCulture, $"{GC.GetTotalMemory(false) / 1024 / 1024},{connections}");
+        line.Append(CultureInfo.InvariantCulture, $"{at.TotalSeconds:0},{self.WorkingSet64 / MB:0.0},{GC.GetTotalMemory(false) / MB:0.0},");
+        // The live heap: what a full, blocking collection leaves (a few milliseconds every 10 s on this heap).
+        line.Append(CultureInfo.InvariantCulture, $"{GC.GetTotalMemory(forceFullCollection: true) / MB:0.0},");
+        line.Append(CultureInfo.InvariantCulture, $"{GC.GetGCMemoryInfo().TotalCommittedBytes / MB:0.0},{self.Threads.Count},{connections},");
+        line.Append(CultureInfo.InvariantCulture, $"{app.ReadsAnswered},{app.ReadsFailed},{app.WritesAnswered},{app.WritesFailed},{probe.Total}");
         return line.ToString();
     }
 }
