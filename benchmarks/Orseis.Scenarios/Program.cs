@@ -205,7 +205,7 @@ var capHandlings = new Option<string[]>("--handlings")
             r.AddError($"--handlings must be one or more of {string.Join(", ", Orseis.Scenarios.Capacity.CapacityCommand.Handlings)}, not '{string.Join(',', texts)}'");
         return texts;
     },
-    DefaultValueFactory = _ => Orseis.Scenarios.Capacity.CapacityCommand.Handlings,
+    DefaultValueFactory = _ => Orseis.Scenarios.Capacity.CapacityCommand.DefaultHandlings,
 };
 var capLoads = new Option<Orseis.Scenarios.Capacity.CapacityLoad[]>("--loads")
 {
