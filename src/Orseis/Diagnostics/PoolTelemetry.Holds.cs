@@ -55,8 +55,15 @@ internal sealed partial class PoolTelemetry
     public long Released(DbConnection connection, int hold)
     {
         long inUse = Interlocked.Decrement(ref _inUse);
-        if (!_holders.TryRemove(connection, hold, out HolderTable.Holder holder))
-            return 0;
+        return _holders.TryRemove(connection, hold, out HolderTable.Holder holder) ? HoldEnded(holder, hold, inUse) : 0;
+    }
+
+    /// <summary>
+    /// A timed hold ended (its connection went back to the pool, or parked in a scope) with <paramref name="inUse"/> left
+    /// held: its use time, its <c>Released</c> event and its release told to the observers. Returns the time it ended.
+    /// </summary>
+    private long HoldEnded(in HolderTable.Holder holder, int hold, long inUse)
+    {
         long now = _time.GetTimestamp();
         TimeSpan held = Elapsed(holder.Started, now);
         if (_instruments.UseTime.Enabled)

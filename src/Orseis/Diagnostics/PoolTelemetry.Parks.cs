@@ -27,27 +27,10 @@ internal sealed partial class PoolTelemetry
     {
         long inUse = Interlocked.Decrement(ref _inUse);
         long now = hold != HolderTable.NoHold && _holders.TryRemove(connection, hold, out HolderTable.Holder holder)
-            ? HoldParked(holder, hold, inUse)
+            ? HoldEnded(holder, hold, inUse)
             : 0;
         Interlocked.Increment(ref _parked);
         return now != 0 || !ParkTimed ? now : _time.GetTimestamp();
-    }
-
-    /// <summary><see cref="Released"/>'s work for a timed hold that ends as its connection parks.</summary>
-    private long HoldParked(in HolderTable.Holder holder, int hold, long inUse)
-    {
-        long now = _time.GetTimestamp();
-        TimeSpan held = Elapsed(holder.Started, now);
-        if (_instruments.UseTime.Enabled)
-            Guard(static (self, held) => self._instruments.UseTime.Record(held.TotalSeconds, self.Tags), held);
-        if (EventsOn)
-        {
-            Guard(static (self, state) => OrseisEventSource.Log.Released(
-                self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
-        }
-
-        Tell<Release, ReleasedStep>(_observers.Released, new Release(holder, held, now, hold));
-        return now;
     }
 
     /// <summary>
