@@ -61,7 +61,9 @@ internal sealed class HoldTimes
     /// bucket <see cref="Bucket"/> gives that time: from a table below <see cref="SmallCounts"/>, without the double.
     /// </summary>
     public void RecordMicroseconds(long microseconds) => Interlocked.Increment(ref _counts[
-        (ulong)microseconds < SmallCounts ? SmallBuckets[microseconds] : Bucket(TimeSpan.FromTicks(microseconds * TimeSpan.TicksPerMicrosecond))]);
+        (ulong)microseconds < SmallCounts
+            ? SmallBuckets[microseconds]
+            : Bucket(TimeSpan.FromTicks(microseconds * TimeSpan.TicksPerMicrosecond))]);
 
     /// <summary>Whole microseconds below this are bucketed by <see cref="SmallBuckets"/>.</summary>
     private const int SmallCounts = 1024;
