@@ -45,13 +45,26 @@ internal readonly record struct OpenOutcome(
 /// <param name="ThreadPoolDelay">How late the thread pool ran work while it ran (<see cref="ThreadPoolProbe.DelayWithin"/>):
 /// read for an open slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/> while an observer needs it, zero otherwise.
 /// Sync opens too: MySql.Data's synchronous Open blocks on tasks that need a pool thread to finish a connect.</param>
-internal readonly record struct CompletedOpen(OpenStart Start, OpenOutcome Outcome, long At, bool AfterFirstWave, TimeSpan ThreadPoolDelay);
+internal readonly record struct CompletedOpen(OpenStart Start, OpenOutcome Outcome, long At, bool AfterFirstWave, TimeSpan ThreadPoolDelay)
+{
+    // Fields, not properties: an observer reading open.Start.Flow through its `in` fact reads in place, where a property
+    // getter would copy the whole start (or outcome) first, on every step of every open.
+#pragma warning disable CA1051 // a fact's parts, read in place on the hot path
+    public readonly OpenStart Start = Start;
+    public readonly OpenOutcome Outcome = Outcome;
+#pragma warning restore CA1051
+}
 
 /// <summary>An open that failed, as every observer hears it (<see cref="PoolObserver.OnOpenFailed"/>).</summary>
 /// <param name="Start">How it began.</param>
 /// <param name="Failure">What the failure was.</param>
 /// <param name="Exhausted">What the caller is told instead when the open timed out; null otherwise.</param>
-internal readonly record struct FailedOpen(OpenStart Start, OpenFailure Failure, PoolExhaustedException? Exhausted);
+internal readonly record struct FailedOpen(OpenStart Start, OpenFailure Failure, PoolExhaustedException? Exhausted)
+{
+#pragma warning disable CA1051 // read in place, as CompletedOpen's
+    public readonly OpenStart Start = Start;
+#pragma warning restore CA1051
+}
 
 /// <summary>A connection handed to its holder (<see cref="PoolObserver.OnAcquired"/>).</summary>
 /// <param name="At">When (a timestamp of the pool's clock): the hold starts then.</param>
@@ -67,7 +80,12 @@ internal readonly record struct Acquire(long At, int Hold, string Owner, bool He
 /// <param name="Held">For how long.</param>
 /// <param name="At">When it went back (a timestamp of the pool's clock).</param>
 /// <param name="Hold">The place it held in the pool's <see cref="HolderTable"/> (<see cref="Acquire.Hold"/>).</param>
-internal readonly record struct Release(HolderTable.Holder Holder, TimeSpan Held, long At, int Hold = HolderTable.NoHold);
+internal readonly record struct Release(HolderTable.Holder Holder, TimeSpan Held, long At, int Hold = HolderTable.NoHold)
+{
+#pragma warning disable CA1051 // read in place, as CompletedOpen's
+    public readonly HolderTable.Holder Holder = Holder;
+#pragma warning restore CA1051
+}
 
 /// <summary>A statement that failed (<see cref="PoolObserver.OnCommandFailed"/>).</summary>
 /// <param name="Error">What failed it.</param>

@@ -158,7 +158,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     {
         Interlocked.Increment(ref _commands);
         if (Observed && _holders.Unlabelled(hold))
-            _holders.Label(hold, _kinds.Of(sql)); // a session's later calls skip the text lookup
+            _holders.LabelUnlabelled(hold, _kinds.Of(sql)); // a session's later calls skip the text lookup
         if (OrseisMetrics.Commands.Enabled)
             Guard(static (self, _) => OrseisMetrics.Commands.Add(1, self.Tags), 0);
         // A statement without arguments is never a repetition's (a poll, a probe): it is not timed for one.

@@ -95,6 +95,12 @@ internal sealed class HolderTable
     }
 
     /// <summary>
+    /// <see cref="Label"/> for a caller that just saw <see cref="Unlabelled"/> true for <paramref name="hold"/>: the
+    /// check is not made twice.
+    /// </summary>
+    public void LabelUnlabelled(int hold, int kind) => _slots[hold].Kind = kind;
+
+    /// <summary>
     /// The flow that acquired <paramref name="hold"/>, for its holder (only it calls this, while it holds): false for a
     /// hold not in the array, one held by design (shared by every flow: ReuseConnection) or one already reported.
     /// </summary>

@@ -95,7 +95,7 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
     {
         Interlocked.Add(ref _demandSum, start.Demand);
         Interlocked.Increment(ref _demandSamples);
-        _demands.Record(TimeSpan.FromTicks(start.Demand * TimeSpan.TicksPerMicrosecond));
+        _demands.RecordMicroseconds(start.Demand);
         if (Counts(start) && Interlocked.Increment(ref _queuing) == 1)
             Volatile.Write(ref _queuingSince, start.InUse >= maxPoolSize ? start.Started : 0);
     }
