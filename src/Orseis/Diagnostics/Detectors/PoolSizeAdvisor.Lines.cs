@@ -82,10 +82,11 @@ internal sealed partial class PoolSizeAdvisor
         if (a.BetweenHolds is not var (median, uncontended, cpu, need) || a.QueuedBusy is not { } busy || maxPoolSize is not { } cap)
             return "";
         var c = CultureInfo.InvariantCulture;
-        return string.Create(c, $"while callers queued, the releases and the holds under way kept {busy:0.##} of {cap} connections busy ") +
-               string.Create(c, $"({busy / cap:P0}), but the holds were not longer than they need (median {median.TotalMilliseconds:0.###} ms, ") +
-               string.Create(c, $"uncontended {uncontended.TotalMilliseconds:0.###} ms) and this process spent {cpu.TotalMilliseconds:0.###} ms ") +
-               string.Create(c, $"of CPU per release of the {need.TotalMilliseconds:0.###} ms a connection needs: the rest went between holds ") +
+        return string.Create(c, $"while callers queued, the releases and the holds under way kept {busy:0.##} of {cap} ") +
+               string.Create(c, $"connections busy ({busy / cap:P0}), but the holds were not longer than they need ") +
+               string.Create(c, $"(median {median.TotalMilliseconds:0.###} ms, uncontended {uncontended.TotalMilliseconds:0.###} ms) ") +
+               string.Create(c, $"and this process spent {cpu.TotalMilliseconds:0.###} ms of CPU per release ") +
+               string.Create(c, $"of the {need.TotalMilliseconds:0.###} ms a connection needs: the rest went between holds ") +
                "(handing a connection over, the provider's reset inside Open, the woken caller run late), waiting, and more " +
                "connections overlap more of it; ";
     }
