@@ -1,6 +1,4 @@
 using System.Globalization;
-using MySqlConnector;
-using Orseis.Diagnostics;
 
 namespace Orseis.Scenarios.Scenarios;
 
@@ -14,13 +12,8 @@ namespace Orseis.Scenarios.Scenarios;
 /// </summary>
 internal static class ColdHarmScenarios
 {
-    /// <summary>More callers than the test server's 200 connections: the burst raises the server's limit while it runs.</summary>
-    private const int ServerConnections = 200;
-
-    public static IEnumerable<Scenario> All()
-    {
-        // (shape, callers, connect ms: 0 for loopback, query ms)
-        (string Shape, int Callers, int Connect, int Query)[] grid =
+    public static IEnumerable<Scenario> All() => new ColdGrid(
+        "cold",
         [
             ("async", 4, 150, 20),
             ("async", 10, 300, 5),
@@ -36,38 +29,10 @@ internal static class ColdHarmScenarios
             ("async", 10, 40, 5),
             ("async", 25, 80, 20),
             ("async", 10, 150, 500),
-        ];
-        foreach ((string shape, int callers, int connect, int query) in grid)
-        {
-            string prefix = shape == "async" ? "" : shape + "-";
-            string connects = connect == 0 ? "loopback" : string.Create(CultureInfo.InvariantCulture, $"connect{connect}");
-            string name = string.Create(CultureInfo.InvariantCulture, $"{prefix}cold-{callers}-{connects}-query{query}");
-            string who = shape switch
-            {
-                "async" => $"{callers} async callers at once",
-                "sync" => $"{callers} synchronous callers at once in Task.Run, then 2 s of the same",
-                _ => $"an ASP.NET Core app, hey with {callers} at once (4 requests each)",
-            };
-            string description = string.Create(CultureInfo.InvariantCulture,
-                $"a fresh process, {who}, each 'do sleep({query / 1000.0})'; ") +
-                (connect == 0 ? "loopback connects" : string.Create(CultureInfo.InvariantCulture, $"new connections take {connect} ms (init_connect)"));
-            double? seconds = connect == 0 ? null : connect / 1000.0;
-            string sql = string.Create(CultureInfo.InvariantCulture, $"do sleep({query / 1000.0})");
-            Func<ScenarioRun, Task> burst = shape switch
-            {
-                "async" => run => AsyncBurstAsync(run, name, callers, seconds, sql),
-                "sync" => run => ColdScenarios.SyncBurstAsync(run, callers, seconds, sql),
-                _ => run => ColdScenarios.WebBurstAsync(run, callers, seconds, sql),
-            };
-            Func<ScenarioRun, Task> body = callers < ServerConnections
-                ? burst
-                : run => WithServerConnectionsAsync(callers + 50, () => burst(run));
-            bool harmful = connect > 100 && connect >= query;
-            yield return harmful
-                ? Scenario.Pathology(name, description, FindingKind.SlowOpen, "Cold start", body)
-                : Scenario.CleanOne(name, description, body);
-        }
-    }
+        ],
+        callers => $"{callers} synchronous callers at once in Task.Run, then 2 s of the same",
+        AsyncBurstAsync,
+        Harmful: (connect, query) => connect > 100 && connect >= query).Scenarios();
 
     /// <summary>
     /// <paramref name="callers"/> async callers at once on a fresh pool with room for all, then the same burst warm: what
@@ -82,29 +47,5 @@ internal static class ColdHarmScenarios
             await ColdScenarios.WithSlowConnectsAsync(body, seconds);
         else
             await body();
-    }
-
-    /// <summary>Runs <paramref name="body"/> with the server's max_connections raised to <paramref name="limit"/>, then restores it.</summary>
-    private static async Task WithServerConnectionsAsync(int limit, Func<Task> body)
-    {
-        await SetMaxConnectionsAsync(limit);
-        try
-        {
-            await body();
-        }
-        finally
-        {
-            await MySqlConnection.ClearAllPoolsAsync();
-            await SetMaxConnectionsAsync(ServerConnections);
-        }
-    }
-
-    private static async Task SetMaxConnectionsAsync(int limit)
-    {
-        await using var connection = new MySqlConnection(Server.AdminConnectionString);
-        await connection.OpenAsync();
-        await using var command = connection.CreateCommand();
-        command.CommandText = string.Create(CultureInfo.InvariantCulture, $"SET GLOBAL max_connections={limit}");
-        await command.ExecuteNonQueryAsync();
     }
 }

@@ -1,6 +1,4 @@
-using System.Globalization;
 using MySqlConnector;
-using Orseis.Diagnostics;
 
 namespace Orseis.Scenarios.Scenarios;
 
@@ -15,10 +13,8 @@ namespace Orseis.Scenarios.Scenarios;
 /// </summary>
 internal static class ColdSizeScenarios
 {
-    public static IEnumerable<Scenario> All()
-    {
-        // (shape, callers, connect ms: 0 for loopback, query ms)
-        (string Shape, int Callers, int Connect, int Query)[] grid =
+    public static IEnumerable<Scenario> All() => new ColdGrid(
+        "first-burst",
         [
             ("async", 16, 150, 20),
             ("async", 48, 300, 100),
@@ -36,35 +32,11 @@ internal static class ColdSizeScenarios
             ("web", 48, 0, 20),
             ("web", 96, 0, 100),
             ("async", 48, 60, 100),
-        ];
-        foreach ((string shape, int callers, int connect, int query) in grid)
-        {
-            string prefix = shape == "async" ? "" : shape + "-";
-            string connects = connect == 0 ? "loopback" : string.Create(CultureInfo.InvariantCulture, $"connect{connect}");
-            string name = string.Create(CultureInfo.InvariantCulture, $"{prefix}first-burst-{callers}-{connects}-query{query}");
-            string who = shape switch
-            {
-                "async" => $"{callers} async callers at once",
-                "sync" => $"{callers} synchronous callers at once in Task.Run",
-                _ => $"an ASP.NET Core app, hey with {callers} at once (4 requests each)",
-            };
-            string description = string.Create(CultureInfo.InvariantCulture,
-                $"a fresh process, {who}, each 'do sleep({query / 1000.0})'; ") +
-                (connect == 0 ? "loopback connects" : string.Create(CultureInfo.InvariantCulture, $"new connections take {connect} ms (init_connect)"));
-            double? seconds = connect == 0 ? null : connect / 1000.0;
-            string sql = string.Create(CultureInfo.InvariantCulture, $"do sleep({query / 1000.0})");
-            Func<ScenarioRun, Task> body = shape switch
-            {
-                "async" => run => AsyncBurstAsync(run, name, callers, seconds, sql),
-                "sync" => run => ColdScenarios.SyncBurstAsync(run, callers, seconds, sql),
-                _ => run => ColdScenarios.WebBurstAsync(run, callers, seconds, sql),
-            };
-            // Harmful when the connects are past the floor: 150 ms on 100 ms queries is 2.5x, the rest more.
-            yield return connect > 100
-                ? Scenario.Pathology(name, description, FindingKind.SlowOpen, "Cold start", body)
-                : Scenario.CleanOne(name, description, body);
-        }
-    }
+        ],
+        callers => $"{callers} synchronous callers at once in Task.Run",
+        AsyncBurstAsync,
+        // Harmful when the connects are past the floor: 150 ms on 100 ms queries is 2.5x, the rest more.
+        Harmful: (connect, _) => connect > 100).Scenarios();
 
     /// <summary>
     /// <paramref name="callers"/> async callers at once on a fresh pool (room for all), what that cost them against the

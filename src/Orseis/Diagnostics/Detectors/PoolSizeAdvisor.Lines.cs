@@ -18,7 +18,10 @@ internal sealed partial class PoolSizeAdvisor
 
         string law = string.Create(c, $"{measured} -> {a.Recommended}");
         if (a.Raise)
-            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued: raise Max Pool Size from {maxPoolSize} to {a.Recommended}");
+        {
+            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued: ") + Between(a) +
+                   string.Create(c, $"raise Max Pool Size from {maxPoolSize} to {a.Recommended}");
+        }
         if (a is { CpuBound: true, HeldUp: { } bound, CpuBusy: { } cpu })
         {
             return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {bound:P0} of ") +
@@ -62,11 +65,31 @@ internal sealed partial class PoolSizeAdvisor
     /// and the holds under way), of Max Pool Size; empty when not worked out.
     /// </summary>
     private string Evidence(Advice a) =>
-        a.QueuedBusy is { } busy && maxPoolSize is { } cap
+        a.BetweenHolds is not null
+            ? Between(a)
+            : a.QueuedBusy is { } busy && maxPoolSize is { } cap
             ? "while callers queued, the releases and the holds under way kept " +
               string.Create(CultureInfo.InvariantCulture, $"{busy:0.##} of ") +
               string.Create(CultureInfo.InvariantCulture, $"{cap} connections busy ({busy / cap:P0}): the pool held them up; ")
             : "";
+
+    /// <summary>
+    /// Why a pool the releases kept short of busy is raised (<see cref="Advice.BetweenHolds"/>): the holds were not
+    /// stretched and this process spent little CPU on each release, so the rest went between holds, waiting; empty otherwise.
+    /// </summary>
+    private string Between(Advice a)
+    {
+        if (a.BetweenHolds is not var (median, uncontended, cpu, need) || a.QueuedBusy is not { } busy || maxPoolSize is not { } cap)
+            return "";
+        var c = CultureInfo.InvariantCulture;
+        return string.Create(c, $"while callers queued, the releases and the holds under way kept {busy:0.##} of {cap} ") +
+               string.Create(c, $"connections busy ({busy / cap:P0}), but the holds were not longer than they need ") +
+               string.Create(c, $"(median {median.TotalMilliseconds:0.###} ms, uncontended {uncontended.TotalMilliseconds:0.###} ms) ") +
+               string.Create(c, $"and this process spent {cpu.TotalMilliseconds:0.###} ms of CPU per release ") +
+               string.Create(c, $"of the {need.TotalMilliseconds:0.###} ms a connection needs: the rest went between holds ") +
+               "(handing a connection over, the provider's reset inside Open, the woken caller run late), waiting, and more " +
+               "connections overlap more of it; ";
+    }
 
     /// <summary>Where the advised size comes from: Little's law with spare connections, or the callers' demand (the larger).</summary>
     private static string Reason(Advice a, int sized) =>

@@ -1,0 +1,87 @@
+using Orseis.Diagnostics;
+using Orseis.Diagnostics.Detectors;
+
+namespace Orseis.Tests.Diagnostics.Detectors;
+
+/// <summary>
+/// A queue whose releases kept the pool short of busy although its holds were never longer than they need: the time went
+/// between holds (a connection handed over, the provider's reset inside Open, the woken caller run late). When this
+/// process spent little CPU on each release, that is waiting, and the pool is raised; when it spent much, the CPU is the
+/// limit and it is not (the suite's saturation-burst on a loaded machine: 71 % busy, 100 ms holds, 4 ms of CPU a release).
+/// </summary>
+public sealed class PoolSizeBetweenHoldsTests
+{
+    /// <summary>Readings of a machine whose CPUs are all busy, this process taking <paramref name="cores"/> of them.</summary>
+    private static PoolSizeCpu Shared(Fake fake, double cores)
+    {
+        long start = fake.Now;
+        return new PoolSizeCpu(fake.Time, () =>
+        {
+            double seconds = fake.Time.GetElapsedTime(start).TotalSeconds;
+            return new PoolSizeCpu.Reading(fake.Now, TimeSpan.FromSeconds(seconds * cores), (long)(seconds * 1e6), 1000 + (long)(seconds * 1e6));
+        });
+    }
+
+    /// <summary>
+    /// Twenty callers arrive at once at a pool of 5; four waves of five hold a connection <paramref name="holdMs"/> each,
+    /// and each wave's connections reach the next five callers <paramref name="gapMs"/> after they were released.
+    /// </summary>
+    private static ReportFigures Burst(Fake fake, PoolSizeAdvisor advisor, double[] holdMs, double gapMs)
+    {
+        OpenStart[] starts = [.. Enumerable.Range(1, 20).Select(n => fake.Start(demand: n, inUse: 0))];
+        foreach (OpenStart start in starts)
+            advisor.OnOpenStarting(start);
+        fake.Time.Advance(Fake.Ms(1));
+        for (int wave = 0; wave < 4; wave++)
+        {
+            if (wave > 0)
+                fake.Time.Advance(Fake.Ms(gapMs));
+            long acquired = fake.Now;
+            for (int i = wave * 5; i < wave * 5 + 5; i++)
+            {
+                var outcome = new OpenOutcome(fake.Time.GetElapsedTime(starts[i].Started), 0, 0, starts[i].Demand > 5);
+                advisor.OnOpenCompleted(new CompletedOpen(starts[i], outcome, fake.Now, false, TimeSpan.Zero));
+            }
+
+            TimeSpan held = Fake.Ms(holdMs[wave]);
+            fake.Time.Advance(held);
+            for (int i = 0; i < 5; i++)
+                advisor.OnReleased(new Release(new HolderTable.Holder(acquired, "call", null, false), held, fake.Now));
+        }
+
+        var figures = new ReportFigures { Opens = 20, QueuedOpens = 15 };
+        advisor.Describe(figures);
+        return figures;
+    }
+
+    [Fact]
+    public void Holds_no_longer_than_they_need_with_the_time_lost_between_them_waiting_are_raised()
+    {
+        // 100 ms holds, 70 ms between a release and the next hold: the releases kept about 60 % of the pool busy.
+        var fake = new Fake();
+        ReportFigures figures = Burst(fake, new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true, Shared(fake, 0.02)), [100, 100, 100, 100], 70);
+        Assert.Equal(11, figures.RecommendedMaxPoolSize); // the callers' demand (1 to 20 as they arrived)
+        Assert.Contains("raise Max Pool Size from 5 to 11", figures.PoolSizeAdvice, StringComparison.Ordinal);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.PoolSize));
+        Assert.Matches(@"\(\d\d %\), but the holds were not longer than they need \(median (9\d|1\d\d)(\.\d+)? ms", finding.Message);
+        Assert.Contains("the rest went between holds", finding.Message, StringComparison.Ordinal);
+        Assert.Contains("raise Max Pool Size to 11", finding.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_same_gaps_with_this_process_spending_the_CPU_keep_the_current_size_and_stretched_holds_stay_a_line()
+    {
+        // This process taking 1.5 cores: tens of ms of CPU a release, the CPU is the limit.
+        var own = new Fake();
+        ReportFigures busy = Burst(own, new PoolSizeAdvisor(own.Log, 5, reportsFindings: true, Shared(own, 1.5)), [100, 100, 100, 100], 70);
+        Assert.Equal(5, busy.RecommendedMaxPoolSize);
+        Assert.Contains("the CPU is the limit, not the pool", busy.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Empty(own.Findings(FindingKind.PoolSize));
+
+        // Little CPU, but holds stretched from 100 ms to 250 ms while callers queued: held longer than they need, a line.
+        var stretched = new Fake();
+        ReportFigures line = Burst(stretched, new PoolSizeAdvisor(stretched.Log, 5, reportsFindings: true, Shared(stretched, 0.02)), [100, 250, 250, 250], 0);
+        Assert.Contains("the connections mostly wait", line.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Empty(stretched.Findings(FindingKind.PoolSize));
+    }
+}
