@@ -36,11 +36,22 @@ if (publish)
 string load = File.Exists("/proc/loadavg") ? File.ReadAllText("/proc/loadavg").Trim() : "?";
 var timings = variants.ToDictionary(v => v, _ => new List<Timing>());
 string? expected = null;
+var failed = new Dictionary<Variant, string>();
 for (int round = 0; round < runs + 1; round++)
 {
-    foreach (Variant variant in variants)
+    foreach (Variant variant in variants.Where(v => !failed.ContainsKey(v)))
     {
-        (Timing timing, string output) = ProbeRun.Run(variant, work);
+        Timing timing;
+        string output;
+        try
+        {
+            (timing, output) = ProbeRun.Run(variant, work);
+        }
+        catch (InvalidOperationException e)
+        {
+            failed[variant] = e.Message; // reported below, and not run again
+            continue;
+        }
         expected ??= output;
         if (output != expected)
             throw new InvalidOperationException($"{variant.Name} printed\n{output}\nwhere the first probe printed\n{expected}");
@@ -54,12 +65,14 @@ Console.WriteLine($"{runs} rounds (one uncounted round first); load average befo
 Console.WriteLine();
 Console.WriteLine("| probe | first answer, median ms | last answer, median ms | exit, median ms | last answer, min-max ms | CPU, median ms |");
 Console.WriteLine("|---|---:|---:|---:|---:|---:|");
-foreach (Variant variant in variants)
+foreach (Variant variant in variants.Where(v => !failed.ContainsKey(v)))
 {
     List<Timing> t = timings[variant];
     Console.WriteLine(FormattableString.Invariant(
         $"| {variant.Name} | {Median(t.Select(x => x.FirstMs)):F1} | {Median(t.Select(x => x.LastMs)):F1} | {Median(t.Select(x => x.ExitMs)):F1} | {t.Min(x => x.LastMs):F1}-{t.Max(x => x.LastMs):F1} | {Median(t.Select(x => x.CpuMs)):F1} |"));
 }
+foreach ((Variant variant, string why) in failed)
+    Console.WriteLine($"| {variant.Name} | failed: {why.ReplaceLineEndings(" ")} |");
 Console.WriteLine();
 Console.WriteLine("Every probe printed:");
 Console.WriteLine(expected);
