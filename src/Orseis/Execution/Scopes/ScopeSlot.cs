@@ -153,16 +153,10 @@ internal sealed class ScopeSlot
         // meanwhile (the sweep and the end write those, then read the state, fenced alike).
         if (Volatile.Read(ref _state) != Empty || Interlocked.CompareExchange(ref _state, Parking, Empty) != Empty)
             return false;
-        long parkedAt;
-        try
-        {
-            parkedAt = _telemetry.Parked(connection, lease.Hold);
-        }
-        catch
-        {
-            Volatile.Write(ref _state, Empty);
-            throw;
-        }
+        // An untimed hold's end is two counters and a look at the clock, which cannot throw: no handler around it.
+        long parkedAt = lease.Hold == Diagnostics.Detectors.HolderTable.NoHold
+            ? _telemetry.ParkedUntimed()
+            : ParkedTimed(connection, lease.Hold);
 
         _parkedAt = parkedAt;
         _parkedKey = key;
@@ -179,6 +173,20 @@ internal sealed class ScopeSlot
         }
 
         return true;
+    }
+
+    /// <summary>The telemetry's end of a timed hold as it parks; the slot is emptied again if it throws.</summary>
+    private long ParkedTimed(DbConnection connection, int hold)
+    {
+        try
+        {
+            return _telemetry.Parked(connection, hold);
+        }
+        catch
+        {
+            Volatile.Write(ref _state, Empty);
+            throw;
+        }
     }
 
     /// <summary>The command for a call on <paramref name="connection"/>: the last call's on the same connection, or a new one.</summary>
