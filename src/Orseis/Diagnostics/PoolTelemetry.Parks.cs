@@ -33,6 +33,14 @@ internal sealed partial class PoolTelemetry
         return now != 0 || !ParkTimed ? now : _time.GetTimestamp();
     }
 
+    /// <summary><see cref="Parked"/> for an untimed hold (<see cref="HolderTable.NoHold"/>): nothing to end but the counts.</summary>
+    public long ParkedUntimed()
+    {
+        Interlocked.Decrement(ref _inUse);
+        Interlocked.Increment(ref _parked);
+        return ParkTimed ? _time.GetTimestamp() : 0;
+    }
+
     /// <summary>
     /// A call of a scope took its parked <paramref name="connection"/> (parked at <paramref name="parkedAt"/>) instead of
     /// opening one; its hold starts now. Returns the hold, as <see cref="Acquired"/> does.

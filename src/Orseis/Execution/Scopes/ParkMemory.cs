@@ -82,6 +82,7 @@ internal sealed class ParkMemory
     /// Whether a call that ran the statement of <paramref name="key"/> should give its connection back at once instead of
     /// parking: its last <see cref="Threshold"/> parks went back unused, and this call is not a probe.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool Skips(int key)
     {
         if (key == 0)
@@ -96,6 +97,7 @@ internal sealed class ParkMemory
     }
 
     /// <summary>The connection parked after the statement of <paramref name="key"/> was taken by the scope's next call.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Reused(int key)
     {
         if (key == 0)

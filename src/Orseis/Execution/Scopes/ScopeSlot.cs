@@ -22,6 +22,7 @@ internal sealed class ScopeSlot
 {
     private readonly ParkSweep _sweep;
     private readonly ParkMemory _memory;
+    private readonly Diagnostics.PoolTelemetry _telemetry;
     private readonly string _owner;
     // Who has the parking: Empty, Parking (a call writes its connection and facts), Parked, Taking (a call, the sweep or the
     // end reads them out). Moved by compare-exchanges on this int, so one call at a time writes or reads the fields below
@@ -57,6 +58,7 @@ internal sealed class ScopeSlot
         _owner = owner;
         _sweep = pool.Parks;
         _memory = pool.ParkMemory;
+        _telemetry = pool.Telemetry;
     }
 
     public PoolContext Pool { get; }
@@ -88,7 +90,7 @@ internal sealed class ScopeSlot
         if (Volatile.Read(ref _unused) != 0)
             Volatile.Write(ref _unused, 0);
         _memory.Reused(parkedKey);
-        Diagnostics.PoolTelemetry telemetry = Pool.Telemetry;
+        Diagnostics.PoolTelemetry telemetry = _telemetry;
         StackTrace? acquirer = forStream ? telemetry.CaptureAcquirer(heldAcrossCalls: true) : null;
         lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parkedAt), this);
         return true;
@@ -151,23 +153,16 @@ internal sealed class ScopeSlot
         // meanwhile (the sweep and the end write those, then read the state, fenced alike).
         if (Volatile.Read(ref _state) != Empty || Interlocked.CompareExchange(ref _state, Parking, Empty) != Empty)
             return false;
-        long parkedAt;
-        try
-        {
-            parkedAt = Pool.Telemetry.Parked(connection, lease.Hold);
-        }
-        catch
-        {
-            Volatile.Write(ref _state, Empty);
-            throw;
-        }
+        // An untimed hold's end is two counters and a look at the clock, which cannot throw: no handler around it.
+        long parkedAt = lease.Hold == Diagnostics.Detectors.HolderTable.NoHold
+            ? _telemetry.ParkedUntimed()
+            : ParkedTimed(connection, lease.Hold);
 
         _parkedAt = parkedAt;
         _parkedKey = key;
         _parkedTick = _sweep.Tick;
         _parked = connection;
-        Volatile.Write(ref _state, Parked);
-        Interlocked.MemoryBarrier();
+        Interlocked.Exchange(ref _state, Parked); // a full fence, as the reads below need
         if (Volatile.Read(ref _queued) == 0 && Interlocked.CompareExchange(ref _queued, 1, 0) == 0)
             _sweep.Enqueue(this);
         if (Volatile.Read(ref _ended) && TryTakeParked(out DbConnection given, out long givenAt, out _))
@@ -178,6 +173,20 @@ internal sealed class ScopeSlot
         }
 
         return true;
+    }
+
+    /// <summary>The telemetry's end of a timed hold as it parks; the slot is emptied again if it throws.</summary>
+    private long ParkedTimed(DbConnection connection, int hold)
+    {
+        try
+        {
+            return _telemetry.Parked(connection, hold);
+        }
+        catch
+        {
+            Volatile.Write(ref _state, Empty);
+            throw;
+        }
     }
 
     /// <summary>The command for a call on <paramref name="connection"/>: the last call's on the same connection, or a new one.</summary>
