@@ -80,6 +80,7 @@ public static class BaselineJobs
             new MsBuildArgument($"/p:OrseisBaselineVersion={version}"),
         ]));
         config.AddJob(job.WithId(CurrentId));
+        config.WithBuildTimeout(TimeSpan.FromMinutes(15));
         config.AddLogicalGroupRules(BenchmarkLogicalGroupRule.ByMethod, BenchmarkLogicalGroupRule.ByParams);
     }
 }

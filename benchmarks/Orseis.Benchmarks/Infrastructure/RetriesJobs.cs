@@ -49,6 +49,7 @@ public static class RetriesJobs
         Job launched = job.WithLaunchCount(Launches);
         config.AddJob(launched.WithId("NoRetries").AsBaseline());
         config.AddJob(launched.WithId("Retries").WithEnvironmentVariable(RetriesVariable, "true"));
+        config.WithBuildTimeout(TimeSpan.FromMinutes(15));
         config.AddLogicalGroupRules(BenchmarkLogicalGroupRule.ByMethod, BenchmarkLogicalGroupRule.ByParams);
     }
 }
