@@ -28,6 +28,10 @@ public sealed class Config : ManualConfig
         AddColumn(BaselineRatioColumn.RatioMean);
         AddFilter(new SimpleFilter(StudyCases.IsWanted));
         WithOrderer(new BenchmarkDotNet.Order.DefaultOrderer(BenchmarkDotNet.Order.SummaryOrderPolicy.Declared));
+
+        // A side-by-side run builds the benchmarks twice while other work shares the cores: 2 minutes (the default)
+        // ran out at load 36.
+        WithBuildTimeout(TimeSpan.FromMinutes(15));
     }
 }
 

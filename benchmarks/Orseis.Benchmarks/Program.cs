@@ -16,14 +16,25 @@ var maxN = new Option<int?>("--max-n") { Description = "caps the study's N (for 
 var clock = new Option<string?>("--clock") { Description = "what the study times: cpu (the benchmark thread's CPU time; default on SQLite) or wall (default on servers)" };
 clock.AcceptOnlyFromAmong("cpu", "wall");
 var studyRound = new Option<int?>(StudyProcesses.RoundOption) { Description = "measure only this round of the study (a round's own process)", Hidden = true };
+var baselineFeed = new Option<string?>("--baseline-feed")
+{
+    Description = "side by side: a folder holding an older Orseis packed as Orseis.<version>.nupkg; each job runs against it (baseline) and src/Orseis",
+};
+var baselineVersion = new Option<string?>("--baseline-version") { Description = $"the older package's version (default {BaselineJobs.DefaultVersion})" };
+var retriesSideBySide = new Option<bool>("--retries-side-by-side")
+{
+    Description = "OrmOverhead without and with retries configured, each method's two jobs back to back over several processes",
+};
 var verbose = new Option<bool>("--verbose") { Description = "print BenchmarkDotNet's full console log (it always goes to its log file)" };
 var root = new RootCommand(
     "Orseis benchmarks. The study: --filter '*RatioStudy*'. Other arguments go to BenchmarkDotNet (--filter, --list flat, ...).")
 {
-    provider, rounds, maxN, clock, verbose, studyRound,
+    provider, rounds, maxN, clock, verbose, studyRound, baselineFeed, baselineVersion, retriesSideBySide,
 };
 root.TreatUnmatchedTokensAsErrors = false;
-root.SetAction(parse => BenchmarkCommand.Run(
+root.SetAction(parse =>
+    BaselineJobs.Apply(parse.GetValue(baselineFeed), parse.GetValue(baselineVersion)) ?? RetriesJobs.Apply(parse.GetValue(retriesSideBySide)) ??
+    BenchmarkCommand.Run(
     [.. parse.UnmatchedTokens], parse.GetValue(provider), parse.GetValue(rounds), parse.GetValue(maxN), parse.GetValue(clock), parse.GetValue(verbose), parse.GetValue(studyRound)));
 
 var inputs = new Argument<string[]>("folders") { Description = "results folders holding study-*.json, or study-*.json files, each optionally label=folder", Arity = ArgumentArity.ZeroOrMore };

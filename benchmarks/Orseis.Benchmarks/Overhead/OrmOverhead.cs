@@ -1,6 +1,7 @@
 using System.Data.Common;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Jobs;
 using Dapper;
 using Orseis.Benchmarks.Infrastructure;
@@ -28,8 +29,9 @@ public class OrmOverhead : ProviderBenchmark
     private long _id;
 
     /// <summary>
-    /// Whether the Orseis databases have retries configured (<see cref="OrseisRetryOptions.Enabled"/>; nothing fails, so
-    /// none runs). False is the rows as they always were; the ADO.NET and Dapper rows do not read it.
+    /// Whether the Orseis databases have retries configured (<c>OrseisOptions.Retry.Enabled</c>; nothing fails, so none
+    /// runs). False is the rows as they always were; the ADO.NET and Dapper rows do not read it. The job with retries of
+    /// <see cref="RetriesJobs"/> turns them on with Retries=False.
     /// </summary>
     [Params(false, true)]
     public bool Retries { get; set; }
@@ -44,7 +46,13 @@ public class OrmOverhead : ProviderBenchmark
         _open = _source.OpenConnection();
         var reuse = new OrseisOptions { Mode = ExecutionMode.ReuseConnection };
         var perCall = new OrseisOptions();
-        reuse.Retry.Enabled = perCall.Retry.Enabled = Retries;
+        bool retries = Retries || RetriesJobs.InThisProcess;
+#if ORSEIS_BASELINE
+        if (retries)
+            throw new InvalidOperationException("The baseline Orseis (OrseisBaseline=true) has no retries: run it with Retries=False.");
+#else
+        reuse.Retry.Enabled = perCall.Retry.Enabled = retries;
+#endif
         _orseisReuse = new Database(_database.Factory, _database.ConnectionString, reuse);
         _orseisPerCall = new Database(_database.Factory, _database.ConnectionString, perCall);
         _session = _orseisPerCall.OpenSession();
@@ -146,10 +154,23 @@ public class OrmOverhead : ProviderBenchmark
     }
 }
 
-/// <summary>A throughput job kept short: 3 warmup and 10 measured iterations of about 250 ms.</summary>
+/// <summary>
+/// A throughput job kept short: 3 warmup and 10 measured iterations of about 250 ms. Side by side with an older Orseis
+/// (<see cref="BaselineJobs"/>) the job is doubled and only Retries=False runs: the older Orseis may have no retries.
+/// Retries side by side (<see cref="RetriesJobs"/>) it is doubled too, and only Retries=False runs (the job says).
+/// </summary>
 public sealed class OrmOverheadConfig : ManualConfig
 {
     /// <summary>Adds the job.</summary>
-    public OrmOverheadConfig() =>
-        AddJob(Job.Default.WithId("Throughput").WithWarmupCount(3).WithIterationCount(10).WithIterationTime(TimeInterval.FromMilliseconds(250)));
+    public OrmOverheadConfig()
+    {
+        Job job = Job.Default.WithId("Throughput").WithWarmupCount(3).WithIterationCount(10)
+            .WithIterationTime(TimeInterval.FromMilliseconds(250));
+        if (RetriesJobs.SideBySide)
+            RetriesJobs.Add(this, job);
+        else
+            BaselineJobs.Add(this, job);
+        if (BaselineJobs.SideBySide || RetriesJobs.SideBySide)
+            AddFilter(new SimpleFilter(c => c.Parameters.Items.All(p => p.Name != nameof(OrmOverhead.Retries) || p.Value is false)));
+    }
 }
