@@ -43,21 +43,27 @@ internal sealed class CallRetries
             .Build();
     }
 
-    /// <summary>The time from a call's start after which no retry starts.</summary>
+    /// <summary>The time from a call's first failure after which no retry starts.</summary>
     public TimeSpan Budget { get; }
 
     /// <summary>The retry strategy the attempts after the first run in.</summary>
     public ResiliencePipeline Pipeline { get; }
 
     /// <summary>
-    /// Whether the call that failed with <paramref name="error"/>, started at <paramref name="started"/>, is run again:
-    /// safe to retry, outside an ambient transaction, within its budget, not cancelled.
+    /// Whether the call whose first attempt failed with <paramref name="error"/> is run again: safe to retry, outside an
+    /// ambient transaction, not cancelled. Its budget starts now, however long the first attempt ran.
     /// </summary>
-    public bool MayRetry(Exception error, long started, CancellationToken cancellationToken) =>
+    public static bool MayRetryFirst(Exception error, CancellationToken cancellationToken) =>
         !cancellationToken.IsCancellationRequested &&
         System.Transactions.Transaction.Current is null &&
-        Stopwatch.GetElapsedTime(started) < Budget &&
         OrseisRetry.ReasonToRetry(error) is not null;
+
+    /// <summary>
+    /// Whether the call that failed again with <paramref name="error"/>, first at <paramref name="firstFailed"/>, is run
+    /// again: <see cref="MayRetryFirst"/> and within its budget.
+    /// </summary>
+    public bool MayRetry(Exception error, long firstFailed, CancellationToken cancellationToken) =>
+        Stopwatch.GetElapsedTime(firstFailed) < Budget && MayRetryFirst(error, cancellationToken);
 
     /// <summary>A context for the retries of one call, from Polly's pool; give it back with <see cref="ResilienceContextPool"/>.</summary>
     public static ResilienceContext Context(RetriedCall call, CancellationToken cancellationToken)
@@ -68,12 +74,12 @@ internal sealed class CallRetries
     }
 
     /// <summary>
-    /// Whether the unit of work that failed with <paramref name="error"/>, started at <paramref name="started"/>, is run
+    /// Whether the unit of work that failed with <paramref name="error"/>, first at <paramref name="firstFailed"/>, is run
     /// again: <see cref="UnitReason"/> has a reason, within the budget, not cancelled.
     /// </summary>
-    public bool MayRetryUnit(Exception error, long started, bool commitSent, CancellationToken cancellationToken) =>
+    public bool MayRetryUnit(Exception error, long firstFailed, bool commitSent, CancellationToken cancellationToken) =>
         !cancellationToken.IsCancellationRequested &&
-        Stopwatch.GetElapsedTime(started) < Budget &&
+        Stopwatch.GetElapsedTime(firstFailed) < Budget &&
         UnitReason(error, commitSent) is not null;
 
     /// <summary>
@@ -95,8 +101,8 @@ internal sealed class CallRetries
         if (error is null || !context.Properties.TryGetValue(CallKey, out RetriedCall? call))
             return false;
         return call.Unit
-            ? call.Retries.MayRetryUnit(error, call.Started, call.CommitSent, context.CancellationToken)
-            : call.Retries.MayRetry(error, call.Started, context.CancellationToken);
+            ? call.Retries.MayRetryUnit(error, call.FirstFailed, call.CommitSent, context.CancellationToken)
+            : call.Retries.MayRetry(error, call.FirstFailed, context.CancellationToken);
     }
 
     /// <summary>
@@ -107,7 +113,7 @@ internal sealed class CallRetries
         double doubled = _baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30));
         double ms = Math.Min(doubled, _maxDelay.TotalMilliseconds) * (0.5 + (Random.Shared.NextDouble() / 2));
         if (context.Properties.TryGetValue(CallKey, out RetriedCall? call))
-            ms = Math.Min(ms, Math.Max(0, (Budget - Stopwatch.GetElapsedTime(call.Started)).TotalMilliseconds));
+            ms = Math.Min(ms, Math.Max(0, (Budget - Stopwatch.GetElapsedTime(call.FirstFailed)).TotalMilliseconds));
         return TimeSpan.FromMilliseconds(ms);
     }
 
@@ -132,16 +138,21 @@ internal sealed class CallRetries
 
 /// <summary>One call or unit of work being retried: what the strategy's callbacks read, allocated only once it is retried.</summary>
 /// <param name="retries">The database's retries.</param>
-/// <param name="started">When the call started (<see cref="Stopwatch.GetTimestamp"/>).</param>
 /// <param name="span">The call's span, when traced; for a unit of work, the caller's current activity.</param>
 /// <param name="pool">The pool's telemetry: its tags, and its FrequentRetries detector.</param>
 /// <param name="unit">A unit of work (<see cref="Database.InTransactionAsync{T}"/>), not one call.</param>
 internal sealed class RetriedCall(
-    CallRetries retries, long started, Activity? span, PoolTelemetry pool, bool unit = false)
+    CallRetries retries, Activity? span, PoolTelemetry pool, bool unit = false)
 {
+    private long _firstFailed;
+
     public CallRetries Retries { get; } = retries;
 
-    public long Started { get; } = started;
+    /// <summary>
+    /// When the first attempt failed (<see cref="Stopwatch.GetTimestamp"/>), read first when the strategy asks whether to
+    /// run it again: the budget counts from here, not from the call's start.
+    /// </summary>
+    public long FirstFailed => _firstFailed != 0 ? _firstFailed : _firstFailed = Stopwatch.GetTimestamp();
 
     public Activity? Span { get; } = span;
 

@@ -24,7 +24,7 @@ public sealed partial class Database
         if (Pool.Options.Retries is not { } retries)
             return RunUnit(work, isolationLevel, unit: null);
 
-        var unit = new RetriedCall(retries, Stopwatch.GetTimestamp(), Activity.Current, Pool.Telemetry, unit: true);
+        var unit = new RetriedCall(retries, Activity.Current, Pool.Telemetry, unit: true);
         ResilienceContext context = CallRetries.Context(unit, CancellationToken.None);
         try
         {

@@ -32,7 +32,7 @@ public sealed partial class Database
         if (Pool.Options.Retries is not { } retries)
             return await RunUnitAsync(work, isolationLevel, unit: null, cancellationToken).ConfigureAwait(false);
 
-        var unit = new RetriedCall(retries, Stopwatch.GetTimestamp(), Activity.Current, Pool.Telemetry, unit: true);
+        var unit = new RetriedCall(retries, Activity.Current, Pool.Telemetry, unit: true);
         ResilienceContext context = CallRetries.Context(unit, cancellationToken);
         try
         {

@@ -20,8 +20,10 @@ public sealed class OrseisRetryOptions
     public int MaxRetries { get; set; } = 10;
 
     /// <summary>
-    /// The time from a call's start after which no retry starts, and past which no delay before a retry ends: the call
-    /// fails with its last error instead. Default: 5 s; more than zero, at most 10 minutes.
+    /// The time from a call's first failure after which no retry starts, and past which no delay before a retry ends: the
+    /// call fails with its last error instead. The first attempt's own time does not count, so a call lasts at most its
+    /// first attempt, the budget and the last attempt started within it; the caller's cancellation token bounds all of
+    /// it. Default: 5 s; more than zero, at most 10 minutes.
     /// </summary>
     public TimeSpan Budget { get; set; } = TimeSpan.FromSeconds(5);
 

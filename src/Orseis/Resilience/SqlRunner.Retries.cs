@@ -13,7 +13,6 @@ public abstract partial class SqlRunner
     private async ValueTask<TResult> RunRetriedAsync<TResult>(
         CallRetries retries, CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
     {
-        long started = Stopwatch.GetTimestamp();
         Activity? span = OrseisActivitySource.Tracing ? Pool.Telemetry.Spans.StartCall(request.Sql, request.Args) : null;
         try
         {
@@ -21,9 +20,9 @@ public abstract partial class SqlRunner
             {
                 return await RunCoreAsync(request, body, async, cancellationToken).ConfigureAwait(false);
             }
-            catch (Exception first) when (retries.MayRetry(first, started, cancellationToken))
+            catch (Exception first) when (CallRetries.MayRetryFirst(first, cancellationToken))
             {
-                var call = new RetriedCall(retries, started, span, Pool.Telemetry);
+                var call = new RetriedCall(retries, span, Pool.Telemetry);
                 var attempts = new Attempts<TResult>(this, request, body, ExceptionDispatchInfo.Capture(first));
                 ResilienceContext context = CallRetries.Context(call, cancellationToken);
                 try
