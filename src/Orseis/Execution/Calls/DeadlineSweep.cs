@@ -17,7 +17,7 @@ internal sealed class DeadlineSweep
 {
     public static readonly TimeSpan Period = TimeSpan.FromMilliseconds(100);
 
-    // Made at the first deadline: most processes never watch a call, and making it at start costs the JIT a dozen methods.
+    // Made at the first deadline: most processes never watch a call, and making it at start costs the JIT four methods.
     private ConcurrentDictionary<CallWatch, long>? _due;
     private readonly Lock _starting = new();
     private readonly double _ticksPerSecond;
