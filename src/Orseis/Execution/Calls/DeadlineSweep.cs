@@ -17,7 +17,8 @@ internal sealed class DeadlineSweep
 {
     public static readonly TimeSpan Period = TimeSpan.FromMilliseconds(100);
 
-    private readonly ConcurrentDictionary<CallWatch, long> _due = new(ReferenceEqualityComparer.Instance);
+    // Made at the first deadline: most processes never watch a call, and making it at start costs the JIT four methods.
+    private ConcurrentDictionary<CallWatch, long>? _due;
     private readonly Lock _starting = new();
     private readonly double _ticksPerSecond;
     private ITimer? _timer;
@@ -39,12 +40,21 @@ internal sealed class DeadlineSweep
 
     public void Add(CallWatch watch, TimeSpan after)
     {
-        _due[watch] = Time.GetTimestamp() + (long)(after.TotalSeconds * _ticksPerSecond);
+        ConcurrentDictionary<CallWatch, long> due = Volatile.Read(ref _due) ?? Due();
+        due[watch] = Time.GetTimestamp() + (long)(after.TotalSeconds * _ticksPerSecond);
         if (Volatile.Read(ref _timer) is null)
             Start();
     }
 
-    public void Remove(CallWatch watch) => _due.TryRemove(watch, out _);
+    /// <summary>Forgets <paramref name="watch"/>'s deadline; nothing to do when no deadline was ever added.</summary>
+    public void Remove(CallWatch watch) => Volatile.Read(ref _due)?.TryRemove(watch, out _);
+
+    /// <summary>The deadlines, made once: the first thread's dictionary wins, so no deadline goes to a lost one.</summary>
+    private ConcurrentDictionary<CallWatch, long> Due()
+    {
+        var made = new ConcurrentDictionary<CallWatch, long>(ReferenceEqualityComparer.Instance);
+        return Interlocked.CompareExchange(ref _due, made, null) ?? made;
+    }
 
     private void Start()
     {
@@ -68,9 +78,11 @@ internal sealed class DeadlineSweep
     private void Sweep()
     {
         long now = Time.GetTimestamp();
-        foreach (KeyValuePair<CallWatch, long> entry in _due)
+        if (Volatile.Read(ref _due) is not { } due)
+            return;
+        foreach (KeyValuePair<CallWatch, long> entry in due)
         {
-            if (entry.Value <= now && _due.TryRemove(entry.Key, out _))
+            if (entry.Value <= now && due.TryRemove(entry.Key, out _))
                 entry.Key.DeadlineReached();
         }
     }
