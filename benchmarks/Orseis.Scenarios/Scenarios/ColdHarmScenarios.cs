@@ -42,7 +42,11 @@ internal static class ColdHarmScenarios
     {
         string settings = callers > 100 ? string.Create(CultureInfo.InvariantCulture, $"Max Pool Size={callers}") : "";
         Database db = run.Open(settings);
-        Func<Task> body = () => ColdScenarios.HarmAsync(name, callers, () => db.ExecuteAsync(sql));
+        Func<Task> body = () =>
+        {
+            run.MarkOnset(); // the set-up is done (connects made slow): the first burst begins
+            return ColdScenarios.HarmAsync(name, callers, () => db.ExecuteAsync(sql));
+        };
         if (connect is { } seconds)
             await ColdScenarios.WithSlowConnectsAsync(body, seconds);
         else

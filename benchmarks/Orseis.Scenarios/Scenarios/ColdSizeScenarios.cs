@@ -47,6 +47,7 @@ internal static class ColdSizeScenarios
         Database db = run.Open(callers > 100 ? $"Max Pool Size={callers}" : "");
         Func<Task> body = async () =>
         {
+            run.MarkOnset(); // the set-up is done (connects made slow): the first burst begins
             await ColdScenarios.HarmAsync(name, callers, () => db.ExecuteAsync(sql));
             if (callers <= 100) // two pools of 180 pass the server's 200 connections, even with the first one cleared
                 await SecondPoolAsync(name, callers, sql);
