@@ -18,7 +18,7 @@ public sealed class BenchmarkSmokeTests
     public static TheoryData<Type> BenchmarkClasses() =>
     [
         typeof(RatioStudy), typeof(OrmOverhead), typeof(OpenCloseCost), typeof(PrepareCost), typeof(DiagnosticsOverhead), typeof(CancellationOverhead),
-        typeof(ExecuteManyOverhead), typeof(ScopeOverhead), typeof(RepeatedStatementOverhead),
+        typeof(ExecuteManyOverhead), typeof(ScopeOverhead), typeof(RepeatedStatementOverhead), typeof(RetriesOverhead),
     ];
 
     [Fact]
