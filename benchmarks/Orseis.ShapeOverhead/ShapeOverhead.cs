@@ -4,6 +4,7 @@ using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Jobs;
 using Microsoft.Data.Sqlite;
+using Orseis.Benchmarks.Overhead;
 using Orseis.Shapes;
 using Perfolizer.Horology;
 
