@@ -21,19 +21,15 @@ var baselineFeed = new Option<string?>("--baseline-feed")
     Description = "side by side: a folder holding an older Orseis packed as Orseis.<version>.nupkg; each job runs against it (baseline) and src/Orseis",
 };
 var baselineVersion = new Option<string?>("--baseline-version") { Description = $"the older package's version (default {BaselineJobs.DefaultVersion})" };
-var retriesSideBySide = new Option<bool>("--retries-side-by-side")
-{
-    Description = "OrmOverhead without and with retries configured, each method's two jobs back to back over several processes",
-};
 var verbose = new Option<bool>("--verbose") { Description = "print BenchmarkDotNet's full console log (it always goes to its log file)" };
 var root = new RootCommand(
     "Orseis benchmarks. The study: --filter '*RatioStudy*'. Other arguments go to BenchmarkDotNet (--filter, --list flat, ...).")
 {
-    provider, rounds, maxN, clock, verbose, studyRound, baselineFeed, baselineVersion, retriesSideBySide,
+    provider, rounds, maxN, clock, verbose, studyRound, baselineFeed, baselineVersion,
 };
 root.TreatUnmatchedTokensAsErrors = false;
 root.SetAction(parse =>
-    BaselineJobs.Apply(parse.GetValue(baselineFeed), parse.GetValue(baselineVersion)) ?? RetriesJobs.Apply(parse.GetValue(retriesSideBySide)) ??
+    BaselineJobs.Apply(parse.GetValue(baselineFeed), parse.GetValue(baselineVersion)) ??
     BenchmarkCommand.Run(
     [.. parse.UnmatchedTokens], parse.GetValue(provider), parse.GetValue(rounds), parse.GetValue(maxN), parse.GetValue(clock), parse.GetValue(verbose), parse.GetValue(studyRound)));
 

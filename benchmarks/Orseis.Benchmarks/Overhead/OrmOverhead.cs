@@ -30,8 +30,8 @@ public class OrmOverhead : ProviderBenchmark
 
     /// <summary>
     /// Whether the Orseis databases have retries configured (<c>OrseisOptions.Retry.Enabled</c>; nothing fails, so none
-    /// runs). False is the rows as they always were; the ADO.NET and Dapper rows do not read it. The job with retries of
-    /// <see cref="RetriesJobs"/> turns them on with Retries=False.
+    /// runs). False is the rows as they always were; the ADO.NET and Dapper rows do not read it (RetriesOverhead runs the
+    /// two back to back).
     /// </summary>
     [Params(false, true)]
     public bool Retries { get; set; }
@@ -46,7 +46,7 @@ public class OrmOverhead : ProviderBenchmark
         _open = _source.OpenConnection();
         var reuse = new OrseisOptions { Mode = ExecutionMode.ReuseConnection };
         var perCall = new OrseisOptions();
-        bool retries = Retries || RetriesJobs.InThisProcess;
+        bool retries = Retries;
 #if ORSEIS_BASELINE
         if (retries)
             throw new InvalidOperationException("The baseline Orseis (OrseisBaseline=true) has no retries: run it with Retries=False.");
@@ -157,7 +157,6 @@ public class OrmOverhead : ProviderBenchmark
 /// <summary>
 /// A throughput job kept short: 3 warmup and 10 measured iterations of about 250 ms. Side by side with an older Orseis
 /// (<see cref="BaselineJobs"/>) the job is doubled and only Retries=False runs: the older Orseis may have no retries.
-/// Retries side by side (<see cref="RetriesJobs"/>) it is doubled too, and only Retries=False runs (the job says).
 /// </summary>
 public sealed class OrmOverheadConfig : ManualConfig
 {
@@ -166,11 +165,8 @@ public sealed class OrmOverheadConfig : ManualConfig
     {
         Job job = Job.Default.WithId("Throughput").WithWarmupCount(3).WithIterationCount(10)
             .WithIterationTime(TimeInterval.FromMilliseconds(250));
-        if (RetriesJobs.SideBySide)
-            RetriesJobs.Add(this, job);
-        else
-            BaselineJobs.Add(this, job);
-        if (BaselineJobs.SideBySide || RetriesJobs.SideBySide)
+        BaselineJobs.Add(this, job);
+        if (BaselineJobs.SideBySide)
             AddFilter(new SimpleFilter(c => c.Parameters.Items.All(p => p.Name != nameof(OrmOverhead.Retries) || p.Value is false)));
     }
 }
