@@ -95,7 +95,25 @@ internal static class CallSites
 
         if (compiled is null)
             return $"{type?.FullName}.{method.Name}";
-        System.Text.RegularExpressions.Match name = System.Text.RegularExpressions.Regex.Match(compiled, @"<([A-Za-z_][A-Za-z0-9_]*)>");
-        return $"{type?.FullName}.{(name.Success ? name.Groups[1].Value : compiled)}";
+        return $"{type?.FullName}.{NameInAngles(compiled)}";
+    }
+
+    /// <summary>
+    /// The first name written between <c>&lt;</c> and <c>&gt;</c> ("Main" in "&lt;&lt;Main&gt;$&gt;b__0"), else the whole text.
+    /// </summary>
+    internal static string NameInAngles(string compiled)
+    {
+        for (int open = compiled.IndexOf('<'); open >= 0; open = compiled.IndexOf('<', open + 1))
+        {
+            int end = open + 1;
+            if (end >= compiled.Length || !(char.IsAsciiLetter(compiled[end]) || compiled[end] == '_'))
+                continue;
+            while (end < compiled.Length && (char.IsAsciiLetterOrDigit(compiled[end]) || compiled[end] == '_'))
+                end++;
+            if (end < compiled.Length && compiled[end] == '>')
+                return compiled[(open + 1)..end];
+        }
+
+        return compiled;
     }
 }

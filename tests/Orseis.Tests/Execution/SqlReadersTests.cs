@@ -6,7 +6,7 @@ using Orseis.Tests.Infrastructure;
 namespace Orseis.Tests.Execution;
 
 /// <summary>
-/// The seven readers of SQL text (<see cref="SqlNames"/>, <see cref="ListExpansion"/>, <see cref="Literals"/>,
+/// The readers of SQL text (<see cref="SqlNames"/>, <see cref="ListExpansion"/>, <see cref="Literals"/>, <see cref="SqlWords"/>,
 /// <see cref="SqlOperation"/>, <see cref="SqlCollection"/>, <c>RowMapper.NamesFixedBy</c>, <c>ExecuteMany.Batchable</c>)
 /// on one table of places a token hides in: what each looks for, written in a string literal, a quoted name or a comment,
 /// is not taken for a parameter, a list, a literal, a statement's end or a keyword; written outside, it still is.
@@ -140,6 +140,41 @@ public sealed class SqlReadersTests : IDisposable
         Assert.Equal("{=n} /* {=n} */ 5", db.Runner.QuerySingle<string>("select '{=n} /* {=n} */ ' || {=n} /* {=n} */", new { n = 5 }));
         Assert.Equal("it's @name", db.Runner.QuerySingle<string>("select 'it''s @name' where @name = 'person 1'", new { name = "person 1" }));
     }
+
+    [Theory]
+    [MemberData(nameof(Places))]
+    public void SqlWords_reads_no_paging_keyword_in_a_literal_a_quoted_name_or_a_comment(string place)
+    {
+        foreach (string paging in new[] { "offset 10", "fetch next 10 rows only", "limit 10", "limit @n", "top (20)" })
+        {
+            Assert.False(SqlWords.Pages("select a from t where b = " + Hide(place, paging)), paging + " in " + place);
+            Assert.True(SqlWords.Pages("select a from t where b = " + Hide(place, paging) + " " + paging), paging + " after " + place);
+        }
+    }
+
+    [Theory]
+    [InlineData("select * from t order by id limit 20", true)]
+    [InlineData("select * from t order by id limit ?", true)]
+    [InlineData("select * from t order by id limit :n", true)]
+    [InlineData("select * from t order by id offset 40 rows fetch first 20 rows only", true)]
+    [InlineData("SELECT TOP 10 * FROM t", true)]
+    [InlineData("SELECT TOP(@n) * FROM t", true)]
+    [InlineData("select * from t where id = @id limit 1", false)]
+    [InlineData("SELECT TOP 1 * FROM t WHERE id = @id", false)]
+    [InlineData("SELECT TOP (1) * FROM t WHERE id = @id", false)]
+    [InlineData("select limit_reached, offsets from t where id = @id", false)]
+    [InlineData("select * from t where id = @id -- limit 10", false)]
+    public void SqlWords_tells_a_paging_statement(string sql, bool pages) => Assert.Equal(pages, SqlWords.Pages(sql));
+
+    [Theory]
+    [InlineData("insert into t values (@a)", true)]
+    [InlineData("  /* audit */ UPDATE t set a = @a", true)]
+    [InlineData("-- note\ndelete from t where id = @id", true)]
+    [InlineData("select 'insert' from t", false)]
+    [InlineData("/* insert */ select a from t", false)]
+    [InlineData("inserted_at", false)]
+    public void SqlWords_tells_a_write_by_its_first_keyword(string sql, bool writes) =>
+        Assert.Equal(writes, SqlWords.Writes(sql));
 
     /// <summary>
     /// Text the server would refuse goes to it as written: an unterminated string or comment hides what follows (as the

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.RegularExpressions;
 
 namespace Orseis.Diagnostics.Detectors;
 
@@ -22,7 +21,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// <see cref="DiagnosticsOptions.FindingInterval"/> for the pool. Its call site is read at the start of the run that
 /// makes it a candidate (an async call's end no longer has the caller's frames).</para>
 /// </remarks>
-internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposable
+internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
 {
     private static readonly TimeSpan Tick = TimeSpan.FromMilliseconds(100);
     private static int _sitesWanted;
@@ -180,7 +179,7 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
 
         if (streak.Count == _threshold && !streak.Done)
         {
-            if (Paging.IsMatch(streak.Sql!))
+            if (SqlWords.Pages(streak.Sql!))
             {
                 streak.Done = true; // a paging loop: each run reads the next page
                 return;
@@ -315,7 +314,7 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
             : string.Create(c,
                 $"N+1 candidate: one statement {count} one after another {where} of pool '{_log.PoolName}'{site}, " +
                 $"with {distinct} distinct argument sets, taking {busyMs:0.###} ms of {spanMs:0.###} ms. ") +
-              (Writes(streak.Sql!)
+              (SqlWords.Writes(streak.Sql!)
                   ? "One execute-many for all of them (db.Execute(sql, items): batched where the provider can) "
                   : "One statement for all of them (a list: where id in {ids}), a join read with multi-mapping, or QueryMultiple ") +
               Saving(runs, savedMs, medianMs) +
@@ -336,27 +335,7 @@ internal sealed partial class RepeatedStatementDetector : PoolObserver, IDisposa
     private static string Saving(int runs, double savedMs, double medianMs) => string.Create(CultureInfo.InvariantCulture,
         $"would save {runs - 1} round trips, about {savedMs:0.###} ms at the measured median of {medianMs:0.###} ms.");
 
-    /// <summary>Whether the statement writes (its first word), so its cure is an execute-many rather than a list or a join.</summary>
-    private static bool Writes(string sql)
-    {
-        ReadOnlySpan<char> text = sql.AsSpan().TrimStart();
-        foreach (string verb in (ReadOnlySpan<string>)["insert", "update", "delete", "replace", "merge", "upsert"])
-        {
-            if (text.StartsWith(verb, StringComparison.OrdinalIgnoreCase))
-                return true;
-        }
-
-        return false;
-    }
-
     private static string Shorten(string sql) => sql.Length <= 200 ? sql : string.Concat(sql.AsSpan(0, 200), "...");
-
-    /// <summary>A statement that pages: OFFSET, FETCH FIRST/NEXT, or a LIMIT or TOP other than 1.</summary>
-    [GeneratedRegex(@"\boffset\b|\bfetch\s+(first|next)\b|\blimit\s+(?!1\b)[\w@:$?]|\btop\s*\(?\s*(?!1\b)[\w@:$?]",
-        RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
-    private static partial Regex PagingText();
-
-    internal static Regex Paging => PagingText();
 
     public void Dispose()
     {
