@@ -3,9 +3,18 @@
 //
 //   dotnet publish samples/Orseis.Samples.Aot -c Release -r linux-x64 -p:PublishAot=true -o /tmp/aot
 //   cd "$(mktemp -d)" && /tmp/aot/Orseis.Samples.Aot
+//   ORSEIS_MYSQL="Server=127.0.0.1;Port=3306;User ID=root;Database=test" /tmp/aot/Orseis.Samples.Aot mariadb
 using Microsoft.Data.Sqlite;
 using Orseis;
 using Orseis.Diagnostics;
+
+if (args is ["mariadb"])
+{
+    // The server part (OnMariaDb.cs): MySqlConnector against the server ORSEIS_MYSQL names.
+    await OnMariaDb.RunAsync(Environment.GetEnvironmentVariable("ORSEIS_MYSQL")
+        ?? throw new InvalidOperationException("Set ORSEIS_MYSQL to a MariaDB or MySQL connection string to run the mariadb part."));
+    return;
+}
 
 string file = Path.Combine(Environment.CurrentDirectory, "aot-sample.db");
 File.Delete(file);

@@ -5,36 +5,40 @@ namespace Orseis.EndToEndTests;
 
 /// <summary>
 /// A user's Native AOT publish (issue 44): samples/Orseis.Samples.Aot, which runs the README example, a record, a class, a
-/// tuple, anonymous-object arguments, multi-mapping, a grid, a session with a transaction and the detectors on SQLite, is
-/// published with <c>PublishAot=true</c> (the SDK's own ILCompiler) into a folder of its own; the publish must give no
+/// tuple, anonymous-object arguments, multi-mapping, a grid, a session with a transaction and the detectors on SQLite (and,
+/// given <c>mariadb</c>, on a MariaDB server through MySqlConnector), is published with <c>PublishAot=true</c> (the SDK's
+/// own ILCompiler) into a folder of its own, once for the class (<see cref="AotSampleBuild"/>); the publish must give no
 /// warning naming Orseis, and the native binary must print exactly what the JIT build prints.
 /// </summary>
-public sealed partial class AotPublishTests : IDisposable
+public sealed partial class AotPublishTests(AotSampleBuild build) : IClassFixture<AotSampleBuild>
 {
-    private readonly string _work = Directory.CreateTempSubdirectory("orseis-aot-").FullName;
-
     [Fact]
     public void The_native_build_of_the_aot_sample_has_no_warning_from_Orseis_and_prints_what_the_jit_build_prints()
     {
-        string root = RepositoryRoot.Find();
-        string project = Path.Combine(root, "samples", "Orseis.Samples.Aot", "Orseis.Samples.Aot.csproj");
-        string native = Path.Combine(_work, "native");
-        // An artifacts path of its own: the publish builds Orseis and the sample apart from the test run's own build outputs.
-        ToolProcess.Result publish = ToolProcess.Run(root, ToolProcess.Dotnet(),
-            ["publish", project, "-c", "Release", "-r", "linux-x64", "-p:PublishAot=true", "-o", native,
-             "--artifacts-path", Path.Combine(_work, "artifacts"), "-nologo", "-nodeReuse:false", "-p:UseSharedCompilation=false"],
-            TimeSpan.FromMinutes(15));
-        Assert.True(publish.ExitCode == 0, $"the AOT publish failed:\n{publish.Output}\n{publish.Error}");
-        string[] fromOrseis = [.. Warnings(publish.Output + publish.Error).Where(w => w.Contains("Orseis", StringComparison.Ordinal))];
+        string[] fromOrseis = [.. Warnings(build.Publish.Output + build.Publish.Error).Where(w => w.Contains("Orseis", StringComparison.Ordinal))];
         Assert.True(fromOrseis.Length == 0, $"the AOT publish warned {fromOrseis.Length} time(s) about Orseis:\n{string.Join('\n', fromOrseis)}");
 
-        string jit = Run(ToolProcess.Dotnet(), [Path.Combine(root, "samples", "Orseis.Samples.Aot", "bin", "Release", "net10.0",
-            "Orseis.Samples.Aot.dll")]);
-        string aot = Run(Path.Combine(native, "Orseis.Samples.Aot"), []);
+        string jit = Run(ToolProcess.Dotnet(), [build.JitDll]);
+        string aot = Run(build.Native, []);
 
         Assert.Contains("User { Id = 42, Name = Ada }", jit, StringComparison.Ordinal);
         Assert.Contains("multi-mapped: Notes by Ada; Compilers by Grace", jit, StringComparison.Ordinal);
         Assert.Contains("session: 10 Tony", jit, StringComparison.Ordinal);
+        Assert.Contains("churn named: True", jit, StringComparison.Ordinal);
+        Assert.Equal(jit, aot);
+    }
+
+    /// <summary>The same binary against a real MariaDB through MySqlConnector (ORSEIS_MYSQL): the server provider under AOT.</summary>
+    [MySqlToolFact]
+    public void The_native_build_runs_on_MariaDB_through_MySqlConnector_as_the_jit_build_does()
+    {
+        string jit = Run(ToolProcess.Dotnet(), [build.JitDll, "mariadb"]);
+        string aot = Run(build.Native, ["mariadb"]);
+
+        Assert.Contains("mariadb: User { Id = 42, Name = Ada }", jit, StringComparison.Ordinal);
+        Assert.Contains("mariadb list argument: Edsger, Grace", jit, StringComparison.Ordinal);
+        Assert.Contains("mariadb grid: 3 users; Grace#7, Edsger#8, Ada#42", jit, StringComparison.Ordinal);
+        Assert.Contains("mariadb session: 10 Tony", jit, StringComparison.Ordinal);
         Assert.Contains("churn named: True", jit, StringComparison.Ordinal);
         Assert.Equal(jit, aot);
     }
@@ -61,6 +65,36 @@ public sealed partial class AotPublishTests : IDisposable
 
     [GeneratedRegex(@"\bwarning [A-Z]+[0-9]+\b")]
     private static partial Regex WarningLine();
+}
+
+/// <summary>The AOT sample published native once (a few minutes), and its JIT build, for the tests of one class.</summary>
+public sealed class AotSampleBuild : IDisposable
+{
+    private readonly string _work = Directory.CreateTempSubdirectory("orseis-aot-").FullName;
+
+    public AotSampleBuild()
+    {
+        string root = RepositoryRoot.Find();
+        string project = Path.Combine(root, "samples", "Orseis.Samples.Aot", "Orseis.Samples.Aot.csproj");
+        string native = Path.Combine(_work, "native");
+        // An artifacts path of its own: the publish builds Orseis and the sample apart from the test run's own build outputs.
+        Publish = ToolProcess.Run(root, ToolProcess.Dotnet(),
+            ["publish", project, "-c", "Release", "-r", "linux-x64", "-p:PublishAot=true", "-o", native,
+             "--artifacts-path", Path.Combine(_work, "artifacts"), "-nologo", "-nodeReuse:false", "-p:UseSharedCompilation=false"],
+            TimeSpan.FromMinutes(15));
+        Assert.True(Publish.ExitCode == 0, $"the AOT publish failed:\n{Publish.Output}\n{Publish.Error}");
+        Native = Path.Combine(native, "Orseis.Samples.Aot");
+        JitDll = Path.Combine(root, "samples", "Orseis.Samples.Aot", "bin", "Release", "net10.0", "Orseis.Samples.Aot.dll");
+    }
+
+    /// <summary>The publish's exit code and output (its warnings are checked by the test).</summary>
+    internal ToolProcess.Result Publish { get; }
+
+    /// <summary>The native binary.</summary>
+    public string Native { get; }
+
+    /// <summary>The JIT build the solution's build made.</summary>
+    public string JitDll { get; }
 
     public void Dispose()
     {
