@@ -57,7 +57,7 @@ internal sealed record ColdGrid(
     }
 
     /// <summary>Runs <paramref name="body"/> with the server's max_connections raised to <paramref name="limit"/>, then restores it.</summary>
-    private static async Task WithServerConnectionsAsync(int limit, Func<Task> body)
+    internal static async Task WithServerConnectionsAsync(int limit, Func<Task> body)
     {
         await SetMaxConnectionsAsync(limit);
         try

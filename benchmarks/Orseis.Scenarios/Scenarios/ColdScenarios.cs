@@ -123,17 +123,17 @@ internal static class ColdScenarios
     /// in <c>Task.Run</c> (8 and 32 at once; 128 blocking calls on two cores starve the thread pool, a finding of its own)
     /// or async calls (128), and an ASP.NET Core app loaded by hey, at 8, 32 and 128 at once. Over loopback their connects
     /// are slow only because the process is starting (the JIT of every path, the thread pool growing): silent. The same
-    /// shapes on slow connects (150 ms, init_connect) are cold starts.
+    /// shapes on slow connects (150 ms, init_connect) are cold starts. The 128 async calls (<see cref="TinyAsyncBurst"/>)
+    /// are still called a cold start by the rule: the same 128 loopback connects on a second fresh pool of the warm process
+    /// cost 1.3 to 2.7x a warm burst, so the server's connects are not the cause; the process's start-up is, which the rule
+    /// does not yet net out (docs/results/diagnostics/issue-45-gaps-2026-11-30.md).
     /// </summary>
     private static IEnumerable<Scenario> TinyFirstBursts()
     {
         foreach (int n in new[] { 8, 32 })
             yield return Scenario.CleanOne($"tiny-first-burst-sync-{n}", $"a fresh process, {n} synchronous 'select 1' calls at once in Task.Run, then 2 s of the same; loopback connects", run => SyncBurstAsync(run, n, null));
-        yield return Scenario.CleanOne("tiny-first-burst-async-128", "a fresh process, 128 async 'select 1' calls at once, then 2 s of the same; loopback connects", async run =>
-        {
-            Database db = run.Open("Max Pool Size=128");
-            await ScenarioRun.ForAsync(128, TimeSpan.FromSeconds(2), async _ => await db.QuerySingleAsync<long>("select 1"));
-        });
+        yield return Scenario.CleanOne("tiny-first-burst-async-128", "a fresh process, 128 async 'select 1' calls at once, then 2 s of the same; loopback connects", run => TinyAsyncBurst.RunAsync(run, "tiny-first-burst-async-128", warmed: false));
+        yield return Scenario.CleanOne("tiny-first-burst-async-128-warmed", "a fresh process, its pool warmed with WarmUpAsync(128) at start-up, then 128 async 'select 1' calls at once, then 2 s of the same; loopback connects", run => TinyAsyncBurst.RunAsync(run, "tiny-first-burst-async-128-warmed", warmed: true));
         foreach (int n in new[] { 8, 32, 128 })
             yield return Scenario.CleanOne($"tiny-first-burst-web-{n}", $"a fresh ASP.NET Core app, hey with {n} at once, each request one 'select 1'; loopback connects", run => WebBurstAsync(run, n, null));
 
@@ -222,7 +222,7 @@ internal static class ColdScenarios
     }
 
     /// <summary>A burst of <paramref name="callers"/> at once (<see cref="AllAtOnceAsync"/>); returns the mean time of a call, in ms.</summary>
-    private static async Task<double> TimedBurstAsync(int callers, Func<Task> call)
+    internal static async Task<double> TimedBurstAsync(int callers, Func<Task> call)
     {
         long ticks = 0;
         await AllAtOnceAsync(callers, async () =>
