@@ -65,10 +65,12 @@ internal partial struct CallLifecycle
             if (command is not null && abandoned is null)
             {
                 command.Parameters.Clear();
-                if (Shape == CallShape.Buffered)
+                if (Shape != CallShape.Buffered)
+                    command.Dispose();
+                else if (Lease.Scope is null)
                     source.ReturnCommand(Lease, command, _failed);
                 else
-                    command.Dispose();
+                    KeepWithLease(command);
             }
         }
         finally
@@ -82,5 +84,18 @@ internal partial struct CallLifecycle
             return source.ReleaseAsync(Lease, async, _failed);
         source.Abandon(Lease, command!, abandoned);
         return default;
+    }
+
+    /// <summary>
+    /// A buffered call in a scope: its command stays with the connection, in the lease the scope parks
+    /// (<see cref="ScopeSlot.TryPark"/>) or closes; a failed call's command is disposed, and the connection goes on without one.
+    /// </summary>
+    private void KeepWithLease(DbCommand command)
+    {
+        DbCommand? keep = _failed ? null : command;
+        if (_failed)
+            command.Dispose();
+        if (!ReferenceEquals(Lease.Command, keep))
+            Lease = Lease with { Command = keep };
     }
 }
