@@ -65,12 +65,10 @@ internal partial struct CallLifecycle
             if (command is not null && abandoned is null)
             {
                 command.Parameters.Clear();
-                if (Shape != CallShape.Buffered)
-                    command.Dispose();
-                else if (Lease.Scope is null)
+                if (Shape == CallShape.Buffered)
                     source.ReturnCommand(Lease, command, _failed);
                 else
-                    KeepWithLease(command);
+                    command.Dispose();
             }
         }
         finally
@@ -84,18 +82,5 @@ internal partial struct CallLifecycle
             return source.ReleaseAsync(Lease, async, _failed);
         source.Abandon(Lease, command!, abandoned);
         return default;
-    }
-
-    /// <summary>
-    /// A buffered call in a scope: its command stays with the connection, in the lease the scope parks
-    /// (<see cref="ScopeSlot.TryPark"/>) or closes; a failed call's command is disposed, and the connection goes on without one.
-    /// </summary>
-    private void KeepWithLease(DbCommand command)
-    {
-        DbCommand? keep = _failed ? null : command;
-        if (_failed)
-            command.Dispose();
-        if (!ReferenceEquals(Lease.Command, keep))
-            Lease = Lease with { Command = keep };
     }
 }

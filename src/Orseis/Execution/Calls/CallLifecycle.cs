@@ -124,20 +124,7 @@ internal partial struct CallLifecycle
     {
         ConnectionSource source = Source;
         PoolContext pool = source.Pool;
-        DbCommand command;
-        if (Lease.Command is { } kept)
-        {
-            // A scope's parked connection came with the command its last call left (ScopeSlot.TryTake): this call's now. A
-            // stream or grid disposes its command as it ends, so the lease no longer keeps it.
-            command = Lease.Scope!.Ready(kept);
-            if (Shape != CallShape.Buffered)
-                Lease = Lease with { Command = null };
-        }
-        else
-        {
-            command = Shape == CallShape.Buffered ? source.RentCommand(Lease) : Lease.Connection.CreateCommand();
-        }
-
+        DbCommand command = Shape == CallShape.Buffered ? source.RentCommand(Lease) : Lease.Connection.CreateCommand();
         Command = command;
 
         // The call's transaction, timeout, parameters and text. A kept command may come from a procedure call

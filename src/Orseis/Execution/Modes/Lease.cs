@@ -12,7 +12,4 @@ namespace Orseis.Execution.Modes;
 /// <param name="Hold">Its hold, from <see cref="Diagnostics.PoolTelemetry.Acquired"/>.</param>
 /// <param name="Scope">The <see cref="ConnectionScope"/>'s slot the call ran in, which may park the connection when it ends;
 /// null outside a scope.</param>
-/// <param name="Command">In a scope, the command kept with the connection (its parameters cleared): parked with it, taken with
-/// it by the scope's next call (<see cref="ScopeSlot.RentCommand"/>), disposed when the connection goes back to the pool.
-/// Null outside a scope, or when the connection has none (newly opened, or its last call failed).</param>
-internal readonly record struct Lease(DbConnection Connection, int Hold, ScopeSlot? Scope = null, DbCommand? Command = null);
+internal readonly record struct Lease(DbConnection Connection, int Hold, ScopeSlot? Scope = null);

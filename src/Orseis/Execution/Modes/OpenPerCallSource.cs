@@ -61,11 +61,10 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
     {
         if (lease.Scope is { } scope)
         {
-            // Parked with its kept command for the scope's next call, or both back (another connection is parked, or the
-            // scope ended).
+            // Parked for the scope's next call, or back to the pool (another connection is parked, or the scope ended).
             if (scope.TryPark(lease, failed))
                 return default;
-            lease.Command?.Dispose();
+            scope.DropCommand(lease.Connection)?.Dispose();
             return Pool.CloseAsync(lease, async);
         }
 

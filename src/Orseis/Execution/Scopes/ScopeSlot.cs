@@ -1,17 +1,17 @@
 using System.Data;
 using System.Data.Common;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Execution.Scopes;
 
 /// <summary>
 /// A <see cref="ConnectionScope"/>'s hold on one database: at most one parked connection, the command its last call
-/// used (parked and taken with it, in its <see cref="Lease"/>, so SQLite keeps its prepared statement), and the time it was
-/// parked. A call in the scope takes the parked connection instead of opening one (<see cref="TryTake"/>); a call that
-/// ends parks its connection when the slot is empty (<see cref="TryPark"/>), else gives it back to the pool;
-/// <see cref="ParkSweep"/> gives a parked connection back once it sat idle for <see cref="OrseisOptions.ScopeIdleWindow"/>.
-/// Two calls never share a connection: a parked one is taken by exactly one call, and concurrent calls of the scope open
-/// their own.
+/// used (so SQLite keeps its prepared statement), and the time it was parked. A call in the scope takes the parked
+/// connection instead of opening one (<see cref="TryTake"/>); a call that ends parks its connection when the slot is
+/// empty (<see cref="TryPark"/>), else gives it back to the pool; <see cref="ParkSweep"/> gives a parked connection back
+/// once it sat idle for <see cref="OrseisOptions.ScopeIdleWindow"/>. Two calls never share a connection: a parked one is
+/// taken by exactly one call, and concurrent calls of the scope open their own.
 /// </summary>
 /// <remarks>
 /// A parked connection is not held in the pool's telemetry: its hold ends when it parks and a new one starts when a call
@@ -33,7 +33,10 @@ internal sealed class ScopeSlot
     private const int Taking = 3;
     private int _state;
     private DbConnection? _parked; // while Parked
-    private DbCommand? _parkedCommand; // the parked connection's kept command, while Parked; null when it has none
+
+    // The kept command is typed object so the atomics on it are Interlocked's object overloads: the generic ones run shared
+    // code that asks typeof(T).IsValueType at run time.
+    private object? _command; // a DbCommand
     private long _parkedAt; // a timestamp while the pool's telemetry is timed, else 0
     private long _parkedTick;
     private int _defaultTimeout;
@@ -42,6 +45,7 @@ internal sealed class ScopeSlot
     private long _reuses;
     private int _unused; // parked connections the sweep gave back unused since the last reuse
     private int _releases; // calls that ended while _unused > 0
+    private string? _statement; // the text of the call ending now (TryKeepCommand), until its TryPark
     private int _parkedKey; // the statement the parked connection was parked after (ParkMemory.KeyOf)
     // The last statement TryPark keyed, and its key: a call repeating it (the same string) is not hashed again. Two calls
     // of the scope ending at once may pair a text with the other's key: a wrong record in the park memory, nothing more.
@@ -76,7 +80,7 @@ internal sealed class ScopeSlot
     {
         lease = default;
 
-        if (!TryTakeParked(out DbConnection connection, out DbCommand? command, out long parkedAt, out int parkedKey))
+        if (!TryTakeParked(out DbConnection connection, out long parkedAt, out int parkedKey))
             return false;
 
         // No look at its state: a provider cannot know a parked connection broke before using it, and reading the state
@@ -88,49 +92,41 @@ internal sealed class ScopeSlot
         _memory.Reused(parkedKey);
         Diagnostics.PoolTelemetry telemetry = _telemetry;
         StackTrace? acquirer = forStream ? telemetry.CaptureAcquirer(heldAcrossCalls: true) : null;
-        lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parkedAt), this, command);
+        lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parkedAt), this);
         return true;
     }
 
-    /// <summary>
-    /// Takes the parked connection, its kept command and its park's facts out of the slot, for one taker; false when none is
-    /// parked.
-    /// </summary>
-    private bool TryTakeParked(out DbConnection connection, out DbCommand? command, out long parkedAt, out int parkedKey)
+    /// <summary>Takes the parked connection and its park's facts out of the slot, for one taker; false when none is parked.</summary>
+    private bool TryTakeParked(out DbConnection connection, out long parkedAt, out int parkedKey)
     {
         if (Volatile.Read(ref _state) != Parked || Interlocked.CompareExchange(ref _state, Taking, Parked) != Parked)
         {
             connection = null!;
-            command = null;
             parkedAt = 0;
             parkedKey = 0;
             return false;
         }
 
         connection = _parked!;
-        command = _parkedCommand;
         parkedAt = _parkedAt;
         parkedKey = _parkedKey;
         _parked = null;
-        _parkedCommand = null;
         Volatile.Write(ref _state, Empty);
         return true;
     }
 
     /// <summary>
-    /// Parks <paramref name="lease"/>'s connection and its kept command (<see cref="Lease.Command"/>, the call's own when it
-    /// succeeded), at the end of a call, for the next call of the scope; false when the scope ended, another connection is
-    /// parked already, or the call <paramref name="failed"/> and left the connection closed (the caller closes both then). A
-    /// call that succeeded left it open.
+    /// Parks <paramref name="lease"/>'s connection, at the end of a call, for the next call of the scope; false when the
+    /// scope ended, another connection is parked already, or the call <paramref name="failed"/> and left the connection
+    /// closed (the caller closes it then). A call that succeeded left it open.
     /// </summary>
     public bool TryPark(in Lease lease, bool failed)
     {
         DbConnection connection = lease.Connection;
+        string? statement = _statement;
+        _statement = null;
         if (Volatile.Read(ref _ended) || (failed && connection.State != ConnectionState.Open))
             return false;
-        // The statement the call ran: the text of its command, which a buffered call that succeeded keeps; none otherwise (a
-        // failed call, a stream), and a park without a statement records nothing (ParkMemory.KeyOf).
-        string? statement = lease.Command?.CommandText;
 
         // A scope whose parked connection went back unused pauses longer than the window between calls (an HTTP call, a
         // delay): parking there only holds a connection idle. It parks one call in four, to notice calls coming back to back
@@ -166,15 +162,14 @@ internal sealed class ScopeSlot
         _parkedKey = key;
         _parkedTick = _sweep.Tick;
         _parked = connection;
-        _parkedCommand = lease.Command;
         Interlocked.Exchange(ref _state, Parked); // a full fence, as the reads below need
         if (Volatile.Read(ref _queued) == 0 && Interlocked.CompareExchange(ref _queued, 1, 0) == 0)
             _sweep.Enqueue(this);
-        if (Volatile.Read(ref _ended) && TryTakeParked(out DbConnection given, out DbCommand? givenCommand, out long givenAt, out _))
+        if (Volatile.Read(ref _ended) && TryTakeParked(out DbConnection given, out long givenAt, out _))
         {
             // The scope ended while this call parked, and its end saw the slot being parked: given back here, as the end would.
             Pool.Telemetry.ParkEnded(givenAt);
-            CloseParked(given, givenCommand);
+            CloseParked(given, DropCommand(given));
         }
 
         return true;
@@ -194,37 +189,51 @@ internal sealed class ScopeSlot
         }
     }
 
-    /// <summary>
-    /// A new command for a call on <paramref name="connection"/>, which came without one (opened for the call, or parked
-    /// after a failed call): its timeout is the provider's default, which <see cref="Ready"/> restores on a kept command.
-    /// </summary>
+    /// <summary>The command for a call on <paramref name="connection"/>: the last call's on the same connection, or a new one.</summary>
     public DbCommand RentCommand(DbConnection connection)
     {
-        DbCommand command = connection.CreateCommand();
-        _defaultTimeout = command.CommandTimeout;
+        DbCommand? command = Unsafe.As<DbCommand?>(Volatile.Read(ref _command));
+        if (command is not null &&
+            (!ReferenceEquals(command.Connection, connection) || Interlocked.CompareExchange(ref _command, null, command) != command))
+        {
+            command = null; // another connection's, or taken meanwhile
+        }
+
+        if (command is null)
+        {
+            command = connection.CreateCommand();
+            _defaultTimeout = command.CommandTimeout;
+        }
+        else if (command.CommandTimeout != _defaultTimeout)
+        {
+            command.CommandTimeout = _defaultTimeout;
+        }
+
         return command;
     }
 
-    /// <summary>
-    /// <paramref name="kept"/>, the command a taken connection came with (<see cref="Lease.Command"/>), made ready for one
-    /// call: its timeout back at the provider's default. Its parameters were cleared when its last call ended; the call sets
-    /// its text, type and transaction.
-    /// </summary>
-    public DbCommand Ready(DbCommand kept)
+    /// <summary>Keeps a call's command (its parameters cleared) for the next call on its connection; false when it is not kept.</summary>
+    public bool TryKeepCommand(DbCommand command, bool failed)
     {
-        if (kept.CommandTimeout != _defaultTimeout)
-            kept.CommandTimeout = _defaultTimeout;
-        return kept;
+        _statement = command.CommandText; // for TryPark, which the call's end runs next
+        if (failed || Volatile.Read(ref _ended) || Interlocked.CompareExchange(ref _command, command, null) is not null)
+            return false;
+        if (!Volatile.Read(ref _ended))
+            return true;
+
+        // The scope ended meanwhile: its end may have missed this command; whoever takes it back out disposes it.
+        return Interlocked.CompareExchange(ref _command, null, command) != command;
     }
 
-    /// <summary>
-    /// For <see cref="ConnectionSource.ReturnCommand"/>'s default: a command given back without its lease is not kept (the
-    /// caller disposes it). A call in a scope hands its command to its <see cref="Lease"/> instead
-    /// (<see cref="Calls.CallLifecycle.EndAsync"/>), which parks it with the connection.
-    /// </summary>
-    [System.Diagnostics.CodeAnalysis.SuppressMessage(
-        "Performance", "CA1822:Mark members as static", Justification = "ConnectionSource's default calls it on the lease's slot.")]
-    public bool TryKeepCommand(DbCommand command, bool failed) => false;
+    /// <summary>The kept command of <paramref name="connection"/>, taken out to be disposed with it; null when none.</summary>
+    public DbCommand? DropCommand(DbConnection connection)
+    {
+        DbCommand? command = Unsafe.As<DbCommand?>(Volatile.Read(ref _command));
+        return command is not null && ReferenceEquals(command.Connection, connection) &&
+               Interlocked.CompareExchange(ref _command, null, command) == command
+            ? command
+            : null;
+    }
 
     /// <summary>
     /// The sweep's look at this slot at its <paramref name="tick"/> (<see cref="ParkSweep.Tick"/>): gives the parked
@@ -242,8 +251,9 @@ internal sealed class ScopeSlot
             // Due once a whole sweep period (the idle window) passed over it: parked before the previous sweep.
             if (tick - Volatile.Read(ref _parkedTick) < 2 && !Volatile.Read(ref _ended))
                 return true;
-            if (TryTakeParked(out DbConnection due, out DbCommand? command, out long parkedAt, out int key))
+            if (TryTakeParked(out DbConnection due, out long parkedAt, out int key))
             {
+                DbCommand? command = DropCommand(due);
                 if (!Volatile.Read(ref _ended))
                 {
                     Interlocked.Increment(ref _unused);
@@ -261,7 +271,7 @@ internal sealed class ScopeSlot
         return Volatile.Read(ref _state) is Parking or Parked && Interlocked.CompareExchange(ref _queued, 1, 0) == 0;
     }
 
-    /// <summary>The scope ended: the parked connection and its kept command go back now, and nothing parks again.</summary>
+    /// <summary>The scope ended: the parked connection and the kept command go back now, and nothing parks again.</summary>
     public async ValueTask EndAsync(bool async)
     {
         if (Repeats is { } repeats)
@@ -271,8 +281,9 @@ internal sealed class ScopeSlot
         // again when it ends.
         Volatile.Write(ref _ended, true);
         Interlocked.MemoryBarrier();
-        if (!TryTakeParked(out DbConnection parked, out DbCommand? command, out long parkedAt, out _))
-            return;
+        DbConnection? parked = TryTakeParked(out DbConnection taken, out long parkedAt, out _) ? taken : null;
+        DbCommand? command = Unsafe.As<DbCommand?>(Interlocked.Exchange(ref _command, null));
+
         if (command is not null)
         {
             if (async)
@@ -281,6 +292,8 @@ internal sealed class ScopeSlot
                 command.Dispose();
         }
 
+        if (parked is null)
+            return;
         Pool.Telemetry.ParkEnded(parkedAt);
         if (async)
             await parked.DisposeAsync().ConfigureAwait(false);
