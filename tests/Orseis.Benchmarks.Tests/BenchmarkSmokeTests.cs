@@ -19,6 +19,7 @@ public sealed class BenchmarkSmokeTests
     [
         typeof(RatioStudy), typeof(OrmOverhead), typeof(OpenCloseCost), typeof(PrepareCost), typeof(DiagnosticsOverhead), typeof(CancellationOverhead),
         typeof(ExecuteManyOverhead), typeof(ScopeOverhead), typeof(RepeatedStatementOverhead), typeof(RetriesOverhead),
+        typeof(ScopeFlowOverhead),
     ];
 
     [Fact]
