@@ -95,8 +95,7 @@ public sealed class OrseisOptions
             throw new ArgumentException("OrseisOptions.PoolName must not be empty; leave it null for the default name.", nameof(PoolName));
         Diagnostics.Validate();
         ArgumentNullException.ThrowIfNull(Retry, nameof(Retry));
-        Retry.Validate();
-        Retries = Retry.Enabled ? new Execution.CallRetries(Retry) : null;
+        Retries = Retry.Validate() ? new Execution.CallRetries(Retry) : null;
         return this;
     }
 }

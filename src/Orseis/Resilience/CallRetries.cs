@@ -18,8 +18,6 @@ internal sealed class CallRetries
     private static readonly Counter<long> Retries = OrseisMetrics.Meter.CreateCounter<long>(
         "orseis.retries", "{retry}", "Calls Orseis ran again after a failure safe to retry, tagged with orseis.retry.reason.");
 
-    private static readonly ResiliencePropertyKey<RetriedCall> CallKey = new("Orseis.RetriedCall");
-
     private readonly TimeSpan _baseDelay;
     private readonly TimeSpan _maxDelay;
 
@@ -69,7 +67,7 @@ internal sealed class CallRetries
     public static ResilienceContext Context(RetriedCall call, CancellationToken cancellationToken)
     {
         ResilienceContext context = ResilienceContextPool.Shared.Get(cancellationToken);
-        context.Properties.Set(CallKey, call);
+        context.Properties.Set(RetriedCall.Key, call);
         return context;
     }
 
@@ -98,7 +96,7 @@ internal sealed class CallRetries
 
     private static bool ShouldRetry(Exception? error, ResilienceContext context)
     {
-        if (error is null || !context.Properties.TryGetValue(CallKey, out RetriedCall? call))
+        if (error is null || !context.Properties.TryGetValue(RetriedCall.Key, out RetriedCall? call))
             return false;
         return call.Unit
             ? call.Retries.MayRetryUnit(error, call.FirstFailed, call.CommitSent, context.CancellationToken)
@@ -112,14 +110,14 @@ internal sealed class CallRetries
     {
         double doubled = _baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30));
         double ms = Math.Min(doubled, _maxDelay.TotalMilliseconds) * (0.5 + (Random.Shared.NextDouble() / 2));
-        if (context.Properties.TryGetValue(CallKey, out RetriedCall? call))
+        if (context.Properties.TryGetValue(RetriedCall.Key, out RetriedCall? call))
             ms = Math.Min(ms, Math.Max(0, (Budget - Stopwatch.GetElapsedTime(call.FirstFailed)).TotalMilliseconds));
         return TimeSpan.FromMilliseconds(ms);
     }
 
     private static void Retried(ResilienceContext context, int attempt, TimeSpan delay, Exception? error)
     {
-        if (!context.Properties.TryGetValue(CallKey, out RetriedCall? call) || error is null)
+        if (!context.Properties.TryGetValue(RetriedCall.Key, out RetriedCall? call) || error is null)
             return;
         string reason = (call.Unit ? UnitReason(error, call.CommitSent) : OrseisRetry.ReasonToRetry(error)) ?? "unknown";
         KeyValuePair<string, object?>[] pool = call.Pool.Tags;
@@ -144,6 +142,13 @@ internal sealed class CallRetries
 internal sealed class RetriedCall(
     CallRetries retries, Activity? span, PoolTelemetry pool, bool unit = false)
 {
+    /// <summary>
+    /// Where a retried call is kept in Polly's context. Here rather than in <see cref="CallRetries"/>: a static field of a
+    /// Polly struct makes the runtime load Polly.Core with the type that holds it, and <see cref="CallRetries"/> is loaded
+    /// when <see cref="OrseisOptions"/>' validation is compiled, at every database's creation, retries on or off (issue 44).
+    /// </summary>
+    public static readonly ResiliencePropertyKey<RetriedCall> Key = new("Orseis.RetriedCall");
+
     private long _firstFailed;
 
     public CallRetries Retries { get; } = retries;

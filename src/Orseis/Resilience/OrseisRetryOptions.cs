@@ -14,10 +14,10 @@ namespace Orseis;
 public sealed class OrseisRetryOptions
 {
     /// <summary>Whether calls are retried at all. Default: <see langword="false"/>.</summary>
-    public bool Enabled { get; set; }
+    public bool Enabled { get => _enabled; set => _enabled = value; }
 
     /// <summary>The most times one call is run again after its first attempt. Default: 10; at least 1, at most 100.</summary>
-    public int MaxRetries { get; set; } = 10;
+    public int MaxRetries { get => _maxRetries; set => _maxRetries = value; }
 
     /// <summary>
     /// The time from a call's first failure after which no retry starts, and past which no delay before a retry ends: the
@@ -25,30 +25,41 @@ public sealed class OrseisRetryOptions
     /// first attempt, the budget and the last attempt started within it; the caller's cancellation token bounds all of
     /// it. Default: 5 s; more than zero, at most 10 minutes.
     /// </summary>
-    public TimeSpan Budget { get; set; } = TimeSpan.FromSeconds(5);
+    public TimeSpan Budget { get => _budget; set => _budget = value; }
 
     /// <summary>The delay before the first retry; each later one doubles it, up to <see cref="MaxDelay"/>. Default: 50 ms.</summary>
-    public TimeSpan BaseDelay { get; set; } = TimeSpan.FromMilliseconds(50);
+    public TimeSpan BaseDelay { get => _baseDelay; set => _baseDelay = value; }
 
     /// <summary>The longest delay between two attempts. Default: 1 s; at least <see cref="BaseDelay"/>.</summary>
-    public TimeSpan MaxDelay { get; set; } = TimeSpan.FromSeconds(1);
+    public TimeSpan MaxDelay { get => _maxDelay; set => _maxDelay = value; }
 
-    internal void Validate()
+    // Validate reads the fields: every database validates these settings, and a property read there is a method the JIT
+    // compiles at the process's start even when no one else reads it (issue 44).
+    private bool _enabled;
+    private int _maxRetries = 10;
+    private TimeSpan _budget = TimeSpan.FromSeconds(5);
+    private TimeSpan _baseDelay = TimeSpan.FromMilliseconds(50);
+    private TimeSpan _maxDelay = TimeSpan.FromSeconds(1);
+
+    /// <summary>Whether calls are retried; read with the settings' checks, without a property read.</summary>
+    internal bool Validate()
     {
-        if (MaxRetries is < 1 or > 100)
-            throw new ArgumentException($"OrseisOptions.Retry.MaxRetries must be from 1 to 100, not {MaxRetries}.", nameof(MaxRetries));
-        if (Budget <= TimeSpan.Zero || Budget > TimeSpan.FromMinutes(10))
+        if (_maxRetries is < 1 or > 100)
+            throw new ArgumentException($"OrseisOptions.Retry.MaxRetries must be from 1 to 100, not {_maxRetries}.", nameof(MaxRetries));
+        if (_budget <= TimeSpan.Zero || _budget > TimeSpan.FromMinutes(10))
         {
             throw new ArgumentException(
-                $"OrseisOptions.Retry.Budget must be more than zero and at most 10 minutes, not {Budget}.", nameof(Budget));
+                $"OrseisOptions.Retry.Budget must be more than zero and at most 10 minutes, not {_budget}.", nameof(Budget));
         }
-        if (BaseDelay < TimeSpan.Zero)
-            throw new ArgumentException($"OrseisOptions.Retry.BaseDelay must be zero or positive, not {BaseDelay}.", nameof(BaseDelay));
-        if (MaxDelay < BaseDelay || MaxDelay > TimeSpan.FromMinutes(1))
+        if (_baseDelay < TimeSpan.Zero)
+            throw new ArgumentException($"OrseisOptions.Retry.BaseDelay must be zero or positive, not {_baseDelay}.", nameof(BaseDelay));
+        if (_maxDelay < _baseDelay || _maxDelay > TimeSpan.FromMinutes(1))
         {
             throw new ArgumentException(
-                $"OrseisOptions.Retry.MaxDelay must be at least BaseDelay ({BaseDelay}) and at most a minute, not {MaxDelay}.",
+                $"OrseisOptions.Retry.MaxDelay must be at least BaseDelay ({_baseDelay}) and at most a minute, not {_maxDelay}.",
                 nameof(MaxDelay));
         }
+
+        return _enabled;
     }
 }

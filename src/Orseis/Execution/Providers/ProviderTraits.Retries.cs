@@ -18,7 +18,10 @@ internal sealed partial class ProviderTraits
     /// Orseis does not know, and for SQLite and SqlClient (whose error numbers are not read: a refused socket is told
     /// without a trait, by <see cref="OrseisRetry"/>).
     /// </summary>
-    public Func<Exception, bool> CouldNotConnect { get; private init; } = static _ => false;
+    public readonly Func<Exception, bool> CouldNotConnect;
+
+    /// <summary>A provider whose errors Orseis does not read for this: none of them says so.</summary>
+    private static bool NeverCouldNotConnect(Exception error) => false;
 
     /// <summary>
     /// True when <paramref name="error"/>, an exception of any type, is one its provider's <see cref="CouldNotConnect"/>

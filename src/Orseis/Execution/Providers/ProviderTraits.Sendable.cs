@@ -24,7 +24,7 @@ internal sealed partial class ProviderTraits
     /// <c>Microsoft.*</c> assembly, as what it is. False where it refuses it (its error may quote the value, as
     /// MySqlConnector's does) or sends its <c>ToString()</c> text (MySql.Data does, for any type it does not know).
     /// </summary>
-    public Func<Type, bool> SendsFrameworkType { get; private init; } = AnyFrameworkType;
+    public readonly Func<Type, bool> SendsFrameworkType;
 
     /// <summary>A provider Orseis does not know: its own types are unknown too, so the runtime's are let through.</summary>
     private static bool AnyFrameworkType(Type type) => true;

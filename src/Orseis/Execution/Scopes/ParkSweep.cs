@@ -29,7 +29,14 @@ internal sealed class ParkSweep
     private int _sweeping;
     private long _tick;
 
-    private static readonly ConcurrentDictionary<TimeSpan, ParkSweep> SystemSweeps = new();
+    /// <summary>The system clock's sweep of the first idle window asked for: the one most processes ever use.</summary>
+    private static ParkSweep? _firstSystemSweep;
+
+    /// <summary>
+    /// The system clock's sweeps of the other windows, made when a second window is first asked for: a dictionary keyed
+    /// by a struct is code the JIT compiles for it, which a process with one window would pay for at its first database.
+    /// </summary>
+    private static ConcurrentDictionary<TimeSpan, ParkSweep>? _otherSystemSweeps;
 
     private ParkSweep(TimeProvider time, TimeSpan window)
     {
@@ -55,10 +62,29 @@ internal sealed class ParkSweep
     /// The sweep of connections parked for <paramref name="window"/> on <paramref name="time"/>: one per window on the system
     /// clock, shared by every database with that window; a new one for any other clock (a test's fake one).
     /// </summary>
-    public static ParkSweep For(TimeProvider time, TimeSpan window) =>
-        time == TimeProvider.System
-            ? SystemSweeps.GetOrAdd(window, static w => new ParkSweep(TimeProvider.System, w))
-            : new ParkSweep(time, window);
+    public static ParkSweep For(TimeProvider time, TimeSpan window)
+    {
+        if (time != TimeProvider.System)
+            return new ParkSweep(time, window);
+        ParkSweep first = Volatile.Read(ref _firstSystemSweep) ?? FirstSystemSweep(window);
+        if (first.Period == window)
+            return first;
+        ConcurrentDictionary<TimeSpan, ParkSweep> others = Volatile.Read(ref _otherSystemSweeps) ?? OtherSystemSweeps();
+        return others.GetOrAdd(window, static w => new ParkSweep(TimeProvider.System, w));
+    }
+
+    /// <summary>Makes the first window's sweep; when threads race, the first one stored is every thread's.</summary>
+    private static ParkSweep FirstSystemSweep(TimeSpan window)
+    {
+        var made = new ParkSweep(TimeProvider.System, window); // a loser's is dropped before it ever runs: no thread, no timer
+        return Interlocked.CompareExchange(ref _firstSystemSweep, made, null) ?? made;
+    }
+
+    private static ConcurrentDictionary<TimeSpan, ParkSweep> OtherSystemSweeps()
+    {
+        var made = new ConcurrentDictionary<TimeSpan, ParkSweep>();
+        return Interlocked.CompareExchange(ref _otherSystemSweeps, made, null) ?? made;
+    }
 
     /// <summary>Queues <paramref name="slot"/>, which just parked a connection and was not queued; starts the timer if it sleeps.</summary>
     public void Enqueue(ScopeSlot slot)
