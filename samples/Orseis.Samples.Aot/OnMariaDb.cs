@@ -1,3 +1,4 @@
+using System.Data;
 using MySqlConnector;
 using Orseis;
 using Orseis.Diagnostics;
@@ -30,6 +31,16 @@ internal static class OnMariaDb
             Console.WriteLine($"mariadb tuple: {first.Id} {first.Name}");
             List<string> names = await db.QueryAsync<string>(Sql("select name from $users where id in @ids order by name"), new { ids = new[] { 7L, 8L } });
             Console.WriteLine("mariadb list argument: " + string.Join(", ", names));
+
+            // An output member: a procedure's OUT parameter written to an object's property (a generated setter, native too).
+            await db.ExecuteAsync(Sql(
+                "create procedure $users_total(in p_min bigint, out p_total bigint) " +
+                "begin select count(*) into p_total from $users where id >= p_min; end"));
+            var tally = new Tally();
+            await db.ExecuteAsync(Sql("$users_total"), new ParameterBag { CommandType = CommandType.StoredProcedure }
+                .Add("p_min", 8L)
+                .Output(tally, t => t.Total, name: "p_total", direction: ParameterDirection.Output));
+            Console.WriteLine($"mariadb output member: {tally.Total}");
 
             using (GridReader grid = await db.QueryMultipleAsync(Sql("select count(*) as n from $users; select id, name as owner from $users order by id")))
             {
@@ -64,7 +75,14 @@ internal static class OnMariaDb
         }
         finally
         {
+            await db.ExecuteAsync(Sql("drop procedure if exists $users_total"));
             await db.ExecuteAsync(Sql("drop table $users"));
         }
     }
+}
+
+/// <summary>The object a procedure's output is written to.</summary>
+internal sealed class Tally
+{
+    public long Total { get; set; }
 }

@@ -45,6 +45,11 @@ await using (var db = new Database(SqliteFactory.Instance, $"Data Source={file}"
     long count = await db.QuerySingleAsync<long>("select count(*) from users");
     Console.WriteLine($"scalars: {string.Join(", ", names)}; {count} users");
 
+    // A nullable struct row: the struct mapped by its members and wrapped; no row gives null.
+    Point? corner = await db.QueryFirstOrDefaultAsync<Point?>("select 3 as x, 4 as y");
+    Point? nowhere = db.QueryFirstOrDefault<Point?>("select 3 as x, 4 as y where 0");
+    Console.WriteLine($"nullable struct: {corner}, none: {(nowhere is null ? "null" : "a row")}");
+
     // A row type given as a Type (a typeof in the call: the generator sees it).
     List<object?> byType = db.Query(typeof(User), "select id, name from users where id = 9");
     Console.WriteLine($"by type: {byType[0]}");
@@ -110,6 +115,9 @@ internal sealed class Account
 
     public string Owner { get; set; } = "";
 }
+
+/// <summary>A struct row, read as <c>Point?</c>.</summary>
+internal readonly record struct Point(long X, long Y);
 
 /// <summary>A one-column row.</summary>
 internal sealed record Count(long N);

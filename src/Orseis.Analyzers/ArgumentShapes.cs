@@ -13,18 +13,42 @@ namespace Orseis.Analyzers;
 /// </summary>
 internal static class ArgumentShapes
 {
-    public static ShapeSource? Of(ITypeSymbol type, IAssemblySymbol within)
+    public static ShapeSource? Of(ITypeSymbol type, IAssemblySymbol within) => Of(type, within, out _);
+
+    /// <summary>The argument shape of <paramref name="type"/>; when there is none, <paramref name="why"/> says why it matters (null
+    /// when the runtime needs none: a dictionary, a ParameterBag, a list, or a type it refuses anyway).</summary>
+    public static ShapeSource? Of(ITypeSymbol type, IAssemblySymbol within, out string? why)
     {
+        why = null;
+        if (type is ITypeParameterSymbol)
+        {
+            why = "it is a type parameter, so the generator sees no type at this call";
+            return null;
+        }
+
+        if (type is INamedTypeSymbol { TypeKind: TypeKind.Class, IsAbstract: true, IsStatic: false } abstractClass
+            && !IsCollection(abstractClass) && !Framework(abstractClass))
+        {
+            why = "it is an abstract class: the object's own type is not known at the call";
+            return null;
+        }
+
         if (type is not INamedTypeSymbol named || named.TypeKind is not (TypeKind.Class or TypeKind.Struct) || named.IsTupleType
             || named.SpecialType != SpecialType.None || named.IsAbstract || named.IsRefLikeType || IsCollection(named)
-            || named.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "System" || ns.StartsWith("System.") || ns == "Orseis"))
+            || Framework(named))
         {
             return null;
         }
 
         string? template = Template(named, within);
         if (template is null)
+        {
+            why = named.IsAnonymousType
+                ? "it is an anonymous type with a member whose type generated code cannot name"
+                : "generated code cannot name it (a private or protected type, or an internal type of another assembly)";
             return null;
+        }
+
         var (properties, fields) = Shapes.PublicMembers(named);
         var names = new List<string>();
         var reads = new List<string>();
@@ -68,6 +92,9 @@ internal static class ArgumentShapes
 
         return $"new {{ {string.Join(", ", parts)} }}";
     }
+
+    private static bool Framework(INamedTypeSymbol type) =>
+        type.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "System" || ns.StartsWith("System.") || ns == "Orseis");
 
     private static bool IsCollection(INamedTypeSymbol type) =>
         type.AllInterfaces.Any(i => i.SpecialType == SpecialType.System_Collections_IEnumerable)

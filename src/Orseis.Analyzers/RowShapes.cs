@@ -18,29 +18,99 @@ internal static class RowShapes
     private const string Accessor = "[global::System.Runtime.CompilerServices.UnsafeAccessor(" +
         "global::System.Runtime.CompilerServices.UnsafeAccessorKind.";
 
-    public static ShapeSource? Of(ITypeSymbol type, IAssemblySymbol within)
+    public static ShapeSource? Of(ITypeSymbol type, IAssemblySymbol within) => Of(type, within, out _);
+
+    /// <summary>The row shape of <paramref name="type"/>; when there is none, <paramref name="why"/> says why (or is null when
+    /// the runtime needs none: <c>object</c>, <c>dynamic</c>, a framework or Orseis type it reads itself).</summary>
+    public static ShapeSource? Of(ITypeSymbol type, IAssemblySymbol within, out string? why)
     {
-        if (type is not INamedTypeSymbol named || named.IsUnboundGenericType || named.IsAnonymousType || !Shapes.Nameable(named, within))
-            return null;
-        if (named.IsTupleType)
-            return Tuple(named);
-        if (IsScalar(named))
-            return named.SpecialType == SpecialType.System_Object ? null : Scalar(named);
-        if ( named.IsAbstract || named.IsStatic || named.IsRefLikeType
-            || named.TypeKind is not (TypeKind.Class or TypeKind.Struct)
-            || named.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "System" || ns.StartsWith("System.") || ns == "Orseis"))
+        why = null;
+        if (type is ITypeParameterSymbol)
         {
+            why = "it is a type parameter, so the generator sees no type at this call";
             return null;
         }
 
-        return Object(named, within);
+        if (type is not INamedTypeSymbol named || named.IsUnboundGenericType)
+            return null; // an array (byte[] is a scalar), dynamic, a pointer: not the generator's business
+        if (named.IsAnonymousType)
+        {
+            why = "it is an anonymous type, which generated code cannot name";
+            return null;
+        }
+
+        if (!Shapes.Nameable(named, within))
+        {
+            why = "generated code cannot name it (a private or protected type, an internal type of another assembly, or such a " +
+                "type as a type argument)";
+            return null;
+        }
+
+        if (named.IsTupleType)
+            return Tuple(named);
+        if (IsNullable(named, out INamedTypeSymbol? inner) && !IsScalar(inner!))
+            return NullableRow(named, inner!, within, out why);
+        if (IsScalar(named))
+            return named.SpecialType == SpecialType.System_Object ? null : Scalar(named);
+        if (named.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "System" || ns.StartsWith("System.") || ns == "Orseis"))
+            return null;
+        if (named.IsAbstract || named.IsStatic || named.IsRefLikeType || named.TypeKind is not (TypeKind.Class or TypeKind.Struct))
+        {
+            why = named.TypeKind == TypeKind.Interface ? "it is an interface: the generator cannot know what type to make"
+                : named.IsAbstract ? "it is an abstract class: the generator cannot know what type to make"
+                : named.IsRefLikeType ? "it is a ref struct"
+                : "it is not a class, record or struct";
+            return null;
+        }
+
+        return Object(named, within, out why);
+    }
+
+    private static bool IsNullable(INamedTypeSymbol type, out INamedTypeSymbol? inner)
+    {
+        inner = type.OriginalDefinition.SpecialType == SpecialType.System_Nullable_T ? type.TypeArguments[0] as INamedTypeSymbol : null;
+        return inner is not null;
+    }
+
+    /// <summary>
+    /// <c>Query&lt;Point?&gt;</c>: the struct's own shape and <c>AddNullableRow</c>, so the runtime maps the struct and wraps it,
+    /// as its compiled mapper does; and the one-column reads of <c>Point?</c> too, for a struct read by a type handler.
+    /// </summary>
+    private static ShapeSource? NullableRow(INamedTypeSymbol type, INamedTypeSymbol inner, IAssemblySymbol within, out string? why)
+    {
+        why = null;
+        if (inner.IsTupleType)
+        {
+            why = "it is a nullable value tuple";
+            return null;
+        }
+
+        if (inner.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "System" || ns.StartsWith("System.") || ns == "Orseis"))
+            return null;
+        if (Object(inner, within, out why) is not { } row)
+        {
+            why = $"its struct {inner.Name} gets no shape: {why}";
+            return null;
+        }
+
+        string name = Shapes.Name(inner);
+        var code = new StringBuilder();
+        code.Line("private static void $NAME$()")
+            .Line("{")
+            .Line("    $NAME$_Row();")
+            .Line($"    {S}ShapeRegistry.AddNullableRow<{name}>();")
+            .Line($"    {S}ShapeRegistry.AddScalar<{name}?>({Shapes.Value(type)});")
+            .Line("}")
+            .Append(row.Code.Replace("$NAME$", "$NAME$_Row"));
+        return new ShapeSource("row " + Shapes.Name(type), code.ToString());
     }
 
     /// <summary>Read from one column, as the runtime's ScalarTypes: primitives, string, decimal, enums, the date and time types,
-    /// Guid, and any of them in <c>Nullable&lt;&gt;</c> (object is a dynamic row, not a scalar).</summary>
-    private static bool IsScalar(INamedTypeSymbol type) =>
-        type.SpecialType != SpecialType.None || type.TypeKind == TypeKind.Enum
-        || type.OriginalDefinition.SpecialType == SpecialType.System_Nullable_T
+    /// Guid, and any of them in <c>Nullable&lt;&gt;</c> (object is a dynamic row, not a scalar; a nullable struct of another kind
+    /// is a row, <see cref="NullableRow"/>).</summary>
+    public static bool IsScalar(INamedTypeSymbol type) =>
+        IsNullable(type, out INamedTypeSymbol? inner) ? IsScalar(inner!)
+        : type.SpecialType != SpecialType.None || type.TypeKind == TypeKind.Enum
         || type.ContainingNamespace?.ToDisplayString() == "System"
             && type.Name is "DateTimeOffset" or "DateOnly" or "TimeOnly" or "TimeSpan" or "Guid";
 
@@ -83,8 +153,9 @@ internal static class RowShapes
         return new ShapeSource("row " + name, code.ToString());
     }
 
-    private static ShapeSource? Object(INamedTypeSymbol type, IAssemblySymbol within)
+    private static ShapeSource? Object(INamedTypeSymbol type, IAssemblySymbol within, out string? why)
     {
+        why = null;
         bool isStruct = type.TypeKind == TypeKind.Struct;
         bool generic = type.IsGenericType || type.ContainingType is not null && type.ContainingType.IsGenericType;
         string name = Shapes.Name(type);
@@ -93,7 +164,10 @@ internal static class RowShapes
         var constructors = new List<string>();
         var members = new List<string>();
         if (type.GetMembers().Any(m => m is IPropertySymbol { IsRequired: true } or IFieldSymbol { IsRequired: true }))
-            return null; // generated code cannot call its constructor without setting them
+        {
+            why = "it has required members, which generated code cannot leave unset when it calls the constructor";
+            return null;
+        }
 
         IMethodSymbol[] publicConstructors = [.. type.InstanceConstructors.Where(c => c.DeclaredAccessibility == Accessibility.Public)];
         bool parameterless = isStruct || publicConstructors.Any(c => c.Parameters.Length == 0);
@@ -105,8 +179,12 @@ internal static class RowShapes
         {
             foreach (IMethodSymbol constructor in publicConstructors)
             {
-                if (constructor.Parameters.Any(p => p.RefKind != RefKind.None || !Shapes.Nameable(p.Type, within)))
+                if (constructor.Parameters.FirstOrDefault(p => p.RefKind != RefKind.None || !Shapes.Nameable(p.Type, within)) is { } bad)
+                {
+                    why = $"its constructor parameter '{bad.Name}' is by reference or of a type generated code cannot name";
                     return null;
+                }
+
                 string parameters = string.Join(", ", constructor.Parameters.Select(p =>
                     $"new {S}ShapeParameter({Shapes.Literal(p.Name)}, {Shapes.Value(p.Type)})"));
                 string arguments = string.Join(", ", constructor.Parameters.Select((p, i) => $"a.Get<{Shapes.Name(p.Type)}>({i})"));
@@ -120,7 +198,11 @@ internal static class RowShapes
             && type.InstanceConstructors.Any(c => c.Parameters.Length == 0 && c.DeclaredAccessibility != Accessibility.Public))
         {
             if (generic)
+            {
+                why = "it is generic and its parameterless constructor is not public (an accessor cannot reach it)";
                 return null;
+            }
+
             accessors.Line(Accessor + "Constructor)]")
                 .Line($"private static extern {name} $NAME$_New();");
             hidden = "$NAME$_New";
@@ -131,20 +213,34 @@ internal static class RowShapes
         foreach (IPropertySymbol property in properties)
         {
             if (!Shapes.Nameable(property.Type, within))
+            {
+                why = $"generated code cannot name the type of its property {property.Name}";
                 return null;
+            }
+
             string valueType = Shapes.Name(property.Type);
             string? set = Setter(property, type, within, isStruct, generic, accessors, valueType, ref n);
             if (set == "skip")
                 continue;
             if (set is null)
+            {
+                why = generic
+                    ? $"it is generic and its property {property.Name} needs an accessor (an init or non-public setter, get-only)"
+                    : $"its get-only property {property.Name} is declared in another assembly, whose backing field cannot be told";
                 return null;
+            }
+
             members.Add(Member(name, property.Name, property.Type, set));
         }
 
         foreach (IFieldSymbol field in fields)
         {
             if (!Shapes.Nameable(field.Type, within))
+            {
+                why = $"generated code cannot name the type of its field {field.Name}";
                 return null;
+            }
+
             string valueType = Shapes.Name(field.Type);
             string set;
             if (!field.IsReadOnly && !field.IsConst)
@@ -154,7 +250,11 @@ internal static class RowShapes
             else
             {
                 if (generic || field.IsConst)
+                {
+                    why = $"it is generic and its readonly field {field.Name} needs an accessor";
                     return null;
+                }
+
                 string accessor = FieldAccessor(accessors, field.ContainingType, field.Name, valueType, isStruct, ref n);
                 set = $"static ({name} t, {valueType} v) => {{ {accessor}({(isStruct ? "ref " : "")}t) = v; return t; }}";
             }

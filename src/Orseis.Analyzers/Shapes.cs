@@ -21,6 +21,13 @@ internal static class Shapes
             return ImmutableArray<ShapeSource>.Empty;
         var found = ImmutableArray.CreateBuilder<ShapeSource>();
         IAssemblySymbol within = model.Compilation.Assembly;
+        if (OutputShapes.IsOutput(method))
+        {
+            if (OutputShapes.Of(method, invocation, model, token, out _) is { } output)
+                found.Add(output);
+            return found.ToImmutable();
+        }
+
         foreach (ITypeSymbol argument in method.TypeArguments)
         {
             if (RowShapes.Of(argument, within) is { } row)
@@ -59,7 +66,8 @@ internal static class Shapes
     private static bool IsTypes(ITypeSymbol type) =>
         type is IArrayTypeSymbol array ? IsTypes(array.ElementType) : type.ToDisplayString() == "System.Type";
 
-    private static IParameterSymbol? Parameter(IMethodSymbol method, InvocationExpressionSyntax invocation, ArgumentSyntax argument)
+    /// <summary>The parameter an argument of the call is for (by name, or by position).</summary>
+    public static IParameterSymbol? Parameter(IMethodSymbol method, InvocationExpressionSyntax invocation, ArgumentSyntax argument)
     {
         if (argument.NameColon is { } named)
             return method.Parameters.FirstOrDefault(p => p.Name == named.Name.Identifier.ValueText);
@@ -67,7 +75,7 @@ internal static class Shapes
         return position < method.Parameters.Length ? method.Parameters[position] : null;
     }
 
-    private static bool IsOrseis(INamedTypeSymbol? type)
+    public static bool IsOrseis(INamedTypeSymbol? type)
     {
         INamespaceSymbol? ns = type?.ContainingNamespace;
         while (ns is { ContainingNamespace.IsGlobalNamespace: false })

@@ -28,6 +28,34 @@ internal static class Compiler
         return await compilation.WithAnalyzers([analyzer]).GetAnalyzerDiagnosticsAsync();
     }
 
+    /// <summary>Runs <paramref name="analyzer"/> with the project's MSBuild properties as the SDK passes them
+    /// (<c>build_property.EnableAotAnalyzer</c> = <c>true</c>, ...).</summary>
+    public static async Task<ImmutableArray<Diagnostic>> AnalyzeAsync(
+        string program, DiagnosticAnalyzer analyzer, IReadOnlyDictionary<string, string> properties)
+    {
+        CSharpCompilation compilation = Compile(program);
+        Assert.Empty(compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+        var options = new AnalyzerOptions([], new Properties(properties.ToDictionary(p => "build_property." + p.Key, p => p.Value)));
+        return await compilation.WithAnalyzers([analyzer], options).GetAnalyzerDiagnosticsAsync();
+    }
+
+    private sealed class Properties(Dictionary<string, string> values) : AnalyzerConfigOptionsProvider
+    {
+        private static readonly Options None = new([]);
+
+        public override AnalyzerConfigOptions GlobalOptions { get; } = new Options(values);
+
+        public override AnalyzerConfigOptions GetOptions(SyntaxTree tree) => None;
+
+        public override AnalyzerConfigOptions GetOptions(AdditionalText textFile) => None;
+    }
+
+    private sealed class Options(Dictionary<string, string> values) : AnalyzerConfigOptions
+    {
+        public override bool TryGetValue(string key, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? value) =>
+            values.TryGetValue(key, out value);
+    }
+
     /// <summary>Runs the shape generator; returns what it wrote and the compilation's errors with it.</summary>
     public static (string Generated, Diagnostic[] Errors) Generate(string program)
     {

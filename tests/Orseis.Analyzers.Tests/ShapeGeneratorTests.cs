@@ -68,4 +68,38 @@ public sealed class ShapeGeneratorTests
         Assert.Contains("ObjectShape<global::User>", generated, StringComparison.Ordinal);
         Assert.DoesNotContain("AddScalar<object>", generated, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void A_nullable_struct_row_gets_its_structs_shape_wrapped_and_an_output_member_its_accessors()
+    {
+        (string generated, var errors) = Compiler.Generate(
+            """
+            Database db = null!;
+            var account = new Account();
+            db.QueryFirstOrDefault<Point?>("select 1 as x, 2 as y");
+            db.Execute("call p(@Id)", new ParameterBag()
+                .Output(account, a => a.Id).Output(account, a => a.Note).Output(account, a => a.Home!.City).Output(account, a => a.Count)
+                .Output(account, a => a.Computed));
+
+            public readonly struct Point { public long X { get; init; } public long Y { get; } }
+            public sealed class Account
+            {
+                public int Id { get; set; }
+                public string? Note { get; private set; }
+                public Address? Home { get; set; }
+                public int Count;
+                public int Computed => Id;
+            }
+            public sealed class Address { public string? City { get; set; } }
+            """);
+
+        Assert.Empty(errors);
+        Assert.Contains("ObjectShape<global::Point>", generated, StringComparison.Ordinal);
+        Assert.Contains("AddNullableRow<global::Point>()", generated, StringComparison.Ordinal);
+        Assert.Contains("AddOutput<global::Account, int>(\"Id\"", generated, StringComparison.Ordinal);
+        Assert.Contains("AddOutput<global::Account, string>(\"Home.City\"", generated, StringComparison.Ordinal);
+        Assert.Contains("AddOutput<global::Account, int>(\"Count\"", generated, StringComparison.Ordinal);
+        Assert.Contains("Name = \"set_Note\")]", generated, StringComparison.Ordinal);
+        Assert.DoesNotContain("\"Computed\"", generated, StringComparison.Ordinal); // no setter: the runtime refuses it
+    }
 }

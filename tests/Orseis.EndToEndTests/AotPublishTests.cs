@@ -5,8 +5,8 @@ namespace Orseis.EndToEndTests;
 
 /// <summary>
 /// A user's Native AOT publish (issue 44): samples/Orseis.Samples.Aot, which runs the README example, a record, a class, a
-/// tuple, anonymous-object arguments, multi-mapping, a grid, a session with a transaction and the detectors on SQLite (and,
-/// given <c>mariadb</c>, on a MariaDB server through MySqlConnector), is published with <c>PublishAot=true</c> (the SDK's
+/// tuple, a nullable struct, anonymous-object arguments, multi-mapping, a grid, a session with a transaction and the detectors
+/// on SQLite (and, given <c>mariadb</c>, on a MariaDB server through MySqlConnector, with an output member), is published with <c>PublishAot=true</c> (the SDK's
 /// own ILCompiler) into a folder of its own, once for the class (<see cref="AotSampleBuild"/>); the publish must give no
 /// warning naming Orseis, and the native binary must print exactly what the JIT build prints.
 /// </summary>
@@ -24,6 +24,7 @@ public sealed partial class AotPublishTests(AotSampleBuild build) : IClassFixtur
         Assert.Contains("User { Id = 42, Name = Ada }", jit, StringComparison.Ordinal);
         Assert.Contains("multi-mapped: Notes by Ada; Compilers by Grace", jit, StringComparison.Ordinal);
         Assert.Contains("session: 10 Tony", jit, StringComparison.Ordinal);
+        Assert.Contains("nullable struct: Point { X = 3, Y = 4 }, none: null", jit, StringComparison.Ordinal);
         Assert.Contains("churn named: True", jit, StringComparison.Ordinal);
         Assert.Equal(jit, aot);
     }
@@ -37,6 +38,7 @@ public sealed partial class AotPublishTests(AotSampleBuild build) : IClassFixtur
 
         Assert.Contains("mariadb: User { Id = 42, Name = Ada }", jit, StringComparison.Ordinal);
         Assert.Contains("mariadb list argument: Edsger, Grace", jit, StringComparison.Ordinal);
+        Assert.Contains("mariadb output member: 2", jit, StringComparison.Ordinal);
         Assert.Contains("mariadb grid: 3 users; Grace#7, Edsger#8, Ada#42", jit, StringComparison.Ordinal);
         Assert.Contains("mariadb session: 10 Tony", jit, StringComparison.Ordinal);
         Assert.Contains("churn named: True", jit, StringComparison.Ordinal);

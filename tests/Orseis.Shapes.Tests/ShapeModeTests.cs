@@ -2,6 +2,7 @@ using Orseis.Mapping;
 using Orseis.Shapes;
 using Orseis.Tests.Infrastructure;
 using Orseis.Tests.Mapping;
+using Orseis.Tests.Parameters;
 
 namespace Orseis.Tests.Shapes;
 
@@ -96,6 +97,66 @@ public sealed class ShapeModeTests
 
         Assert.NotNull(ShapeRegistry.RuntimeRow(typeof(Book)));
         Assert.Equal(new Book(1, "person 1", 21), books[0]);
+    }
+
+    /// <summary>A struct row read as <c>Spot?</c>: every member can hold NULL, so a row of NULL columns maps.</summary>
+    public struct Spot
+    {
+        public long? X { get; set; }
+
+        public string? Label { get; set; }
+    }
+
+    [Fact]
+    public async Task A_nullable_struct_row_is_the_struct_mapped_over_its_shape_wrapped_and_no_row_is_null()
+    {
+        using var db = new SeededDatabase(RunnerKind.OpenPerCall);
+        int before = ShapeMappers.Built;
+
+        List<Spot?> spots = db.Runner.Query<Spot?>("select age as x, name as label from people order by id");
+        Spot? nulls = db.Runner.QuerySingle<Spot?>("select null as x, null as label");
+        Spot? none = db.Runner.QueryFirstOrDefault<Spot?>("select age as x, name as label from people where id > 99");
+        Spot? noSingle = await db.Runner.QuerySingleOrDefaultAsync<Spot?>("select age as x, name as label from people where id > 99");
+
+        Assert.NotNull(ShapeRegistry.Row<Spot>());
+        Assert.True(ShapeMappers.Built > before, "no mapper was built over a shape");
+        Assert.Equal([(21L, "person 1"), (22L, "person 2"), (23L, "person 3"), (24L, "person 4"), (null, "person 5")],
+            spots.Select(s => (s!.Value.X, s.Value.Label)));
+        Assert.True(nulls.HasValue, "a row of NULL columns is a row, as compiled: the struct with its members unset");
+        Assert.Equal((null, null), (nulls.Value.X, nulls.Value.Label));
+        Assert.Null(none);
+        Assert.Null(noSingle);
+        var error = Assert.Throws<MappingException>(() => db.Runner.QuerySingle<Spot?>("select 'text' as x, 'a' as label"));
+        Assert.Equal(("x", "Spot.X"), (error.Column, error.Member));
+    }
+
+    [Fact]
+    public void A_nullable_struct_part_of_a_multi_mapped_row_is_null_when_its_split_column_is()
+    {
+        using var db = new SeededDatabase(RunnerKind.OpenPerCall);
+
+        List<(long, Spot?)> rows = db.Runner.Query<long, Spot?, (long, Spot?)>(
+            "select p.id, q.age as x, q.name as label from people p left join people q on q.id = p.id and p.id < 3 order by p.id",
+            (id, spot) => (id, spot), splitOn: "x");
+
+        Assert.Equal([(1L, true), (2L, true), (3L, false), (4L, false), (5L, false)], rows.Select(r => (r.Item1, r.Item2.HasValue)));
+        Assert.Equal((21L, "person 1"), (rows[0].Item2!.Value.X, rows[0].Item2!.Value.Label));
+    }
+
+    [Fact]
+    public void Output_members_of_the_linked_suite_are_written_through_generated_accessors()
+    {
+        // OutputMemberTests (linked) runs its calls here over these: a public setter, a private one (an accessor), a chain, a field.
+        Assert.NotNull(ShapeRegistry.OutputOf(typeof(OutputMemberTests.Account), "Id"));
+        Assert.NotNull(ShapeRegistry.OutputOf(typeof(OutputMemberTests.Account), "Note"));
+        Assert.NotNull(ShapeRegistry.OutputOf(typeof(OutputMemberTests.Account), "Home.City"));
+        Assert.NotNull(ShapeRegistry.OutputOf(typeof(OutputMemberTests.Account), "Count"));
+        Assert.Null(ShapeRegistry.OutputOf(typeof(OutputMemberTests.Account), "ReadOnly")); // refused by the runtime: no setter
+
+        var account = new OutputMemberTests.Account { Id = 3, Home = new OutputMemberTests.Address { City = "Bergen" } };
+        OutputMember note = OutputMember.For<OutputMemberTests.Account>(a => a.Home!.City);
+        Assert.Equal(("Account.Home.City", "HomeCity", typeof(string)), (note.Path, note.DefaultName, note.Type));
+        Assert.Equal("Bergen", note.Read(account, "HomeCity"));
     }
 
     private static string[] ArgumentNames<T>(T args) =>

@@ -17,8 +17,8 @@ internal static class RowMappers
     {
         if (DynamicRows.IsRowType(typeof(T)))
             return (Func<DbDataReader, T>)(object)DynamicRows.Mapper(layout, offset: 0, nullWhenFirstIsNull: false);
-        if (!scalar && ShapeRegistry.Row<T>() is { } shape)
-            return ShapeMappers.Build(shape, layout, offset: 0);
+        if (!scalar && ShapeRegistry.RowMapper<T>(layout) is { } generated)
+            return generated;
         if (scalar && ShapeRegistry.Scalar<T>(CompiledMapping.IsSupported) is { } value)
             return ShapeMappers.Scalar(value, layout, offset: 0);
         return CompiledMapping.IsSupported ? MapperCompiler.Compile<T>(layout, scalar) : throw CompiledMapping.NoShape(typeof(T), "rows");

@@ -25,6 +25,18 @@ internal static class ShapeMappers
         return nullWhenFirstIsNull ? reader => reader.IsDBNull(offset) ? default! : map(reader) : map;
     }
 
+    /// <summary>
+    /// A <c>Nullable&lt;T&gt;</c> struct row (<c>Query&lt;Point?&gt;</c>) as <see cref="MapperCompiler"/> maps it: the struct mapped by
+    /// its members over its shape, wrapped, so a row is never null (all its columns NULL included); with
+    /// <paramref name="nullWhenFirstIsNull"/>, a NULL first column gives null (a multi-mapped part an outer join did not find).
+    /// </summary>
+    public static Func<DbDataReader, T?> Nullable<T>(RowShape<T> shape, Layout layout, int offset, bool nullWhenFirstIsNull)
+        where T : struct
+    {
+        Func<DbDataReader, T> map = Build(shape, layout, offset);
+        return nullWhenFirstIsNull ? reader => reader.IsDBNull(offset) ? null : map(reader) : reader => map(reader);
+    }
+
     /// <summary>A one-column row, read as the compiled mapper reads it (the same guarded column read, no member name).</summary>
     public static Func<DbDataReader, T> Scalar<T>(ShapeValue<T> value, Layout layout, int offset, bool nullWhenFirstIsNull = false)
     {

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.ComponentModel;
+using System.Data.Common;
 using Orseis.Mapping;
 
 namespace Orseis.Shapes;
@@ -16,6 +17,7 @@ public static class ShapeRegistry
     private static readonly ConcurrentDictionary<Type, ArgumentShape> Arguments = new();
     private static readonly ConcurrentDictionary<Type, IRowEntry> Scalars = new();
     private static readonly ConcurrentDictionary<Type, RuntimeRowType> RuntimeRows = new();
+    private static readonly ConcurrentDictionary<(Type Target, string Path), OutputShape> Outputs = new();
 
     /// <summary>Off in a process whose <c>AppContext</c> switch <c>Orseis.DisableGeneratedShapes</c> is on: every type compiled.</summary>
     internal static bool Enabled { get; set; } =
@@ -28,6 +30,38 @@ public static class ShapeRegistry
     {
         ArgumentNullException.ThrowIfNull(shape);
         Rows.TryAdd(typeof(T), new RowEntry<T>(shape));
+    }
+
+    /// <summary>
+    /// Registers <c>Nullable&lt;<typeparamref name="T"/>&gt;</c> as a row type (<c>Query&lt;Point?&gt;</c>), mapped as the compiled
+    /// mapper maps it: over the shape of the struct <typeparamref name="T"/> (registered with <see cref="AddRow{T}"/>), wrapped. A
+    /// row is never null; no row gives null (<c>QueryFirstOrDefault</c>), as does a NULL split column of a multi-mapped part.
+    /// </summary>
+    /// <typeparam name="T">The struct row type.</typeparam>
+    public static void AddNullableRow<T>()
+        where T : struct => Rows.TryAdd(typeof(T?), new NullableRowEntry<T>());
+
+    /// <summary>
+    /// Registers the output member <paramref name="path"/> of <typeparamref name="T"/> (<c>ParameterBag.Output(target, x =&gt;
+    /// x.Address.Id)</c> is path <c>Address.Id</c>): reads of the chain's owners and typed accessors of its last member, so no
+    /// setter is compiled at run time.
+    /// </summary>
+    /// <typeparam name="T">The target's type, as the call's lambda names it.</typeparam>
+    /// <typeparam name="TValue">The last member's type.</typeparam>
+    /// <param name="path">The members' names from <typeparamref name="T"/>, joined by dots.</param>
+    /// <param name="owners">Reads each member of the chain but the last from the object before it.</param>
+    /// <param name="read">Reads the last member from its owner.</param>
+    /// <param name="write">Writes the last member on its owner.</param>
+    public static void AddOutput<T, TValue>(
+        string path, Func<object, object?>[] owners, Func<object, TValue> read, Action<object, TValue> write)
+        where T : class
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        ArgumentNullException.ThrowIfNull(owners);
+        ArgumentNullException.ThrowIfNull(read);
+        ArgumentNullException.ThrowIfNull(write);
+        Outputs.TryAdd((typeof(T), path), new OutputShape(
+            typeof(TValue), owners, owner => read(owner), (owner, bag, name) => write(owner, bag.Get<TValue>(name)!)));
     }
 
     /// <summary>Registers a row type read from one column (<c>Query&lt;int&gt;</c>, <c>Query&lt;string?&gt;</c>, a type with a
@@ -103,7 +137,14 @@ public static class ShapeRegistry
     }
 
     /// <summary>The shape of row type <typeparamref name="T"/>, or null.</summary>
-    internal static RowShape<T>? Row<T>() => Enabled && Rows.TryGetValue(typeof(T), out object? entry) ? ((RowEntry<T>)entry).Shape : null;
+    internal static RowShape<T>? Row<T>() =>
+        Enabled && Rows.TryGetValue(typeof(T), out object? entry) && entry is RowEntry<T> row ? row.Shape : null;
+
+    /// <summary>The mapper of rows of <paramref name="layout"/> to <typeparamref name="T"/> over its registered shape, or null.</summary>
+    internal static Func<DbDataReader, T>? RowMapper<T>(Layout layout) =>
+        Enabled && Rows.TryGetValue(typeof(T), out object? entry)
+            ? (Func<DbDataReader, T>?)((IRowEntry)entry).Slice(layout, offset: 0, nullWhenFirstIsNull: false)
+            : null;
 
     /// <summary>
     /// The reads of the one-column row type <typeparamref name="T"/>: its registered ones; else, where nothing may be compiled
@@ -121,6 +162,10 @@ public static class ShapeRegistry
         : scalar ? Scalars.TryGetValue(type, out IRowEntry? value) ? value.Slice(slice, offset, nullWhenFirstIsNull) : null
         : Rows.TryGetValue(type, out object? entry) ? ((IRowEntry)entry).Slice(slice, offset, nullWhenFirstIsNull) : null;
 
+    /// <summary>The registered output member <paramref name="path"/> of <paramref name="target"/>, or null.</summary>
+    internal static OutputShape? OutputOf(Type target, string path) =>
+        Enabled && Outputs.TryGetValue((target, path), out OutputShape? shape) ? shape : null;
+
     /// <summary>The registered run-time row type of <paramref name="type"/>, or null.</summary>
     internal static RuntimeRowType? RuntimeRow(Type type) => RuntimeRows.TryGetValue(type, out RuntimeRowType? row) ? row : null;
 
@@ -133,7 +178,8 @@ public static class ShapeRegistry
 
     private interface IRowEntry
     {
-        Delegate Slice(Layout slice, int offset, bool nullWhenFirstIsNull);
+        /// <summary>The mapper of one layout; null when it cannot be made over shapes (a nullable struct's struct has none).</summary>
+        Delegate? Slice(Layout slice, int offset, bool nullWhenFirstIsNull);
     }
 
     private sealed class ScalarEntry<T>(ShapeValue<T> value) : IRowEntry
@@ -150,6 +196,15 @@ public static class ShapeRegistry
 
         public Delegate Slice(Layout slice, int offset, bool nullWhenFirstIsNull) =>
             ShapeMappers.Build(Shape, slice, offset, nullWhenFirstIsNull);
+    }
+
+    private sealed class NullableRowEntry<T> : IRowEntry
+        where T : struct
+    {
+        public Delegate? Slice(Layout slice, int offset, bool nullWhenFirstIsNull) =>
+            Rows.TryGetValue(typeof(T), out object? entry) && entry is RowEntry<T> row
+                ? ShapeMappers.Nullable(row.Shape, slice, offset, nullWhenFirstIsNull)
+                : null;
     }
 }
 

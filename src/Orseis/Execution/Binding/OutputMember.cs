@@ -7,7 +7,8 @@ namespace Orseis.Execution.Binding;
 
 /// <summary>
 /// The member an output parameter is written back to (<see cref="ParameterBag.Output{T}"/>): a chain of properties or
-/// fields off the target (<c>x =&gt; x.Id</c>, <c>x =&gt; x.Address.Name</c>), compiled once per target type and chain.
+/// fields off the target (<c>x =&gt; x.Id</c>, <c>x =&gt; x.Address.Name</c>), made once per target type and chain: from what the
+/// Orseis source generator wrote for the call (<see cref="Shapes.ShapeRegistry.AddOutput{T, TValue}"/>), else compiled.
 /// </summary>
 internal sealed class OutputMember
 {
@@ -44,13 +45,13 @@ internal sealed class OutputMember
     /// <summary>The type of the last member.</summary>
     public Type Type { get; }
 
-    /// <summary>The member chain of <paramref name="expression"/>, compiled once per target type and chain.</summary>
+    /// <summary>The member chain of <paramref name="expression"/>, made once per target type and chain.</summary>
     /// <exception cref="ArgumentException">The expression is not a chain of settable members off its parameter.</exception>
     public static OutputMember For<T>(Expression<Func<T, object?>> expression)
     {
         List<MemberInfo> chain = Chain(expression);
         string key = string.Join("|", chain.Select(m => m.DeclaringType!.FullName + ":" + m.Name));
-        return Cache.GetOrAdd((typeof(T), key), static (k, c) => Compiled(k.Target, c), chain);
+        return Cache.GetOrAdd((typeof(T), key), static (k, c) => Made(k.Target, c), chain);
     }
 
     /// <summary>The member's current value on <paramref name="target"/>, sent as an input-output parameter's value.</summary>
@@ -127,9 +128,20 @@ internal sealed class OutputMember
 
     private static Type MemberType(MemberInfo member) => member is PropertyInfo p ? p.PropertyType : ((FieldInfo)member).FieldType;
 
-    /// <summary>The member compiled, where this process may compile (not yet generated: docs/aot.md).</summary>
-    private static OutputMember Compiled(Type target, List<MemberInfo> chain) =>
-        Mapping.CompiledMapping.IsSupported ? Compile(target, chain) : throw Mapping.CompiledMapping.NoShape(target, "output members");
+    /// <summary>The member over its generated shape when the generator wrote one; else compiled, where this process may compile.</summary>
+    private static OutputMember Made(Type target, List<MemberInfo> chain)
+    {
+        string names = string.Join(".", chain.Select(m => m.Name));
+        if (Shapes.ShapeRegistry.OutputOf(target, names) is { } shape)
+        {
+            return new OutputMember(
+                target.Name + "." + names, string.Concat(chain.Select(m => m.Name)), shape.Type, shape.Owners, shape.Read, shape.Write);
+        }
+
+        return Mapping.CompiledMapping.IsSupported
+            ? Compile(target, chain)
+            : throw Mapping.CompiledMapping.NoShape(target, "output members");
+    }
 
     [RequiresDynamicCode(Mapping.CompiledMapping.Needs)]
     [RequiresUnreferencedCode(Mapping.CompiledMapping.Needs)]
