@@ -29,8 +29,16 @@ internal sealed partial class PoolTelemetry
     {
         long inUse = Interlocked.Increment(ref _inUse);
         Peaks.Raise(ref _peakInUse, inUse);
-        if (openedAt == 0)
-            return HolderTable.NoHold;
+        return openedAt == 0 ? HolderTable.NoHold : Holding(connection, owner, heldByDesign, acquirer, openedAt, flow);
+    }
+
+    /// <summary>
+    /// <see cref="Acquired"/>'s hold, timed from <paramref name="openedAt"/>, for a connection already counted as taken (an open's,
+    /// or a scope's parked one that a call took).
+    /// </summary>
+    private int Holding(
+        DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long openedAt, FlowState? flow)
+    {
         int hold = HolderTable.NoHold;
         HolderTable.Acquirer? where = acquirer is null ? null : new HolderTable.Acquirer(acquirer);
         try
@@ -54,15 +62,16 @@ internal sealed partial class PoolTelemetry
     /// </summary>
     public long Released(DbConnection connection, int hold)
     {
-        long inUse = Interlocked.Decrement(ref _inUse);
-        return _holders.TryRemove(connection, hold, out HolderTable.Holder holder) ? HoldEnded(holder, hold, inUse) : 0;
+        long taken = Interlocked.Decrement(ref _inUse);
+        return _holders.TryRemove(connection, hold, out HolderTable.Holder holder) ? HoldEnded(holder, hold, taken) : 0;
     }
 
     /// <summary>
-    /// A timed hold ended (its connection went back to the pool, or parked in a scope) with <paramref name="inUse"/> left
-    /// held: its use time, its <c>Released</c> event and its release told to the observers. Returns the time it ended.
+    /// A timed hold ended (its connection went back to the pool, or parked in a scope) with <paramref name="taken"/> left
+    /// taken from the pool (parked ones included): its use time, its <c>Released</c> event (with the connections left in use,
+    /// the parked ones not) and its release told to the observers. Returns the time it ended.
     /// </summary>
-    private long HoldEnded(in HolderTable.Holder holder, int hold, long inUse)
+    private long HoldEnded(in HolderTable.Holder holder, int hold, long taken)
     {
         long now = _time.GetTimestamp();
         TimeSpan held = Elapsed(holder.Started, now);
@@ -70,6 +79,7 @@ internal sealed partial class PoolTelemetry
             Guard(static (self, held) => self._instruments.UseTime.Record(held.TotalSeconds, self.Tags), held);
         if (EventsOn)
         {
+            long inUse = Math.Max(0, taken - Interlocked.Read(ref _parked));
             Guard(static (self, state) => OrseisEventSource.Log.Released(
                 self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
         }

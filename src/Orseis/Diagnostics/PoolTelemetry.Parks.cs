@@ -8,6 +8,13 @@ namespace Orseis.Diagnostics;
 /// Connections parked by <see cref="ConnectionScope"/>s between back-to-back calls: a parked connection is not held (its
 /// hold ends as it parks, a new one starts when a call takes it), and is counted apart, with the time it sat parked.
 /// </summary>
+/// <remarks>
+/// A parked connection stays taken from the pool: <c>_inUse</c> counts the connections taken (held by calls or parked) and
+/// changes only when one is opened or goes back to the pool, so a call that takes a parked connection or parks one moves
+/// one count, <c>_parked</c>; <see cref="InUse"/> is the difference. The pool's own figures (demand, the peak) count a parked
+/// connection as taken: no other caller can have it. Reuses are counted by each scope and told here when its connection
+/// goes back to the pool or the scope ends (<see cref="ScopeReused"/>).
+/// </remarks>
 internal sealed partial class PoolTelemetry
 {
     private long _parked;
@@ -15,31 +22,35 @@ internal sealed partial class PoolTelemetry
     private long _parkedTicks;
 
     /// <summary>Connections parked in scopes now.</summary>
-    public long ParkedNow => Interlocked.Read(ref _parked);
+    public long ParkedNow => Math.Max(0, Interlocked.Read(ref _parked));
 
     /// <summary>
-    /// A call ended and its scope parked <paramref name="connection"/>: the call's hold ends (its use time, its
+    /// A call ended and its scope parks <paramref name="connection"/>: the call's hold ends (its use time, its
     /// <c>Released</c> event, which out-of-process readers count holds and connections in use by, and its release told to
     /// the observers). Returns when it parked (a timestamp, the hold's end when its clock was read) while the pool is
     /// timed, else 0.
     /// </summary>
     public long Parked(DbConnection connection, int hold)
     {
-        long inUse = Interlocked.Decrement(ref _inUse);
-        long now = hold != HolderTable.NoHold && _holders.TryRemove(connection, hold, out HolderTable.Holder holder)
-            ? HoldEnded(holder, hold, inUse)
-            : 0;
         Interlocked.Increment(ref _parked);
+        long now = hold != HolderTable.NoHold && _holders.TryRemove(connection, hold, out HolderTable.Holder holder)
+            ? HoldEnded(holder, hold, Interlocked.Read(ref _inUse))
+            : 0;
         return now != 0 || !ParkTimed ? now : _time.GetTimestamp();
     }
 
-    /// <summary><see cref="Parked"/> for an untimed hold (<see cref="HolderTable.NoHold"/>): nothing to end but the counts.</summary>
+    /// <summary><see cref="Parked"/> for an untimed hold (<see cref="HolderTable.NoHold"/>): nothing to end but the count.</summary>
     public long ParkedUntimed()
     {
-        Interlocked.Decrement(ref _inUse);
         Interlocked.Increment(ref _parked);
         return ParkTimed ? _time.GetTimestamp() : 0;
     }
+
+    /// <summary>
+    /// A park counted by <see cref="Parked"/> or <see cref="ParkedUntimed"/> did not happen (another connection was parked
+    /// first, or the scope ended): the connection goes back to the pool through <see cref="Released"/>, its hold ended already.
+    /// </summary>
+    public void ParkRefused() => Interlocked.Decrement(ref _parked);
 
     /// <summary>
     /// A call of a scope took its parked <paramref name="connection"/> (parked at <paramref name="parkedAt"/>) instead of
@@ -47,28 +58,34 @@ internal sealed partial class PoolTelemetry
     /// </summary>
     public int Unparked(DbConnection connection, string owner, StackTrace? acquirer, long parkedAt)
     {
-        Interlocked.Increment(ref _scopeReuses);
+        if (OrseisMetrics.ScopeReuses.Enabled)
+            Guard(static (self, _) => OrseisMetrics.ScopeReuses.Add(1, self.Tags), 0);
         if (parkedAt == 0)
         {
             // Parked untimed: the hold is untimed too (Acquired's first steps, without its call).
             Interlocked.Decrement(ref _parked);
-            Peaks.Raise(ref _peakInUse, Interlocked.Increment(ref _inUse));
-            if (OrseisMetrics.ScopeReuses.Enabled)
-                Guard(static (self, _) => OrseisMetrics.ScopeReuses.Add(1, self.Tags), 0);
             return HolderTable.NoHold;
         }
 
         long now = ParkEnded(parkedAt);
-        if (OrseisMetrics.ScopeReuses.Enabled)
-            Guard(static (self, _) => OrseisMetrics.ScopeReuses.Add(1, self.Tags), 0);
-        return Acquired(connection, owner, heldByDesign: false, acquirer, openedAt: now);
+        return Holding(connection, owner, heldByDesign: false, acquirer, openedAt: now, flow: null);
     }
+
+    /// <summary>A parked connection went back to the pool (its scope ended, or it sat idle): see <see cref="ParkEnded"/>.</summary>
+    public void ParkGivenBack(long parkedAt)
+    {
+        ParkEnded(parkedAt);
+        Interlocked.Decrement(ref _inUse);
+    }
+
+    /// <summary>Calls a scope served by its parked connection, told by the scope (<see cref="ScopeSlot"/>) in a batch.</summary>
+    public void ScopeReused(long calls) => Interlocked.Add(ref _scopeReuses, calls);
 
     /// <summary>
     /// A parked connection left its parking (taken by a call, or given back to the pool). <paramref name="parkedAt"/> is the
     /// time it parked, 0 when the pool was not timed then (nothing to record). Returns the time now, 0 when not read.
     /// </summary>
-    public long ParkEnded(long parkedAt)
+    private long ParkEnded(long parkedAt)
     {
         Interlocked.Decrement(ref _parked);
         if (parkedAt == 0)
@@ -92,7 +109,7 @@ internal sealed partial class PoolTelemetry
     private bool ParkTimed =>
         _detectors != FindingKind.None || EventsOn || _instruments.UseTime.Enabled || OrseisMetrics.ParkedTime.Enabled;
 
-    /// <summary>Calls that took a scope's parked connection instead of opening one.</summary>
+    /// <summary>Calls that took a scope's parked connection instead of opening one, as the scopes told them.</summary>
     private long ScopeReuses => Interlocked.Read(ref _scopeReuses);
 
     /// <summary>The time connections sat parked in scopes, all together, while timed; null when nothing was.</summary>

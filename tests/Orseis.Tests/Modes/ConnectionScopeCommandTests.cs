@@ -5,11 +5,11 @@ using Orseis.Tests.Infrastructure;
 namespace Orseis.Tests.Modes;
 
 /// <summary>
-/// The command a <see cref="ConnectionScope"/> keeps for its parked connection (the scope's slot holds it), so the
-/// scope's next call runs on it. Each call binds only its own parameters (none are left from the last call), runs in no
-/// transaction, and a failed call's command is never handed on; a stream's command is disposed as it ends; every command
-/// the scope made is disposed once its connection goes back (the scope's end, the idle sweep, a call beside the parked
-/// one).
+/// The command a <see cref="ConnectionScope"/> keeps for its parked connection (kept with the connection, in its
+/// <c>ScopeConnection</c>), so the scope's next call runs on it. Each call binds only its own parameters (none are left
+/// from the last call), runs in no transaction, and a failed call's command is never handed on; a stream's command is
+/// disposed as it ends; every command the scope made is disposed once its connection goes back (the scope's end, the
+/// idle sweep, a call beside the parked one).
 /// </summary>
 public sealed class ConnectionScopeCommandTests : IDisposable
 {

@@ -12,11 +12,15 @@ namespace Orseis.Tests.Modes;
 public sealed class RecordingDataSource(string connectionString) : DbDataSource
 {
     private int _created;
+    private int _open;
 
     public override string ConnectionString => connectionString;
 
     /// <summary>How many commands the connections created.</summary>
     public int CommandsCreated => Volatile.Read(ref _created);
+
+    /// <summary>How many of the connections are open now (opened and not yet closed, in the pool's sense or not).</summary>
+    public int OpenConnections => Volatile.Read(ref _open);
 
     /// <summary>Every execution, in order.</summary>
     public ConcurrentQueue<Execution> Executions { get; } = new();
@@ -28,12 +32,27 @@ public sealed class RecordingDataSource(string connectionString) : DbDataSource
 
     protected override DbConnection CreateDbConnection() => new RecordingConnection(this, connectionString);
 
-    private sealed class RecordingConnection(RecordingDataSource source, string connectionString) : SqliteConnection(connectionString)
+    private sealed class RecordingConnection : SqliteConnection
     {
+        private readonly RecordingDataSource _source;
+
+        public RecordingConnection(RecordingDataSource source, string connectionString)
+            : base(connectionString)
+        {
+            _source = source;
+            StateChange += (_, change) =>
+            {
+                if (change.CurrentState == ConnectionState.Open && change.OriginalState != ConnectionState.Open)
+                    Interlocked.Increment(ref source._open);
+                else if (change.OriginalState == ConnectionState.Open && change.CurrentState != ConnectionState.Open)
+                    Interlocked.Decrement(ref source._open);
+            };
+        }
+
         public override SqliteCommand CreateCommand()
         {
-            Interlocked.Increment(ref source._created);
-            return new RecordingCommand(source) { Connection = this, CommandTimeout = DefaultTimeout, Transaction = Transaction };
+            Interlocked.Increment(ref _source._created);
+            return new RecordingCommand(_source) { Connection = this, CommandTimeout = DefaultTimeout, Transaction = Transaction };
         }
     }
 

@@ -10,6 +10,6 @@ namespace Orseis.Execution.Modes;
 /// </summary>
 /// <param name="Connection">The open connection.</param>
 /// <param name="Hold">Its hold, from <see cref="Diagnostics.PoolTelemetry.Acquired"/>.</param>
-/// <param name="Scope">The <see cref="ConnectionScope"/>'s slot the call ran in, which may park the connection when it ends;
-/// null outside a scope.</param>
-internal readonly record struct Lease(DbConnection Connection, int Hold, ScopeSlot? Scope = null);
+/// <param name="Scope">The connection as a <see cref="ConnectionScope"/>'s call holds it (its slot, which may park it when the call
+/// ends, and the command kept with it); null outside a scope.</param>
+internal readonly record struct Lease(DbConnection Connection, int Hold, ScopeConnection? Scope = null);

@@ -45,8 +45,11 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<Lease> OpenForScopeAsync(ScopeSlot slot, bool async, bool forStream, CancellationToken cancellationToken) =>
-        await Open(async, forStream, cancellationToken).ConfigureAwait(false) with { Scope = slot };
+    private async ValueTask<Lease> OpenForScopeAsync(ScopeSlot slot, bool async, bool forStream, CancellationToken cancellationToken)
+    {
+        Lease lease = await Open(async, forStream, cancellationToken).ConfigureAwait(false);
+        return lease with { Scope = new ScopeConnection(slot, lease.Connection) }; // one holder per connection the scope opens
+    }
 
     // A connection opened inside the scope joins it, when the provider enlists.
     protected override InvalidOperationException? NotInScope(System.Transactions.Transaction ambient) =>
@@ -59,12 +62,12 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
 
     public override ValueTask ReleaseAsync(Lease lease, bool async, bool failed = false)
     {
-        if (lease.Scope is { } scope)
+        if (lease.Scope is { } held)
         {
             // Parked for the scope's next call, or back to the pool (another connection is parked, or the scope ended).
-            if (scope.TryPark(lease, failed))
+            if (held.Slot.TryPark(lease, held, failed))
                 return default;
-            scope.DropCommand(lease.Connection)?.Dispose();
+            held.DropCommand();
             return Pool.CloseAsync(lease, async);
         }
 
