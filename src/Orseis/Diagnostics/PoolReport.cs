@@ -34,7 +34,7 @@ public sealed class PoolReport
     /// <summary>Callers inside Open now.</summary>
     public int Pending { get; init; }
 
-    /// <summary>The most connections held at once.</summary>
+    /// <summary>The most connections taken from the pool at once: held by calls, or parked in a <see cref="ConnectionScope"/>.</summary>
     public int PeakInUse { get; init; }
 
     /// <summary>The most callers inside Open at once.</summary>
@@ -67,7 +67,10 @@ public sealed class PoolReport
     /// <summary>ReuseConnection calls that waited for the shared connection.</summary>
     public long ReuseWaits { get; init; }
 
-    /// <summary>Calls in a <see cref="ConnectionScope"/> that took its parked connection instead of opening one.</summary>
+    /// <summary>
+    /// Calls in a <see cref="ConnectionScope"/> that took its parked connection instead of opening one, counted as each scope ends or
+    /// its parked connection goes back to the pool (<see cref="ConnectionScope.ReusedCalls"/> counts a scope's as they happen).
+    /// </summary>
     public long ScopeReuses { get; init; }
 
     /// <summary>Connections parked in scopes now: out of the provider's pool, held by no call (<see cref="ConnectionScope"/>).</summary>
