@@ -1,6 +1,10 @@
 namespace Orseis.ColdStart;
 
 /// <summary>One build of a probe: its project, the publish properties that make it, and the binary it gives.</summary>
+/// <param name="Name">The variant's name in the results.</param>
+/// <param name="Project">The probe's project, under benchmarks/.</param>
+/// <param name="Properties">What <c>dotnet publish</c> is given besides the defaults.</param>
+/// <param name="Native">Whether the publish gives a native binary.</param>
 /// <param name="Feed">Where the probe's Orseis comes from: null for the repository's project (a project reference), else the
 /// package as <c>dotnet pack</c> makes it (<see cref="Feed"/>), restored as a user restores it.</param>
 internal sealed record Variant(string Name, string Project, string Properties, bool Native, Feed? Feed = null)
