@@ -2,6 +2,7 @@ using System.Collections.Immutable;
 using System.Diagnostics;
 using System.IO.Compression;
 using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
 using System.Reflection.PortableExecutable;
 using System.Runtime.InteropServices;
 using System.Xml.Linq;
@@ -315,7 +316,7 @@ public sealed class PackageTests : IDisposable
             {
                 MethodDefinition method = metadata.GetMethodDefinition(handle);
                 if (method.RelativeVirtualAddress != 0)
-                    bodies.Add($"{metadata.GetToken(handle):x8} {Convert.ToHexString(pe.GetMethodBody(method.RelativeVirtualAddress).GetILBytes()!)}");
+                    bodies.Add($"{MetadataTokens.GetToken(handle):x8} {Convert.ToHexString(pe.GetMethodBody(method.RelativeVirtualAddress).GetILBytes()!)}");
             }
 
             return new Image(readyToRun, pe.PEHeaders.CoffHeader.Machine, (cor.Flags & CorFlags.ILOnly) != 0,
