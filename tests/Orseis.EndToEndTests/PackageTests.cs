@@ -1,5 +1,10 @@
+using System.Collections.Immutable;
 using System.Diagnostics;
 using System.IO.Compression;
+using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
+using System.Reflection.PortableExecutable;
+using System.Runtime.InteropServices;
 using System.Xml.Linq;
 using Orseis.Testing;
 
@@ -9,12 +14,16 @@ namespace Orseis.EndToEndTests;
 /// Packs each shipped project the way a release would (<c>dotnet pack -c Release</c>) and checks what a NuGet user gets:
 /// the release's version, the library, its XML docs and its own README, its license and source-control metadata, a symbol
 /// package, the analyzer assembly (the shape generator), the dependencies it must have (Orseis.AspNetCore -> Orseis.DependencyInjection -> Orseis, and no database
-/// provider), and that the SDK's package validation ran on the pack.
+/// provider), that the SDK's package validation ran on the pack, and Orseis.dll's precompiled linux-x64 code (ReadyToRun,
+/// issue 44) beside its IL, which an app restored from the package runs.
 /// </summary>
 public sealed class PackageTests : IDisposable
 {
     /// <summary>The release these packages are (src/Directory.Build.props: VersionPrefix and VersionSuffix).</summary>
     private const string Version = "1.0.0-rc.1";
+
+    /// <summary>Where the package keeps Orseis.dll precompiled for linux-x64 (src/Orseis/Orseis.csproj, OrseisPackReadyToRun).</summary>
+    private const string PrecompiledEntry = "runtimes/linux-x64/lib/net10.0/Orseis.dll";
 
     /// <summary>What the SDK's RunPackageValidation target touches when it has validated a pack (Microsoft.NET.ApiCompat.ValidatePackage.targets).</summary>
     private const string ValidationSemaphore = "Microsoft.NET.ApiCompat.ValidatePackage.semaphore";
@@ -63,6 +72,101 @@ public sealed class PackageTests : IDisposable
         Assert.Equal($"Orseis.{Version}.snupkg", Path.GetFileName(symbols));
         using ZipArchive snupkg = ZipFile.OpenRead(symbols);
         Assert.Contains("lib/net10.0/Orseis.pdb", snupkg.Entries.Select(e => e.FullName));
+    }
+
+    [Fact]
+    public void The_package_carries_linux_x64_native_code_beside_the_same_IL_and_the_IL_alone_for_every_other_platform()
+    {
+        string root = RepositoryRoot.Find();
+        (string package, _) = Pack(root, "Orseis");
+        (string ilPackage, _) = Pack(root, "Orseis", output: Path.Combine(_output, "il"), properties: ["-p:OrseisPackReadyToRun=false"]);
+
+        Image precompiled = Image.Read(package, PrecompiledEntry);
+        Image il = Image.Read(package, "lib/net10.0/Orseis.dll");
+
+        // runtimes/linux-x64: crossgen2's image, a ReadyToRun header ('RTR') behind the CLI header's ManagedNativeHeader and
+        // the machine AMD64 marked for Linux (0x8664 ^ 0x7B79): the runtime runs its code on linux-x64 only.
+        Assert.True(precompiled.ReadyToRun, $"{PrecompiledEntry} has no ReadyToRun header");
+        Assert.Equal(0x8664 ^ 0x7B79, (int)precompiled.Machine);
+
+        // lib/: the compiler's image, what every other platform loads (the runtime refuses another platform's native code).
+        Assert.False(il.ReadyToRun);
+        Assert.True(il.ILOnly);
+        Assert.Equal(Machine.I386, il.Machine);
+
+        // The IL is kept whole: the same module, and every method body has the same IL in both (what the JIT compiles
+        // where the native code is not used, and what Native AOT and trimming read).
+        Assert.Equal(il.Mvid, precompiled.Mvid);
+        Assert.True(il.MethodBodies.Count > 1000, $"only {il.MethodBodies.Count} method bodies read from lib/net10.0/Orseis.dll");
+        Assert.Equal(il.MethodBodies, precompiled.MethodBodies);
+
+        // -p:OrseisPackReadyToRun=false: the same lib/ image and no runtimes/ folder.
+        using ZipArchive ilOnly = ZipFile.OpenRead(ilPackage);
+        Assert.DoesNotContain(ilOnly.Entries, e => e.FullName.StartsWith("runtimes/", StringComparison.Ordinal));
+        Assert.Equal(il.MethodBodies, Image.Read(ilPackage, "lib/net10.0/Orseis.dll").MethodBodies);
+    }
+
+    [Fact]
+    public void An_app_restored_from_the_package_runs_on_the_precompiled_library_on_linux_x64()
+    {
+        string root = RepositoryRoot.Find();
+        (string package, _) = Pack(root, "Orseis");
+        XElement versions = XDocument.Load(Path.Combine(root, "Directory.Packages.props")).Root!;
+        string sqlite = versions.Descendants("PackageVersion")
+            .Single(v => v.Attribute("Include")!.Value == "Microsoft.Data.Sqlite").Attribute("Version")!.Value;
+
+        // A portable app outside the repository (none of its build settings), restored from the packed folder into packages
+        // of its own: a stale Orseis of the same version in the machine's NuGet cache cannot stand in for this pack.
+        string app = Directory.CreateDirectory(Path.Combine(_output, "app")).FullName;
+        File.WriteAllText(Path.Combine(app, "App.csproj"), $"""
+            <Project Sdk="Microsoft.NET.Sdk">
+              <PropertyGroup>
+                <OutputType>Exe</OutputType>
+                <TargetFramework>net10.0</TargetFramework>
+                <ImplicitUsings>enable</ImplicitUsings>
+                <Nullable>enable</Nullable>
+                <RestorePackagesPath>{Path.Combine(app, "packages")}</RestorePackagesPath>
+                <RestoreAdditionalProjectSources>{_output}</RestoreAdditionalProjectSources>
+              </PropertyGroup>
+              <ItemGroup>
+                <PackageReference Include="Orseis" Version="{Version}" />
+                <PackageReference Include="Microsoft.Data.Sqlite" Version="{sqlite}" />
+              </ItemGroup>
+            </Project>
+            """);
+        File.WriteAllText(Path.Combine(app, "Program.cs"), """
+            using Microsoft.Data.Sqlite;
+            using Orseis;
+
+            await using var db = new Database(SqliteFactory.Instance, "Data Source=app.db");
+            await db.ExecuteAsync("create table users (id integer primary key, name text not null)");
+            await db.ExecuteAsync("insert into users (id, name) values (@Id, @Name)", new { Id = 42L, Name = "Ada" });
+            long id = 42;
+            Console.WriteLine(await db.QuerySingleAsync<User>($"select id, name from users where id = {id}"));
+            Console.WriteLine(typeof(Database).Assembly.Location);
+
+            internal sealed record User(long Id, string Name);
+            """);
+
+        Run(app, Dotnet(), ["build", "-c", "Release", "-nologo", "-nodeReuse:false", "-p:UseSharedCompilation=false"]);
+        string bin = Path.Combine(app, "bin", "Release", "net10.0");
+        string[] output = Run(bin, Dotnet(), [Path.Combine(bin, "App.dll")])
+            .ReplaceLineEndings("\n").Split('\n', StringSplitOptions.RemoveEmptyEntries);
+
+        Assert.Equal("User { Id = 42, Name = Ada }", output[0]);
+        using ZipArchive nupkg = ZipFile.OpenRead(package);
+        // The host chose the linux-x64 image for this machine (the app's deps.json names both), byte for byte the package's;
+        // elsewhere it takes lib/'s.
+        string loaded = Path.GetRelativePath(bin, output[1]).Replace('\\', '/');
+        if (OperatingSystem.IsLinux() && RuntimeInformation.OSArchitecture == Architecture.X64)
+        {
+            Assert.Equal("runtimes/linux-x64/lib/net10.0/Orseis.dll", loaded);
+            Assert.Equal(Bytes(nupkg, PrecompiledEntry), File.ReadAllBytes(output[1]));
+        }
+        else
+        {
+            Assert.Equal(Bytes(nupkg, "lib/net10.0/Orseis.dll"), File.ReadAllBytes(output[1]));
+        }
     }
 
     [Fact]
@@ -147,8 +251,10 @@ public sealed class PackageTests : IDisposable
     /// checking what every package of the release has: the version in its file name and nuspec, its own README.md, the MIT
     /// license expression, and (unless <paramref name="validated"/> is false) the SDK's package validation run on this pack.
     /// </summary>
-    private (string Package, XElement Metadata) Pack(string root, string project, bool validated = true)
+    private (string Package, XElement Metadata) Pack(string root, string project, bool validated = true, string? output = null,
+        string[]? properties = null)
     {
+        output ??= _output;
         // Validation touches its semaphore only when it ran and passed (a failure fails the pack): removed first, it can only
         // be there again if this pack validated.
         string semaphore = Path.Combine(root, "src", project, "obj", "Release", "net10.0", ValidationSemaphore);
@@ -158,12 +264,12 @@ public sealed class PackageTests : IDisposable
         // --no-build`): Orseis and Orseis.Trace are its references, Orseis.DependencyInjection and Orseis.AspNetCore come
         // through the SlowApp sample's. Building again here took minutes on a loaded machine; packing takes seconds.
         // No build servers or node reuse: a server left running would hold this test's output pipes open.
-        Run(root, Dotnet(), ["pack", Path.Combine("src", project, project + ".csproj"), "-c", "Release", "--no-build", "--no-restore", "-o", _output,
-            "-nologo", "-nodeReuse:false"]);
+        Run(root, Dotnet(), ["pack", Path.Combine("src", project, project + ".csproj"), "-c", "Release", "--no-build", "--no-restore", "-o", output,
+            "-nologo", "-nodeReuse:false", .. properties ?? []]);
 
-        string package = Path.Combine(_output, $"{project}.{Version}.nupkg");
+        string package = Path.Combine(output, $"{project}.{Version}.nupkg");
         Assert.True(File.Exists(package), $"dotnet pack made no {Path.GetFileName(package)}; it made: "
-            + string.Join(", ", Directory.GetFiles(_output).Select(Path.GetFileName)));
+            + string.Join(", ", Directory.GetFiles(output).Select(Path.GetFileName)));
         Assert.Equal(validated, File.Exists(semaphore));
 
         using ZipArchive nupkg = ZipFile.OpenRead(package);
@@ -176,6 +282,46 @@ public sealed class PackageTests : IDisposable
         XElement license = metadata.Element(ns + "license")!;
         Assert.Equal(("expression", "MIT"), (license.Attribute("type")!.Value, license.Value));
         return (package, metadata);
+    }
+
+    private static byte[] Bytes(ZipArchive nupkg, string entry)
+    {
+        using Stream stream = nupkg.GetEntry(entry)!.Open();
+        using var copy = new MemoryStream();
+        stream.CopyTo(copy);
+        return copy.ToArray();
+    }
+
+    /// <summary>What the PE file of a packed Orseis.dll says about its code.</summary>
+    /// <param name="ReadyToRun">The CLI header's ManagedNativeHeader points at a ReadyToRun header (READYTORUN_SIGNATURE, 'RTR').</param>
+    /// <param name="Machine">The COFF header's machine (crossgen2 marks the target OS in it).</param>
+    /// <param name="ILOnly">The CLI header's ILONLY flag.</param>
+    /// <param name="Mvid">The module's id.</param>
+    /// <param name="MethodBodies">Each method's IL, by its token, hex-encoded.</param>
+    private sealed record Image(bool ReadyToRun, Machine Machine, bool ILOnly, Guid Mvid, List<string> MethodBodies)
+    {
+        private const uint ReadyToRunSignature = 0x00525452;
+
+        public static Image Read(string package, string entry)
+        {
+            using ZipArchive nupkg = ZipFile.OpenRead(package);
+            Assert.True(nupkg.GetEntry(entry) is not null, $"{Path.GetFileName(package)} has no {entry}");
+            using var pe = new PEReader(ImmutableArray.Create(Bytes(nupkg, entry)));
+            CorHeader cor = pe.PEHeaders.CorHeader!;
+            bool readyToRun = cor.ManagedNativeHeaderDirectory.Size > 0
+                && pe.GetSectionData(cor.ManagedNativeHeaderDirectory.RelativeVirtualAddress).GetReader().ReadUInt32() == ReadyToRunSignature;
+            MetadataReader metadata = pe.GetMetadataReader();
+            List<string> bodies = [];
+            foreach (MethodDefinitionHandle handle in metadata.MethodDefinitions)
+            {
+                MethodDefinition method = metadata.GetMethodDefinition(handle);
+                if (method.RelativeVirtualAddress != 0)
+                    bodies.Add($"{MetadataTokens.GetToken(handle):x8} {Convert.ToHexString(pe.GetMethodBody(method.RelativeVirtualAddress).GetILBytes()!)}");
+            }
+
+            return new Image(readyToRun, pe.PEHeaders.CoffHeader.Machine, (cor.Flags & CorFlags.ILOnly) != 0,
+                metadata.GetGuid(metadata.GetModuleDefinition().Mvid), bodies);
+        }
     }
 
     private static string Readme(ZipArchive nupkg)

@@ -72,8 +72,22 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
     private long _queuedOpens;
     private long _nextCheck;
 
-    // How busy the CPUs were while callers queued: read at each check and report (see PoolSizeCpu).
-    private readonly PoolSizeCpu _cpu = cpu ?? new(log.Time);
+    // How busy the CPUs were while callers queued: read at each check and report (see PoolSizeCpu). Made with the advisor
+    // while a detector is on (its first reading is the baseline, "since this was made"). With none, at the first report: no
+    // observer hears an open then, so no caller is seen to queue and the advice never uses the CPUs (only a queue's advice
+    // does), and a new Database neither reads /proc/stat nor compiles the code that does (issue 44's cold start).
+    private PoolSizeCpu? _cpu = cpu ?? (log.Options.Detectors != FindingKind.None ? new PoolSizeCpu(log.Time) : null);
+
+    /// <summary>Whether the CPU readings are made yet (tests: with no detector on, not before the first report).</summary>
+    internal bool CpuMade => Volatile.Read(ref _cpu) is not null;
+
+    private PoolSizeCpu Cpu => Volatile.Read(ref _cpu) ?? MakeCpu();
+
+    private PoolSizeCpu MakeCpu()
+    {
+        var made = new PoolSizeCpu(log.Time);
+        return Interlocked.CompareExchange(ref _cpu, made, null) ?? made;
+    }
 
     // The holds under way, in one word so that a check reads a count and a sum that agree: the count of holds times
     // 2^HeldCountShift plus the sum of their starts (each hold starts when its open completed), in units of about 0.1 ms
@@ -142,7 +156,7 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
             return; // another release checks; the first release only sets the clock
         try
         {
-            _cpu.Sample(queuing: Volatile.Read(ref _queuing) > 0);
+            Cpu.Sample(queuing: Volatile.Read(ref _queuing) > 0);
             if (!reportsFindings)
                 return;
             if (log.Counts().TryGetValue(FindingKind.ThreadPoolStarvation, out long starved) && starved > 0)
@@ -243,7 +257,7 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
     public override void Describe(ReportFigures figures)
     {
         HoldTimes holds = HoldTimes.Combined(_byKind);
-        _cpu.Sample(queuing: Volatile.Read(ref _queuing) > 0);
+        Cpu.Sample(queuing: Volatile.Read(ref _queuing) > 0);
         Advice? advice = AdviseNow(holds, figures.QueuedOpens, figures.Opens, reportsFindings, figures.LastStarved);
         figures.MedianHoldTime = holds.Percentile(0.5);
         figures.MeanInUse = advice?.Busy;
@@ -261,9 +275,9 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
         double meanDemand = samples == 0 ? 0 : (double)Interlocked.Read(ref _demandSum) / samples;
         (TimeSpan? uncontended, TimeSpan? whileQueued) = ByKind(HoldQuantile);
         double? rate = QueuedRate();
-        TimeSpan? cpuPerRelease = rate > 0 && _cpu.ProcessCoresQueued() is { } cores ? TimeSpan.FromSeconds(cores / rate.Value) : null;
+        TimeSpan? cpuPerRelease = rate > 0 && Cpu.ProcessCoresQueued() is { } cores ? TimeSpan.FromSeconds(cores / rate.Value) : null;
         return Advise(holds, meanDemand, queuedOpens, opens, report, lastStarved, rate,
-            uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), Demand(DemandQuantile), _cpu.BusyShare(),
+            uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), Demand(DemandQuantile), Cpu.BusyShare(),
             HeldNow(), cpuPerRelease, Need());
     }
 
