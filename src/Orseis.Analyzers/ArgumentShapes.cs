@@ -22,12 +22,12 @@ internal static class ArgumentShapes
         why = null;
         if (type is ITypeParameterSymbol)
         {
-            why = "it is a type parameter, so the generator sees no type at this call";
+            why = Shapes.TypeParameterWhy;
             return null;
         }
 
         if (type is INamedTypeSymbol { TypeKind: TypeKind.Class, IsAbstract: true, IsStatic: false } abstractClass
-            && !IsCollection(abstractClass) && !Framework(abstractClass))
+            && !IsCollection(abstractClass) && !Shapes.Framework(abstractClass))
         {
             why = "it is an abstract class: the object's own type is not known at the call";
             return null;
@@ -35,7 +35,7 @@ internal static class ArgumentShapes
 
         if (type is not INamedTypeSymbol named || named.TypeKind is not (TypeKind.Class or TypeKind.Struct) || named.IsTupleType
             || named.SpecialType != SpecialType.None || named.IsAbstract || named.IsRefLikeType || IsCollection(named)
-            || Framework(named))
+            || Shapes.Framework(named))
         {
             return null;
         }
@@ -92,9 +92,6 @@ internal static class ArgumentShapes
 
         return $"new {{ {string.Join(", ", parts)} }}";
     }
-
-    private static bool Framework(INamedTypeSymbol type) =>
-        type.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "System" || ns.StartsWith("System.") || ns == "Orseis");
 
     private static bool IsCollection(INamedTypeSymbol type) =>
         type.AllInterfaces.Any(i => i.SpecialType == SpecialType.System_Collections_IEnumerable)

@@ -106,7 +106,7 @@ public sealed class NoShapeAnalyzer : DiagnosticAnalyzer
         {
             if (argument.Parameter is not { } parameter || argument.ArgumentKind == ArgumentKind.DefaultValue)
                 continue;
-            if (IsTypes(parameter.Type))
+            if (Shapes.IsTypes(parameter.Type))
                 Types(context, argument, within);
             else if (parameter is { Name: "args", Type.SpecialType: SpecialType.System_Object })
                 Arguments(context, argument, within);
@@ -147,9 +147,6 @@ public sealed class NoShapeAnalyzer : DiagnosticAnalyzer
         method.TypeArguments.Length > 0
         && (method.Name.StartsWith("Query", StringComparison.Ordinal) || method.Name.StartsWith("Read", StringComparison.Ordinal)
             || method.Name.StartsWith("Stream", StringComparison.Ordinal) || method.Name == "RowParser");
-
-    private static bool IsTypes(ITypeSymbol type) =>
-        type is IArrayTypeSymbol array ? IsTypes(array.ElementType) : type.ToDisplayString() == "System.Type";
 
     private static string Describe(ITypeSymbol type) =>
         type.WithNullableAnnotation(NullableAnnotation.NotAnnotated).ToDisplayString(SymbolDisplayFormat.CSharpErrorMessageFormat);

@@ -27,7 +27,7 @@ internal static class RowShapes
         why = null;
         if (type is ITypeParameterSymbol)
         {
-            why = "it is a type parameter, so the generator sees no type at this call";
+            why = Shapes.TypeParameterWhy;
             return null;
         }
 
@@ -52,7 +52,7 @@ internal static class RowShapes
             return NullableRow(named, inner!, within, out why);
         if (IsScalar(named))
             return named.SpecialType == SpecialType.System_Object ? null : Scalar(named);
-        if (named.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "System" || ns.StartsWith("System.") || ns == "Orseis"))
+        if (Shapes.Framework(named))
             return null;
         if (named.IsAbstract || named.IsStatic || named.IsRefLikeType || named.TypeKind is not (TypeKind.Class or TypeKind.Struct))
         {
@@ -85,7 +85,7 @@ internal static class RowShapes
             return null;
         }
 
-        if (inner.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "System" || ns.StartsWith("System.") || ns == "Orseis"))
+        if (Shapes.Framework(inner))
             return null;
         if (Object(inner, within, out why) is not { } row)
         {

@@ -63,8 +63,16 @@ internal static class Shapes
         return found.ToImmutable();
     }
 
-    private static bool IsTypes(ITypeSymbol type) =>
+    /// <summary>Why a type parameter gets no shape: the generator sees no type at the call.</summary>
+    public const string TypeParameterWhy = "it is a type parameter, so the generator sees no type at this call";
+
+    /// <summary>Whether a parameter takes row types as <c>Type</c> values (a <c>Type</c>, or an array of them).</summary>
+    public static bool IsTypes(ITypeSymbol type) =>
         type is IArrayTypeSymbol array ? IsTypes(array.ElementType) : type.ToDisplayString() == "System.Type";
+
+    /// <summary>Whether <paramref name="type"/> is the framework's or Orseis' own, which the runtime reads without a shape.</summary>
+    public static bool Framework(INamedTypeSymbol type) =>
+        type.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "System" || ns.StartsWith("System.") || ns == "Orseis");
 
     /// <summary>The parameter an argument of the call is for (by name, or by position).</summary>
     public static IParameterSymbol? Parameter(IMethodSymbol method, InvocationExpressionSyntax invocation, ArgumentSyntax argument)

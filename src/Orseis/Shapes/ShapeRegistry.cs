@@ -142,9 +142,7 @@ public static class ShapeRegistry
 
     /// <summary>The mapper of rows of <paramref name="layout"/> to <typeparamref name="T"/> over its registered shape, or null.</summary>
     internal static Func<DbDataReader, T>? RowMapper<T>(Layout layout) =>
-        Enabled && Rows.TryGetValue(typeof(T), out object? entry)
-            ? (Func<DbDataReader, T>?)((IRowEntry)entry).Slice(layout, offset: 0, nullWhenFirstIsNull: false)
-            : null;
+        (Func<DbDataReader, T>?)Slice(typeof(T), layout, offset: 0, scalar: false, nullWhenFirstIsNull: false);
 
     /// <summary>
     /// The reads of the one-column row type <typeparamref name="T"/>: its registered ones; else, where nothing may be compiled
