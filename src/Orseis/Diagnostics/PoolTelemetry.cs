@@ -45,6 +45,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private long _queuedEntries;
     private readonly string? _providerSpans;
     private readonly bool _hearsStatements;
+    private readonly RepeatedStatementDetector? _statementObserver;
 
     public PoolTelemetry(
         string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null,
@@ -81,6 +82,12 @@ internal sealed partial class PoolTelemetry : IDisposable
             : ConnectCount.None;
         _observers = PoolObservers.For(new ObserverContext(_log, maxPoolSize, _holders, connects, providerPool, blockingAsyncProvider));
         _hearsStatements = Needs(CostlyFacts.Statements);
+        // The one observer of statements, traced or not (the repeated-statement detector), is called directly: a statement
+        // with arguments then pays no dispatch (the list of the moment, its loop and a virtual call).
+        _statementObserver = _observers.Quiet.StatementEnded is [RepeatedStatementDetector only]
+                             && _observers.Traced.StatementEnded is [var traced] && ReferenceEquals(only, traced)
+            ? only
+            : null;
         OrseisMetrics.Register(this);
     }
 
@@ -190,9 +197,15 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (started == 0)
             return;
         long now = _time.GetTimestamp();
-        TimeSpan elapsed = Elapsed(started, now);
         if (_hearsStatements && sql is not null && command is not null)
-            StatementEnded(new StatementRun(sql, command, scope, scope is null ? FlowOf(hold) : null, started, now, succeeded));
+            StatementEnded(sql, command, scope, hold, started, now, succeeded);
+        if (_duration.Enabled || EventsOn)
+            CommandTimed(Elapsed(started, now), succeeded, error, sql, args);
+    }
+
+    /// <summary>A timed command's duration on the meter and the EventSource (only while one of them listens).</summary>
+    private void CommandTimed(TimeSpan elapsed, bool succeeded, Exception? error, string? sql, object? args)
+    {
         if (_duration.Enabled)
         {
             Guard(static (self, state) =>
@@ -220,7 +233,26 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// </summary>
     private FlowState? FlowOf(int hold) => _holders.TryFlowOf(hold, out FlowState? flow) ? flow : _flow.Value;
 
-    private void StatementEnded(in StatementRun run) => Tell<StatementRun, StatementEndedStep>(_observers.StatementEnded, run);
+    /// <summary>A statement with arguments ended: its run told to the observers of statements, in its unit of work.</summary>
+    private void StatementEnded(string sql, DbCommand command, ScopeSlot? scope, int hold, long started, long now, bool succeeded)
+    {
+        FlowState? flow = scope is null ? FlowOf(hold) : null;
+        if (_statementObserver is { } only)
+        {
+            try
+            {
+                only.Ended(sql, command, scope, flow, started, now, succeeded);
+            }
+            catch (Exception)
+            {
+            }
+
+            return;
+        }
+
+        Tell<StatementRun, StatementEndedStep>(
+            _observers.StatementEnded, new StatementRun(sql, command, scope, flow, started, now, succeeded));
+    }
 
     /// <summary>A scope whose statements were followed ended (<see cref="ScopeSlot.EndAsync"/>, in its flow).</summary>
     public void ScopeEnded(StatementRepeats unit)

@@ -16,14 +16,24 @@ internal sealed class HoldKinds
     private readonly Lock _adding = new();
     private int _count;
 
+    // The kind found last by reference, tried first: a loop of one statement (a hold per call, opening per call) finds its
+    // kind at once instead of searching the texts before it. Only a hint: a kind's text never changes once it is there.
+    private int _last;
+
     /// <summary>The number of <paramref name="sql"/>: the same text gets the same number (a literal, at once by reference).</summary>
     public int Of(string sql)
     {
+        int last = _last;
+        if (ReferenceEquals(_texts[last], sql))
+            return last; // _texts[0] is always null: no text is kind 0
         int count = Volatile.Read(ref _count);
         for (int kind = 1; kind <= count; kind++)
         {
             if (ReferenceEquals(_texts[kind], sql))
+            {
+                _last = kind;
                 return kind;
+            }
         }
 
         for (int kind = 1; kind <= count; kind++)

@@ -1,3 +1,4 @@
+using System.Data.Common;
 using System.Globalization;
 
 namespace Orseis.Diagnostics.Detectors;
@@ -86,17 +87,32 @@ internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
         }
     }
 
-    public override void OnStatementEnded(in StatementRun run)
+    public override void OnStatementEnded(in StatementRun run) =>
+        Ended(run.Sql, run.Command, run.Scope, run.Flow, run.Started, run.Ended, run.Succeeded);
+
+    /// <summary>
+    /// <see cref="OnStatementEnded"/> given the fact's parts: the telemetry calls it directly while this detector is the only
+    /// observer of statements, without building the fact. <paramref name="scope"/> is the statement's scope, else
+    /// <paramref name="flow"/> its flow (else it ran in no unit of work); <paramref name="started"/> and
+    /// <paramref name="ended"/> are timestamps of the pool's clock.
+    /// </summary>
+    public void Ended(string sql, DbCommand command, ScopeSlot? scope, FlowState? flow, long started, long ended, bool succeeded)
     {
-        int hash = ArgumentHash.Of(run.Command, out int arguments);
+        int hash = ArgumentHash.Of(command, out int arguments);
         if (arguments == 0)
             return; // a poll or a probe: nothing varies per item
-        if (run.Repeats(_flowUnits, _gap) is not { } unit || !unit.TryEnter())
+        // The unit's repetition state, made (or lent, a flow's) on its first statement; none for a statement in no unit, or
+        // in a scope that already ended. A flow's own unit, the usual case, is checked in place.
+        StatementRepeats? unit = scope is not null ? StatementRepeats.Of(scope)
+            : flow is null ? null
+            : flow.Repeats is { } own && own.OwnedBy(flow) ? own
+            : StatementRepeats.ForFlow(flow, _flowUnits, ended, _gap);
+        if (unit is null || !unit.TryEnter())
             return;
         try
         {
-            if (run.Owns(unit)) // not given to another flow meanwhile
-                Heard(unit, run, hash);
+            if (unit.OwnedBy((object?)scope ?? flow)) // not given to another flow meanwhile
+                Heard(unit, sql, started, ended, succeeded, hash);
         }
         finally
         {
@@ -137,15 +153,15 @@ internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
         StatementRepeats.Return(unit); // a scope's unit serves the next scope
     }
 
-    private void Heard(StatementRepeats unit, in StatementRun run, int hash)
+    private void Heard(StatementRepeats unit, string sql, long started, long ended, bool succeeded, int hash)
     {
-        Volatile.Write(ref unit.LastEnd, run.Ended);
-        int slot = unit.SlotOf(run.Sql);
+        Volatile.Write(ref unit.LastEnd, ended);
+        int slot = unit.SlotOf(sql);
         if (slot < 0)
             return;
         ref Streak streak = ref unit.At(slot);
-        long began = unit.LastOpenStart > streak.LastEnd && unit.LastOpenStart < run.Started ? unit.LastOpenStart : run.Started;
-        if (streak.Count > 0 && ((!unit.Scoped && began - streak.LastEnd > _gap) || run.Started < streak.LastEnd))
+        long began = unit.LastOpenStart > streak.LastEnd && unit.LastOpenStart < started ? unit.LastOpenStart : started;
+        if (streak.Count > 0 && ((!unit.Scoped && began - streak.LastEnd > _gap) || started < streak.LastEnd))
         {
             // A pause of a flow without a scope (or runs at the same time): the streak ended before this run. A scope is
             // the unit of work whatever its pauses: its streaks end with it.
@@ -167,9 +183,9 @@ internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
             unit.PendingSite = null;
         }
 
-        if (!run.Succeeded)
+        if (!succeeded)
             return; // a retry's failed attempt is no repeat
-        streak.Add(hash, run.Started, run.Ended, (run.Ended - run.Started) * _msPerTimestamp);
+        streak.Add(hash, started, ended, (ended - started) * _msPerTimestamp);
         if (streak.Count == _threshold - 1 && streak.Site is null && unit.WantedSite is null)
         {
             // The next run makes it a candidate: its start (on the caller's stack, unlike an async call's end) reads the site.
@@ -200,7 +216,7 @@ internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
             if (!unit.Listed)
                 List(unit);
         }
-        else if (streak.Open && run.Ended - streak.FirstStart >= _longRun)
+        else if (streak.Open && ended - streak.FirstStart >= _longRun)
         {
             Report(unit, ref streak, running: true, inFlow: true);
         }

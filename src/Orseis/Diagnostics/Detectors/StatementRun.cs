@@ -9,19 +9,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// ended (timestamps of the pool's clock).
 /// </summary>
 internal readonly record struct StatementRun(
-    string Sql, DbCommand Command, ScopeSlot? Scope, FlowState? Flow, long Started, long Ended, bool Succeeded)
-{
-    /// <summary>
-    /// The unit's repetition state, made (or taken from <paramref name="lent"/>, a flow's) on its first statement; null when
-    /// the statement ran in no unit, or in a scope that already ended.
-    /// </summary>
-    public StatementRepeats? Repeats(StatementRepeats?[] lent, long gap) => Scope is { } scope
-        ? StatementRepeats.Of(scope)
-        : Flow is { } flow ? StatementRepeats.ForFlow(flow, lent, Ended, gap) : null;
-
-    /// <summary>Whether <paramref name="unit"/> still belongs to this statement's scope or flow (not given to another).</summary>
-    public bool Owns(StatementRepeats unit) => unit.OwnedBy((object?)Scope ?? Flow);
-}
+    string Sql, DbCommand Command, ScopeSlot? Scope, FlowState? Flow, long Started, long Ended, bool Succeeded);
 
 /// <summary>A statement about to start (<see cref="PoolObserver.OnStatementStarting"/>), on the caller's stack.</summary>
 internal readonly record struct StatementStart(string Sql, ScopeSlot? Scope, FlowState? Flow)

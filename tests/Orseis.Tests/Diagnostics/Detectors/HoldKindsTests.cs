@@ -17,4 +17,23 @@ public sealed class HoldKindsTests
         Assert.Equal(0, kinds.Of("select 17"));
         Assert.Equal(lookup, kinds.Of("select name from items where id = @id"));
     }
+
+    [Fact]
+    public void The_kind_found_last_is_only_a_hint_texts_in_turn_keep_their_own_numbers()
+    {
+        var kinds = new HoldKinds();
+        string[] texts = ["select a from t where id = @id", "select b from t where id = @id", "update t set a = @a where id = @id"];
+        for (int round = 0; round < 3; round++)
+        {
+            for (int i = 0; i < texts.Length; i++)
+            {
+                Assert.Equal(i + 1, kinds.Of(texts[i]));
+                Assert.Equal(i + 1, kinds.Of(texts[i])); // the hint's own text, at once
+                Assert.Equal(i + 1, kinds.Of(new string(texts[i].AsSpan()))); // equal text, another string: not by reference
+            }
+        }
+
+        Assert.Equal(4, kinds.Of("select 4"));
+        Assert.Equal(1, kinds.Of(texts[0]));
+    }
 }
