@@ -92,16 +92,15 @@ public sealed class OrseisOptions
     internal OrseisOptions Validate()
     {
         if (_mode is not (ExecutionMode.OpenPerCall or ExecutionMode.ReuseConnection))
-            throw new ArgumentException($"OrseisOptions.Mode has the undefined value {(int)_mode}; use OpenPerCall or ReuseConnection.", nameof(Mode));
+            throw Invalid(nameof(Mode), "has the undefined value ", (int)_mode, "; use OpenPerCall or ReuseConnection.");
         if (_commandTimeout is { } t && t < TimeSpan.Zero && t != Timeout.InfiniteTimeSpan)
-            throw new ArgumentException($"OrseisOptions.CommandTimeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.", nameof(CommandTimeout));
+            throw Invalid(nameof(CommandTimeout), "must be zero or positive (or Timeout.InfiniteTimeSpan), not ", t, ".");
         if (_reuseWaitTimeout <= TimeSpan.Zero && _reuseWaitTimeout != Timeout.InfiniteTimeSpan)
-            throw new ArgumentException($"OrseisOptions.ReuseWaitTimeout must be positive (or Timeout.InfiniteTimeSpan), not {_reuseWaitTimeout}.", nameof(ReuseWaitTimeout));
+            throw Invalid(nameof(ReuseWaitTimeout), "must be positive (or Timeout.InfiniteTimeSpan), not ", _reuseWaitTimeout, ".");
         if (_scopeIdleWindow <= TimeSpan.Zero || _scopeIdleWindow > TimeSpan.FromSeconds(10))
         {
-            throw new ArgumentException(
-                $"OrseisOptions.ScopeIdleWindow must be more than zero and at most 10 s, not {_scopeIdleWindow}; " +
-                "for a connection held longer, use a Session.", nameof(ScopeIdleWindow));
+            throw Invalid(nameof(ScopeIdleWindow), "must be more than zero and at most 10 s, not ", _scopeIdleWindow,
+                "; for a connection held longer, use a Session.");
         }
         if (_poolName is { Length: 0 })
             throw new ArgumentException("OrseisOptions.PoolName must not be empty; leave it null for the default name.", nameof(PoolName));
@@ -110,4 +109,9 @@ public sealed class OrseisOptions
         _retries = _retry.Validate() ? new Execution.CallRetries(_retry) : null;
         return this;
     }
+
+    /// <summary>"OrseisOptions.{setting} {problem}{value}{after}", naming the setting: made out of <see cref="Validate"/>, which
+    /// the JIT compiles whole at every process's first database, messages included.</summary>
+    private static ArgumentException Invalid<T>(string setting, string problem, T value, string after) =>
+        new($"OrseisOptions.{setting} {problem}{value}{after}", setting);
 }

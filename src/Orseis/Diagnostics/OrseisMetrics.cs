@@ -86,21 +86,26 @@ internal static class OrseisMetrics
     {
         Meter.CreateObservableUpDownCounter("orseis.scope.parked", () => Observe(p => p.ParkedNow), "{connection}",
             "Connections parked in ConnectionScopes now (out of the provider's pool, held by no call).");
-        foreach (bool own in (bool[])[false, true])
-        {
-            string prefix = own ? "orseis.connection" : "db.client.connection";
-            Meter.CreateObservableUpDownCounter($"{prefix}.count", () => ObserveCount(own), "{connection}",
-                "Connections held through Orseis (db.client.connection.state=used).");
-            Meter.CreateObservableUpDownCounter($"{prefix}.pending_requests", () => Observe(p => p.Pending, own), "{request}",
-                "Callers inside Open right now.");
-            Meter.CreateObservableUpDownCounter($"{prefix}.max", () => ObserveMax(own), "{connection}",
-                "Max Pool Size from the connection string or the provider's default, where known.");
-        }
-
+        // Two calls, not a loop: a static constructor with a loop is compiled instrumented (tiered PGO), which costs the JIT
+        // more at every process's first database (issue 44).
+        CreatePoolGauges(own: false);
+        CreatePoolGauges(own: true);
         Meter.CreateObservableUpDownCounter("orseis.sessions.active", () => Observe(p => p.ActiveSessions), "{session}",
             "Open Orseis sessions.");
         Meter.CreateObservableGauge("orseis.connection.opens_per_command", ObserveOpensPerCommand, "{open}",
             "Opens per command since the pool was created: 1 is open-per-call, near 0 is reuse.");
+    }
+
+    /// <summary>The observable pool instruments under <c>orseis.connection.*</c> (<paramref name="own"/>) or the conventional names.</summary>
+    private static void CreatePoolGauges(bool own)
+    {
+        string prefix = own ? "orseis.connection" : "db.client.connection";
+        Meter.CreateObservableUpDownCounter($"{prefix}.count", () => ObserveCount(own), "{connection}",
+            "Connections held through Orseis (db.client.connection.state=used).");
+        Meter.CreateObservableUpDownCounter($"{prefix}.pending_requests", () => Observe(p => p.Pending, own), "{request}",
+            "Callers inside Open right now.");
+        Meter.CreateObservableUpDownCounter($"{prefix}.max", () => ObserveMax(own), "{connection}",
+            "Max Pool Size from the connection string or the provider's default, where known.");
     }
 
     private static InstrumentAdvice<double> Advice(IReadOnlyList<double> buckets) => new() { HistogramBucketBoundaries = buckets };
