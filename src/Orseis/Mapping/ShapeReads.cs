@@ -65,22 +65,21 @@ internal static class ShapeReads<T>
     }
 
     /// <summary><see cref="Same"/> for a value type.</summary>
-    private static Func<DbDataReader, int, T> SameValue()
-    {
-        Type t = typeof(T);
-        return t == typeof(int) ? static (r, i) => As(r.GetInt32(i))
-            : t == typeof(long) ? static (r, i) => As(r.GetInt64(i))
-            : t == typeof(short) ? static (r, i) => As(r.GetInt16(i))
-            : t == typeof(byte) ? static (r, i) => As(r.GetByte(i))
-            : t == typeof(bool) ? static (r, i) => As(r.GetBoolean(i))
-            : t == typeof(double) ? static (r, i) => As(r.GetDouble(i))
-            : t == typeof(float) ? static (r, i) => As(r.GetFloat(i))
-            : t == typeof(decimal) ? static (r, i) => As(r.GetDecimal(i))
-            : t == typeof(DateTime) ? static (r, i) => As(r.GetDateTime(i))
-            : t == typeof(Guid) ? static (r, i) => As(r.GetGuid(i))
-            : t == typeof(char) ? static (r, i) => As(r.GetChar(i))
-            : static (r, i) => r.GetFieldValue<T>(i);
-    }
+    /// <remarks><c>typeof(T)</c> in each comparison, not in a local: for a value type the JIT folds each comparison even in a
+    /// method's first compile, and writes the one branch that applies (issue 44).</remarks>
+    private static Func<DbDataReader, int, T> SameValue() =>
+        typeof(T) == typeof(int) ? static (r, i) => As(r.GetInt32(i))
+        : typeof(T) == typeof(long) ? static (r, i) => As(r.GetInt64(i))
+        : typeof(T) == typeof(short) ? static (r, i) => As(r.GetInt16(i))
+        : typeof(T) == typeof(byte) ? static (r, i) => As(r.GetByte(i))
+        : typeof(T) == typeof(bool) ? static (r, i) => As(r.GetBoolean(i))
+        : typeof(T) == typeof(double) ? static (r, i) => As(r.GetDouble(i))
+        : typeof(T) == typeof(float) ? static (r, i) => As(r.GetFloat(i))
+        : typeof(T) == typeof(decimal) ? static (r, i) => As(r.GetDecimal(i))
+        : typeof(T) == typeof(DateTime) ? static (r, i) => As(r.GetDateTime(i))
+        : typeof(T) == typeof(Guid) ? static (r, i) => As(r.GetGuid(i))
+        : typeof(T) == typeof(char) ? static (r, i) => As(r.GetChar(i))
+        : static (r, i) => r.GetFieldValue<T>(i);
 
     private static Func<DbDataReader, int, T> Parse()
     {
