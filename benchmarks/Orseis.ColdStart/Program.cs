@@ -1,7 +1,7 @@
 // The cold-start figure: process start to the first and the last answer of the same probe, Orseis and Dapper, under the
 // JIT and Native AOT. Rounds run every variant once, in turn; medians over the rounds. orseis-jit and orseis-aot restore
-// Orseis from the package `dotnet pack` makes (precompiled for linux-x64), orseis-jit-il from the same package packed with
-// its IL alone (Variant.cs); the other Orseis variants reference the repository's project.
+// Orseis from the package `dotnet pack` makes (precompiled for linux-x64 and four other RIDs), orseis-jit-il from the same
+// package packed with its IL alone (Variant.cs); the other Orseis variants reference the repository's project.
 //
 //   dotnet run -c Release --project benchmarks/Orseis.ColdStart -- [--runs 21] [--work /tmp/orseis-coldstart]
 //       [--only orseis-jit,dapper-jit] [--no-publish]

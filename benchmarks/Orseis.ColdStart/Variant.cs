@@ -35,7 +35,8 @@ internal sealed record Variant(string Name, string Project, string Properties, b
 /// <param name="PackProperties">What <c>dotnet pack</c> is given besides the defaults.</param>
 internal sealed record Feed(string Name, string PackProperties)
 {
-    /// <summary>What a package user gets: Orseis.dll with linux-x64 ReadyToRun code beside its IL.</summary>
+    /// <summary>What a package user gets: Orseis.dll with ReadyToRun code beside its IL for linux-x64 (this machine: the image the
+    /// probe loads), linux-arm64, win-x64, osx-arm64 and osx-x64.</summary>
     public static Feed Precompiled { get; } = new("feed-precompiled", "");
 
     /// <summary>The same package with the IL alone (<c>-p:OrseisPackReadyToRun=false</c>): the JIT compiles all of Orseis.</summary>

@@ -4,19 +4,19 @@ namespace Orseis;
 public sealed class OrseisOptions
 {
     /// <summary>How connections are acquired for calls made on the database. Default: <see cref="ExecutionMode.OpenPerCall"/>.</summary>
-    public ExecutionMode Mode { get; set; } = ExecutionMode.OpenPerCall;
+    public ExecutionMode Mode { get => _mode; set => _mode = value; }
 
     /// <summary>
     /// Command timeout for every call that does not give its own; <see langword="null"/> keeps the provider's default
     /// (usually 30 s). <see cref="Timeout.InfiniteTimeSpan"/> or <see cref="TimeSpan.Zero"/> means no timeout.
     /// </summary>
-    public TimeSpan? CommandTimeout { get; set; }
+    public TimeSpan? CommandTimeout { get => _commandTimeout; set => _commandTimeout = value; }
 
     /// <summary>
     /// In <see cref="ExecutionMode.ReuseConnection"/>, how long a call waits for the shared connection while another
     /// flow uses it before failing with a clear error. Default: 30 seconds.
     /// </summary>
-    public TimeSpan ReuseWaitTimeout { get; set; } = TimeSpan.FromSeconds(30);
+    public TimeSpan ReuseWaitTimeout { get => _reuseWaitTimeout; set => _reuseWaitTimeout = value; }
 
     /// <summary>
     /// How long a <see cref="ConnectionScope"/> keeps its parked connection without a call before giving it back to the
@@ -24,16 +24,16 @@ public sealed class OrseisOptions
     /// (an HTTP call, a delay) usually takes longer than this, and the connection is back in the pool meanwhile. The
     /// connection goes back between this and this plus a millisecond after the last call. Default: 2 ms; at most 10 s.
     /// </summary>
-    public TimeSpan ScopeIdleWindow { get; set; } = TimeSpan.FromMilliseconds(2);
+    public TimeSpan ScopeIdleWindow { get => _scopeIdleWindow; set => _scopeIdleWindow = value; }
 
     /// <summary>
     /// The name this database's pool carries in metrics, events and reports. Default: the provider's system name with
     /// the server and database taken from the connection string (never the user or password).
     /// </summary>
-    public string? PoolName { get; set; }
+    public string? PoolName { get => _poolName; set => _poolName = value; }
 
     /// <summary>Pool diagnostics: events, metrics and detectors. See <see cref="Diagnostics.DiagnosticsOptions"/>.</summary>
-    public Diagnostics.DiagnosticsOptions Diagnostics { get; set; } = new();
+    public Diagnostics.DiagnosticsOptions Diagnostics { get => _diagnostics; set => _diagnostics = value; }
 
     /// <summary>
     /// What a NULL read into a member that cannot hold NULL (an <c>int</c>, a <c>bool</c>, a struct) does.
@@ -48,10 +48,10 @@ public sealed class OrseisOptions
     /// Opt-in retries of what is safe to run again: opens that failed to connect, and reads whose connection broke
     /// outside a transaction. Off by default. See <see cref="OrseisRetryOptions"/>.
     /// </summary>
-    public OrseisRetryOptions Retry { get; set; } = new();
+    public OrseisRetryOptions Retry { get => _retry; set => _retry = value; }
 
     /// <summary>The retries built from <see cref="Retry"/> by <see cref="Validate"/>; null when they are off.</summary>
-    internal Execution.CallRetries? Retries { get; private set; }
+    internal Execution.CallRetries? Retries => _retries;
 
     private readonly Dictionary<Type, Mapping.ITypeHandler> _typeHandlers = [];
 
@@ -77,25 +77,41 @@ public sealed class OrseisOptions
     /// <summary>The registered handlers, by type.</summary>
     internal IReadOnlyDictionary<Type, Mapping.ITypeHandler> TypeHandlers => _typeHandlers;
 
+    // Validate reads the fields: every database validates these settings, and a property read there is a method the JIT
+    // compiles at the process's start even when nothing else reads it (issue 44). Mode is checked by value for the same
+    // reason: Enum.IsDefined<ExecutionMode> is a generic method of its own to compile.
+    private ExecutionMode _mode = ExecutionMode.OpenPerCall;
+    private TimeSpan? _commandTimeout;
+    private TimeSpan _reuseWaitTimeout = TimeSpan.FromSeconds(30);
+    private TimeSpan _scopeIdleWindow = TimeSpan.FromMilliseconds(2);
+    private string? _poolName;
+    private Diagnostics.DiagnosticsOptions _diagnostics = new();
+    private OrseisRetryOptions _retry = new();
+    private Execution.CallRetries? _retries;
+
     internal OrseisOptions Validate()
     {
-        if (!Enum.IsDefined(Mode))
-            throw new ArgumentException($"OrseisOptions.Mode has the undefined value {(int)Mode}; use OpenPerCall or ReuseConnection.", nameof(Mode));
-        if (CommandTimeout is { } t && t < TimeSpan.Zero && t != Timeout.InfiniteTimeSpan)
-            throw new ArgumentException($"OrseisOptions.CommandTimeout must be zero or positive (or Timeout.InfiniteTimeSpan), not {t}.", nameof(CommandTimeout));
-        if (ReuseWaitTimeout <= TimeSpan.Zero && ReuseWaitTimeout != Timeout.InfiniteTimeSpan)
-            throw new ArgumentException($"OrseisOptions.ReuseWaitTimeout must be positive (or Timeout.InfiniteTimeSpan), not {ReuseWaitTimeout}.", nameof(ReuseWaitTimeout));
-        if (ScopeIdleWindow <= TimeSpan.Zero || ScopeIdleWindow > TimeSpan.FromSeconds(10))
+        if (_mode is not (ExecutionMode.OpenPerCall or ExecutionMode.ReuseConnection))
+            throw Invalid(nameof(Mode), "has the undefined value ", (int)_mode, "; use OpenPerCall or ReuseConnection.");
+        if (_commandTimeout is { } t && t < TimeSpan.Zero && t != Timeout.InfiniteTimeSpan)
+            throw Invalid(nameof(CommandTimeout), "must be zero or positive (or Timeout.InfiniteTimeSpan), not ", t, ".");
+        if (_reuseWaitTimeout <= TimeSpan.Zero && _reuseWaitTimeout != Timeout.InfiniteTimeSpan)
+            throw Invalid(nameof(ReuseWaitTimeout), "must be positive (or Timeout.InfiniteTimeSpan), not ", _reuseWaitTimeout, ".");
+        if (_scopeIdleWindow <= TimeSpan.Zero || _scopeIdleWindow > TimeSpan.FromSeconds(10))
         {
-            throw new ArgumentException(
-                $"OrseisOptions.ScopeIdleWindow must be more than zero and at most 10 s, not {ScopeIdleWindow}; " +
-                "for a connection held longer, use a Session.", nameof(ScopeIdleWindow));
+            throw Invalid(nameof(ScopeIdleWindow), "must be more than zero and at most 10 s, not ", _scopeIdleWindow,
+                "; for a connection held longer, use a Session.");
         }
-        if (PoolName is { Length: 0 })
+        if (_poolName is { Length: 0 })
             throw new ArgumentException("OrseisOptions.PoolName must not be empty; leave it null for the default name.", nameof(PoolName));
-        Diagnostics.Validate();
-        ArgumentNullException.ThrowIfNull(Retry, nameof(Retry));
-        Retries = Retry.Validate() ? new Execution.CallRetries(Retry) : null;
+        _diagnostics.Validate();
+        ArgumentNullException.ThrowIfNull(_retry, nameof(Retry));
+        _retries = _retry.Validate() ? new Execution.CallRetries(_retry) : null;
         return this;
     }
+
+    /// <summary>"OrseisOptions.{setting} {problem}{value}{after}", naming the setting: made out of <see cref="Validate"/>, which
+    /// the JIT compiles whole at every process's first database, messages included.</summary>
+    private static ArgumentException Invalid<T>(string setting, string problem, T value, string after) =>
+        new($"OrseisOptions.{setting} {problem}{value}{after}", setting);
 }

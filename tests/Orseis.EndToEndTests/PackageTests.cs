@@ -14,16 +14,28 @@ namespace Orseis.EndToEndTests;
 /// Packs each shipped project the way a release would (<c>dotnet pack -c Release</c>) and checks what a NuGet user gets:
 /// the release's version, the library, its XML docs and its own README, its license and source-control metadata, a symbol
 /// package, the analyzer assembly (the shape generator), the dependencies it must have (Orseis.AspNetCore -> Orseis.DependencyInjection -> Orseis, and no database
-/// provider), that the SDK's package validation ran on the pack, and Orseis.dll's precompiled linux-x64 code (ReadyToRun,
-/// issue 44) beside its IL, which an app restored from the package runs.
+/// provider), that the SDK's package validation ran on the pack, and Orseis.dll's precompiled code for linux-x64, linux-arm64,
+/// win-x64, osx-arm64 and osx-x64 (ReadyToRun, issue 44) beside its IL, which an app restored from the package runs.
 /// </summary>
 public sealed class PackageTests : IDisposable
 {
     /// <summary>The release these packages are (src/Directory.Build.props: VersionPrefix and VersionSuffix).</summary>
     private const string Version = "1.0.0-rc.1";
 
-    /// <summary>Where the package keeps Orseis.dll precompiled for linux-x64 (src/Orseis/Orseis.csproj, OrseisPackReadyToRun).</summary>
-    private const string PrecompiledEntry = "runtimes/linux-x64/lib/net10.0/Orseis.dll";
+    /// <summary>
+    /// The RIDs the package has precompiled images for, and the COFF machine each image must carry: crossgen2 writes the
+    /// CPU's PE machine (AMD64 0x8664, ARM64 0xAA64) XOR'd with the target OS's value (ILCompiler.PEWriter's
+    /// MachineOSOverride, the runtime's IMAGE_FILE_MACHINE_NATIVE_OS_OVERRIDE: Windows 0, Linux 0x7B79, Apple 0x4644),
+    /// and the runtime loads the native code only where both match.
+    /// </summary>
+    private static readonly Dictionary<string, int> PrecompiledMachines = new(StringComparer.Ordinal)
+    {
+        ["linux-x64"] = 0x8664 ^ 0x7B79,
+        ["linux-arm64"] = 0xAA64 ^ 0x7B79,
+        ["win-x64"] = 0x8664,
+        ["osx-arm64"] = 0xAA64 ^ 0x4644,
+        ["osx-x64"] = 0x8664 ^ 0x4644,
+    };
 
     /// <summary>What the SDK's RunPackageValidation target touches when it has validated a pack (Microsoft.NET.ApiCompat.ValidatePackage.targets).</summary>
     private const string ValidationSemaphore = "Microsoft.NET.ApiCompat.ValidatePackage.semaphore";
@@ -75,30 +87,44 @@ public sealed class PackageTests : IDisposable
     }
 
     [Fact]
-    public void The_package_carries_linux_x64_native_code_beside_the_same_IL_and_the_IL_alone_for_every_other_platform()
+    public void The_package_carries_native_code_for_each_platform_beside_the_same_IL_and_the_IL_alone_for_every_other_platform()
     {
         string root = RepositoryRoot.Find();
         (string package, _) = Pack(root, "Orseis");
         (string ilPackage, _) = Pack(root, "Orseis", output: Path.Combine(_output, "il"), properties: ["-p:OrseisPackReadyToRun=false"]);
 
-        Image precompiled = Image.Read(package, PrecompiledEntry);
         Image il = Image.Read(package, "lib/net10.0/Orseis.dll");
 
-        // runtimes/linux-x64: crossgen2's image, a ReadyToRun header ('RTR') behind the CLI header's ManagedNativeHeader and
-        // the machine AMD64 marked for Linux (0x8664 ^ 0x7B79): the runtime runs its code on linux-x64 only.
-        Assert.True(precompiled.ReadyToRun, $"{PrecompiledEntry} has no ReadyToRun header");
-        Assert.Equal(0x8664 ^ 0x7B79, (int)precompiled.Machine);
-
-        // lib/: the compiler's image, what every other platform loads (the runtime refuses another platform's native code).
+        // lib/: the compiler's image, what every platform without an image of its own loads (the runtime refuses another
+        // platform's native code).
         Assert.False(il.ReadyToRun);
         Assert.True(il.ILOnly);
         Assert.Equal(Machine.I386, il.Machine);
-
-        // The IL is kept whole: the same module, and every method body has the same IL in both (what the JIT compiles
-        // where the native code is not used, and what Native AOT and trimming read).
-        Assert.Equal(il.Mvid, precompiled.Mvid);
         Assert.True(il.MethodBodies.Count > 1000, $"only {il.MethodBodies.Count} method bodies read from lib/net10.0/Orseis.dll");
-        Assert.Equal(il.MethodBodies, precompiled.MethodBodies);
+
+        // runtimes/: one image per RID, and nothing else there.
+        using (ZipArchive nupkg = ZipFile.OpenRead(package))
+        {
+            Assert.Equal(
+                PrecompiledMachines.Keys.Select(rid => $"runtimes/{rid}/lib/net10.0/Orseis.dll").Order(StringComparer.Ordinal),
+                nupkg.Entries.Select(e => e.FullName).Where(e => e.StartsWith("runtimes/", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
+        }
+
+        foreach ((string rid, int machine) in PrecompiledMachines)
+        {
+            string entry = $"runtimes/{rid}/lib/net10.0/Orseis.dll";
+            Image precompiled = Image.Read(package, entry);
+
+            // crossgen2's image: a ReadyToRun header ('RTR') behind the CLI header's ManagedNativeHeader, and the machine of
+            // the RID's CPU marked for its OS: the runtime runs its code on that platform only.
+            Assert.True(precompiled.ReadyToRun, $"{entry} has no ReadyToRun header");
+            Assert.True(machine == (int)precompiled.Machine, $"{entry}: machine 0x{(int)precompiled.Machine:X4}, not 0x{machine:X4}");
+
+            // The IL is kept whole: the same module, and every method body has the same IL (what the JIT compiles where the
+            // native code is not used, and what Native AOT and trimming read).
+            Assert.Equal(il.Mvid, precompiled.Mvid);
+            Assert.True(il.MethodBodies.SequenceEqual(precompiled.MethodBodies), $"{entry}: the IL differs from lib/'s");
+        }
 
         // -p:OrseisPackReadyToRun=false: the same lib/ image and no runtimes/ folder.
         using ZipArchive ilOnly = ZipFile.OpenRead(ilPackage);
@@ -107,7 +133,7 @@ public sealed class PackageTests : IDisposable
     }
 
     [Fact]
-    public void An_app_restored_from_the_package_runs_on_the_precompiled_library_on_linux_x64()
+    public void An_app_restored_from_the_package_runs_on_the_precompiled_library_of_its_platform()
     {
         string root = RepositoryRoot.Find();
         (string package, _) = Pack(root, "Orseis");
@@ -155,13 +181,16 @@ public sealed class PackageTests : IDisposable
 
         Assert.Equal("User { Id = 42, Name = Ada }", output[0]);
         using ZipArchive nupkg = ZipFile.OpenRead(package);
-        // The host chose the linux-x64 image for this machine (the app's deps.json names both), byte for byte the package's;
-        // elsewhere it takes lib/'s.
+        // The host chose this platform's image (the app's deps.json names them all), byte for byte the package's; on a
+        // platform the package has no image for it takes lib/'s.
         string loaded = Path.GetRelativePath(bin, output[1]).Replace('\\', '/');
-        if (OperatingSystem.IsLinux() && RuntimeInformation.OSArchitecture == Architecture.X64)
+        string platform = (OperatingSystem.IsLinux() ? "linux" : OperatingSystem.IsWindows() ? "win" : OperatingSystem.IsMacOS() ? "osx" : "other")
+            + RuntimeInformation.OSArchitecture switch { Architecture.X64 => "-x64", Architecture.Arm64 => "-arm64", _ => "-other" };
+        if (PrecompiledMachines.ContainsKey(platform))
         {
-            Assert.Equal("runtimes/linux-x64/lib/net10.0/Orseis.dll", loaded);
-            Assert.Equal(Bytes(nupkg, PrecompiledEntry), File.ReadAllBytes(output[1]));
+            string entry = $"runtimes/{platform}/lib/net10.0/Orseis.dll";
+            Assert.Equal(entry, loaded);
+            Assert.Equal(Bytes(nupkg, entry), File.ReadAllBytes(output[1]));
         }
         else
         {

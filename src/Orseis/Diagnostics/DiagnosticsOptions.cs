@@ -18,7 +18,7 @@ public sealed class DiagnosticsOptions
     /// The detectors to run (flags). Default <see cref="FindingKind.None"/>: no clock reads, no stack captures.
     /// <see cref="FindingKind.All"/> turns every detector on.
     /// </summary>
-    public FindingKind Detectors { get; set; } = FindingKind.None;
+    public FindingKind Detectors { get => _detectors; set => _detectors = value; }
 
     /// <summary>
     /// With detectors on, also count the provider's idle and used connections where the provider reports every change
@@ -34,51 +34,51 @@ public sealed class DiagnosticsOptions
     public ILogger? Logger { get; set; }
 
     /// <summary>Churn: this many opens back to back on one logical flow is a finding. Default 10.</summary>
-    public int ChurnThreshold { get; set; } = 10;
+    public int ChurnThreshold { get => _churnThreshold; set => _churnThreshold = value; }
 
     /// <summary>
     /// Churn: an open within this time of the flow's previous release (and with no other connection of the flow held)
     /// continues a back-to-back streak; a longer pause, such as a worker waiting for its next message, ends it.
     /// Default 10 ms.
     /// </summary>
-    public TimeSpan ChurnGap { get; set; } = TimeSpan.FromMilliseconds(10);
+    public TimeSpan ChurnGap { get => _churnGap; set => _churnGap = value; }
 
     /// <summary>
     /// Repeated statement: a statement with arguments run this many times one after another within one scope (or one
     /// flow without a scope) is an N+1 candidate. Default 5: two or three lookups of one kind are ordinary code.
     /// </summary>
-    public int RepeatedStatementThreshold { get; set; } = 5;
+    public int RepeatedStatementThreshold { get => _repeatedStatementThreshold; set => _repeatedStatementThreshold = value; }
 
     /// <summary>
     /// Repeated statement, without a scope: a call that begins (enters Open, or starts its statement on a held
     /// connection) within this time of the previous run's end continues the repetition; a longer pause (a worker
     /// waiting for its next message) ends the unit of work. A scope is one unit whatever its pauses. Default 20 ms.
     /// </summary>
-    public TimeSpan RepeatedStatementGap { get; set; } = TimeSpan.FromMilliseconds(20);
+    public TimeSpan RepeatedStatementGap { get => _repeatedStatementGap; set => _repeatedStatementGap = value; }
 
     /// <summary>Slow open: warm opens that stay slower than this many times the pool's usual open time are a finding. Default 10.</summary>
-    public double SlowOpenFactor { get; set; } = 10;
+    public double SlowOpenFactor { get => _slowOpenFactor; set => _slowOpenFactor = value; }
 
     /// <summary>
     /// Slow open: opens (and physical connects) faster than this are never findings, however they compare with the
     /// usual. Default 100 ms.
     /// </summary>
-    public TimeSpan SlowOpenFloor { get; set; } = TimeSpan.FromMilliseconds(100);
+    public TimeSpan SlowOpenFloor { get => _slowOpenFloor; set => _slowOpenFloor = value; }
 
     /// <summary>
     /// Saturation: a caller that queued for a connection (more callers wanted one than Max Pool Size) is a finding when
     /// it waited at least this long. Default 10 ms.
     /// </summary>
-    public TimeSpan QueueWaitFloor { get; set; } = TimeSpan.FromMilliseconds(10);
+    public TimeSpan QueueWaitFloor { get => _queueWaitFloor; set => _queueWaitFloor = value; }
 
     /// <summary>Held too long: a connection (or session) out longer than this is a leak suspect. Default 30 seconds.</summary>
-    public TimeSpan HeldTooLongThreshold { get; set; } = TimeSpan.FromSeconds(30);
+    public TimeSpan HeldTooLongThreshold { get => _heldTooLongThreshold; set => _heldTooLongThreshold = value; }
 
     /// <summary>
     /// Thread-pool starvation: a probe work item queued to the thread pool every 100 ms that waits longer than this to
     /// run is a finding. Default 500 ms.
     /// </summary>
-    public TimeSpan ThreadPoolDelayThreshold { get; set; } = TimeSpan.FromMilliseconds(500);
+    public TimeSpan ThreadPoolDelayThreshold { get => _threadPoolDelayThreshold; set => _threadPoolDelayThreshold = value; }
 
     /// <summary>
     /// The clock every detector reads, and the one the call watches time deadlines and the grace of a stopped call on
@@ -90,39 +90,56 @@ public sealed class DiagnosticsOptions
     /// The least time between two findings of the same kind on one pool (churn is reported once per window and flow,
     /// held-too-long once per connection, pool timeouts always). Zero reports every one. Default 5 seconds.
     /// </summary>
-    public TimeSpan FindingInterval { get; set; } = TimeSpan.FromSeconds(5);
+    public TimeSpan FindingInterval { get => _findingInterval; set => _findingInterval = value; }
 
     /// <summary>How many recent findings <see cref="PoolReport"/> keeps. Default 50.</summary>
-    public int FindingsKept { get; set; } = 50;
+    public int FindingsKept { get => _findingsKept; set => _findingsKept = value; }
+
+    // Validate reads the fields: every database validates these settings, and a property read there is a method the JIT
+    // compiles at the process's start even when no detector ever reads it (issue 44). The messages are made by Invalid, so
+    // Validate itself stays small (the JIT compiles it whole, messages included, though they are made only on a failure).
+    private FindingKind _detectors = FindingKind.None;
+    private int _churnThreshold = 10;
+    private TimeSpan _churnGap = TimeSpan.FromMilliseconds(10);
+    private int _repeatedStatementThreshold = 5;
+    private TimeSpan _repeatedStatementGap = TimeSpan.FromMilliseconds(20);
+    private double _slowOpenFactor = 10;
+    private TimeSpan _slowOpenFloor = TimeSpan.FromMilliseconds(100);
+    private TimeSpan _queueWaitFloor = TimeSpan.FromMilliseconds(10);
+    private TimeSpan _heldTooLongThreshold = TimeSpan.FromSeconds(30);
+    private TimeSpan _threadPoolDelayThreshold = TimeSpan.FromMilliseconds(500);
+    private TimeSpan _findingInterval = TimeSpan.FromSeconds(5);
+    private int _findingsKept = 50;
 
     internal void Validate()
     {
-        if ((Detectors & ~FindingKind.All) != 0)
-            throw Invalid(nameof(Detectors), $"has undefined flags ({(int)Detectors}); combine FindingKind values");
-        if (ChurnThreshold < 2)
-            throw Invalid(nameof(ChurnThreshold), $"must be at least 2, not {ChurnThreshold}");
-        if (ChurnGap <= TimeSpan.Zero)
-            throw Invalid(nameof(ChurnGap), $"must be positive, not {ChurnGap}");
-        if (RepeatedStatementThreshold < 2)
-            throw Invalid(nameof(RepeatedStatementThreshold), $"must be at least 2, not {RepeatedStatementThreshold}");
-        if (RepeatedStatementGap <= TimeSpan.Zero)
-            throw Invalid(nameof(RepeatedStatementGap), $"must be positive, not {RepeatedStatementGap}");
-        if (!(SlowOpenFactor > 1) || double.IsInfinity(SlowOpenFactor))
-            throw Invalid(nameof(SlowOpenFactor), $"must be a finite number above 1, not {SlowOpenFactor}");
-        if (SlowOpenFloor < TimeSpan.Zero)
-            throw Invalid(nameof(SlowOpenFloor), $"must be zero or positive, not {SlowOpenFloor}");
-        if (QueueWaitFloor < TimeSpan.Zero)
-            throw Invalid(nameof(QueueWaitFloor), $"must be zero or positive, not {QueueWaitFloor}");
-        if (HeldTooLongThreshold <= TimeSpan.Zero)
-            throw Invalid(nameof(HeldTooLongThreshold), $"must be positive, not {HeldTooLongThreshold}");
-        if (ThreadPoolDelayThreshold <= TimeSpan.Zero)
-            throw Invalid(nameof(ThreadPoolDelayThreshold), $"must be positive, not {ThreadPoolDelayThreshold}");
-        if (FindingInterval < TimeSpan.Zero)
-            throw Invalid(nameof(FindingInterval), $"must be zero or positive, not {FindingInterval}");
-        if (FindingsKept < 0)
-            throw Invalid(nameof(FindingsKept), $"must be zero or positive, not {FindingsKept}");
+        if ((_detectors & ~FindingKind.All) != 0)
+            throw Invalid(nameof(Detectors), "has undefined flags (", (int)_detectors, "); combine FindingKind values");
+        if (_churnThreshold < 2)
+            throw Invalid(nameof(ChurnThreshold), "must be at least 2, not ", _churnThreshold);
+        if (_churnGap <= TimeSpan.Zero)
+            throw Invalid(nameof(ChurnGap), "must be positive, not ", _churnGap);
+        if (_repeatedStatementThreshold < 2)
+            throw Invalid(nameof(RepeatedStatementThreshold), "must be at least 2, not ", _repeatedStatementThreshold);
+        if (_repeatedStatementGap <= TimeSpan.Zero)
+            throw Invalid(nameof(RepeatedStatementGap), "must be positive, not ", _repeatedStatementGap);
+        if (!(_slowOpenFactor > 1) || double.IsInfinity(_slowOpenFactor))
+            throw Invalid(nameof(SlowOpenFactor), "must be a finite number above 1, not ", _slowOpenFactor);
+        if (_slowOpenFloor < TimeSpan.Zero)
+            throw Invalid(nameof(SlowOpenFloor), "must be zero or positive, not ", _slowOpenFloor);
+        if (_queueWaitFloor < TimeSpan.Zero)
+            throw Invalid(nameof(QueueWaitFloor), "must be zero or positive, not ", _queueWaitFloor);
+        if (_heldTooLongThreshold <= TimeSpan.Zero)
+            throw Invalid(nameof(HeldTooLongThreshold), "must be positive, not ", _heldTooLongThreshold);
+        if (_threadPoolDelayThreshold <= TimeSpan.Zero)
+            throw Invalid(nameof(ThreadPoolDelayThreshold), "must be positive, not ", _threadPoolDelayThreshold);
+        if (_findingInterval < TimeSpan.Zero)
+            throw Invalid(nameof(FindingInterval), "must be zero or positive, not ", _findingInterval);
+        if (_findingsKept < 0)
+            throw Invalid(nameof(FindingsKept), "must be zero or positive, not ", _findingsKept);
     }
 
-    private static ArgumentException Invalid(string setting, string problem) =>
-        new($"DiagnosticsOptions.{setting} {problem}.", setting);
+    /// <summary>"DiagnosticsOptions.{setting} {problem}{value}{after}.", naming the setting.</summary>
+    private static ArgumentException Invalid<T>(string setting, string problem, T value, string after = "") =>
+        new($"DiagnosticsOptions.{setting} {problem}{value}{after}.", setting);
 }

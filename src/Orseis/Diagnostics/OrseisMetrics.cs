@@ -22,7 +22,9 @@ internal static class OrseisMetrics
     /// Bucket advice for <c>db.client.operation.duration</c>: the boundaries the OpenTelemetry database semantic
     /// conventions give for it, 1 ms to 10 s.
     /// </summary>
-    public static readonly IReadOnlyList<double> OperationBuckets = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
+    /// <remarks>The buckets are arrays, not collection expressions typed IReadOnlyList: that is a list type the compiler writes
+    /// into Orseis, whose methods the JIT compiles at every process's first database (issue 44).</remarks>
+    public static readonly double[] OperationBuckets = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
 
     /// <summary>
     /// Bucket advice for waits (Open, and ReuseConnection's wait for the shared connection): 10 µs to 10 s in 1-5
@@ -30,14 +32,14 @@ internal static class OrseisMetrics
     /// saturated pool queues for a hold time or up to the pool timeout. With the SDK's default buckets (0 to 5 s first)
     /// every one of these would land in the first bucket.
     /// </summary>
-    public static readonly IReadOnlyList<double> WaitBuckets =
+    public static readonly double[] WaitBuckets =
         [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
 
     /// <summary>
     /// Bucket advice for <c>db.client.connection.use_time</c>: 100 µs (one call on a kept-alive pool) to 5 minutes (a
     /// long session, or a leak worth seeing).
     /// </summary>
-    public static readonly IReadOnlyList<double> UseBuckets = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
+    public static readonly double[] UseBuckets = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
 
     /// <summary>The pool instruments under their conventional names: for pools whose provider publishes none itself.</summary>
     public static readonly PoolInstruments Conventional = new("db.client.connection");
@@ -84,21 +86,26 @@ internal static class OrseisMetrics
     {
         Meter.CreateObservableUpDownCounter("orseis.scope.parked", () => Observe(p => p.ParkedNow), "{connection}",
             "Connections parked in ConnectionScopes now (out of the provider's pool, held by no call).");
-        foreach (bool own in (bool[])[false, true])
-        {
-            string prefix = own ? "orseis.connection" : "db.client.connection";
-            Meter.CreateObservableUpDownCounter($"{prefix}.count", () => ObserveCount(own), "{connection}",
-                "Connections held through Orseis (db.client.connection.state=used).");
-            Meter.CreateObservableUpDownCounter($"{prefix}.pending_requests", () => Observe(p => p.Pending, own), "{request}",
-                "Callers inside Open right now.");
-            Meter.CreateObservableUpDownCounter($"{prefix}.max", () => ObserveMax(own), "{connection}",
-                "Max Pool Size from the connection string or the provider's default, where known.");
-        }
-
+        // Two calls, not a loop: a static constructor with a loop is compiled instrumented (tiered PGO), which costs the JIT
+        // more at every process's first database (issue 44).
+        CreatePoolGauges(own: false);
+        CreatePoolGauges(own: true);
         Meter.CreateObservableUpDownCounter("orseis.sessions.active", () => Observe(p => p.ActiveSessions), "{session}",
             "Open Orseis sessions.");
         Meter.CreateObservableGauge("orseis.connection.opens_per_command", ObserveOpensPerCommand, "{open}",
             "Opens per command since the pool was created: 1 is open-per-call, near 0 is reuse.");
+    }
+
+    /// <summary>The observable pool instruments under <c>orseis.connection.*</c> (<paramref name="own"/>) or the conventional names.</summary>
+    private static void CreatePoolGauges(bool own)
+    {
+        string prefix = own ? "orseis.connection" : "db.client.connection";
+        Meter.CreateObservableUpDownCounter($"{prefix}.count", () => ObserveCount(own), "{connection}",
+            "Connections held through Orseis (db.client.connection.state=used).");
+        Meter.CreateObservableUpDownCounter($"{prefix}.pending_requests", () => Observe(p => p.Pending, own), "{request}",
+            "Callers inside Open right now.");
+        Meter.CreateObservableUpDownCounter($"{prefix}.max", () => ObserveMax(own), "{connection}",
+            "Max Pool Size from the connection string or the provider's default, where known.");
     }
 
     private static InstrumentAdvice<double> Advice(IReadOnlyList<double> buckets) => new() { HistogramBucketBoundaries = buckets };

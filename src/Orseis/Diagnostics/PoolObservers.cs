@@ -48,7 +48,14 @@ internal sealed class PoolObservers
         All = [.. observers];
         Needs = needs;
         Traced = new Steps(observers);
-        Quiet = new Steps([.. observers.Where(o => !o.OnlyWhileTraced)]);
+        var quiet = new List<PoolObserver>(observers.Count);
+        foreach (PoolObserver observer in observers)
+        {
+            if (!observer.OnlyWhileTraced)
+                quiet.Add(observer);
+        }
+
+        Quiet = new Steps(quiet);
     }
 
     /// <summary>The steps' observers while the Orseis EventSource has a session, those that only write for it included.</summary>
@@ -97,9 +104,10 @@ internal sealed class PoolObservers
     {
         var observers = new List<PoolObserver>(Table.Length);
         CostlyFacts needs = CostlyFacts.None;
+        FindingKind detectors = context.Detectors;
         foreach (Entry entry in Table)
         {
-            if ((entry.On != Always && (context.Detectors & entry.On) == 0) || entry.AppliesTo?.Invoke(context) == false)
+            if ((entry.On != Always && (detectors & entry.On) == 0) || entry.AppliesTo?.Invoke(context) == false)
                 continue;
             observers.Add(entry.Create(context));
             needs |= entry.Needs;
@@ -109,8 +117,19 @@ internal sealed class PoolObservers
     }
 
     /// <summary>The observers that declare they hear <paramref name="fact"/>, in table order.</summary>
-    private static PoolObserver[] Hearing(List<PoolObserver> observers, HeardFacts fact) =>
-        [.. observers.Where(o => (o.Hears & fact) != 0)];
+    /// <remarks>Loops rather than LINQ, and <see cref="Entry"/> has fields rather than properties: every database makes its
+    /// observers, and each lambda or property read here is a method the JIT compiles at the process's start (issue 44).</remarks>
+    private static PoolObserver[] Hearing(List<PoolObserver> observers, HeardFacts fact)
+    {
+        var hearing = new List<PoolObserver>(observers.Count);
+        foreach (PoolObserver observer in observers)
+        {
+            if ((observer.Hears & fact) != 0)
+                hearing.Add(observer);
+        }
+
+        return hearing.ToArray();
+    }
 
     /// <summary>Each step's observers, in table order: those that declare its fact (<see cref="PoolObserver.Hears"/>).</summary>
     internal sealed class Steps(List<PoolObserver> observers)
@@ -134,9 +153,15 @@ internal sealed class PoolObservers
         public PoolObserver[] UnitEnded { get; } = Hearing(observers, HeardFacts.UnitEnded);
     }
 
-    /// <summary>A line of the table; <paramref name="AppliesTo"/>, when given, says whether the pool can use the observer at all.</summary>
-    private sealed record Entry(
-        FindingKind On, CostlyFacts Needs, Func<ObserverContext, PoolObserver> Create, Func<ObserverContext, bool>? AppliesTo = null);
+    /// <summary>A line of the table; <paramref name="appliesTo"/>, when given, says whether the pool can use the observer at all.</summary>
+    private sealed class Entry(
+        FindingKind on, CostlyFacts needs, Func<ObserverContext, PoolObserver> create, Func<ObserverContext, bool>? appliesTo = null)
+    {
+        public readonly FindingKind On = on;
+        public readonly CostlyFacts Needs = needs;
+        public readonly Func<ObserverContext, PoolObserver> Create = create;
+        public readonly Func<ObserverContext, bool>? AppliesTo = appliesTo;
+    }
 }
 
 /// <summary>

@@ -45,21 +45,21 @@ public sealed class OrseisRetryOptions
     internal bool Validate()
     {
         if (_maxRetries is < 1 or > 100)
-            throw new ArgumentException($"OrseisOptions.Retry.MaxRetries must be from 1 to 100, not {_maxRetries}.", nameof(MaxRetries));
+            throw Invalid(nameof(MaxRetries), "must be from 1 to 100, not ", _maxRetries);
         if (_budget <= TimeSpan.Zero || _budget > TimeSpan.FromMinutes(10))
-        {
-            throw new ArgumentException(
-                $"OrseisOptions.Retry.Budget must be more than zero and at most 10 minutes, not {_budget}.", nameof(Budget));
-        }
+            throw Invalid(nameof(Budget), "must be more than zero and at most 10 minutes, not ", _budget);
         if (_baseDelay < TimeSpan.Zero)
-            throw new ArgumentException($"OrseisOptions.Retry.BaseDelay must be zero or positive, not {_baseDelay}.", nameof(BaseDelay));
+            throw Invalid(nameof(BaseDelay), "must be zero or positive, not ", _baseDelay);
         if (_maxDelay < _baseDelay || _maxDelay > TimeSpan.FromMinutes(1))
-        {
-            throw new ArgumentException(
-                $"OrseisOptions.Retry.MaxDelay must be at least BaseDelay ({_baseDelay}) and at most a minute, not {_maxDelay}.",
-                nameof(MaxDelay));
-        }
+            throw MaxDelayInvalid(nameof(MaxDelay), _baseDelay, _maxDelay);
 
         return _enabled;
     }
+
+    // The messages are made out of Validate, which the JIT compiles whole at every process's first database (issue 44).
+    private static ArgumentException Invalid<T>(string setting, string problem, T value) =>
+        new($"OrseisOptions.Retry.{setting} {problem}{value}.", setting);
+
+    private static ArgumentException MaxDelayInvalid(string setting, TimeSpan baseDelay, TimeSpan maxDelay) =>
+        new($"OrseisOptions.Retry.{setting} must be at least BaseDelay ({baseDelay}) and at most a minute, not {maxDelay}.", setting);
 }

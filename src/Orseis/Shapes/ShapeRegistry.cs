@@ -17,7 +17,6 @@ public static class ShapeRegistry
     private static readonly ConcurrentDictionary<Type, ArgumentShape> Arguments = new();
     private static readonly ConcurrentDictionary<Type, IRowEntry> Scalars = new();
     private static readonly ConcurrentDictionary<Type, RuntimeRowType> RuntimeRows = new();
-    private static readonly ConcurrentDictionary<(Type Target, string Path), OutputShape> Outputs = new();
 
     /// <summary>Off in a process whose <c>AppContext</c> switch <c>Orseis.DisableGeneratedShapes</c> is on: every type compiled.</summary>
     internal static bool Enabled { get; set; } =
@@ -60,7 +59,7 @@ public static class ShapeRegistry
         ArgumentNullException.ThrowIfNull(owners);
         ArgumentNullException.ThrowIfNull(read);
         ArgumentNullException.ThrowIfNull(write);
-        Outputs.TryAdd((typeof(T), path), new OutputShape(
+        OutputTable.Outputs.TryAdd((typeof(T), path), new OutputShape(
             typeof(TValue), owners, owner => read(owner), (owner, bag, name) => write(owner, bag.Get<TValue>(name)!)));
     }
 
@@ -162,7 +161,7 @@ public static class ShapeRegistry
 
     /// <summary>The registered output member <paramref name="path"/> of <paramref name="target"/>, or null.</summary>
     internal static OutputShape? OutputOf(Type target, string path) =>
-        Enabled && Outputs.TryGetValue((target, path), out OutputShape? shape) ? shape : null;
+        Enabled && OutputTable.Outputs.TryGetValue((target, path), out OutputShape? shape) ? shape : null;
 
     /// <summary>The registered run-time row type of <paramref name="type"/>, or null.</summary>
     internal static RuntimeRowType? RuntimeRow(Type type) => RuntimeRows.TryGetValue(type, out RuntimeRowType? row) ? row : null;
@@ -203,6 +202,16 @@ public static class ShapeRegistry
             Rows.TryGetValue(typeof(T), out object? entry) && entry is RowEntry<T> row
                 ? ShapeMappers.Nullable(row.Shape, slice, offset, nullWhenFirstIsNull)
                 : null;
+    }
+
+    /// <summary>
+    /// The output members' table, made at the first output registered or looked up, not with the other tables when the
+    /// application's module initializer registers its first shape: a dictionary keyed by a value tuple is code the JIT
+    /// compiles for that key, at the start of every process, and most never have an output member (issue 44).
+    /// </summary>
+    private static class OutputTable
+    {
+        public static readonly ConcurrentDictionary<(Type Target, string Path), OutputShape> Outputs = new();
     }
 }
 

@@ -27,6 +27,13 @@ internal static class AmbientTransactions
                 ?? $"Orseis does not know whether {providerType.Namespace} connections join a TransactionScope";
         }
 
+        return WhyEnlistmentOff(keys, connectionString);
+    }
+
+    // Apart from the check above: a provider that never enlists (SQLite) does not have the JIT compile the connection
+    // string's reading at its first database (issue 44).
+    private static string? WhyEnlistmentOff(IReadOnlyList<string> keys, string? connectionString)
+    {
         var builder = new DbConnectionStringBuilder();
         try
         {

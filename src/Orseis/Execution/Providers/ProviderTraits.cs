@@ -240,7 +240,7 @@ internal sealed partial class ProviderTraits
             return null;
         }
 
-        if (First(builder, ["Pooling"]) is { } pooling && bool.TryParse(pooling, out bool on) && !on)
+        if (First(builder, PoolingKey) is { } pooling && bool.TryParse(pooling, out bool on) && !on)
             return null;
         if (First(builder, PoolSizeKeys) is { } text &&
             int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out int max) && max > 0)
@@ -250,6 +250,10 @@ internal sealed partial class ProviderTraits
 
         return DefaultMaxPoolSize;
     }
+
+    // An array, not a collection expression typed IReadOnlyList: that is a list type the compiler writes into Orseis, whose
+    // methods the JIT compiles at every process's first database (issue 44).
+    private static readonly string[] PoolingKey = ["Pooling"];
 
     private static string? First(DbConnectionStringBuilder builder, IReadOnlyList<string> keys)
     {
