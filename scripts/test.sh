@@ -13,7 +13,8 @@
 # 2. runs `dotnet test Orseis.sln -c Release "$@"` from the repo root with
 #    ORSEIS_POSTGRES (an Npgsql connection string) and ORSEIS_MYSQL (a MySQL
 #    connection string) exported;
-# 3. always stops the servers again (EXIT trap), whether the tests pass, fail
+# 3. prints each test assembly's duration, longest first, and the totals;
+# 4. always stops the servers again (EXIT trap), whether the tests pass, fail
 #    or are interrupted, and exits with dotnet test's exit code.
 #
 # Examples:
@@ -171,6 +172,17 @@ sum() { grep -oE "$1: +[0-9]+" "$output" | awk '{s+=$2} END {print s+0}'; }
 passed=$(sum Passed)
 failed=$(sum Failed)
 skipped=$(sum Skipped)
+# Where the time went: each test assembly's duration as dotnet test printed it, longest first (they run two or more at
+# once, so they add up to more than the elapsed time).
+log "test assemblies, longest first:"
+grep -oE 'Duration: [0-9][^-]* - [^ ]+\.dll' "$output" | awk '{
+    t = 0
+    for (i = 2; i < NF - 1; i++) {
+        if ($(i + 1) == "h") t += $i * 3600; else if ($(i + 1) == "m") t += $i * 60
+        else if ($(i + 1) == "s") t += $i; else if ($(i + 1) == "ms") t += $i / 1000
+    }
+    printf "%d %dm%02ds %s\n", t, t / 60, t % 60, $NF
+}' | sort -rn | while read -r _ took assembly; do log "  $took $assembly"; done
 rm -f "$output"
 printf '\ntests: %d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
 if [[ "$rc" -eq 0 && "$passed" -eq 0 ]]; then

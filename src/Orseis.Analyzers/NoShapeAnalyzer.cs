@@ -1,4 +1,6 @@
 using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
 using Microsoft.CodeAnalysis;
@@ -46,7 +48,8 @@ public sealed class NoShapeAnalyzer : DiagnosticAnalyzer
         "Usage",
         DiagnosticSeverity.Warning,
         isEnabledByDefault: true,
-        helpLinkUri: "https://github.com/orseis/orseis/blob/main/docs/aot.md#ors0002-no-generated-shape");
+        helpLinkUri: "https://github.com/orseis/orseis/blob/main/docs/aot.md#ors0002-no-generated-shape",
+        customTags: WellKnownDiagnosticTags.CompilationEnd); // a row type's warning waits for the compilation's type handlers
 
     /// <inheritdoc />
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics => ImmutableArray.Create(Rule);
@@ -58,8 +61,11 @@ public sealed class NoShapeAnalyzer : DiagnosticAnalyzer
         context.EnableConcurrentExecution();
         context.RegisterCompilationStartAction(start =>
         {
-            if (Native(start.Options.AnalyzerConfigOptionsProvider.GlobalOptions))
-                start.RegisterOperationAction(Analyze, OperationKind.Invocation);
+            if (!Native(start.Options.AnalyzerConfigOptionsProvider.GlobalOptions))
+                return;
+            var run = new Run();
+            start.RegisterOperationAction(run.Analyze, OperationKind.Invocation);
+            start.RegisterCompilationEndAction(run.End);
         });
     }
 
@@ -70,76 +76,113 @@ public sealed class NoShapeAnalyzer : DiagnosticAnalyzer
             options.TryGetValue("build_property." + name, out string? value)
             && string.Equals(value?.Trim(), "true", StringComparison.OrdinalIgnoreCase));
 
-    private static void Analyze(OperationAnalysisContext context)
+    /// <summary>
+    /// One compilation's analysis: each call's warnings, but a row type's, which wait for the end (a type handler registered
+    /// anywhere in the compilation silences them: <see cref="HandledTypes"/>).
+    /// </summary>
+    private sealed class Run
     {
-        var invocation = (IInvocationOperation)context.Operation;
-        IMethodSymbol method = invocation.TargetMethod;
-        if (!Shapes.IsOrseis(method.ContainingType) || invocation.Syntax is not InvocationExpressionSyntax syntax
-            || invocation.SemanticModel is not { } model)
-        {
-            return;
-        }
+        private readonly ConcurrentBag<ITypeSymbol> _handled = new();
+        private readonly ConcurrentBag<(ITypeSymbol Row, Diagnostic Warning)> _rows = new();
 
-        IAssemblySymbol within = model.Compilation.Assembly;
-        Location at = syntax.Expression is MemberAccessExpressionSyntax access ? access.Name.GetLocation() : syntax.GetLocation();
-        if (OutputShapes.IsOutput(method))
+        public void Analyze(OperationAnalysisContext context)
         {
-            if (OutputShapes.Of(method, syntax, model, context.CancellationToken, out string? why) is null && why is not null)
-                Report(context, at, $"The output member of {Describe(method.TypeArguments[0])}", why, OutputCure);
-            return;
-        }
-
-        if (IsRowCall(method))
-        {
-            for (int i = 0; i < method.TypeArguments.Length; i++)
+            var invocation = (IInvocationOperation)context.Operation;
+            IMethodSymbol method = invocation.TargetMethod;
+            if (!Shapes.IsOrseis(method.ContainingType) || invocation.Syntax is not InvocationExpressionSyntax syntax
+                || invocation.SemanticModel is not { } model)
             {
-                ITypeSymbol row = method.TypeArguments[i];
-                if (method.OriginalDefinition.TypeParameters[i].Name != "TResult"
+                return;
+            }
+
+            IAssemblySymbol within = model.Compilation.Assembly;
+            if (HandledTypes.IsRegistration(method))
+            {
+                if (HandledTypes.Of(method, within) is { } handled)
+                    _handled.Add(handled);
+                return;
+            }
+
+            Location at = syntax.Expression is MemberAccessExpressionSyntax access ? access.Name.GetLocation() : syntax.GetLocation();
+            if (OutputShapes.IsOutput(method))
+            {
+                if (OutputShapes.Of(method, syntax, model, context.CancellationToken, out string? why) is null && why is not null)
+                    Report(context, at, $"The output member of {Describe(method.TypeArguments[0])}", why, OutputCure);
+                return;
+            }
+
+            if (IsRowCall(method))
+            {
+                for (int i = 0; i < method.TypeArguments.Length; i++)
+                {
+                    ITypeSymbol row = method.TypeArguments[i];
+                    if (method.OriginalDefinition.TypeParameters[i].Name != "TResult"
+                        && RowShapes.Of(row, within, out string? why) is null && why is not null)
+                    {
+                        Row(context, row, Diagnostic.Create(Rule, at, $"Row type {Describe(row)}", why, RowCure));
+                    }
+                }
+            }
+
+            foreach (IArgumentOperation argument in invocation.Arguments)
+            {
+                if (argument.Parameter is not { } parameter || argument.ArgumentKind == ArgumentKind.DefaultValue)
+                    continue;
+                if (Shapes.IsTypes(parameter.Type))
+                    Types(context, argument, within);
+                else if (parameter is { Name: "args", Type.SpecialType: SpecialType.System_Object })
+                    Arguments(context, argument, within);
+            }
+        }
+
+        /// <summary>The row types' warnings, but for the types the compilation registers a type handler for.</summary>
+        public void End(CompilationAnalysisContext context)
+        {
+            var handled = new HashSet<ITypeSymbol>(_handled, SymbolEqualityComparer.Default);
+            foreach ((ITypeSymbol row, Diagnostic warning) in _rows)
+            {
+                if (!HandledTypes.Covers(handled, row))
+                    context.ReportDiagnostic(warning);
+            }
+        }
+
+        /// <summary>A row type's warning: at once for a type parameter (no handler can be told), else at the end.</summary>
+        private void Row(OperationAnalysisContext context, ITypeSymbol row, Diagnostic warning)
+        {
+            if (row is ITypeParameterSymbol)
+                context.ReportDiagnostic(warning);
+            else
+                _rows.Add((row, warning));
+        }
+
+        /// <summary>A row type given as a <c>Type</c>: each <c>typeof</c> in the argument, or the argument itself when it has none.</summary>
+        private void Types(OperationAnalysisContext context, IArgumentOperation argument, IAssemblySymbol within)
+        {
+            TypeOfExpressionSyntax[] named = [.. argument.Value.Syntax.DescendantNodesAndSelf().OfType<TypeOfExpressionSyntax>()];
+            if (named.Length == 0)
+            {
+                Report(context, argument.Syntax.GetLocation(), "The row type of this call",
+                    "it is a run-time Type, so the generator sees no type at this call", TypeCure);
+                return;
+            }
+
+            foreach (TypeOfExpressionSyntax type in named)
+            {
+                if (argument.SemanticModel?.GetTypeInfo(type.Type, context.CancellationToken).Type is { } row
                     && RowShapes.Of(row, within, out string? why) is null && why is not null)
                 {
-                    Report(context, at, $"Row type {Describe(row)}", why, RowCure);
+                    Row(context, row, Diagnostic.Create(Rule, type.GetLocation(), $"Row type {Describe(row)}", why, TypeCure));
                 }
             }
         }
 
-        foreach (IArgumentOperation argument in invocation.Arguments)
+        private static void Arguments(OperationAnalysisContext context, IArgumentOperation argument, IAssemblySymbol within)
         {
-            if (argument.Parameter is not { } parameter || argument.ArgumentKind == ArgumentKind.DefaultValue)
-                continue;
-            if (Shapes.IsTypes(parameter.Type))
-                Types(context, argument, within);
-            else if (parameter is { Name: "args", Type.SpecialType: SpecialType.System_Object })
-                Arguments(context, argument, within);
+            IOperation value = argument.Value is IConversionOperation { IsImplicit: true } conversion ? conversion.Operand : argument.Value;
+            ITypeSymbol? type = value.Type is IArrayTypeSymbol array ? array.ElementType : value.Type; // execute-many: each item
+            if (type is not null && ArgumentShapes.Of(type, within, out string? why) is null && why is not null)
+                Report(context, argument.Syntax.GetLocation(), $"Argument type {Describe(type)}", why, ArgumentCure);
         }
-    }
-
-    /// <summary>A row type given as a <c>Type</c>: each <c>typeof</c> in the argument, or the argument itself when it has none.</summary>
-    private static void Types(OperationAnalysisContext context, IArgumentOperation argument, IAssemblySymbol within)
-    {
-        TypeOfExpressionSyntax[] named = [.. argument.Value.Syntax.DescendantNodesAndSelf().OfType<TypeOfExpressionSyntax>()];
-        if (named.Length == 0)
-        {
-            Report(context, argument.Syntax.GetLocation(), "The row type of this call",
-                "it is a run-time Type, so the generator sees no type at this call", TypeCure);
-            return;
-        }
-
-        foreach (TypeOfExpressionSyntax type in named)
-        {
-            if (argument.SemanticModel?.GetTypeInfo(type.Type, context.CancellationToken).Type is { } row
-                && RowShapes.Of(row, within, out string? why) is null && why is not null)
-            {
-                Report(context, type.GetLocation(), $"Row type {Describe(row)}", why, TypeCure);
-            }
-        }
-    }
-
-    private static void Arguments(OperationAnalysisContext context, IArgumentOperation argument, IAssemblySymbol within)
-    {
-        IOperation value = argument.Value is IConversionOperation { IsImplicit: true } conversion ? conversion.Operand : argument.Value;
-        ITypeSymbol? type = value.Type is IArrayTypeSymbol array ? array.ElementType : value.Type; // execute-many: each item
-        if (type is not null && ArgumentShapes.Of(type, within, out string? why) is null && why is not null)
-            Report(context, argument.Syntax.GetLocation(), $"Argument type {Describe(type)}", why, ArgumentCure);
     }
 
     /// <summary>The calls that map rows to their type arguments: Query*, Read* (a grid), Stream*, RowParser.</summary>

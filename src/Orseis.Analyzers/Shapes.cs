@@ -28,6 +28,14 @@ internal static class Shapes
             return found.ToImmutable();
         }
 
+        if (HandledTypes.IsRegistration(method))
+        {
+            // OrseisOptions.AddTypeHandler<T>: T's one-column reads, which the handler serves.
+            if (HandledTypes.Of(method, within) is { } handled)
+                found.Add(HandledTypes.Reads(handled));
+            return found.ToImmutable();
+        }
+
         foreach (ITypeSymbol argument in method.TypeArguments)
         {
             if (RowShapes.Of(argument, within) is { } row)

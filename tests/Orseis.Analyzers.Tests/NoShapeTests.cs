@@ -95,6 +95,83 @@ public sealed class NoShapeTests
         Assert.Empty(diagnostics);
     }
 
+    /// <summary>Row types read through type handlers: none gets a shape, each is read from one column by its handler.</summary>
+    internal const string Handled =
+        """
+        using System.Data.Common;
+        Database db = null!;
+        var options = new OrseisOptions()
+            .AddTypeHandler(new MoneyHandler())
+            .AddTypeHandler(new JsonHandler<Settings>())
+            .AddTypeHandler(new PointHandler());
+        Helpers.Register(options, new JsonHandler<Unhandled>());
+        db.Query<Money>("select amount from orders");
+        db.QueryFirst<Settings>("select settings from users");
+        db.QueryFirstOrDefault<Point?>("select spot from places");
+        db.Query<User, Money, User>("select id, amount from orders", (u, m) => u, splitOn: "amount");
+        db.Query(typeof(Settings), "select settings from users");
+        db.Query<Unhandled>("select 1 as id");
+
+        public sealed record User(long Id);
+        public abstract class Money { public decimal Amount { get; protected set; } }
+        public sealed class Euros : Money { public Euros(decimal amount) => Amount = amount; }
+        public sealed class Settings { public required string Theme { get; init; } }
+        public struct Point { public required int X; public required int Y; }
+        public sealed class Unhandled { public required long Id { get; init; } }
+        public sealed class MoneyHandler : TypeHandler<Money>
+        {
+            public override Money Parse(object value) => new Euros((decimal)value);
+            public override void SetValue(DbParameter parameter, Money value) => parameter.Value = value.Amount;
+        }
+        public sealed class JsonHandler<T> : TypeHandler<T>
+        {
+            public override T Parse(object value) => System.Text.Json.JsonSerializer.Deserialize<T>((string)value)!;
+            public override void SetValue(DbParameter parameter, T value) => parameter.Value = System.Text.Json.JsonSerializer.Serialize(value);
+        }
+        public sealed class PointHandler : TypeHandler<Point>
+        {
+            public override Point Parse(object value) => new() { X = (int)(long)value, Y = 0 };
+            public override void SetValue(DbParameter parameter, Point value) => parameter.Value = value.X;
+        }
+        public static class Helpers
+        {
+            // Through a type parameter: the compilation does not see which type is handled.
+            public static void Register<T>(OrseisOptions options, TypeHandler<T> handler) => options.AddTypeHandler(handler);
+        }
+        """;
+
+    [Fact]
+    public async Task A_row_type_the_compilation_registers_a_type_handler_for_is_not_warned_about()
+    {
+        var diagnostics = await Compiler.AnalyzeAsync(Handled, new NoShapeAnalyzer(), Aot);
+
+        // Money (abstract), Settings (required members, as a type argument and by typeof), Point? (a struct with required
+        // members) and Money as a part of a multi-mapped row are read by their handlers; Unhandled's handler is registered
+        // through a type parameter, which the compilation cannot see through.
+        string message = Assert.Single(diagnostics).GetMessage();
+        Assert.StartsWith("Row type Unhandled gets no generated shape (it has required members", message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Without_the_registration_the_same_row_types_are_warned_about()
+    {
+        string unregistered = Handled
+            .Replace(".AddTypeHandler(new MoneyHandler())", "", StringComparison.Ordinal)
+            .Replace(".AddTypeHandler(new JsonHandler<Settings>())", "", StringComparison.Ordinal)
+            .Replace(".AddTypeHandler(new PointHandler())", "", StringComparison.Ordinal);
+
+        var diagnostics = await Compiler.AnalyzeAsync(unregistered, new NoShapeAnalyzer(), Aot);
+
+        string[] messages = [.. diagnostics.Select(d => d.GetMessage()).Order(StringComparer.Ordinal)];
+        Assert.Collection(messages,
+            m => Assert.StartsWith("Row type Money gets no generated shape (it is an abstract class", m, StringComparison.Ordinal),
+            m => Assert.StartsWith("Row type Money gets no generated shape (it is an abstract class", m, StringComparison.Ordinal),
+            m => Assert.StartsWith("Row type Point? gets no generated shape (its struct Point gets no shape", m, StringComparison.Ordinal),
+            m => Assert.StartsWith("Row type Settings gets no generated shape (it has required members", m, StringComparison.Ordinal),
+            m => Assert.StartsWith("Row type Settings gets no generated shape (it has required members", m, StringComparison.Ordinal),
+            m => Assert.StartsWith("Row type Unhandled gets no generated shape (it has required members", m, StringComparison.Ordinal));
+    }
+
     [Fact]
     public async Task A_project_neither_published_native_nor_trimmed_is_not_warned()
     {

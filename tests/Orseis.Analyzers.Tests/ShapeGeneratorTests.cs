@@ -102,4 +102,20 @@ public sealed class ShapeGeneratorTests
         Assert.Contains("Name = \"set_Note\")]", generated, StringComparison.Ordinal);
         Assert.DoesNotContain("\"Computed\"", generated, StringComparison.Ordinal); // no setter: the runtime refuses it
     }
+
+    [Fact]
+    public void A_registered_type_handler_gets_the_one_column_reads_of_its_type_and_of_its_nullable_struct()
+    {
+        (string generated, var errors) = Compiler.Generate(NoShapeTests.Handled);
+
+        Assert.Empty(errors);
+        // What a part of a multi-mapped row and a nullable read look up under Native AOT; a single row of the type needs none.
+        Assert.Contains("AddScalar<global::Money>(global::Orseis.Shapes.ShapeValue.Of<global::Money>())", generated, StringComparison.Ordinal);
+        Assert.Contains("AddScalar<global::Settings>(global::Orseis.Shapes.ShapeValue.Of<global::Settings>())", generated, StringComparison.Ordinal);
+        Assert.Contains("AddScalar<global::Point>(global::Orseis.Shapes.ShapeValue.Of<global::Point>())", generated, StringComparison.Ordinal);
+        Assert.Contains("AddScalar<global::Point?>(global::Orseis.Shapes.ShapeValue.Nullable<global::Point>())", generated, StringComparison.Ordinal);
+        Assert.DoesNotContain("AddScalar<global::Money?>", generated, StringComparison.Ordinal);
+        // Through a type parameter nothing is known.
+        Assert.DoesNotContain("AddScalar<global::Unhandled>", generated, StringComparison.Ordinal);
+    }
 }

@@ -1,9 +1,11 @@
+using System.Collections.Concurrent;
 using System.Diagnostics.Tracing;
 using System.Globalization;
 using System.Reflection;
 using System.Text.Json;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
+using Orseis.Trace;
 
 namespace Orseis.EndToEndTests;
 
@@ -73,6 +75,42 @@ public sealed class OutOfProcessEventsTests
         List<int> expected = [.. logged.Where(e => ((long)declared[e.Id].Keywords & OpenAndFinding) != 0).Select(e => e.Id)];
         Assert.Equal([1, 2, 5], expected.Distinct().Order());
         Assert.Equal(expected, received.Select(e => e.Id));
+    }
+
+    [Fact]
+    public void A_scope_that_parks_its_connection_shows_each_calls_in_use_and_its_reuses_over_EventPipe()
+    {
+        // The probe's pool "probe-parks": a session holds one connection; a scope's three calls open one more, park it as each
+        // ends and take it back for the next, and the scope ends; then the session. As dotnet-counters and orseis-trace read it.
+        using EventsProbeProcess probe = EventsProbeProcess.Start();
+        var events = new ConcurrentQueue<PoolEvent>();
+        var reuses = new ConcurrentQueue<MetricValue>();
+        using (var session = new OrseisTraceSession(probe.Id, TimeSpan.FromSeconds(1), allEvents: true))
+        {
+            session.PoolEvent += e =>
+            {
+                if (e.Pool == "probe-parks")
+                    events.Enqueue(e);
+            };
+            session.Metric += m =>
+            {
+                if (m.Instrument == "orseis.scope.reuses" && m.Tags.Contains("db.client.connection.pool.name=probe-parks", StringComparison.Ordinal))
+                    reuses.Enqueue(m);
+            };
+            probe.RunWorkload();
+            // The events arrive as written; the counter's increase once a second: wait for both, at most 30 s.
+            var deadline = DateTime.UtcNow.AddSeconds(30);
+            while (DateTime.UtcNow < deadline && (events.Count(e => e.Name == "Released") < 4 || reuses.Sum(m => m.Value) < 2))
+                Thread.Sleep(100);
+        }
+
+        // Each call's hold ends as its connection parks: in use after it, the session's connection only (taken less parked), not
+        // the parked one; the session's own release leaves none.
+        Assert.Equal([1, 1, 1, 0], events.Where(e => e.Name == "Released").Select(e => e.InUse));
+        // Two opens (the session's, the scope's first call's); the scope's second and third calls took the parked connection.
+        Assert.Equal([0, 1], events.Where(e => e.Name == "Open/Start").Select(e => e.InUse));
+        Assert.Equal(2, reuses.Sum(m => m.Value));
+        Assert.All(reuses, m => Assert.Equal("Rate", m.Kind));
     }
 
     /// <summary>Runs the probe's workload while an EventPipe session with <paramref name="provider"/> reads it.</summary>

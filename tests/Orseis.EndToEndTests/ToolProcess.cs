@@ -10,7 +10,8 @@ internal static class ToolProcess
     /// <summary>The dotnet running this test (the SDK sets DOTNET_HOST_PATH for test hosts), else the one on PATH.</summary>
     public static string Dotnet() => Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } path ? path : "dotnet";
 
-    public static Result Run(string workingDirectory, string program, IEnumerable<string> args, TimeSpan limit)
+    public static Result Run(
+        string workingDirectory, string program, IEnumerable<string> args, TimeSpan limit, IReadOnlyDictionary<string, string>? environment = null)
     {
         var info = new ProcessStartInfo(program) { WorkingDirectory = workingDirectory, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (string arg in args)
@@ -18,6 +19,8 @@ internal static class ToolProcess
         // No build servers or node reuse: a server left running would hold this test's output pipes open.
         info.Environment["DOTNET_CLI_USE_MSBUILD_SERVER"] = "0";
         info.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
+        foreach ((string name, string value) in environment ?? new Dictionary<string, string>())
+            info.Environment[name] = value;
         using Process process = Process.Start(info) ?? throw new InvalidOperationException("could not start " + program);
         Task<string> output = process.StandardOutput.ReadToEndAsync();
         Task<string> error = process.StandardError.ReadToEndAsync();

@@ -12,7 +12,8 @@
 // that does not exist), commands that succeed and one that fails, command text (captured on purpose, with non-ASCII
 // characters), releases, a HeldTooLong finding (threshold 1 ms, a session held 30 ms), a Churn one (a streak of two), a
 // RepeatedStatement one (five lookups in a scope) and a ServerUnavailable one (the open that failed); and, as detectors are on, the detectors' facts of each of those steps
-// (FactPool to FactChurnSite).
+// (FactPool to FactChurnSite). And a ConnectionScope that parks its connection while a session holds another (pool
+// "probe-parks"): the releases of its parked calls, and its reuses on the meter (orseis.scope.reuses).
 using System.Diagnostics.Tracing;
 using System.Text.Json;
 using Microsoft.Data.Sqlite;
@@ -81,6 +82,21 @@ try
                 for (int round = 0; round < 5; round++)
                     db.QuerySingleOrDefault<string>("select name from items where id = @id", new { id = id + round });
             }
+        }
+    }
+
+    // A scope that parks its connection while a session holds another: each of its three calls ends its hold as the connection
+    // parks (a Released event, counting in use the session's connection and not the parked one), the second and third take the
+    // parked connection (no open: the scope's reuses). A window of 10 s: no sweep gives it back between the calls.
+    var parks = new OrseisOptions { PoolName = "probe-parks", ScopeIdleWindow = TimeSpan.FromSeconds(10) };
+    using (var db = new Database(SqliteFactory.Instance, $"Data Source={Path.Combine(folder, "probe.db")};Pooling=True", parks))
+    {
+        using Session held = db.OpenSession();
+        held.Scalar<long>("select count(*) from items");
+        using (db.BeginScope())
+        {
+            for (int call = 0; call < 3; call++)
+                db.Scalar<long>("select count(*) from items");
         }
     }
 

@@ -1,5 +1,6 @@
 using Orseis.Mapping;
 using Orseis.Shapes;
+using Orseis.Tests.Api;
 using Orseis.Tests.Infrastructure;
 using Orseis.Tests.Mapping;
 using Orseis.Tests.Parameters;
@@ -141,6 +142,16 @@ public sealed class ShapeModeTests
 
         Assert.Equal([(1L, true), (2L, true), (3L, false), (4L, false), (5L, false)], rows.Select(r => (r.Item1, r.Item2.HasValue)));
         Assert.Equal((21L, "person 1"), (rows[0].Item2!.Value.X, rows[0].Item2!.Value.Label));
+    }
+
+    [Fact]
+    public void A_registered_type_handlers_type_has_its_one_column_reads_generated()
+    {
+        // TypeHandlerTests (linked) registers handlers of UserId (a struct) and, through JsonHandler<Profile>, of Profile: what
+        // a part of a multi-mapped row or a nullable read of them looks up under Native AOT, where nothing is compiled.
+        Assert.NotNull(ShapeRegistry.Scalar<TypeHandlerTests.UserId>(compiledAllowed: true));
+        Assert.NotNull(ShapeRegistry.Scalar<TypeHandlerTests.UserId?>(compiledAllowed: true));
+        Assert.NotNull(ShapeRegistry.Scalar<TypeHandlerTests.Profile>(compiledAllowed: true));
     }
 
     [Fact]
