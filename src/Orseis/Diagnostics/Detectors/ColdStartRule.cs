@@ -9,8 +9,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// <item>its connections ran a statement (a wave that served no request is a warm-up written by hand);</item>
 /// <item>the thread pool did not starve meanwhile (late by its threshold: the machine, not the server, explains the
 /// time);</item>
-/// <item>the process sat idle, waiting, for a stretch of at least <see cref="WaitedShare"/> of the floor while the wave
-/// connected (<see cref="Waited"/>): a fresh process whose own start-up made its opens slow never does;</item>
+/// <item>for a wave of async opens, the process sat idle, waiting, for a stretch of at least <see cref="WaitedShare"/> of
+/// the floor while it connected (<see cref="Waited"/>): a fresh process whose own start-up made its opens slow never
+/// does;</item>
 /// <item>the opens net of the process's compiling and the thread pool's lateness (<see cref="NetOpenMs"/>) still took
 /// longer than the floor: what the server made them wait;</item>
 /// <item>and at least <see cref="HarmShare"/> of the requests' time, against their own work as the same pool's warm
@@ -57,10 +58,13 @@ internal static class ColdStartRule
 
     /// <summary>
     /// Whether the process waited on something outside it while the wave connected: it sat idle (<see cref="WaveActivity"/>)
-    /// for <see cref="WaitedShare"/> of the floor at a stretch, or nothing was sampled (a test's or a replay's clock).
+    /// for <see cref="WaitedShare"/> of the floor at a stretch, or nothing was sampled (a test's or a replay's clock). A wave
+    /// of synchronous opens is not asked: each holds its thread, and what it waited for besides the server is its JIT
+    /// (<see cref="NetOpenMs"/> nets it out), not continuations queued behind the process's start-up; and its callers'
+    /// start (150 threads on a loaded machine) can fill the server's whole wait.
     /// </summary>
     public static bool Waited(in ColdWave wave, DiagnosticsOptions options) =>
-        wave.Activity is not { } seen || double.IsNaN(seen.LongestIdleMs)
+        wave.Synchronous || wave.Activity is not { } seen || double.IsNaN(seen.LongestIdleMs)
         || seen.LongestIdleMs >= WaitedShare * options.SlowOpenFloor.TotalMilliseconds;
 
     /// <summary>What the requests' own work took on average net of the process's compiling during their holds.</summary>
@@ -89,8 +93,8 @@ internal static class ColdStartRule
         if (wave.ThreadPoolDelayMs >= options.ThreadPoolDelayThreshold.TotalMilliseconds)
             return false;
 
-        // The process never sat waiting while the wave connected: its own start-up (the JIT, unoptimised first code, a
-        // thread pool of a few threads running every connect's continuations) kept the opens waiting, not the server.
+        // The process never sat waiting while the wave's async opens connected: its own start-up (the JIT, unoptimised first
+        // code, a thread pool of a few threads running every connect's continuations) kept them waiting, not the server.
         if (!Waited(wave, options))
             return false;
 

@@ -64,6 +64,7 @@ internal sealed class ColdStarts(
     private bool _warmingUp;
     private double _threadPoolDelayMs;
     private double _asyncThreadPoolDelayMs; // during async opens only: a synchronous open waits for no continuation
+    private int _asyncOpens;
     private double _compileStartMs = double.NaN; // the process's compile time when the wave's first open began
     private long _waveStart; // when the wave's first open began
     private readonly Dictionary<long, double> _openCompileStart = []; // each open's start: the compile time then
@@ -195,7 +196,10 @@ internal sealed class ColdStarts(
         {
             _threadPoolDelayMs = Math.Max(_threadPoolDelayMs, threadPoolDelay.TotalMilliseconds);
             if (start.Async)
+            {
+                _asyncOpens++;
                 _asyncThreadPoolDelayMs = Math.Max(_asyncThreadPoolDelayMs, threadPoolDelay.TotalMilliseconds);
+            }
             if (outcome is { } o)
             {
                 if (connects == ConnectCount.ProviderMeter && start.PhysicalConnects >= 0)
@@ -241,7 +245,7 @@ internal sealed class ColdStarts(
                 double waveMs = double.IsNaN(_compileStartMs) ? 0 : log.Time.GetElapsedTime(_waveStart, _endedAt).TotalMilliseconds;
                 _ended = new ColdWave(
                     _opens, _connectingOpens, made, ConnectMs(made), _openMsSum / _opens, _slowestOpenMs, _afterLoss, _threadPoolDelayMs,
-                    compiledMs, waveMs, _openCompileMsSum / _opens, seen, _asyncThreadPoolDelayMs);
+                    compiledMs, waveMs, _openCompileMsSum / _opens, seen, _asyncThreadPoolDelayMs, Synchronous: _asyncOpens == 0);
             }
             else
             {
@@ -390,6 +394,7 @@ internal sealed class ColdStarts(
         _afterLoss = false;
         _warmingUp = false;
         _threadPoolDelayMs = _asyncThreadPoolDelayMs = 0;
+        _asyncOpens = 0;
         _compileStartMs = double.NaN;
         _openCompileStart.Clear();
         _openCompileMsSum = 0;

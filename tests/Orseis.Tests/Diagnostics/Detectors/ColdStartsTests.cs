@@ -386,6 +386,15 @@ public sealed class ColdStartsTests
         Assert.Equal(109, finding.Figures["netOpenMs"], 3);
         Assert.Equal(53, finding.Figures["threadPoolDelayMs"], 3); // still said, and still vetoes a starved pool
 
+        // Synchronous opens are not asked whether the process sat idle (150 callers' start can fill the server's wait):
+        // the same wave with the process idle at most 5 ms at a stretch is still named.
+        var busy = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var busyJit = new CompileClock();
+        var busyWaves = new ColdStarts(busy.Log, ConnectCount.ProviderMeter, busyJit.Read, Seen(cpuMs: 190, idleMs: 6, longestIdleMs: 5));
+        at = Wave(busy, busyWaves, callers: 150, connectMs: 133, openMs: 134, threadPoolDelayMs: 53, compile: (busyJit, 25), asyncOpens: false);
+        Release(busy, busyWaves, at, callers: 150, heldMs: 20.6);
+        Assert.Single(busy.Findings(FindingKind.SlowOpen));
+
         // The same wave of async opens waited for the pool's lateness: 134 - 53 = 81 ms net, under the floor.
         var awaited = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
         var asyncJit = new CompileClock();
