@@ -32,13 +32,13 @@ internal static class ColdHarmScenarios
         ],
         callers => $"{callers} synchronous callers at once in Task.Run, then 2 s of the same",
         AsyncBurstAsync,
-        Harmful: (connect, query) => connect > 100 && connect >= query).Scenarios();
+        Harmful: (connect, query) => connect > 100 && connect >= query).Scenarios().Concat(ColdWaveScenarios.All());
 
     /// <summary>
     /// <paramref name="callers"/> async callers at once on a fresh pool with room for all, then the same burst warm: what
     /// the cold start cost them is written to stderr (<see cref="ColdScenarios.HarmAsync"/>).
     /// </summary>
-    private static async Task AsyncBurstAsync(ScenarioRun run, string name, int callers, double? connect, string sql)
+    internal static async Task AsyncBurstAsync(ScenarioRun run, string name, int callers, double? connect, string sql)
     {
         string settings = callers > 100 ? string.Create(CultureInfo.InvariantCulture, $"Max Pool Size={callers}") : "";
         Database db = run.Open(settings);

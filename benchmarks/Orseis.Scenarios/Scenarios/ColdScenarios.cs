@@ -123,10 +123,11 @@ internal static class ColdScenarios
     /// in <c>Task.Run</c> (8 and 32 at once; 128 blocking calls on two cores starve the thread pool, a finding of its own)
     /// or async calls (128), and an ASP.NET Core app loaded by hey, at 8, 32 and 128 at once. Over loopback their connects
     /// are slow only because the process is starting (the JIT of every path, the thread pool growing): silent. The same
-    /// shapes on slow connects (150 ms, init_connect) are cold starts. The 128 async calls (<see cref="TinyAsyncBurst"/>)
-    /// are still called a cold start by the rule: the same 128 loopback connects on a second fresh pool of the warm process
-    /// cost 1.3 to 2.7x a warm burst, so the server's connects are not the cause; the process's start-up is, which the rule
-    /// does not yet net out (docs/results/diagnostics/issue-45-gaps-2026-11-30.md).
+    /// shapes on slow connects (150 ms, init_connect) are cold starts. The 128 async calls (<see cref="TinyAsyncBurst"/>):
+    /// the same 128 loopback connects on a second fresh pool of the warm process cost 1.3 to 2.7x a warm burst, so the
+    /// server's connects are not the cause, the process's start-up is (docs/results/diagnostics/issue-45-gaps-2026-11-30.md);
+    /// the rule tells it by the process never sitting idle while they connect
+    /// (docs/results/diagnostics/cold-start-rule-2026-11-30b.md).
     /// </summary>
     private static IEnumerable<Scenario> TinyFirstBursts()
     {

@@ -42,32 +42,42 @@ internal static class ColdStartMessage
             string.Create(c, $"; over the wave's {wave.WaveMs:0} ms the process spent {wave.CompileMs:0} ms compiling code (its JIT), ") +
             string.Create(c, $"{wave.MeanOpenCompileMs:0} ms of an open's time and ") +
             string.Create(c, $"{verdict.MeanHeldCompileMs:0} ms of a request's work on average, ") +
-            string.Create(c, $"and the thread pool ran at most {wave.ThreadPoolDelayMs:0} ms late: net of the process's own start-up, ") +
+            string.Create(c, $"and the thread pool ran at most {wave.ThreadPoolDelayMs:0} ms late") +
+            (wave.Activity is { } seen && !double.IsNaN(seen.IdleMs)
+                ? string.Create(c, $"; the process used {seen.CpuMs:0} ms of CPU and sat idle, waiting on the server, for {seen.IdleMs:0} ms (at most {seen.LongestIdleMs:0} ms at a stretch)")
+                : "") +
+            string.Create(c, $": net of the process's own start-up, ") +
             string.Create(c, $"the opens took {ColdStartRule.NetOpenMs(wave):0} ms, the work {ColdStartRule.NetHeldMs(verdict):0} ms") +
             (warm ? string.Create(c, $"; {verdict.WarmHolds} later hold(s) on warm connections took {workMs:0.#} ms (median).") : ".");
-        log.Report(FindingKind.SlowOpen, head + measured,
-            new Dictionary<string, double>
-            {
-                ["opens"] = wave.Opens,
-                ["connectingOpens"] = wave.ConnectingOpens,
-                ["physicalConnects"] = wave.Connects,
-                ["connectMs"] = wave.ConnectMs,
-                ["meanOpenMs"] = wave.MeanOpenMs,
-                ["slowestOpenMs"] = wave.SlowestOpenMs,
-                ["meanHeldMs"] = heldMs,
-                ["openShare"] = share,
-                ["afterLoss"] = wave.AfterLoss ? 1 : 0,
-                ["compileMs"] = wave.CompileMs,
-                ["threadPoolDelayMs"] = wave.ThreadPoolDelayMs,
-                ["waveMs"] = wave.WaveMs,
-                ["openCompileMs"] = wave.MeanOpenCompileMs,
-                ["heldCompileMs"] = verdict.MeanHeldCompileMs,
-                ["netOpenMs"] = ColdStartRule.NetOpenMs(wave),
-                ["netHeldMs"] = ColdStartRule.NetHeldMs(verdict),
-                ["warmHolds"] = verdict.WarmHolds,
-                ["warmHeldMs"] = verdict.WarmHeldMs,
-                ["workMs"] = ColdStartRule.WorkMs(verdict),
-            },
-            null, rateLimited: true);
+        var figures = new Dictionary<string, double>
+        {
+            ["opens"] = wave.Opens,
+            ["connectingOpens"] = wave.ConnectingOpens,
+            ["physicalConnects"] = wave.Connects,
+            ["connectMs"] = wave.ConnectMs,
+            ["meanOpenMs"] = wave.MeanOpenMs,
+            ["slowestOpenMs"] = wave.SlowestOpenMs,
+            ["meanHeldMs"] = heldMs,
+            ["openShare"] = share,
+            ["afterLoss"] = wave.AfterLoss ? 1 : 0,
+            ["compileMs"] = wave.CompileMs,
+            ["threadPoolDelayMs"] = wave.ThreadPoolDelayMs,
+            ["waveMs"] = wave.WaveMs,
+            ["openCompileMs"] = wave.MeanOpenCompileMs,
+            ["heldCompileMs"] = verdict.MeanHeldCompileMs,
+            ["netOpenMs"] = ColdStartRule.NetOpenMs(wave),
+            ["netHeldMs"] = ColdStartRule.NetHeldMs(verdict),
+            ["warmHolds"] = verdict.WarmHolds,
+            ["warmHeldMs"] = verdict.WarmHeldMs,
+            ["workMs"] = ColdStartRule.WorkMs(verdict),
+        };
+        if (wave.Activity is { } sampled && !double.IsNaN(sampled.IdleMs))
+        {
+            figures["processCpuMs"] = sampled.CpuMs;
+            figures["idleMs"] = sampled.IdleMs;
+            figures["longestIdleMs"] = sampled.LongestIdleMs;
+        }
+
+        log.Report(FindingKind.SlowOpen, head + measured, figures, null, rateLimited: true);
     }
 }

@@ -9,6 +9,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// <item>its connections ran a statement (a wave that served no request is a warm-up written by hand);</item>
 /// <item>the thread pool did not starve meanwhile (late by its threshold: the machine, not the server, explains the
 /// time);</item>
+/// <item>for a wave of async opens, the process sat idle, waiting, for a stretch of at least <see cref="WaitedShare"/> of
+/// the floor while it connected (<see cref="Waited"/>): a fresh process whose own start-up made its opens slow never
+/// does;</item>
 /// <item>the opens net of the process's compiling and the thread pool's lateness (<see cref="NetOpenMs"/>) still took
 /// longer than the floor: what the server made them wait;</item>
 /// <item>and at least <see cref="HarmShare"/> of the requests' time, against their own work as the same pool's warm
@@ -30,16 +33,39 @@ internal static class ColdStartRule
     /// What the wave's opens took on average net of the process's start-up: the smaller of the mean open less the time the
     /// process compiled during it (each open's own, at most its time) and the wave's time less all the compiling over it
     /// (compiling on several threads at once over-explains one open; the wave bounds it), each less the thread pool's
-    /// lateness instead where that is longer (an async connect waits for it; in a fresh process much of it is the same
-    /// compiling, so the larger of the two is taken, not their sum). A fresh process's first connects over loopback wait
+    /// lateness during the async opens instead where that is longer (an async connect waits for it, a synchronous one does
+    /// not; in a fresh process much of it is the same compiling, so the larger of the two is taken, not their sum). A fresh process's first connects over loopback wait
     /// for their code, a slow server's connects wait for the server (docs/results/diagnostics/cold-start-net-of-compile.md).
     /// </summary>
     public static double NetOpenMs(in ColdWave wave)
     {
-        double perOpen = wave.MeanOpenMs - Math.Max(wave.MeanOpenCompileMs, wave.ThreadPoolDelayMs);
-        double overWave = wave.WaveMs > 0 ? wave.WaveMs - Math.Max(wave.CompileMs, wave.ThreadPoolDelayMs) : double.MaxValue;
+        // Only an async open waits for the thread pool (its continuations); a synchronous one holds its thread throughout.
+        double late = wave.AsyncThreadPoolDelayMs;
+        double perOpen = wave.MeanOpenMs - Math.Max(wave.MeanOpenCompileMs, late);
+        double overWave = wave.WaveMs > 0 ? wave.WaveMs - Math.Max(wave.CompileMs, late) : double.MaxValue;
         return Math.Max(0, Math.Min(perOpen, overWave));
     }
+
+    /// <summary>
+    /// The share of <see cref="DiagnosticsOptions.SlowOpenFloor"/> the process must have sat idle at a stretch while the wave
+    /// connected (<see cref="Waited"/>): a quarter (25 ms by default). A slow server's connects leave every caller waiting
+    /// on it at once, the process with nothing to run: 45 to 400 ms at a stretch on 120 to 300 ms connects (15 to 69 ms
+    /// for 150 synchronous callers on 120 ms, whose start-up overlaps the server's wait). A fresh process's 128 async
+    /// loopback connects keep it busy with its own start-up: idle 5 to 21 ms at most at loads of 10 to 27
+    /// (docs/results/diagnostics/cold-start-rule-2026-11-30b.md).
+    /// </summary>
+    internal const double WaitedShare = 0.25;
+
+    /// <summary>
+    /// Whether the process waited on something outside it while the wave connected: it sat idle (<see cref="WaveActivity"/>)
+    /// for <see cref="WaitedShare"/> of the floor at a stretch, or nothing was sampled (a test's or a replay's clock). A wave
+    /// of synchronous opens is not asked: each holds its thread, and what it waited for besides the server is its JIT
+    /// (<see cref="NetOpenMs"/> nets it out), not continuations queued behind the process's start-up; and its callers'
+    /// start (150 threads on a loaded machine) can fill the server's whole wait.
+    /// </summary>
+    public static bool Waited(in ColdWave wave, DiagnosticsOptions options) =>
+        wave.Synchronous || wave.Activity is not { } seen || double.IsNaN(seen.LongestIdleMs)
+        || seen.LongestIdleMs >= WaitedShare * options.SlowOpenFloor.TotalMilliseconds;
 
     /// <summary>What the requests' own work took on average net of the process's compiling during their holds.</summary>
     public static double NetHeldMs(in ColdWaveHolds verdict) => Math.Max(0, verdict.MeanHeldMs - verdict.MeanHeldCompileMs);
@@ -65,6 +91,11 @@ internal static class ColdStartRule
         // The thread pool starved while the wave connected (late by its threshold): it, not the server, explains the time,
         // and the starvation detector speaks for it. Lateness short of that is subtracted from the opens (NetOpenMs).
         if (wave.ThreadPoolDelayMs >= options.ThreadPoolDelayThreshold.TotalMilliseconds)
+            return false;
+
+        // The process never sat waiting while the wave's async opens connected: its own start-up (the JIT, unoptimised first
+        // code, a thread pool of a few threads running every connect's continuations) kept them waiting, not the server.
+        if (!Waited(wave, options))
             return false;
 
         // Net of the process's start-up (which the server did not cause), the opens are still over the floor, and half the

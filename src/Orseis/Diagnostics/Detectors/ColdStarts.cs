@@ -13,14 +13,19 @@ namespace Orseis.Diagnostics.Detectors;
 /// warm connections), or at the first release <see cref="WarmWait"/> later, a report, or a new wave. It
 /// reads how long the process spent compiling code (<see cref="JitInfo.GetCompilationTime"/>) over the wave, during each
 /// of its opens and during each of their holds: a fresh process's connects, and its first statements, wait for their
-/// code. Judged by <see cref="ColdStartRule"/>, reported by <see cref="ColdStartMessage"/>. Opens that begin while a
-/// wave's opens are still in flight, though no longer counted in it, belong to its crowd (<see cref="Overlaps"/>): the
-/// slow-open detector leaves them to the wave's verdict.
+/// code; and, from its first open to its last, what the process did (<see cref="ColdWaveActivity"/>): a slow server
+/// leaves it idle, waiting, a fresh process's start-up does not. Judged by <see cref="ColdStartRule"/>, reported by
+/// <see cref="ColdStartMessage"/>. Opens that begin while a wave's opens are still in flight, though no longer counted
+/// in it, belong to its crowd (<see cref="Overlaps"/>): the slow-open detector leaves them to the wave's verdict.
 /// </summary>
 /// <param name="log">Where findings go.</param>
 /// <param name="connects">How the pool's physical connects are known; with none, a wave is never reported.</param>
 /// <param name="compileTime">The process's time spent compiling code so far (the JIT's); tests give their own.</param>
-internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null) : PoolObserver
+/// <param name="activity">Starts following what the process does (<see cref="ColdWaveActivity"/>) at a wave's first open;
+/// what it returns stops it at the wave's last and says what was seen. By default sampled on the system clock only (a
+/// test's or a replay's clock has no process to sample); tests give their own.</param>
+internal sealed class ColdStarts(
+    FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null, Func<Func<WaveActivity>>? activity = null) : PoolObserver
 {
     /// <summary>How long after the wave's last open its holds still out are waited for before it is judged without them.</summary>
     internal static readonly TimeSpan HoldsWait = TimeSpan.FromSeconds(10);
@@ -38,6 +43,10 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
     internal static readonly TimeSpan WarmWait = TimeSpan.FromSeconds(2);
 
     private readonly Func<TimeSpan> _compileTime = compileTime ?? (static () => JitInfo.GetCompilationTime());
+    private readonly Func<Func<WaveActivity>> _activity = activity ?? (log.Time == TimeProvider.System
+        ? static () => ColdWaveActivity.Start().Stop
+        : static () => static () => WaveActivity.Unknown);
+    private Func<WaveActivity>? _stopActivity; // the wave's sampling, from its first open to its last
     private readonly Lock _lock = new();
     private readonly bool _followed = connects != ConnectCount.None; // no connects known: a wave is never reported
     private int _inFlight;
@@ -54,6 +63,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
     private bool _afterLoss;
     private bool _warmingUp;
     private double _threadPoolDelayMs;
+    private double _asyncThreadPoolDelayMs; // during async opens only: a synchronous open waits for no continuation
+    private int _asyncOpens;
     private double _compileStartMs = double.NaN; // the process's compile time when the wave's first open began
     private long _waveStart; // when the wave's first open began
     private readonly Dictionary<long, double> _openCompileStart = []; // each open's start: the compile time then
@@ -153,6 +164,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
             {
                 _compileStartMs = compiledMs;
                 _waveStart = log.Time.GetTimestamp();
+                _stopActivity ??= _activity();
             }
 
             _openCompileStart[started] = compiledMs;
@@ -183,6 +195,11 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
         lock (_lock)
         {
             _threadPoolDelayMs = Math.Max(_threadPoolDelayMs, threadPoolDelay.TotalMilliseconds);
+            if (start.Async)
+            {
+                _asyncOpens++;
+                _asyncThreadPoolDelayMs = Math.Max(_asyncThreadPoolDelayMs, threadPoolDelay.TotalMilliseconds);
+            }
             if (outcome is { } o)
             {
                 if (connects == ConnectCount.ProviderMeter && start.PhysicalConnects >= 0)
@@ -218,6 +235,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
             if (--_inFlight > 0)
                 return;
             _lastOpenEnd = log.Time.GetTimestamp();
+            WaveActivity seen = _stopActivity?.Invoke() ?? WaveActivity.Unknown;
+            _stopActivity = null;
             if (_opens > 0 && !_warmingUp)
             {
                 long made = connects == ConnectCount.ProviderMeter ? Math.Max(0, _meterEnd - _meterStart) : _connects;
@@ -226,7 +245,7 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
                 double waveMs = double.IsNaN(_compileStartMs) ? 0 : log.Time.GetElapsedTime(_waveStart, _endedAt).TotalMilliseconds;
                 _ended = new ColdWave(
                     _opens, _connectingOpens, made, ConnectMs(made), _openMsSum / _opens, _slowestOpenMs, _afterLoss, _threadPoolDelayMs,
-                    compiledMs, waveMs, _openCompileMsSum / _opens);
+                    compiledMs, waveMs, _openCompileMsSum / _opens, seen, _asyncThreadPoolDelayMs, Synchronous: _asyncOpens == 0);
             }
             else
             {
@@ -374,7 +393,8 @@ internal sealed class ColdStarts(FindingLog log, ConnectCount connects, Func<Tim
         _createEnd = 0;
         _afterLoss = false;
         _warmingUp = false;
-        _threadPoolDelayMs = 0;
+        _threadPoolDelayMs = _asyncThreadPoolDelayMs = 0;
+        _asyncOpens = 0;
         _compileStartMs = double.NaN;
         _openCompileStart.Clear();
         _openCompileMsSum = 0;

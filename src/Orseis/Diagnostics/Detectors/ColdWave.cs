@@ -4,12 +4,16 @@ namespace Orseis.Diagnostics.Detectors;
 /// A first wave of connects once its opens were all done (<see cref="ColdStarts"/>): how many opens, how many of them
 /// connected, the physical connects made and what one cost, the opens' mean and slowest time, whether it began because
 /// connections were lost, how late the thread pool ran work meanwhile, how long the process spent compiling code (its
-/// JIT, summed over its threads) from the wave's first open to its last, how long that was, and how long it compiled
-/// during an open on average (for each open, at most the open's own time).
+/// JIT, summed over its threads) from the wave's first open to its last, how long that was, how long it compiled
+/// during an open on average (for each open, at most the open's own time), what the process did over the wave (its CPU
+/// time and idle stretches, <see cref="WaveActivity"/>; null when not sampled), and how late the thread pool ran work
+/// during the async opens (a synchronous open waits for no continuation: its lateness is not the open's), and whether
+/// every open of the wave was synchronous.
 /// </summary>
 internal readonly record struct ColdWave(
     int Opens, int ConnectingOpens, long Connects, double ConnectMs, double MeanOpenMs, double SlowestOpenMs, bool AfterLoss,
-    double ThreadPoolDelayMs, double CompileMs = 0, double WaveMs = 0, double MeanOpenCompileMs = 0);
+    double ThreadPoolDelayMs, double CompileMs = 0, double WaveMs = 0, double MeanOpenCompileMs = 0, WaveActivity? Activity = null,
+    double AsyncThreadPoolDelayMs = 0, bool Synchronous = false);
 
 /// <summary>
 /// A wave with its holds: how many, how long on average, whether any ran a statement (a hold still out when the wave

@@ -1,3 +1,4 @@
+using System.Globalization;
 using Orseis.Diagnostics;
 using Orseis.Diagnostics.Detectors;
 
@@ -322,6 +323,97 @@ public sealed class ColdStartsTests
         Assert.Equal(reported, fake.Findings(FindingKind.SlowOpen).Any());
     }
 
+    [Fact]
+    public void A_fresh_processs_first_wave_that_never_sat_waiting_is_its_start_up_not_a_cold_start()
+    {
+        // tiny-first-burst-async-128 at load 9.7, as the trace measured: 128 async 'select 1' over loopback, opens of 615 ms
+        // of which 189 compiling, the thread pool 163 ms late; net of both still 426 ms against 0.2 ms of work. The process
+        // used 535 ms of CPU over the wave and was never idle for more than 6 ms at a stretch (26 ms in all).
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var jit = new CompileClock();
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read, Seen(cpuMs: 535, idleMs: 26, longestIdleMs: 6));
+        long at = Wave(fake, waves, callers: 128, connectMs: 615, openMs: 615, threadPoolDelayMs: 163, compile: (jit, 189));
+        Release(fake, waves, at, callers: 128, heldMs: 0.2);
+        Assert.Empty(fake.Log.Kept);
+
+        // The same wave where nothing sampled the process (a test's or a replay's clock): judged as before, a cold start.
+        var unsampled = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var unsampledJit = new CompileClock();
+        var unsampledWaves = new ColdStarts(unsampled.Log, ConnectCount.ProviderMeter, unsampledJit.Read);
+        at = Wave(unsampled, unsampledWaves, callers: 128, connectMs: 615, openMs: 615, threadPoolDelayMs: 163, compile: (unsampledJit, 189));
+        Release(unsampled, unsampledWaves, at, callers: 128, heldMs: 0.2);
+        PoolFinding finding = Assert.Single(unsampled.Findings(FindingKind.SlowOpen));
+        Assert.False(finding.Figures.ContainsKey("idleMs")); // nothing sampled, nothing said of it
+    }
+
+    [Theory]
+    [InlineData(24, false)] // under a quarter of the floor at a stretch: the process never waited on the server
+    [InlineData(25, true)]
+    [InlineData(140, true)] // first-burst-25-connect150-query100: idle for most of a connect
+    public void A_wave_is_a_cold_start_only_when_the_process_sat_waiting_for_a_quarter_of_the_floor_at_a_stretch(
+        double longestIdleMs, bool reported)
+    {
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, NothingCompiled, Seen(cpuMs: 58, idleMs: 144, longestIdleMs));
+        long at = Wave(fake, waves, callers: 25, connectMs: 177, openMs: 179);
+        Release(fake, waves, at, callers: 25, heldMs: 100);
+        Assert.Equal(reported, fake.Findings(FindingKind.SlowOpen).Any());
+        if (reported)
+        {
+            PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
+            Assert.Contains(
+                string.Create(CultureInfo.InvariantCulture,
+                    $"the process used 58 ms of CPU and sat idle, waiting on the server, for 144 ms (at most {longestIdleMs:0} ms at a stretch)"),
+                finding.Message, StringComparison.Ordinal);
+            Assert.Equal(58, finding.Figures["processCpuMs"], 3);
+            Assert.Equal(144, finding.Figures["idleMs"], 3);
+            Assert.Equal(longestIdleMs, finding.Figures["longestIdleMs"], 3);
+        }
+    }
+
+    [Fact]
+    public void Synchronous_opens_are_not_judged_net_of_the_thread_pools_lateness_they_did_not_wait_for()
+    {
+        // sync-first-wave-150-connect120-query20 at load 17, as the trace measured: 150 synchronous callers in Task.Run on
+        // 120 ms connects; opens of 134 ms, 25 of them compiling, while the thread pool ran 53 ms late (the callers' own
+        // Task.Run items queued for threads). A synchronous open holds its thread: no continuation of it waited.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var jit = new CompileClock();
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read, Seen(cpuMs: 188, idleMs: 61, longestIdleMs: 30));
+        long at = Wave(fake, waves, callers: 150, connectMs: 133, openMs: 134, threadPoolDelayMs: 53, compile: (jit, 25), asyncOpens: false);
+        Release(fake, waves, at, callers: 150, heldMs: 20.6);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen)); // 134 - 25 = 109 ms net, over the floor
+        Assert.Equal(109, finding.Figures["netOpenMs"], 3);
+        Assert.Equal(53, finding.Figures["threadPoolDelayMs"], 3); // still said, and still vetoes a starved pool
+
+        // Synchronous opens are not asked whether the process sat idle (150 callers' start can fill the server's wait):
+        // the same wave with the process idle at most 5 ms at a stretch is still named.
+        var busy = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var busyJit = new CompileClock();
+        var busyWaves = new ColdStarts(busy.Log, ConnectCount.ProviderMeter, busyJit.Read, Seen(cpuMs: 190, idleMs: 6, longestIdleMs: 5));
+        at = Wave(busy, busyWaves, callers: 150, connectMs: 133, openMs: 134, threadPoolDelayMs: 53, compile: (busyJit, 25), asyncOpens: false);
+        Release(busy, busyWaves, at, callers: 150, heldMs: 20.6);
+        Assert.Single(busy.Findings(FindingKind.SlowOpen));
+
+        // The same wave of async opens waited for the pool's lateness: 134 - 53 = 81 ms net, under the floor.
+        var awaited = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var asyncJit = new CompileClock();
+        var asyncWaves = new ColdStarts(awaited.Log, ConnectCount.ProviderMeter, asyncJit.Read, Seen(cpuMs: 188, idleMs: 61, longestIdleMs: 30));
+        at = Wave(awaited, asyncWaves, callers: 150, connectMs: 133, openMs: 134, threadPoolDelayMs: 53, compile: (asyncJit, 25));
+        Release(awaited, asyncWaves, at, callers: 150, heldMs: 20.6);
+        Assert.Empty(awaited.Log.Kept);
+    }
+
+    [Fact]
+    public void A_synchronous_wave_during_which_the_thread_pool_starved_is_still_left_to_the_starvation_detector()
+    {
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, NothingCompiled, Seen(cpuMs: 50, idleMs: 200, longestIdleMs: 200));
+        long at = Wave(fake, waves, callers: 40, connectMs: 300, openMs: 310, threadPoolDelayMs: 600, asyncOpens: false);
+        Release(fake, waves, at, callers: 40, heldMs: 5);
+        Assert.Empty(fake.Log.Kept);
+    }
+
     /// <summary>
     /// <paramref name="callers"/> opens entering at once on a fresh pool, each making one connect of
     /// <paramref name="connectMs"/> (the provider's meter, counted from <paramref name="firstConnect"/>) and taking
@@ -330,11 +422,11 @@ public sealed class ColdStartsTests
     /// </summary>
     private static long Wave(
         Fake fake, ColdStarts waves, int callers, double connectMs, double openMs, int firstConnect = 0, double threadPoolDelayMs = 0,
-        (CompileClock Clock, double Ms)? compile = null)
+        (CompileClock Clock, double Ms)? compile = null, bool asyncOpens = true)
     {
         for (int i = 0; i < callers; i++)
             waves.OnFirstWaveOpenStarting(afterLoss: false, fake.Now);
-        OpenStart start = new(fake.Now, 0, callers, PhysicalConnects: firstConnect, CreateSeconds: firstConnect, Async: true);
+        OpenStart start = new(fake.Now, 0, callers, PhysicalConnects: firstConnect, CreateSeconds: firstConnect, Async: asyncOpens);
         fake.Time.Advance(Fake.Ms(openMs));
         compile?.Clock.Advance(compile.Value.Ms);
         long at = fake.Now;
@@ -342,6 +434,10 @@ public sealed class ColdStartsTests
             waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(openMs), i, i * connectMs, Queued: false), at, Fake.Ms(threadPoolDelayMs));
         return at;
     }
+
+    /// <summary>What the process is said to have done over every wave: its CPU time, idle in all and at most at a stretch.</summary>
+    private static Func<Func<WaveActivity>> Seen(double cpuMs, double idleMs, double longestIdleMs) =>
+        () => () => new WaveActivity(cpuMs, idleMs, longestIdleMs);
 
     /// <summary>The process's compile time, advanced by hand.</summary>
     private sealed class CompileClock
