@@ -329,7 +329,10 @@ internal sealed class ParkSweep
         public readonly ParkSweep Sweep = sweep;
         public readonly Thread Owner = Thread.CurrentThread;
 
-        /// <summary>Null or a <see cref="ScopeSlot"/>, typed object so the atomics on it are Interlocked's object overloads (see the slot's state).</summary>
+        /// <summary>
+        /// Null or a <see cref="ScopeSlot"/>: typed object so the atomics on it are Interlocked's object overloads (as the
+        /// slot's state is).
+        /// </summary>
         public object? Slot;
     }
 }
