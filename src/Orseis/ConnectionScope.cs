@@ -36,8 +36,9 @@ public sealed class ConnectionScope : IDisposable, IAsyncDisposable
     // The flow's innermost scope. A call looks for it in a thread-static mirror the AsyncLocal keeps up to date through its
     // change callback (which runs whenever the value changes on a thread: set here, or a context switched in or out), not
     // in the AsyncLocal itself: reading an AsyncLocal (the thread's context, its map, the unboxing) cost a scope's call
-    // about 130 instructions, the thread-static read a few.
-    private static readonly AsyncLocal<Innermost> Ambient = new(static change => _threadInnermost = change.CurrentValue.Scope);
+    // about 130 instructions, the thread-static read a few. Begin and end read the mirror too (it is the AsyncLocal's
+    // value on this thread, whatever the context), and the AsyncLocal holds the scope itself (no box to allocate).
+    private static readonly AsyncLocal<ConnectionScope?> Ambient = new(static change => _threadInnermost = change.CurrentValue);
     [ThreadStatic]
     private static ConnectionScope? _threadInnermost;
     private static volatile bool _anyBegun;
@@ -61,11 +62,11 @@ public sealed class ConnectionScope : IDisposable, IAsyncDisposable
     /// </summary>
     internal static ConnectionScope Begin(PoolContext pool, bool parks, string owner)
     {
-        ConnectionScope? outer = Ambient.Value.Scope;
+        ConnectionScope? outer = _threadInnermost;
         ScopeSlot? slot = parks && SlotFor(pool) is null ? new ScopeSlot(pool, owner) : null;
         var scope = new ConnectionScope(slot, outer);
         _anyBegun = true;
-        Ambient.Value = new Innermost(scope);
+        Ambient.Value = scope;
         return scope;
     }
 
@@ -84,23 +85,21 @@ public sealed class ConnectionScope : IDisposable, IAsyncDisposable
     }
 
     /// <summary>Ends the scope: its parked connection goes back to the pool, and later calls of the flow open their own.</summary>
-    public void Dispose() => SyncPath.Done(EndAsync(async: false));
+    public void Dispose() => Leave()?.End();
 
     /// <summary>Ends the scope: its parked connection goes back to the pool, and later calls of the flow open their own.</summary>
     /// <returns>A task that completes when the parked connection is back in the pool.</returns>
-    public ValueTask DisposeAsync() => EndAsync(async: true);
+    public ValueTask DisposeAsync() => Leave() is { } slot ? slot.EndAsync() : default;
 
-    private ValueTask EndAsync(bool async)
+    /// <summary>The scope's first end: the flow's scope goes back to the outer one. Returns the slot to end, if any.</summary>
+    private ScopeSlot? Leave()
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
-            return default;
+            return null;
 
-        // Not an async method: the flow's scope goes back to the outer one in the caller's own context.
-        if (ReferenceEquals(Ambient.Value.Scope, this))
-            Ambient.Value = new Innermost(Outer);
-        return _slot is null ? default : _slot.EndAsync(async);
+        // Not in an async method: the flow's scope goes back to the outer one in the caller's own context.
+        if (ReferenceEquals(_threadInnermost, this))
+            Ambient.Value = Outer;
+        return _slot;
     }
-
-    /// <summary>The flow's innermost scope, as the <see cref="AsyncLocal{T}"/> holds it.</summary>
-    private readonly record struct Innermost(ConnectionScope? Scope);
 }

@@ -161,8 +161,10 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// its statement's kind (the pool-size advice prices each kind of hold at its own uncontended time). Returns the
     /// timestamp to give <see cref="CommandCompleted"/>, 0 when nothing times it. <paramref name="command"/> is given only
     /// for a call with arguments (one without binds no parameter, and asking a command for its parameters may make them).
+    /// <paramref name="scope"/> is the lease's holder in a scope, as the call has it: its slot is read only for a statement
+    /// followed (a caller that read it, a null check and a field, made every session call dearer under the gate).
     /// </summary>
-    public long CommandStarting(string sql, int hold = HolderTable.NoHold, ScopeSlot? scope = null, DbCommand? command = null)
+    public long CommandStarting(string sql, int hold = HolderTable.NoHold, ScopeConnection? scope = null, DbCommand? command = null)
     {
         Interlocked.Increment(ref _commands);
         if (Observed && _holders.Unlabelled(hold))
@@ -172,7 +174,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         // A statement without arguments is never a repetition's (a poll, a probe): it is not timed for one.
         bool statement = _hearsStatements && command is not null && command.Parameters.Count != 0;
         if (statement && RepeatedStatementDetector.SitesWanted)
-            StatementStarting(sql, hold, scope);
+            StatementStarting(sql, hold, scope?.Slot);
         if (!EventsOn && !_duration.Enabled && !statement)
             return 0;
         if (EventsOn)

@@ -146,7 +146,7 @@ internal partial struct CallLifecycle
         if (args is not ParameterBag && command.CommandType != CommandType.Text)
             command.CommandType = CommandType.Text;
         command.CommandText = ParameterBinder.Bind(command, sql, args, pool.Handlers);
-        _started = pool.Telemetry.CommandStarting(sql, Lease.Hold, Lease.Scope?.Slot, args is null ? null : command);
+        _started = pool.Telemetry.CommandStarting(sql, Lease.Hold, Lease.Scope, args is null ? null : command);
 
         // Only a call with a timeout reads the clock, to tell the provider's report of its expiry from other failures.
         Timeout = timeout;

@@ -39,17 +39,18 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
         if (ConnectionScope.SlotFor(Pool) is not { } slot)
             return Open(async, forStream, cancellationToken);
         cancellationToken.ThrowIfCancellationRequested();
-        return slot.TryTake(forStream, out Lease parked)
-            ? new ValueTask<Lease>(parked)
-            : OpenForScopeAsync(slot, async, forStream, cancellationToken);
+        if (slot.TryTake(forStream, out Lease parked))
+            return new ValueTask<Lease>(parked);
+        ValueTask<Lease> open = Open(async, forStream, cancellationToken);
+        return open.IsCompletedSuccessfully ? new ValueTask<Lease>(ForScope(open.Result, slot)) : OpenForScopeAsync(open, slot);
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<Lease> OpenForScopeAsync(ScopeSlot slot, bool async, bool forStream, CancellationToken cancellationToken)
-    {
-        Lease lease = await Open(async, forStream, cancellationToken).ConfigureAwait(false);
-        return lease with { Scope = new ScopeConnection(slot, lease.Connection) }; // one holder per connection the scope opens
-    }
+    private static async ValueTask<Lease> OpenForScopeAsync(ValueTask<Lease> open, ScopeSlot slot) =>
+        ForScope(await open.ConfigureAwait(false), slot);
+
+    /// <summary>An open's lease, held in the scope: one holder per connection the scope opens.</summary>
+    private static Lease ForScope(Lease lease, ScopeSlot slot) => lease with { Scope = new ScopeConnection(slot, lease.Connection) };
 
     // A connection opened inside the scope joins it, when the provider enlists.
     protected override InvalidOperationException? NotInScope(System.Transactions.Transaction ambient) =>

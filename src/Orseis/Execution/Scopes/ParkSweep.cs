@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Execution.Scopes;
 
@@ -9,9 +10,17 @@ namespace Orseis.Execution.Scopes;
 /// least a window, counted in sweeps (<see cref="Tick"/>), so parking reads no clock. No timer per call or per scope.
 /// </summary>
 /// <remarks>
+/// <para>
 /// Databases on the system clock share one sweep per idle window (<see cref="For"/>); a database given another clock (a
 /// test's fake one) gets a sweep of its own. A connection goes back between one and two windows after its last call,
 /// later when the sweep is late (a machine out of CPU), never sooner.
+/// </para>
+/// <para>
+/// A slot joins the queue through its thread's cell (<see cref="Register"/>): one reference per thread, which the next sweep
+/// empties, moving the slot into the queue when a connection is still parked in it. Most scopes (a request's, a job's) park
+/// and end between two sweeps: each takes the place of the thread's last one in the cell, and never reaches the queue, its
+/// lock, or the sweep's look (which, with a slot per scope queued, kept every scope of the window alive until it ran).
+/// </para>
 /// </remarks>
 [System.Diagnostics.CodeAnalysis.SuppressMessage(
     "Design", "CA1001:Types that own disposable fields should be disposable",
@@ -22,12 +31,17 @@ internal sealed class ParkSweep
     private List<ScopeSlot> _queue = [];
     private List<ScopeSlot> _spare = []; // the list a sweep works on; two lists, so a steady load allocates nothing
     private readonly Lock _starting = new();
+    private Cell[] _cells = []; // the threads' cells, copied on write under _starting: the sweep reads them without a lock
     private readonly SemaphoreSlim _wake = new(0, int.MaxValue);
     private ITimer? _timer;
     private Thread? _thread;
     private int _armed;
     private int _sweeping;
     private long _tick;
+
+    /// <summary>This thread's cell, in the sweep of the first slot it registered (another sweep's slots go to its queue).</summary>
+    [ThreadStatic]
+    private static Cell? _threadCell;
 
     /// <summary>The system clock's sweep of the first idle window asked for: the one most processes ever use.</summary>
     private static ParkSweep? _firstSystemSweep;
@@ -58,6 +72,9 @@ internal sealed class ParkSweep
     /// </summary>
     public long Tick => Volatile.Read(ref _tick);
 
+    /// <summary>The threads' cells kept now (those of threads that ended are dropped every 256 sweeps): for tests.</summary>
+    internal int Cells => Volatile.Read(ref _cells).Length;
+
     /// <summary>
     /// The sweep of connections parked for <paramref name="window"/> on <paramref name="time"/>: one per window on the system
     /// clock, shared by every database with that window; a new one for any other clock (a test's fake one).
@@ -86,13 +103,93 @@ internal sealed class ParkSweep
         return Interlocked.CompareExchange(ref _otherSystemSweeps, made, null) ?? made;
     }
 
-    /// <summary>Queues <paramref name="slot"/>, which just parked a connection and was not queued; starts the timer if it sleeps.</summary>
-    public void Enqueue(ScopeSlot slot)
+    /// <summary>
+    /// Puts <paramref name="slot"/>, which just parked a connection and is not where the sweep looks, in this thread's cell
+    /// (the slot it displaces goes to the queue if a connection is still parked in it), or in the queue when the thread's cell
+    /// is another sweep's; starts the sweep if it sleeps.
+    /// </summary>
+    public void Register(ScopeSlot slot)
+    {
+        Cell cell = _threadCell ?? NewCell();
+        if (!ReferenceEquals(cell.Sweep, this))
+        {
+            if (slot.TryQueue(ScopeSlot.InQueue))
+                Enqueue(slot);
+            return;
+        }
+
+        if (!slot.TryQueue(ScopeSlot.InCell))
+            return;
+        // A full fence: a sweep going to sleep reads the cells after clearing _armed (see Pending).
+        if (Interlocked.Exchange(ref cell.Slot, slot) is { } displaced && Unsafe.As<ScopeSlot>(displaced).LeftCell())
+            Enqueue(Unsafe.As<ScopeSlot>(displaced));
+        Arm();
+    }
+
+    private Cell NewCell()
+    {
+        var cell = new Cell(this);
+        lock (_starting)
+            _cells = [.. _cells, cell];
+        _threadCell = cell;
+        return cell;
+    }
+
+    /// <summary>Queues <paramref name="slot"/>, marked <see cref="ScopeSlot.InQueue"/>; starts the sweep if it sleeps.</summary>
+    private void Enqueue(ScopeSlot slot)
     {
         lock (_queueLock)
             _queue.Add(slot);
+        Arm();
+    }
+
+    private void Arm()
+    {
         if (Volatile.Read(ref _armed) == 0 && Interlocked.CompareExchange(ref _armed, 1, 0) == 0)
             Arm(Period);
+    }
+
+    /// <summary>Takes the slots out of the threads' cells: those with a connection parked join <paramref name="batch"/>.</summary>
+    private void TakeCells(List<ScopeSlot> batch, long tick)
+    {
+        Cell[] cells = Volatile.Read(ref _cells);
+        bool deadOwner = false;
+        foreach (Cell cell in cells)
+        {
+            if (Volatile.Read(ref cell.Slot) is { } slot && Interlocked.CompareExchange(ref cell.Slot, null, slot) == slot &&
+                Unsafe.As<ScopeSlot>(slot).LeftCell())
+            {
+                batch.Add(Unsafe.As<ScopeSlot>(slot));
+            }
+
+            // Now and then, the cells of threads that ended (empty now: a thread that ended registers nothing) are dropped.
+            if ((tick & 255) == 0 && !cell.Owner.IsAlive)
+                deadOwner = true;
+        }
+
+        if (deadOwner)
+        {
+            lock (_starting)
+                _cells = [.. _cells.Where(c => c.Owner.IsAlive || Volatile.Read(ref c.Slot) is not null)];
+        }
+    }
+
+    /// <summary>Whether anything waits for a sweep: a slot queued, or in a thread's cell.</summary>
+    private bool Pending()
+    {
+        lock (_queueLock)
+        {
+            if (_queue.Count != 0)
+                return true;
+        }
+
+        foreach (Cell cell in Volatile.Read(ref _cells))
+        {
+            if (Volatile.Read(ref cell.Slot) is not null)
+                return true;
+        }
+
+        return false;
     }
 
     private void Arm(TimeSpan period)
@@ -167,13 +264,10 @@ internal sealed class ParkSweep
         if (SweepOnce())
             return;
 
-        // Nothing queued: stop, unless a slot came meanwhile (one queued after _armed reads 0 arms the timer itself).
+        // Nothing queued: stop, unless a slot came meanwhile (one registered after _armed reads 0 arms the timer itself).
         _timer!.Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
-        Volatile.Write(ref _armed, 0);
-        bool queued;
-        lock (_queueLock)
-            queued = _queue.Count != 0;
-        if (queued && Interlocked.CompareExchange(ref _armed, 1, 0) == 0)
+        Interlocked.Exchange(ref _armed, 0);
+        if (Pending() && Interlocked.CompareExchange(ref _armed, 1, 0) == 0)
             Arm(Period);
     }
 
@@ -193,6 +287,7 @@ internal sealed class ParkSweep
             List<ScopeSlot> batch;
             lock (_queueLock)
                 (batch, _queue, _spare) = (_queue, _spare, null!);
+            TakeCells(batch, tick);
             int kept = 0;
             for (int i = 0; i < batch.Count; i++)
             {
@@ -206,8 +301,9 @@ internal sealed class ParkSweep
                 _queue.AddRange(batch);
                 batch.Clear();
                 _spare = batch;
-                empty = _queue.Count == 0;
             }
+
+            empty = !Pending();
         }
         finally
         {
@@ -219,11 +315,24 @@ internal sealed class ParkSweep
         if (Time != TimeProvider.System)
             return false;
 
-        // The thread waits again, unless a slot was queued meanwhile (one queued after _armed reads 0 wakes it itself).
-        Volatile.Write(ref _armed, 0);
-        bool queued;
-        lock (_queueLock)
-            queued = _queue.Count != 0;
-        return queued && Interlocked.CompareExchange(ref _armed, 1, 0) == 0;
+        // The thread waits again, unless a slot was registered meanwhile (one registered after _armed reads 0 wakes it itself).
+        Interlocked.Exchange(ref _armed, 0);
+        return Pending() && Interlocked.CompareExchange(ref _armed, 1, 0) == 0;
+    }
+
+    /// <summary>
+    /// A thread's cell: the last slot the thread registered, until the next sweep takes it out. Written by its thread (an
+    /// exchange) and emptied by the sweep (a compare-exchange).
+    /// </summary>
+    private sealed class Cell(ParkSweep sweep)
+    {
+        public readonly ParkSweep Sweep = sweep;
+        public readonly Thread Owner = Thread.CurrentThread;
+
+        /// <summary>
+        /// Null or a <see cref="ScopeSlot"/>: typed object so the atomics on it are Interlocked's object overloads (as the
+        /// slot's state is).
+        /// </summary>
+        public object? Slot;
     }
 }

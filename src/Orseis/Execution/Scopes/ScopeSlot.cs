@@ -32,6 +32,15 @@ internal sealed class ScopeSlot
     /// <summary>The state of a slot whose scope ended: nothing parks any more.</summary>
     private static readonly object EndedMark = new();
 
+    /// <summary>Not where the sweep looks (<see cref="_queued"/>): nothing parked since it left the queue.</summary>
+    internal const int NotQueued = 0;
+
+    /// <summary>In the sweep's queue, or in the batch a sweep is looking at.</summary>
+    internal const int InQueue = 1;
+
+    /// <summary>In a thread's cell (<see cref="ParkSweep.Register"/>), until the next sweep takes it out.</summary>
+    internal const int InCell = 2;
+
     private readonly ParkSweep _sweep;
     private readonly ParkMemory _memory;
     private readonly Diagnostics.PoolTelemetry _telemetry;
@@ -40,7 +49,7 @@ internal sealed class ScopeSlot
     // Null, the parked ScopeConnection, or EndedMark. Typed object so the atomics on it are Interlocked's object overloads:
     // the generic ones run shared code that asks typeof(T).IsValueType at run time.
     private object? _state;
-    private int _queued; // 1 while the slot is in the sweep's queue
+    private int _queued; // where the sweep finds the slot: NotQueued, InQueue or InCell
     private long _reuses;
     private long _foldedReuses; // the part of _reuses told to the pool's telemetry
     private int _unused; // parked connections the sweep gave back unused since the last reuse
@@ -149,10 +158,24 @@ internal sealed class ScopeSlot
         }
 
         // The compare-exchange is a full fence: the sweep clears _queued, then reads the state, fenced alike.
-        if (Volatile.Read(ref _queued) == 0 && Interlocked.CompareExchange(ref _queued, 1, 0) == 0)
-            _sweep.Enqueue(this);
+        if (Volatile.Read(ref _queued) == NotQueued)
+            _sweep.Register(this);
         return true;
     }
+
+    /// <summary>Marks the slot as found by the sweep <paramref name="where"/>; false when it is found already (or being put).</summary>
+    internal bool TryQueue(int where) =>
+        Volatile.Read(ref _queued) == NotQueued && Interlocked.CompareExchange(ref _queued, where, NotQueued) == NotQueued;
+
+    /// <summary>
+    /// The slot was taken out of a thread's cell (by the sweep, or by the thread's next registration). True when it goes into
+    /// the queue now, marked so: a connection is still parked in it. Otherwise it is in neither, and its next park registers
+    /// it again (a park after the exchange below finds it out; one before it is seen by the read after it).
+    /// </summary>
+    internal bool LeftCell() =>
+        Interlocked.CompareExchange(ref _queued, NotQueued, InCell) == InCell &&
+        Volatile.Read(ref _state) is { } now && !ReferenceEquals(now, EndedMark) &&
+        Interlocked.CompareExchange(ref _queued, InQueue, NotQueued) == NotQueued;
 
     /// <summary>A park refused by the slot's <paramref name="state"/>; once the scope ended, the reuses not told yet are told.</summary>
     private bool Refused(object state)
@@ -189,9 +212,9 @@ internal sealed class ScopeSlot
 
         // Nothing parked: the slot leaves the queue, unless a call parked meanwhile (a park after the exchange below
         // finds the slot out of the queue and queues it again itself; one before it is seen by the read after it).
-        Interlocked.Exchange(ref _queued, 0);
+        Interlocked.Exchange(ref _queued, NotQueued);
         return Volatile.Read(ref _state) is { } now && !ReferenceEquals(now, EndedMark) &&
-               Interlocked.CompareExchange(ref _queued, 1, 0) == 0;
+               Interlocked.CompareExchange(ref _queued, InQueue, NotQueued) == NotQueued;
     }
 
     /// <summary>Tells the pool's telemetry the reuses it was not told yet (as the scope ends, or its connection goes back idle).</summary>
@@ -218,32 +241,47 @@ internal sealed class ScopeSlot
     }
 
     /// <summary>The scope ended: the parked connection and its kept command go back now, and nothing parks again.</summary>
-    public async ValueTask EndAsync(bool async)
+    public void End()
+    {
+        if (TakeAtEnd() is not { } parked)
+            return;
+        DbCommand? command = parked.Command;
+        parked.Command = null;
+        command?.Dispose();
+        parked.Connection.Dispose();
+    }
+
+    /// <summary><see cref="End"/>, the parked connection and its command disposed asynchronously.</summary>
+    /// <returns>A task that completes when the parked connection is back in the pool.</returns>
+    public ValueTask EndAsync() => TakeAtEnd() is { } parked ? CloseAsync(parked) : default;
+
+    /// <summary>
+    /// Marks the slot ended (in the scope's own flow: a scope whose statements were followed reports them here) and takes out
+    /// the parked connection, if any, counted as given back.
+    /// </summary>
+    private ScopeConnection? TakeAtEnd()
     {
         if (Repeats is { } repeats)
-            Pool.Telemetry.ScopeEnded(repeats); // in the scope's own flow, before anything is awaited
+            Pool.Telemetry.ScopeEnded(repeats);
         // A call parking after this finds the mark and gives its connection back itself; a call that took the parked one
         // before it gives it back when it ends.
         object? state = Interlocked.Exchange(ref _state, EndedMark);
         FoldReuses();
         if (state is null || ReferenceEquals(state, EndedMark))
-            return;
+            return null;
 
         ScopeConnection parked = Unsafe.As<ScopeConnection>(state);
         _telemetry.ParkGivenBack(parked.ParkedAt);
+        return parked;
+    }
+
+    private static async ValueTask CloseAsync(ScopeConnection parked)
+    {
         DbCommand? command = parked.Command;
         parked.Command = null;
-        if (async)
-        {
-            if (command is not null)
-                await command.DisposeAsync().ConfigureAwait(false);
-            await parked.Connection.DisposeAsync().ConfigureAwait(false);
-        }
-        else
-        {
-            command?.Dispose();
-            parked.Connection.Dispose();
-        }
+        if (command is not null)
+            await command.DisposeAsync().ConfigureAwait(false);
+        await parked.Connection.DisposeAsync().ConfigureAwait(false);
     }
 
     [System.Diagnostics.CodeAnalysis.SuppressMessage(
