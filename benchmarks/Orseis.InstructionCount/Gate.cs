@@ -48,7 +48,7 @@ public static class Gate
             try
             {
                 RunUnderCallgrind([.. group], calls, inject, dumps, log);
-                foreach ((string name, long instructions) in ReadDumps(dumps))
+                foreach ((string name, long instructions) in CallgrindDumps.Read(dumps))
                 {
                     if (name == Child.DiscardedDump)
                         continue;
@@ -76,7 +76,7 @@ public static class Gate
         var start = new ProcessStartInfo("valgrind") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         string program = typeof(Gate).Assembly.Location;
         foreach (string arg in (string[])["--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--dump-instr=no",
-                     "--dump-line=no", $"--callgrind-out-file={dumps}/cg.out", Dotnet(), "exec", program, "run", "--calls",
+                     "--dump-line=no", $"--callgrind-out-file={dumps}/cg.out", CallgrindDumps.Dotnet(), "exec", program, "run", "--calls",
                      calls.ToString(CultureInfo.InvariantCulture)])
         {
             start.ArgumentList.Add(arg);
@@ -100,39 +100,6 @@ public static class Gate
         process.WaitForExit();
         if (process.ExitCode != 0)
             throw new InvalidOperationException($"the measured process failed (exit {process.ExitCode}):\n{stderr.Result}");
-    }
-
-    /// <summary>The path each dump was named after (its <c>desc: Trigger: Client Request: </c> line) and its total.</summary>
-    private static IEnumerable<(string Name, long Instructions)> ReadDumps(string dumps)
-    {
-        const string Trigger = "desc: Trigger: Client Request: ";
-        foreach (string file in Directory.GetFiles(dumps, "cg.out*"))
-        {
-            string? name = null;
-            long? total = null;
-            foreach (string line in File.ReadLines(file))
-            {
-                if (line.StartsWith(Trigger, StringComparison.Ordinal))
-                    name = line[Trigger.Length..].Trim();
-                else if (line.StartsWith("summary:", StringComparison.Ordinal) || line.StartsWith("totals:", StringComparison.Ordinal))
-                    total = long.Parse(line[(line.IndexOf(':', StringComparison.Ordinal) + 1)..].Trim().Split(' ')[0], CultureInfo.InvariantCulture);
-            }
-
-            if (name is not null && total is not null)
-                yield return (name, total.Value);
-        }
-    }
-
-    private static string Dotnet()
-    {
-        string? host = System.Environment.GetEnvironmentVariable("DOTNET_HOST_PATH");
-        if (!string.IsNullOrEmpty(host) && File.Exists(host))
-            return host;
-        string? self = System.Environment.ProcessPath;
-        if (self is not null && Path.GetFileNameWithoutExtension(self) == "dotnet")
-            return self;
-        return (System.Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Select(d => Path.Combine(d, "dotnet")).FirstOrDefault(File.Exists)
-               ?? throw new InvalidOperationException("no dotnet host found (DOTNET_HOST_PATH or dotnet on PATH)");
     }
 
     private static bool OnPath(string program) =>

@@ -164,7 +164,7 @@ namespace Orseis.ScopeUnits
             {
                 var start = new ProcessStartInfo("valgrind") { UseShellExecute = false, RedirectStandardError = true };
                 foreach (string arg in (string[])["--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--dump-instr=no",
-                             "--dump-line=no", $"--callgrind-out-file={dumps}/cg.out", Dotnet(), "exec",
+                             "--dump-line=no", $"--callgrind-out-file={dumps}/cg.out", CallgrindDumps.Dotnet(), "exec",
                              typeof(Units).Assembly.Location, "run", "--units", units.ToString(CultureInfo.InvariantCulture)])
                 {
                     start.ArgumentList.Add(arg);
@@ -180,7 +180,7 @@ namespace Orseis.ScopeUnits
                 if (process.ExitCode != 0)
                     throw new InvalidOperationException($"the measured process failed (exit {process.ExitCode}):\n{stderr}");
                 var result = new Dictionary<UnitPath, double>();
-                foreach ((string name, long instructions) in ReadDumps(dumps))
+                foreach ((string name, long instructions) in CallgrindDumps.Read(dumps))
                 {
                     if (name != Discarded)
                         result[UnitPath.Parse(name)] = instructions / (double)units;
@@ -191,32 +191,6 @@ namespace Orseis.ScopeUnits
             finally
             {
                 Directory.Delete(dumps, recursive: true);
-            }
-        }
-
-        private static string Dotnet() =>
-            Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } host && File.Exists(host)
-                ? host
-                : (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Select(d => Path.Combine(d, "dotnet")).FirstOrDefault(File.Exists)
-                  ?? throw new InvalidOperationException("no dotnet host found (DOTNET_HOST_PATH or dotnet on PATH)");
-
-        private static IEnumerable<(string Name, long Instructions)> ReadDumps(string dumps)
-        {
-            const string Trigger = "desc: Trigger: Client Request: ";
-            foreach (string file in Directory.GetFiles(dumps, "cg.out*"))
-            {
-                string? name = null;
-                long? total = null;
-                foreach (string line in File.ReadLines(file))
-                {
-                    if (line.StartsWith(Trigger, StringComparison.Ordinal))
-                        name = line[Trigger.Length..].Trim();
-                    else if (line.StartsWith("summary:", StringComparison.Ordinal) || line.StartsWith("totals:", StringComparison.Ordinal))
-                        total = long.Parse(line[(line.IndexOf(':', StringComparison.Ordinal) + 1)..].Trim().Split(' ')[0], CultureInfo.InvariantCulture);
-                }
-
-                if (name is not null && total is not null)
-                    yield return (name, total.Value);
             }
         }
 
