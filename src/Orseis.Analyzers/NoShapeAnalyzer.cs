@@ -155,7 +155,9 @@ public sealed class NoShapeAnalyzer : DiagnosticAnalyzer
                 _rows.Add((row, warning));
         }
 
-        /// <summary>A row type given as a <c>Type</c>: each <c>typeof</c> in the argument, or the argument itself when it has none.</summary>
+        /// <summary>
+        /// A row type given as a <c>Type</c>: each <c>typeof</c> in the argument, or the argument itself when it has none.
+        /// </summary>
         private void Types(OperationAnalysisContext context, IArgumentOperation argument, IAssemblySymbol within)
         {
             TypeOfExpressionSyntax[] named = [.. argument.Value.Syntax.DescendantNodesAndSelf().OfType<TypeOfExpressionSyntax>()];

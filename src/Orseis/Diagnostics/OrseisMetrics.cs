@@ -96,7 +96,9 @@ internal static class OrseisMetrics
             "Opens per command since the pool was created: 1 is open-per-call, near 0 is reuse.");
     }
 
-    /// <summary>The observable pool instruments under <c>orseis.connection.*</c> (<paramref name="own"/>) or the conventional names.</summary>
+    /// <summary>
+    /// The observable pool instruments under <c>orseis.connection.*</c> (<paramref name="own"/>) or the conventional names.
+    /// </summary>
     private static void CreatePoolGauges(bool own)
     {
         string prefix = own ? "orseis.connection" : "db.client.connection";

@@ -44,7 +44,8 @@ internal static class ColdStartMessage
             string.Create(c, $"{verdict.MeanHeldCompileMs:0} ms of a request's work on average, ") +
             string.Create(c, $"and the thread pool ran at most {wave.ThreadPoolDelayMs:0} ms late") +
             (wave.Activity is { } seen && !double.IsNaN(seen.IdleMs)
-                ? string.Create(c, $"; the process used {seen.CpuMs:0} ms of CPU and sat idle, waiting on the server, for {seen.IdleMs:0} ms (at most {seen.LongestIdleMs:0} ms at a stretch)")
+                ? string.Create(c, $"; the process used {seen.CpuMs:0} ms of CPU and sat idle, waiting on the server, ")
+                  + string.Create(c, $"for {seen.IdleMs:0} ms (at most {seen.LongestIdleMs:0} ms at a stretch)")
                 : "") +
             string.Create(c, $": net of the process's own start-up, ") +
             string.Create(c, $"the opens took {ColdStartRule.NetOpenMs(wave):0} ms, the work {ColdStartRule.NetHeldMs(verdict):0} ms") +

@@ -34,8 +34,9 @@ internal static class ColdStartRule
     /// process compiled during it (each open's own, at most its time) and the wave's time less all the compiling over it
     /// (compiling on several threads at once over-explains one open; the wave bounds it), each less the thread pool's
     /// lateness during the async opens instead where that is longer (an async connect waits for it, a synchronous one does
-    /// not; in a fresh process much of it is the same compiling, so the larger of the two is taken, not their sum). A fresh process's first connects over loopback wait
-    /// for their code, a slow server's connects wait for the server (docs/results/diagnostics/cold-start-net-of-compile.md).
+    /// not; in a fresh process much of it is the same compiling, so the larger of the two is taken, not their sum). A fresh
+    /// process's first connects over loopback wait for their code, a slow server's connects wait for the server
+    /// (docs/results/diagnostics/cold-start-net-of-compile.md).
     /// </summary>
     public static double NetOpenMs(in ColdWave wave)
     {
