@@ -12,6 +12,7 @@ internal static class Catalog
         .. ColdScenarios.All(),
         .. ColdSizeScenarios.All(),
         .. ColdHarmScenarios.All(),
+        .. UntriedWaveScenarios.All(),
         .. PoolScenarios.All(),
         .. StarvationScenarios.All(),
         .. RepeatedStatementScenarios.All(),
