@@ -15,19 +15,14 @@ public static class Gate
     public const int DefaultCalls = 400;
 
     /// <summary>
-    /// The environment the measured process runs with: code compiled fully optimised on first use (no tiering, no PGO),
-    /// the workstation GC without a background thread and with a gen0 budget larger than a path allocates, and the JIT's
-    /// write-xor-execute double mapping off (it confuses valgrind).
+    /// The environment the measured process runs with: code compiled fully optimised on first use (no tiering, no PGO,
+    /// no optional relocation hints, without which the JIT falls back to unoptimised code for about half of the methods
+    /// under valgrind), the workstation GC without a background thread and with a gen0 budget larger than a path
+    /// allocates, and the JIT's write-xor-execute double mapping off (it confuses valgrind). See
+    /// <see cref="CountingEnvironment"/>.
     /// </summary>
-    public static readonly IReadOnlyDictionary<string, string> Environment = new Dictionary<string, string>
-    {
-        ["DOTNET_TieredCompilation"] = "0",
-        ["DOTNET_TieredPGO"] = "0",
-        ["DOTNET_EnableWriteXorExecute"] = "0",
-        ["DOTNET_gcServer"] = "0",
-        ["DOTNET_gcConcurrent"] = "0",
-        ["DOTNET_GCgen0size"] = "0x10000000",
-    };
+    public static readonly IReadOnlyDictionary<string, string> Environment =
+        CountingEnvironment.All.ToDictionary(e => e.Name, e => e.Value);
 
     /// <summary>Instructions per call of each path, counted by callgrind.</summary>
     /// <param name="paths">The paths to measure.</param>

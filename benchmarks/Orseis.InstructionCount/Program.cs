@@ -4,8 +4,9 @@ using Orseis.InstructionCount;
 // run PATH... [--calls K]           the measured process (started under callgrind by the other commands)
 // measure [--ci|--all|PATH...] [--calls K] [--repeat R]   instructions per call of each path, R runs, with their spread
 // check [--ci|--all|PATH...] [--calls K] [--budgets FILE]  measure and compare with the budget file; exit 1 over budget
+// jit PATH [--calls K, default 5]   the methods the measured process compiles under valgrind, by tier (MinOpts listed)
 string command = args.Length > 0 ? args[0] : "help";
-int calls = Gate.DefaultCalls;
+int? callsGiven = null;
 int repeat = 1;
 string budgetFile = Budgets.DefaultFile;
 var paths = new List<GatePath>();
@@ -14,7 +15,7 @@ for (int i = 1; i < args.Length; i++)
     switch (args[i])
     {
         case "--calls":
-            calls = int.Parse(args[++i], CultureInfo.InvariantCulture);
+            callsGiven = int.Parse(args[++i], CultureInfo.InvariantCulture);
             break;
         case "--repeat":
             repeat = int.Parse(args[++i], CultureInfo.InvariantCulture);
@@ -34,6 +35,7 @@ for (int i = 1; i < args.Length; i++)
     }
 }
 
+int calls = callsGiven ?? Gate.DefaultCalls;
 switch (command)
 {
     case "run":
@@ -76,8 +78,23 @@ switch (command)
         return 1;
     }
 
+    case "jit":
+    {
+        if (paths.Count != 1)
+            throw new ArgumentException("jit takes one path, e.g. jit Scalar/per-call/All/off");
+        IReadOnlyList<(string Method, string Tier)> compiled = JitSummary.Run(paths[0], callsGiven ?? 5, Gate.Environment);
+        Console.WriteLine($"# methods the JIT compiled under valgrind --tool=none running {paths[0]}, by tier");
+        foreach (IGrouping<string, (string Method, string Tier)> tier in compiled.GroupBy(c => c.Tier).OrderByDescending(g => g.Count()))
+            Console.WriteLine($"{tier.Count(),5} {tier.Key}");
+        Console.WriteLine($"{compiled.Count,5} compiled");
+        foreach ((string method, _) in compiled.Where(c => c.Tier == JitSummary.MinOpts))
+            Console.WriteLine($"MinOpts: {method}");
+        return 0;
+    }
+
     default:
         Console.Error.WriteLine("usage: Orseis.InstructionCount measure|check [--ci|--all|PATH...] [--calls K] [--repeat R] [--budgets FILE]");
+        Console.Error.WriteLine("       Orseis.InstructionCount jit PATH [--calls K]");
         Console.Error.WriteLine("paths are Op/mode/Detectors/listeners, e.g. Scalar/per-call/All/on; see CONTRIBUTING.md");
         return command == "help" ? 0 : 2;
 }

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text;
+using Orseis.InstructionCount;
 
 namespace Orseis.Scenarios;
 
@@ -75,8 +76,10 @@ internal static class InstructionsCommand
         // The JIT's write-xor-execute double mapping confuses valgrind's view of generated code. Tiered compilation
         // would leave some methods at tier 0 after the warm-up (valgrind slows the background compiler too), and which
         // ones differs from process to process: fully optimised code from the first call makes the count repeatable.
-        start.Environment["DOTNET_EnableWriteXorExecute"] = "0";
-        start.Environment["DOTNET_TieredCompilation"] = "0";
+        // Without optional relocation hints the JIT does not fall back to unoptimised code under valgrind. The
+        // instruction gate's settings (CountingEnvironment), its GC settings left out: this count includes every thread.
+        foreach ((string name, string value) in CountingEnvironment.Jit)
+            start.Environment[name] = value;
         using Process process = Process.Start(start)!;
         Task<string> stderr = process.StandardError.ReadToEndAsync();
         try

@@ -92,13 +92,6 @@ namespace Orseis.ScopeUnits
         private const string Discarded = "discarded";
         private const int Warmup = 200;
 
-        /// <summary>As the instruction gate runs its measured process (see its <c>Gate.Environment</c>).</summary>
-        private static readonly (string Name, string Value)[] CallgrindEnvironment =
-        [
-            ("DOTNET_TieredCompilation", "0"), ("DOTNET_TieredPGO", "0"), ("DOTNET_EnableWriteXorExecute", "0"),
-            ("DOTNET_gcServer", "0"), ("DOTNET_gcConcurrent", "0"), ("DOTNET_GCgen0size", "0x10000000"),
-        ];
-
         private static long _sink;
 
         /// <summary>One unit of <paramref name="path"/>.</summary>
@@ -172,7 +165,8 @@ namespace Orseis.ScopeUnits
 
                 foreach (UnitPath path in paths)
                     start.ArgumentList.Add(path.ToString());
-                foreach ((string name, string value) in CallgrindEnvironment)
+                // As the instruction gate runs its measured process: optimised code, the same GC settings.
+                foreach ((string name, string value) in CountingEnvironment.All)
                     start.Environment[name] = value;
                 using Process process = Process.Start(start)!;
                 string stderr = process.StandardError.ReadToEnd();
