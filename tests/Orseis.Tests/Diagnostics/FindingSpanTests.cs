@@ -271,9 +271,14 @@ public sealed class FindingSpanTests : DiagTest
     [Fact]
     public void A_replay_of_another_process_puts_no_finding_on_this_processs_span()
     {
+        // A source of this test's own, made before the listener: a listener matching the static Caller failed when this test
+        // was the class's first to touch it (run alone, or first in a batch): the listener's ShouldListenTo, run by
+        // AddActivityListener, began Caller's static initialisation, whose ActivitySource constructor asked the listener
+        // again while Caller was still null, so the source never got the listener and StartActivity returned null.
+        using var source = new ActivitySource("Orseis.Tests.FindingReplay." + Guid.NewGuid().ToString("N"));
         using var listener = new ActivityListener
         {
-            ShouldListenTo = s => s == Caller,
+            ShouldListenTo = s => ReferenceEquals(s, source),
             Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
         };
         ActivitySource.AddActivityListener(listener);
@@ -281,7 +286,8 @@ public sealed class FindingSpanTests : DiagTest
         var options = new DiagnosticsOptions { TimeProvider = time };
         var live = new FindingLog("pool", [], options, time);
         var replayed = new FindingLog("pool", [], options, time) { AttachesToSpans = false };
-        using Activity span = Caller.StartActivity("span")!;
+        using Activity span = source.StartActivity("span")!;
+        Assert.NotNull(span);
         replayed.Report(FindingKind.LockConflicts, "replayed", [], null, rateLimited: false);
         Assert.Empty(span.Events);
         live.Report(FindingKind.LockConflicts, "live", [], null, rateLimited: false);
