@@ -9,9 +9,10 @@ namespace Orseis;
 public sealed class PoolExhaustedException : OrseisException
 {
     internal PoolExhaustedException(string message, Exception innerException, string poolName, int inUse, int waiting, int? maxPoolSize,
-        TimeSpan? longestHeld, string? longestHolderLocation, int connecting)
+        TimeSpan? longestHeld, string? longestHolderLocation, int connecting, int parked)
         : base(message, innerException)
     {
+        Parked = parked;
         Connecting = connecting;
         PoolName = poolName;
         InUse = inUse;
@@ -27,12 +28,19 @@ public sealed class PoolExhaustedException : OrseisException
     /// <summary>Connections this database held when the open timed out.</summary>
     public int InUse { get; }
 
+    /// <summary>
+    /// Connections parked in <see cref="ConnectionScope"/>s at that moment: taken from the pool between a scope's calls
+    /// (not counted in <see cref="InUse"/>), given back when the scope ends or sits idle for
+    /// <see cref="OrseisOptions.ScopeIdleWindow"/>.
+    /// </summary>
+    public int Parked { get; }
+
     /// <summary>Callers of this database inside Open (waiting) at that moment, this one included.</summary>
     public int Waiting { get; }
 
     /// <summary>
     /// About how many opens were making new physical connections at that moment (Max Pool Size less the connections
-    /// held and idle, at most the callers inside Open): when it is not 0, the timeout came from connects that did not
+    /// held, parked and idle, at most the callers inside Open): when it is not 0, the timeout came from connects that did not
     /// complete, not from held connections.
     /// </summary>
     public int Connecting { get; }

@@ -79,7 +79,8 @@ internal sealed class FactRecorder : PoolObserver
         Events.FactOpenFailed(Pool, _instance, s.Started, s.InUse, s.Demand, s.PhysicalConnects, s.CreateSeconds, s.Async,
             FlowId(s.Flow), s.QueuedEntries, s.FirstWave, s.AfterLoss, ColdStarts.InWarmUp.Value, _context.Log.Time.GetTimestamp(),
             (int)f.Timeout, f.Cancelled, f.BrokeWhileOpening, cause.GetType().FullName ?? "", cause.Message, e is not null,
-            e?.InUse ?? 0, e?.Waiting ?? 0, e?.Connecting ?? 0, e?.LongestHeld?.TotalMilliseconds ?? -1);
+            e?.InUse ?? 0, e?.Waiting ?? 0, e?.Connecting ?? 0, e?.LongestHeld?.TotalMilliseconds ?? -1,
+            e?.Parked ?? 0);
     }
 
     public override void OnAcquired(in Acquire acquire)

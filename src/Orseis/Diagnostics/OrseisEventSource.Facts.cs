@@ -61,17 +61,18 @@ internal sealed partial class OrseisEventSource
 
     /// <summary>
     /// An open failed (<see cref="FailedOpen"/>): how it began, the failure as read (timeout kind, cancelled, broken while
-    /// opening), its cause, and for a timeout what the caller was told (held, waiting, connecting, the longest hold).
+    /// opening), its cause, and for a timeout what the caller was told (held, waiting, connecting, the longest hold, parked in
+    /// scopes; version 2 added <paramref name="parked"/>).
     /// </summary>
-    [Event(10, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 1)]
+    [Event(10, Level = EventLevel.Verbose, Keywords = Keywords.Facts, Version = 2)]
     public void FactOpenFailed(
         string pool, int instance, long started, int inUse, int demand, long physicalConnects, double createSeconds, bool async,
         long flow, long queuedEntries, bool firstWave, bool afterLoss, bool warmUp, long at, int timeout, bool cancelled,
         bool brokeWhileOpening, string errorType, string errorMessage, bool exhausted, int held, int waiting, int connecting,
-        double longestHeldMs) =>
+        double longestHeldMs, int parked) =>
         WriteEvent(10, pool, instance, started, inUse, demand, physicalConnects, createSeconds, async, flow, queuedEntries, firstWave,
             afterLoss, warmUp, at, timeout, cancelled, brokeWhileOpening, errorType, errorMessage, exhausted, held, waiting, connecting,
-            longestHeldMs);
+            longestHeldMs, parked);
 
     /// <summary>
     /// A connection was handed to its holder (<see cref="Acquire"/>) at <paramref name="at"/>: its place in the holder table,

@@ -13,23 +13,35 @@ internal static class PoolExhaustion
 {
     /// <summary>
     /// The exception for <paramref name="error"/>, a timeout of <paramref name="kind"/> on pool <paramref name="poolName"/>:
-    /// <paramref name="held"/> connections were held and <paramref name="waiting"/> callers inside Open (this one included),
-    /// the provider counted <paramref name="idle"/> idle; <paramref name="longest"/> is the longest current holder.
+    /// <paramref name="held"/> connections were held by calls, <paramref name="parked"/> more were parked in connection scopes
+    /// between their calls (taken from the pool all the same), <paramref name="waiting"/> callers were inside Open (this one
+    /// included), the provider counted <paramref name="idle"/> idle; <paramref name="longest"/> is the longest current holder.
     /// </summary>
     public static PoolExhaustedException Explain(
-        Exception error, OpenTimeout kind, string poolName, int? maxPoolSize, int held, int waiting, long? idle,
+        Exception error, OpenTimeout kind, string poolName, int? maxPoolSize, int held, int parked, int waiting, long? idle,
         (TimeSpan? Held, string? Where) longest)
     {
         CultureInfo c = CultureInfo.InvariantCulture;
-        int connecting = maxPoolSize is { } max ? Math.Clamp(max - held - (int)Math.Max(0, idle ?? 0), 0, waiting) : 0;
+        parked = Math.Max(0, parked);
+        int taken = held + parked;
+        int connecting = maxPoolSize is { } max ? Math.Clamp(max - taken - (int)Math.Max(0, idle ?? 0), 0, waiting) : 0;
         string what = kind == OpenTimeout.Connect
             ? "the provider timed out making a new connection"
             : "the provider timed out waiting for a free connection";
+        string parkedNow = parked > 0 ? string.Create(c, $"{parked} more were parked in connection scopes, ") : "";
         string snapshot = string.Create(c,
-            $"Pool '{poolName}' gave no connection in time ({what}). At that moment callers held {held} connection(s), " +
+            $"Pool '{poolName}' gave no connection in time ({what}). At that moment callers held {held} connection(s), {parkedNow}" +
             $"{waiting} caller(s) were inside Open, Max Pool Size is {maxPoolSize?.ToString(c) ?? "unknown"}.");
         string cause;
-        if (maxPoolSize is { } m && held >= m)
+        if (maxPoolSize is { } full && taken >= full && parked > 0)
+        {
+            cause = string.Create(c,
+                $" Every connection was taken: {held} held by calls and {parked} parked in connection scopes, kept between a " +
+                $"scope's calls until the scope ends or sits idle for ScopeIdleWindow. ") +
+                "End scopes as soon as their work is done (dispose them; a request scope ends with its request), shorten " +
+                "ScopeIdleWindow, raise Max Pool Size, or lower concurrency; the server is not the cause." + Holder(longest);
+        }
+        else if (maxPoolSize is { } m && taken >= m)
         {
             cause = " Every connection was held by callers: the pool is exhausted. " +
                     "Return connections sooner (dispose sessions and streams), raise Max Pool Size, or lower concurrency." +
@@ -37,9 +49,10 @@ internal static class PoolExhaustion
         }
         else if (maxPoolSize is not null)
         {
+            string alsoParked = parked > 0 ? string.Create(c, $", {parked} parked in connection scopes,") : "";
             cause = string.Create(c,
-                $" The pool was not full of held connections: {held} of {maxPoolSize} were held and about {connecting} open(s) " +
-                $"were making new connections that did not complete. ") +
+                $" The pool was not full of held connections: {held} of {maxPoolSize} were held{alsoParked} and about {connecting} " +
+                $"open(s) were making new connections that did not complete. ") +
                 "The server is not answering new connections (down, overloaded, or the network drops packets): " +
                 "check the server and the network; raising Max Pool Size will not help.";
         }
@@ -49,7 +62,7 @@ internal static class PoolExhaustion
         }
 
         return new PoolExhaustedException(
-            snapshot + cause, error, poolName, held, waiting, maxPoolSize, longest.Held, longest.Where, connecting);
+            snapshot + cause, error, poolName, held, waiting, maxPoolSize, longest.Held, longest.Where, connecting, parked);
     }
 
     private static string Holder((TimeSpan? Held, string? Where) longest) => longest.Held is { } h

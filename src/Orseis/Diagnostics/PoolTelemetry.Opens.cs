@@ -141,6 +141,7 @@ internal sealed partial class PoolTelemetry
             Guard(static (self, _) => self._instruments.Timeouts.Add(1, self.Tags), 0);
         ProviderPool?.Refresh();
         return PoolExhaustion.Explain(
-            failure.Error, failure.Timeout, PoolName, MaxPoolSize, (int)InUse, (int)Pending + 1, ProviderPool?.Idle, _holders.Longest());
+            failure.Error, failure.Timeout, PoolName, MaxPoolSize, (int)InUse, (int)ParkedNow, (int)Pending + 1, ProviderPool?.Idle,
+            _holders.Longest());
     }
 }

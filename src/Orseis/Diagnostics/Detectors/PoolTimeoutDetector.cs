@@ -19,6 +19,7 @@ internal sealed class PoolTimeoutDetector(FindingLog log) : PoolObserver
         log.Report(FindingKind.PoolTimeout, exhausted.Message, new Dictionary<string, double>
         {
             ["inUse"] = exhausted.InUse,
+            ["parked"] = exhausted.Parked,
             ["waiting"] = exhausted.Waiting,
             ["connecting"] = exhausted.Connecting,
             ["maxPoolSize"] = exhausted.MaxPoolSize ?? -1,

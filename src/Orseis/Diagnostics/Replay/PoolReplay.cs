@@ -167,12 +167,13 @@ internal sealed class PoolReplay
         PoolExhaustedException? exhausted = null;
         if (fact.Bool("exhausted"))
         {
-            // The process's explanation again, from the figures it gave: the idle count that gives its connecting count.
-            int held = fact.Int("held"), connecting = fact.Int("connecting");
-            long? idle = _maxPoolSize is { } max ? max - held - connecting : null;
+            // The process's explanation again, from the figures it gave: the idle count that gives its connecting count (a
+            // trace from before version 2 of the fact has no parked count: none parked).
+            int held = fact.Int("held"), parked = fact.Int("parked"), connecting = fact.Int("connecting");
+            long? idle = _maxPoolSize is { } max ? max - held - parked - connecting : null;
             TimeSpan? longest = fact.Double("longestHeldMs") is >= 0 and var ms ? TimeSpan.FromMilliseconds(ms) : null;
             exhausted = PoolExhaustion.Explain(
-                error, timeout == OpenTimeout.None ? OpenTimeout.PoolWait : timeout, Pool, _maxPoolSize, held, fact.Int("waiting"), idle,
+                error, timeout == OpenTimeout.None ? OpenTimeout.PoolWait : timeout, Pool, _maxPoolSize, held, parked, fact.Int("waiting"), idle,
                 (longest, null));
         }
 

@@ -10,7 +10,7 @@ public sealed class PoolTimeoutDetectorTests
     {
         var fake = new Fake();
         PoolExhaustedException error = PoolExhaustion.Explain(
-            new InvalidOperationException("x"), OpenTimeout.PoolWait, "pool", 4, held: 4, waiting: 1, idle: 0, (TimeSpan.FromSeconds(3), "at Holder.Method"));
+            new InvalidOperationException("x"), OpenTimeout.PoolWait, "pool", 4, held: 4, parked: 0, waiting: 1, idle: 0, (TimeSpan.FromSeconds(3), "at Holder.Method"));
         Assert.Contains("Every connection was held by callers", error.Message, StringComparison.Ordinal);
         Assert.Contains("at Holder.Method", error.Message, StringComparison.Ordinal);
         Assert.Equal(0, error.Connecting);
@@ -27,14 +27,44 @@ public sealed class PoolTimeoutDetectorTests
     public void Connects_that_never_complete_are_told_apart_and_both_provider_forms_read_alike()
     {
         PoolExhaustedException waited = PoolExhaustion.Explain(new InvalidOperationException("Connect Timeout expired. All pooled connections are in use."),
-            OpenTimeout.PoolWait, "pool", 5, held: 0, waiting: 10, idle: 0, (null, null));
+            OpenTimeout.PoolWait, "pool", 5, held: 0, parked: 0, waiting: 10, idle: 0, (null, null));
         PoolExhaustedException connect = PoolExhaustion.Explain(new InvalidOperationException("Connect Timeout expired."),
-            OpenTimeout.Connect, "pool", 5, held: 0, waiting: 10, idle: 0, (null, null));
+            OpenTimeout.Connect, "pool", 5, held: 0, parked: 0, waiting: 10, idle: 0, (null, null));
         foreach (PoolExhaustedException e in (PoolExhaustedException[])[waited, connect])
         {
             Assert.Contains("not full of held connections: 0 of 5 were held", e.Message, StringComparison.Ordinal);
             Assert.Contains("raising Max Pool Size will not help", e.Message, StringComparison.Ordinal);
             Assert.Equal(5, e.Connecting);
         }
+    }
+    [Fact]
+    public void A_pool_taken_by_connections_parked_in_scopes_is_not_blamed_on_the_server()
+    {
+        var fake = new Fake();
+        PoolExhaustedException error = PoolExhaustion.Explain(new InvalidOperationException("Connect Timeout expired. All pooled connections are in use."),
+            OpenTimeout.PoolWait, "pool", 3, held: 0, parked: 3, waiting: 1, idle: 0, (null, null));
+        Assert.Equal(0, error.Connecting);
+        Assert.Equal(3, error.Parked);
+        Assert.Equal(0, error.InUse);
+        Assert.Contains("3 more were parked in connection scopes", error.Message, StringComparison.Ordinal);
+        Assert.Contains("Every connection was taken: 0 held by calls and 3 parked in connection scopes", error.Message, StringComparison.Ordinal);
+        Assert.Contains("ScopeIdleWindow", error.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("not answering new connections", error.Message, StringComparison.Ordinal);
+
+        new PoolTimeoutDetector(fake.Log).Report(error);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.PoolTimeout));
+        Assert.Equal(3, finding.Figures["parked"]);
+        Assert.Equal(0, finding.Figures["connecting"]);
+    }
+
+    [Fact]
+    public void Parked_connections_are_left_out_of_the_connects_that_never_complete()
+    {
+        // Five slots: two held, one parked, nothing idle: two callers' connects are what did not complete, not three.
+        PoolExhaustedException error = PoolExhaustion.Explain(new InvalidOperationException("Connect Timeout expired."),
+            OpenTimeout.Connect, "pool", 5, held: 2, parked: 1, waiting: 4, idle: 0, (null, null));
+        Assert.Equal(2, error.Connecting);
+        Assert.Contains("2 of 5 were held, 1 parked in connection scopes, and about 2 open(s)", error.Message, StringComparison.Ordinal);
+        Assert.Contains("not answering new connections", error.Message, StringComparison.Ordinal);
     }
 }
