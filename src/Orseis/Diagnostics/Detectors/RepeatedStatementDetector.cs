@@ -189,6 +189,15 @@ internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
 
         if (!succeeded)
             return; // a retry's failed attempt is no repeat
+        if (streak.Done)
+        {
+            // Reported (or a paging loop): nothing of its figures is read again before it ends and restarts, which needs
+            // only its count and its last end. No hash bit, run time or busy sum is kept for it.
+            streak.Count++;
+            streak.LastEnd = ended;
+            return;
+        }
+
         streak.Add(hash, started, ended, (ended - started) * _msPerTimestamp);
         if (streak.Count == _threshold - 1 && streak.Site is null && unit.WantedSite is null)
         {
