@@ -25,7 +25,7 @@ internal sealed partial class PoolTelemetry
         bool firstWave = Needs(CostlyFacts.FirstWave) && _waves.InFirstWave(now, _time, FirstWaveLimit);
         var start = new OpenStart(
             now, (int)inUse, (int)demand, ProviderPool?.PhysicalConnects ?? -1, ProviderPool?.CreateSeconds ?? 0, async,
-            Needs(CostlyFacts.Flow) ? _flow.Value : null, queuedEntries, firstWave, AfterLoss: firstWave && _waves.AfterLoss);
+            Needs(CostlyFacts.Flow) ? CurrentFlow() : null, queuedEntries, firstWave, AfterLoss: firstWave && _waves.AfterLoss);
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (Observed)

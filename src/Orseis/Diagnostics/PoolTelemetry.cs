@@ -143,6 +143,11 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// </summary>
     private TimeSpan Elapsed(long start, long end) => new((long)((end - start) * _ticksPerTimestamp));
 
+    /// <summary>
+    /// Whether an observer follows statements with arguments (the binder then takes their print: <see cref="ArgumentPrint"/>).
+    /// </summary>
+    public bool HearsStatements => _hearsStatements;
+
     /// <summary>Whether an observer needs <paramref name="fact"/> recorded.</summary>
     private bool Needs(CostlyFacts fact) => (_observers.Needs & fact) != 0;
 
@@ -164,7 +169,14 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// <paramref name="scope"/> is the lease's holder in a scope, as the call has it: its slot is read only for a statement
     /// followed (a caller that read it, a null check and a field, made every session call dearer under the gate).
     /// </summary>
-    public long CommandStarting(string sql, int hold = HolderTable.NoHold, ScopeConnection? scope = null, DbCommand? command = null)
+    /// <param name="sql">The statement's text.</param>
+    /// <param name="hold">The connection's hold.</param>
+    /// <param name="scope">The lease's holder in a scope.</param>
+    /// <param name="command">The command, for a call with arguments.</param>
+    /// <param name="arguments">How many parameters the binder added, when it counted them (<see cref="ArgumentPrint"/>);
+    /// -1 to ask the command.</param>
+    public long CommandStarting(
+        string sql, int hold = HolderTable.NoHold, ScopeConnection? scope = null, DbCommand? command = null, int arguments = -1)
     {
         Interlocked.Increment(ref _commands);
         if (Observed && _holders.Unlabelled(hold))
@@ -172,7 +184,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         if (OrseisMetrics.Commands.Enabled)
             Guard(static (self, _) => OrseisMetrics.Commands.Add(1, self.Tags), 0);
         // A statement without arguments is never a repetition's (a poll, a probe): it is not timed for one.
-        bool statement = _hearsStatements && command is not null && command.Parameters.Count != 0;
+        bool statement = _hearsStatements && command is not null && (arguments >= 0 ? arguments : command.Parameters.Count) != 0;
         if (statement && RepeatedStatementDetector.SitesWanted)
             StatementStarting(sql, hold, scope?.Slot);
         if (!EventsOn && !_duration.Enabled && !statement)
@@ -189,9 +201,18 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// (<see cref="OperationTagSets"/>); never recorded as text. <paramref name="hold"/> is the connection's hold: outside
     /// a scope a statement's unit is the flow that acquired it (read there, not from the <see cref="AsyncLocal{T}"/> again).
     /// </summary>
+    /// <param name="started">What <see cref="CommandStarting"/> returned.</param>
+    /// <param name="succeeded">Whether the command succeeded.</param>
+    /// <param name="error">What failed it, when known.</param>
+    /// <param name="sql">The call's text.</param>
+    /// <param name="args">The call's arguments.</param>
+    /// <param name="command">The command, for a call with arguments.</param>
+    /// <param name="scope">The statement's scope.</param>
+    /// <param name="hold">The connection's hold.</param>
+    /// <param name="print">The arguments' print taken by the binder (<see cref="ArgumentPrint.Unknown"/>: read the command).</param>
     public void CommandCompleted(
         long started, bool succeeded, Exception? error = null, string? sql = null, object? args = null, DbCommand? command = null,
-        ScopeSlot? scope = null, int hold = HolderTable.NoHold)
+        ScopeSlot? scope = null, int hold = HolderTable.NoHold, ArgumentPrint print = default)
     {
         // A broken connection is a lost one whether or not the command was timed (detectors run without listeners).
         if (error is ConnectionBrokenException)
@@ -200,7 +221,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             return;
         long now = _time.GetTimestamp();
         if (_hearsStatements && sql is not null && command is not null)
-            StatementEnded(sql, command, scope, hold, started, now, succeeded);
+            StatementEnded(sql, command, scope, hold, started, now, succeeded, print);
         if (_duration.Enabled || EventsOn)
             CommandTimed(Elapsed(started, now), succeeded, error, sql, args);
     }
@@ -233,17 +254,28 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// The flow of a statement on <paramref name="hold"/>: the one that acquired it (a call's open, a session's), read from
     /// the holder table; the caller's own for a connection shared by design (ReuseConnection) or not in the table.
     /// </summary>
-    private FlowState? FlowOf(int hold) => _holders.TryFlowOf(hold, out FlowState? flow) ? flow : _flow.Value;
+    private FlowState? FlowOf(int hold) => _holders.TryFlowOf(hold, out FlowState? flow) ? flow : CurrentFlow();
+
+    /// <summary>
+    /// The caller's flow (<see cref="EnterFlow"/>). A method of its own, never inlined, so that the getter of the
+    /// <see cref="AsyncLocal{T}"/> is inlined into it with its type known: called from a large method
+    /// (<see cref="OpenStarting"/>), whose inlining budget it exceeds, the getter is the precompiled code shared by reference
+    /// types, which looks the type up through a runtime helper on every read (128 instructions a read under the gate,
+    /// against 75 here: docs/results/overhead/2026-11-30c-detector-cost-optimised.md).
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private FlowState? CurrentFlow() => _flow.Value;
 
     /// <summary>A statement with arguments ended: its run told to the observers of statements, in its unit of work.</summary>
-    private void StatementEnded(string sql, DbCommand command, ScopeSlot? scope, int hold, long started, long now, bool succeeded)
+    private void StatementEnded(
+        string sql, DbCommand command, ScopeSlot? scope, int hold, long started, long now, bool succeeded, ArgumentPrint print)
     {
         FlowState? flow = scope is null ? FlowOf(hold) : null;
         if (_statementObserver is { } only)
         {
             try
             {
-                only.Ended(sql, command, scope, flow, started, now, succeeded);
+                only.Ended(sql, command, scope, flow, started, now, succeeded, print);
             }
             catch (Exception)
             {

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Diagnostics.Detectors;
 
@@ -104,6 +105,7 @@ internal sealed class HolderTable
     /// The flow that acquired <paramref name="hold"/>, for its holder (only it calls this, while it holds): false for a
     /// hold not in the array, one held by design (shared by every flow: ReuseConnection) or one already reported.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryFlowOf(int hold, out FlowState? flow)
     {
         if ((uint)hold < (uint)_slots.Length)
@@ -121,6 +123,7 @@ internal sealed class HolderTable
     }
 
     /// <summary>Whether <paramref name="hold"/> is in the table and no statement labelled it yet (see <see cref="Label"/>).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool Unlabelled(int hold) => hold >= 0 && hold < _slots.Length && _slots[hold].Kind == 0;
 
     /// <summary>

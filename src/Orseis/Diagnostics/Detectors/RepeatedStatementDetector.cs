@@ -94,11 +94,15 @@ internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
     /// <see cref="OnStatementEnded"/> given the fact's parts: the telemetry calls it directly while this detector is the only
     /// observer of statements, without building the fact. <paramref name="scope"/> is the statement's scope, else
     /// <paramref name="flow"/> its flow (else it ran in no unit of work); <paramref name="started"/> and
-    /// <paramref name="ended"/> are timestamps of the pool's clock.
+    /// <paramref name="ended"/> are timestamps of the pool's clock. <paramref name="print"/> is the arguments' hash and count as
+    /// the binder took them, when it did (the same hash <see cref="ArgumentHash.Of"/> reads from the command).
     /// </summary>
-    public void Ended(string sql, DbCommand command, ScopeSlot? scope, FlowState? flow, long started, long ended, bool succeeded)
+    public void Ended(
+        string sql, DbCommand command, ScopeSlot? scope, FlowState? flow, long started, long ended, bool succeeded,
+        ArgumentPrint print = default)
     {
-        int hash = ArgumentHash.Of(command, out int arguments);
+        int arguments = print.Count;
+        int hash = print.Taken ? (int)print.Hash : ArgumentHash.Of(command, out arguments);
         if (arguments == 0)
             return; // a poll or a probe: nothing varies per item
         // The unit's repetition state, made (or lent, a flow's) on its first statement; none for a statement in no unit, or
@@ -185,6 +189,15 @@ internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
 
         if (!succeeded)
             return; // a retry's failed attempt is no repeat
+        if (streak.Done)
+        {
+            // Reported (or a paging loop): nothing of its figures is read again before it ends and restarts, which needs
+            // only its count and its last end. No hash bit, run time or busy sum is kept for it.
+            streak.Count++;
+            streak.LastEnd = ended;
+            return;
+        }
+
         streak.Add(hash, started, ended, (ended - started) * _msPerTimestamp);
         if (streak.Count == _threshold - 1 && streak.Site is null && unit.WantedSite is null)
         {

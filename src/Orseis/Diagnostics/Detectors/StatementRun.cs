@@ -1,4 +1,5 @@
 using System.Data.Common;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Diagnostics.Detectors;
 
@@ -27,20 +28,63 @@ internal readonly record struct StatementStart(string Sql, ScopeSlot? Scope, Flo
 /// </summary>
 internal static class ArgumentHash
 {
+    /// <summary>The hash before any value (<see cref="Mix"/> from here).</summary>
+    public const uint Seed = 2166136261;
+
     /// <summary>The hash of <paramref name="command"/>'s parameter values; <paramref name="count"/> is how many it has.</summary>
     public static int Of(DbCommand command, out int count)
     {
         DbParameterCollection parameters = command.Parameters;
         count = parameters.Count;
-        uint hash = 2166136261;
+        uint hash = Seed;
         for (int i = 0; i < count; i++)
-        {
-            object? value = parameters[i].Value;
-            uint part = value is null or DBNull ? 0x5bd1e995u : (uint)value.GetHashCode();
-            hash = (hash ^ part) * 16777619;
-            hash ^= hash >> 15;
-        }
-
+            hash = Mix(hash, parameters[i].Value);
         return (int)hash;
+    }
+
+    /// <summary><paramref name="hash"/> followed by the next parameter's <paramref name="value"/>: the one step both
+    /// <see cref="Of"/> and the binder's <see cref="ArgumentPrint"/> take, so the two give one hash for one set of values.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static uint Mix(uint hash, object? value)
+    {
+        uint part = value is null or DBNull ? 0x5bd1e995u : (uint)value.GetHashCode();
+        hash = (hash ^ part) * 16777619;
+        return hash ^ (hash >> 15);
+    }
+}
+
+/// <summary>
+/// A command's argument hash (<see cref="ArgumentHash"/>) and parameter count taken as the binder added the parameters
+/// (each parameter's value as the provider holds it, in the command's order), so the statement's end does not ask the
+/// provider's collection for them again. it is not <see cref="Taken"/> when the binder did not take it (a binding route
+/// other than an argument object's members, a list expanded): the end then reads the command (<see cref="ArgumentHash.Of"/>),
+/// which gives the same hash for the same values.
+/// </summary>
+internal struct ArgumentPrint
+{
+    /// <summary>Parameters hashed, plus one; 0 while no print is taken (the default).</summary>
+    private int _taken;
+
+    /// <summary>The hash so far (<see cref="ArgumentHash.Seed"/> before the first value).</summary>
+    public uint Hash;
+
+    /// <summary>No print taken: the command is read at the statement's end.</summary>
+    public static ArgumentPrint Unknown => default;
+
+    /// <summary>Whether the print was taken.</summary>
+    public readonly bool Taken => _taken != 0;
+
+    /// <summary>Parameters hashed; -1 when the print is not taken.</summary>
+    public readonly int Count => _taken - 1;
+
+    /// <summary>A print to take, from no value.</summary>
+    public static ArgumentPrint Start() => new() { Hash = ArgumentHash.Seed, _taken = 1 };
+
+    /// <summary>Follows the hash with the value of the parameter just added.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Add(object? value)
+    {
+        Hash = ArgumentHash.Mix(Hash, value);
+        _taken++;
     }
 }

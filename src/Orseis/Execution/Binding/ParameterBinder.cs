@@ -39,6 +39,23 @@ internal static class ParameterBinder
     }
 
     /// <summary>
+    /// <see cref="Bind"/> that also takes the bound values' print
+    /// (<see cref="Diagnostics.Detectors.ArgumentPrint"/>: their hash and count) for the repeated-statement detector, where
+    /// the values pass through here anyway, when the arguments are the last object type bound (the common loop);
+    /// <paramref name="print"/> is <see cref="Diagnostics.Detectors.ArgumentPrint.Unknown"/> otherwise, and the statement's end
+    /// reads the command instead.
+    /// </summary>
+    public static string BindPrinted(
+        DbCommand command, string sql, object args, Mapping.TypeHandlerSet? handlers, out Diagnostics.Detectors.ArgumentPrint print)
+    {
+        if (_lastArgs is { } last && last.Type == args.GetType() && !Literals.In(sql))
+            return BindMembersPrinted(command, sql, args, last.Getters, handlers, out print);
+
+        print = Diagnostics.Detectors.ArgumentPrint.Unknown;
+        return Bind(command, sql, args, handlers);
+    }
+
+    /// <summary>
     /// <see cref="Bind"/> for arguments that are not the last object type bound (<see cref="Bind"/> checks that first: only
     /// types that reached the default case below are remembered), and for the parameter collections of a statement whose
     /// literals are written.
@@ -132,6 +149,36 @@ internal static class ParameterBinder
             else if (getter.SpellingIn(sql, prefixed) is { } spelling)
             {
                 command.Parameters.Add(Create(command, spelling, value, handlers));
+            }
+        }
+
+        return sql;
+    }
+
+    /// <summary>
+    /// <see cref="BindMembers"/> without literals, taking the print of the values added (<see cref="BindPrinted"/>); a list
+    /// expanded leaves no print. A method of its own, so that a call nobody follows binds exactly as before.
+    /// </summary>
+    private static string BindMembersPrinted(
+        DbCommand command, string sql, object args, Getter[] getters, Mapping.TypeHandlerSet? handlers,
+        out Diagnostics.Detectors.ArgumentPrint print)
+    {
+        print = Diagnostics.Detectors.ArgumentPrint.Start();
+        bool prefixed = ProviderTraits.Of(command).PrefixedParameterNames;
+        foreach (Getter getter in getters)
+        {
+            object? value = getter.Read(args);
+            if (value is IEnumerable list && IsList(value, handlers))
+            {
+                print = Diagnostics.Detectors.ArgumentPrint.Unknown; // a list's parameters are added elsewhere: the end reads the command
+                sql = ListExpansion.Expand(command, sql, getter.Name, list, handlers);
+            }
+            else if (getter.SpellingIn(sql, prefixed) is { } spelling)
+            {
+                DbParameter parameter = Create(command, spelling, value, handlers);
+                command.Parameters.Add(parameter);
+                if (print.Taken)
+                    print.Add(parameter.Value); // the value as the provider holds it: what the end would read
             }
         }
 

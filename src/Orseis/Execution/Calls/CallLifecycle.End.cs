@@ -18,7 +18,10 @@ internal partial struct CallLifecycle
 
         // A command the telemetry did not time (no listener) has nothing to stop.
         if (_started != 0)
-            Pool.Telemetry.CommandCompleted(_started, true, null, Request.Sql, Request.Args, ArgsCommand, Lease.Scope?.Slot, Lease.Hold);
+        {
+            Pool.Telemetry.CommandCompleted(
+                _started, true, null, Request.Sql, Request.Args, ArgsCommand, Lease.Scope?.Slot, Lease.Hold, _print);
+        }
     }
 
     /// <summary>
@@ -36,7 +39,7 @@ internal partial struct CallLifecycle
         if (_started != 0)
         {
             Pool.Telemetry.CommandCompleted(
-                _started, succeeded: false, error, Request.Sql, Request.Args, ArgsCommand, Lease.Scope?.Slot, Lease.Hold);
+                _started, succeeded: false, error, Request.Sql, Request.Args, ArgsCommand, Lease.Scope?.Slot, Lease.Hold, _print);
         }
     }
 

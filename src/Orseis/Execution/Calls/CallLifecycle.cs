@@ -2,6 +2,7 @@ using System.Data;
 using System.Data.Common;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using Orseis.Diagnostics.Detectors;
 
 namespace Orseis.Execution.Calls;
 
@@ -70,6 +71,9 @@ internal partial struct CallLifecycle
 
     private bool _blocking;
     private long _started;
+
+    /// <summary>The arguments' print taken by the binder (<see cref="ArgumentPrint"/>), while statements are followed.</summary>
+    private ArgumentPrint _print;
     private long _timed;
 
     /// <summary>
@@ -145,8 +149,11 @@ internal partial struct CallLifecycle
 
         if (args is not ParameterBag && command.CommandType != CommandType.Text)
             command.CommandType = CommandType.Text;
-        command.CommandText = ParameterBinder.Bind(command, sql, args, pool.Handlers);
-        _started = pool.Telemetry.CommandStarting(sql, Lease.Hold, Lease.Scope, args is null ? null : command);
+        // While a detector follows statements with arguments, the binder takes their print (hash and count) as it adds them.
+        command.CommandText = args is not null && pool.Telemetry.HearsStatements
+            ? ParameterBinder.BindPrinted(command, sql, args, pool.Handlers, out _print)
+            : ParameterBinder.Bind(command, sql, args, pool.Handlers);
+        _started = pool.Telemetry.CommandStarting(sql, Lease.Hold, Lease.Scope, args is null ? null : command, _print.Count);
 
         // Only a call with a timeout reads the clock, to tell the provider's report of its expiry from other failures.
         Timeout = timeout;

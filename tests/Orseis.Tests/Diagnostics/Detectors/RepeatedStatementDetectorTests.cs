@@ -294,6 +294,39 @@ public sealed class RepeatedStatementDetectorTests
         Assert.Contains("has run 501 times so far", finding.Message, StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// A streak reported while still running keeps no figures for the rest of its runs (nothing reads them before it
+    /// ends), only its count and last end: it still ends at the first pause, is not reported again, and the next streak
+    /// of the statement is followed from nothing, with its own runs, arguments and times.
+    /// </summary>
+    [Fact]
+    public void A_streak_reported_while_running_is_followed_to_its_end_and_the_next_one_from_nothing()
+    {
+        var fake = new Fake(o => o.FindingInterval = TimeSpan.FromMilliseconds(1));
+        using var detector = new RepeatedStatementDetector(fake.Log);
+        var flow = new FlowState();
+        for (int i = 0; i < 600; i++)
+            Run(fake, detector, flow, ById, [i], gapBefore: 1);
+        Pause(fake, detector);
+        PoolFinding running = Assert.Single(fake.Findings(FindingKind.RepeatedStatement));
+        Assert.Equal(1, running.Figures["running"]);
+
+        for (int i = 0; i < 5; i++)
+            Run(fake, detector, flow, ById, [7], gapBefore: 1, ms: 3);
+        Pause(fake, detector);
+
+        PoolFinding[] findings = [.. fake.Findings(FindingKind.RepeatedStatement)];
+        Assert.Equal(2, findings.Length);
+        PoolFinding next = findings[1];
+        Assert.Equal(0, next.Figures["running"]);
+        Assert.Equal(5, next.Figures["runs"]);
+        Assert.Equal(1, next.Figures["distinctArguments"]);
+        Assert.Equal(3, next.Figures["medianMs"], 3);
+        Assert.Equal(15, next.Figures["busyMs"], 3);
+        Assert.Equal(4 * 4 + 3, next.Figures["spanMs"], 3);
+        Assert.StartsWith("Cache candidate: one statement ran 5 times", next.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void The_statement_is_named_only_when_command_text_may_be_captured()
     {
