@@ -84,6 +84,7 @@ internal sealed partial class PoolTelemetry
     /// stays in the parked count until it parks again or goes back to the pool (<see cref="ParkRefused"/>). Returns the
     /// hold, <see cref="HolderTable.NoHold"/>.
     /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public int UnparkedUntimed()
     {
         if (OrseisMetrics.ScopeReuses.Enabled)

@@ -47,6 +47,9 @@ internal sealed class ScopeConnection(ScopeSlot slot, DbConnection connection)
     /// </summary>
     public long Reuses;
 
+    /// <summary>Whether it is its slot's first connection, which counts its reuses in <see cref="Reuses"/>.</summary>
+    public bool Primary;
+
     /// <summary>
     /// Whether the pool's parked count includes it: from its park until it goes back to the pool, or until a call that
     /// takes it needs its hold counted apart (a timed pool, a stream). An untimed call that takes it leaves it counted, so

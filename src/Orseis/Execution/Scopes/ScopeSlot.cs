@@ -52,7 +52,8 @@ internal sealed class ScopeSlot
     // the generic ones run shared code that asks typeof(T).IsValueType at run time.
     private object? _state;
     private int _queued; // where the sweep finds the slot: NotQueued, InQueue or InCell
-    private object? _primary; // the slot's first connection (a ScopeConnection), whose reuses it counts itself
+    private ScopeConnection? _primary; // the slot's first connection, whose reuses it counts itself
+    private int _hasPrimary; // 1 once a holder is the first connection (an int: its compare-exchange needs no write barrier)
     private long _reuses; // reuses of the other connections
     private long _foldedReuses; // the part of _reuses told to the pool's telemetry
     private int _unused; // parked connections the sweep gave back unused since the last reuse
@@ -84,15 +85,19 @@ internal sealed class ScopeSlot
     /// The first connection's reuses are counted in its holder by the call that took it, which owns it (no atomic); those of
     /// connections opened next to it (concurrent calls, or after the first went back to the pool) here, atomically.
     /// </remarks>
-    public long Reuses => Volatile.Read(ref _reuses) +
-                          (Volatile.Read(ref _primary) is { } primary ? Volatile.Read(ref Unsafe.As<ScopeConnection>(primary).Reuses) : 0);
+    public long Reuses => Volatile.Read(ref _reuses) + (Volatile.Read(ref _primary) is { } primary ? Volatile.Read(ref primary.Reuses) : 0);
 
     /// <summary>The holder of a connection a call of the scope opened; the scope's first one counts its own reuses.</summary>
     public ScopeConnection Opened(DbConnection connection)
     {
         var held = new ScopeConnection(this, connection);
-        if (Volatile.Read(ref _primary) is null)
-            Interlocked.CompareExchange(ref _primary, held, null);
+        if (Volatile.Read(ref _hasPrimary) == 0 && Interlocked.CompareExchange(ref _hasPrimary, 1, 0) == 0)
+        {
+            // Before the holder is ever parked: a call that takes it finds it first (its count read here from then on).
+            held.Primary = true;
+            Volatile.Write(ref _primary, held);
+        }
+
         return held;
     }
 
@@ -113,7 +118,7 @@ internal sealed class ScopeSlot
         ScopeConnection parked = Unsafe.As<ScopeConnection>(state);
         // The first connection's holder is this call's now; the others' count is atomic: two takes of one scope can overlap
         // (a concurrent call parks its own connection, another takes it).
-        if (ReferenceEquals(parked, _primary))
+        if (parked.Primary)
             parked.Reuses++;
         else
             Interlocked.Increment(ref _reuses);
