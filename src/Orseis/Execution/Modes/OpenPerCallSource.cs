@@ -42,7 +42,9 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
         if (ConnectionScope.SlotFor(Pool) is not { } slot)
             return Open(async, forStream, cancellationToken);
         cancellationToken.ThrowIfCancellationRequested();
-        return slot.TryTake(forStream, out Lease parked) ? new ValueTask<Lease>(parked) : OpenInScope(slot, async, forStream, cancellationToken);
+        return slot.TryTake(forStream, out Lease parked)
+            ? new ValueTask<Lease>(parked)
+            : OpenInScope(slot, async, forStream, cancellationToken);
     }
 
     /// <summary>A call of a scope with nothing parked: opens a connection the scope may park when the call ends.</summary>
