@@ -11,7 +11,10 @@ namespace Orseis.Diagnostics;
 /// <remarks>
 /// A parked connection stays taken from the pool: <c>_inUse</c> counts the connections taken (held by calls or parked) and
 /// changes only when one is opened or goes back to the pool, so a call that takes a parked connection or parks one moves
-/// one count, <c>_parked</c>; <see cref="InUse"/> is the difference. The pool's own figures (demand, the peak) count a parked
+/// one count, <c>_parked</c>; <see cref="InUse"/> is the difference. Untimed (no detector, no listener of a park's time),
+/// a buffered call that takes a parked connection moves no count: the connection stays counted as parked through the
+/// call, and its next park or its return to the pool settles it (<see cref="UnparkedUntimed"/>), so in-use and parked
+/// figures read during such a call count it parked. The pool's own figures (demand, the peak) count a parked
 /// connection as taken: no other caller can have it. Reuses are counted by each scope and told here when its connection
 /// goes back to the pool or the scope ends (<see cref="ScopeReused"/>).
 /// </remarks>
@@ -39,16 +42,21 @@ internal sealed partial class PoolTelemetry
         return now != 0 || !ParkTimed ? now : _time.GetTimestamp();
     }
 
-    /// <summary><see cref="Parked"/> for an untimed hold (<see cref="HolderTable.NoHold"/>): nothing to end but the count.</summary>
-    public long ParkedUntimed()
+    /// <summary>
+    /// <see cref="Parked"/> for an untimed hold (<see cref="HolderTable.NoHold"/>): nothing to end but the count, and not
+    /// that when the connection is <paramref name="counted"/> still (taken by an untimed call, <see cref="UnparkedUntimed"/>).
+    /// </summary>
+    public long ParkedUntimed(bool counted)
     {
-        Interlocked.Increment(ref _parked);
+        if (!counted)
+            Interlocked.Increment(ref _parked);
         return ParkTimed ? _time.GetTimestamp() : 0;
     }
 
     /// <summary>
     /// A park counted by <see cref="Parked"/> or <see cref="ParkedUntimed"/> did not happen (another connection was parked
-    /// first, or the scope ended): the connection goes back to the pool through <see cref="Released"/>, its hold ended already.
+    /// first, or the scope ended), or a connection an untimed call took parked goes back to the pool instead of parking again:
+    /// the connection goes back to the pool through <see cref="Released"/>, its hold ended already (or untimed).
     /// </summary>
     public void ParkRefused() => Interlocked.Decrement(ref _parked);
 
@@ -69,6 +77,19 @@ internal sealed partial class PoolTelemetry
 
         long now = ParkEnded(parkedAt);
         return Holding(connection, owner, heldByDesign: false, acquirer, openedAt: now, flow: null);
+    }
+
+    /// <summary>
+    /// A buffered call of a scope took its parked connection, parked untimed: the hold is untimed too, and the connection
+    /// stays in the parked count until it parks again or goes back to the pool (<see cref="ParkRefused"/>). Returns the
+    /// hold, <see cref="HolderTable.NoHold"/>.
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    public int UnparkedUntimed()
+    {
+        if (OrseisMetrics.ScopeReuses.Enabled)
+            Guard(static (self, _) => OrseisMetrics.ScopeReuses.Add(1, self.Tags), 0);
+        return HolderTable.NoHold;
     }
 
     /// <summary>A parked connection went back to the pool (its scope ended, or it sat idle): see <see cref="ParkEnded"/>.</summary>

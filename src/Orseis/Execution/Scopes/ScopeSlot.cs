@@ -18,8 +18,10 @@ namespace Orseis.Execution.Scopes;
 /// The slot's state is one reference: null when empty, the parked <see cref="ScopeConnection"/>, or <see cref="EndedMark"/>
 /// once the scope ended. A take is one compare-exchange (the parked one to null), a park one (null to the holder, its facts
 /// written before), the end one exchange (to the mark): a park that loses to the end finds the mark and gives its
-/// connection back itself, and the end gives back what it took out. The other atomics of a reused call: its reuse counted
-/// in the slot, and the pool's parked count down as it takes and up as it parks (the kept command needs none).
+/// connection back itself, and the end gives back what it took out. A reused call makes no other atomic when the pool is
+/// untimed (no detector, no listener): its reuse is counted in the holder of the scope's first connection, which the call
+/// owns, and the connection stays in the pool's parked count through the call (<see cref="ScopeConnection.Counted"/>);
+/// timed, the parked count goes down as it takes and up as it parks, and the kept command needs none either way.
 /// </para>
 /// <para>
 /// A parked connection is not held in the pool's telemetry: its hold ends when it parks and a new one starts when a call
@@ -50,7 +52,9 @@ internal sealed class ScopeSlot
     // the generic ones run shared code that asks typeof(T).IsValueType at run time.
     private object? _state;
     private int _queued; // where the sweep finds the slot: NotQueued, InQueue or InCell
-    private long _reuses;
+    private ScopeConnection? _primary; // the slot's first connection, whose reuses it counts itself
+    private int _hasPrimary; // 1 once a holder is the first connection (an int: its compare-exchange needs no write barrier)
+    private long _reuses; // reuses of the other connections
     private long _foldedReuses; // the part of _reuses told to the pool's telemetry
     private int _unused; // parked connections the sweep gave back unused since the last reuse
     private int _releases; // calls that ended while _unused > 0
@@ -77,7 +81,25 @@ internal sealed class ScopeSlot
     public bool Ended => ReferenceEquals(Volatile.Read(ref _state), EndedMark);
 
     /// <summary>Calls served by the parked connection instead of an open.</summary>
-    public long Reuses => Volatile.Read(ref _reuses);
+    /// <remarks>
+    /// The first connection's reuses are counted in its holder by the call that took it, which owns it (no atomic); those of
+    /// connections opened next to it (concurrent calls, or after the first went back to the pool) here, atomically.
+    /// </remarks>
+    public long Reuses => Volatile.Read(ref _reuses) + (Volatile.Read(ref _primary) is { } primary ? Volatile.Read(ref primary.Reuses) : 0);
+
+    /// <summary>The holder of a connection a call of the scope opened; the scope's first one counts its own reuses.</summary>
+    public ScopeConnection Opened(DbConnection connection)
+    {
+        var held = new ScopeConnection(this, connection);
+        if (Volatile.Read(ref _hasPrimary) == 0 && Interlocked.CompareExchange(ref _hasPrimary, 1, 0) == 0)
+        {
+            // Before the holder is ever parked: a call that takes it finds it first (its count read here from then on).
+            held.Primary = true;
+            Volatile.Write(ref _primary, held);
+        }
+
+        return held;
+    }
 
     /// <summary>
     /// The parked connection for one call, if there is one; its hold starts now. False when the call must open its own.
@@ -94,15 +116,32 @@ internal sealed class ScopeSlot
         // No look at its state: a provider cannot know a parked connection broke before using it, and reading the state
         // costs some providers an allocation (Npgsql 10: 96 bytes). A dead one fails the call as a session's would.
         ScopeConnection parked = Unsafe.As<ScopeConnection>(state);
-        // Atomic: two takes of one scope can overlap (a concurrent call parks its own connection, another takes it).
-        Interlocked.Increment(ref _reuses);
+        // The first connection's holder is this call's now; the others' count is atomic: two takes of one scope can overlap
+        // (a concurrent call parks its own connection, another takes it).
+        if (parked.Primary)
+            parked.Reuses++;
+        else
+            Interlocked.Increment(ref _reuses);
         if (Volatile.Read(ref _unused) != 0)
             Volatile.Write(ref _unused, 0);
         _memory.Reused(parked.ParkedKey);
         Diagnostics.PoolTelemetry telemetry = _telemetry;
-        StackTrace? acquirer = forStream ? telemetry.CaptureAcquirer(heldAcrossCalls: true) : null;
         DbConnection connection = parked.Connection;
-        lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parked.ParkedAt), parked);
+        int hold;
+        if (parked.ParkedAt == 0 && !forStream)
+        {
+            // Parked untimed, and a buffered call: its hold is untimed too, and the connection stays in the parked count
+            // until it parks again (no count moves) or goes back to the pool (Dropped).
+            hold = telemetry.UnparkedUntimed();
+        }
+        else
+        {
+            parked.Counted = false;
+            StackTrace? acquirer = forStream ? telemetry.CaptureAcquirer(heldAcrossCalls: true) : null;
+            hold = telemetry.Unparked(connection, _owner, acquirer, parked.ParkedAt);
+        }
+
+        lease = new Lease(connection, hold, parked);
         return true;
     }
 
@@ -145,14 +184,16 @@ internal sealed class ScopeSlot
         // The call's hold ends and the park's facts are written before the compare-exchange publishes them: the next taker
         // reads them after its own. An untimed hold's end is a counter and a look at the clock, which cannot throw.
         held.ParkedAt = lease.Hold == Diagnostics.Detectors.HolderTable.NoHold
-            ? _telemetry.ParkedUntimed()
+            ? _telemetry.ParkedUntimed(held.Counted)
             : _telemetry.Parked(connection, lease.Hold);
+        held.Counted = true;
         held.ParkedKey = key;
         held.ParkedTick = _sweep.Tick;
         if (Interlocked.CompareExchange(ref _state, held, null) is { } first)
         {
             // A concurrent call parked first, or the scope ended meanwhile: the caller gives the connection back (its hold
             // ended already, so the release finds none to end).
+            held.Counted = false;
             _telemetry.ParkRefused();
             return Refused(first);
         }
@@ -161,6 +202,19 @@ internal sealed class ScopeSlot
         if (Volatile.Read(ref _queued) == NotQueued)
             _sweep.Register(this);
         return true;
+    }
+
+    /// <summary>
+    /// <paramref name="held"/>'s connection goes back to the pool from a call (not parked again): out of the parked count,
+    /// if a call took it untimed (<see cref="ScopeConnection.Counted"/>).
+    /// </summary>
+    public void Dropped(ScopeConnection held)
+    {
+        if (held.Counted)
+        {
+            held.Counted = false;
+            _telemetry.ParkRefused();
+        }
     }
 
     /// <summary>Marks the slot as found by the sweep <paramref name="where"/>; false when it is found already (or being put).</summary>
@@ -225,7 +279,7 @@ internal sealed class ScopeSlot
     /// </remarks>
     private void FoldReuses()
     {
-        long reuses = Volatile.Read(ref _reuses);
+        long reuses = Reuses;
         long told = Volatile.Read(ref _foldedReuses);
         while (reuses > told)
         {
