@@ -11,10 +11,8 @@ namespace Orseis.Diagnostics;
 /// <remarks>
 /// A parked connection stays taken from the pool: <c>_inUse</c> counts the connections taken (held by calls or parked) and
 /// changes only when one is opened or goes back to the pool, so a call that takes a parked connection or parks one moves
-/// one count, <c>_parked</c>; <see cref="InUse"/> is the difference. Untimed (no detector, no listener of a park's time),
-/// a buffered call that takes a parked connection moves no count: the connection stays counted as parked through the
-/// call, and its next park or its return to the pool settles it (<see cref="UnparkedUntimed"/>), so in-use and parked
-/// figures read during such a call count it parked. The pool's own figures (demand, the peak) count a parked
+/// one count, <c>_parked</c>; <see cref="InUse"/> is the difference, exact during a call too (a report read then counts the
+/// connection in use, as it is). The pool's own figures (demand, the peak) count a parked
 /// connection as taken: no other caller can have it. Reuses are counted by each scope and told here when its connection
 /// goes back to the pool or the scope ends (<see cref="ScopeReused"/>).
 /// </remarks>
@@ -80,13 +78,13 @@ internal sealed partial class PoolTelemetry
     }
 
     /// <summary>
-    /// A buffered call of a scope took its parked connection, parked untimed: the hold is untimed too, and the connection
-    /// stays in the parked count until it parks again or goes back to the pool (<see cref="ParkRefused"/>). Returns the
-    /// hold, <see cref="HolderTable.NoHold"/>.
+    /// A buffered call of a scope took its parked connection, parked untimed: the hold is untimed too (no clock, no holder),
+    /// and the connection leaves the parked count. Returns the hold, <see cref="HolderTable.NoHold"/>.
     /// </summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public int UnparkedUntimed()
     {
+        Interlocked.Decrement(ref _parked);
         if (OrseisMetrics.ScopeReuses.Enabled)
             Guard(static (self, _) => OrseisMetrics.ScopeReuses.Add(1, self.Tags), 0);
         return HolderTable.NoHold;

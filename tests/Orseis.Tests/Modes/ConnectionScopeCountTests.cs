@@ -6,8 +6,8 @@ namespace Orseis.Tests.Modes;
 
 /// <summary>
 /// A scope's counts with and without timing. A call that takes the scope's first connection counts its reuse in the
-/// connection's holder (no atomic), a call that takes any later connection in the scope; untimed, a buffered call that
-/// takes the parked connection leaves it in the parked count until it parks again or goes back to the pool. Whichever
+/// connection's holder (no atomic), a call that takes any later connection in the scope; timed or not, a call that takes
+/// the parked connection takes it out of the parked count until it parks again. Whichever
 /// way a reuse or a park was counted, the report and the scope's own count read the same, call by call and at the end.
 /// </summary>
 public sealed class ConnectionScopeCountTests : IDisposable

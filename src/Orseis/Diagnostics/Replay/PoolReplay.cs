@@ -173,8 +173,8 @@ internal sealed class PoolReplay
             long? idle = _maxPoolSize is { } max ? max - held - parked - connecting : null;
             TimeSpan? longest = fact.Double("longestHeldMs") is >= 0 and var ms ? TimeSpan.FromMilliseconds(ms) : null;
             exhausted = PoolExhaustion.Explain(
-                error, timeout == OpenTimeout.None ? OpenTimeout.PoolWait : timeout, Pool, _maxPoolSize, held, parked, fact.Int("waiting"), idle,
-                (longest, null));
+                error, timeout == OpenTimeout.None ? OpenTimeout.PoolWait : timeout, Pool, _maxPoolSize, held, parked, fact.Int("waiting"),
+                idle, (longest, null));
         }
 
         foreach (PoolObserver observer in _observers.OpenFailed)

@@ -19,9 +19,8 @@ namespace Orseis.Execution.Scopes;
 /// once the scope ended. A take is one compare-exchange (the parked one to null), a park one (null to the holder, its facts
 /// written before), the end one exchange (to the mark): a park that loses to the end finds the mark and gives its
 /// connection back itself, and the end gives back what it took out. A reused call makes no other atomic when the pool is
-/// untimed (no detector, no listener): its reuse is counted in the holder of the scope's first connection, which the call
-/// owns, and the connection stays in the pool's parked count through the call (<see cref="ScopeConnection.Counted"/>);
-/// timed, the parked count goes down as it takes and up as it parks, and the kept command needs none either way.
+/// untimed (no detector, no listener) but the parked count's, down as it takes and up as it parks: its reuse is counted in
+/// the holder of the scope's first connection, which the call owns; the kept command needs none either way.
 /// </para>
 /// <para>
 /// A parked connection is not held in the pool's telemetry: its hold ends when it parks and a new one starts when a call
@@ -130,8 +129,9 @@ internal sealed class ScopeSlot
         int hold;
         if (parked.ParkedAt == 0 && !forStream)
         {
-            // Parked untimed, and a buffered call: its hold is untimed too, and the connection stays in the parked count
-            // until it parks again (no count moves) or goes back to the pool (Dropped).
+            // Parked untimed, and a buffered call: its hold is untimed too; the connection leaves the parked count (a report
+            // read during the call counts it in use, as it is), with no clock read and no holder.
+            parked.Counted = false;
             hold = telemetry.UnparkedUntimed();
         }
         else
