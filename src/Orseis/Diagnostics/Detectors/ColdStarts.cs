@@ -70,8 +70,10 @@ internal sealed class ColdStarts(
     private readonly Dictionary<long, double> _openCompileStart = []; // each open's start: the compile time then
     private double _openCompileMsSum; // the compile time during each open, at most the open's own time
     private long _lastOpenEnd; // when the last wave's last open completed (0: none yet)
-    private readonly Dictionary<long, ColdOpenThread> _openThreadStart = []; // each synchronous open's thread at its start
+    // Each synchronous open's own thread's compile time at its start, by its start and thread (it ends on the same thread).
+    private readonly Dictionary<(long Started, int Thread), double> _openThreadStart = [];
     private double _openersCompileMs; // what the synchronous opens' own threads compiled during them, summed
+    private int _threadTimedOpens; // the opens it sums: each read on its own thread at its start and its end
     private bool _registered;
 
     /// <summary>Each pool's wave follower, for the slow-open detector (<see cref="Overlaps"/>).</summary>
@@ -171,7 +173,7 @@ internal sealed class ColdStarts(
 
             _openCompileStart[started] = compiledMs;
             if (thread is { } t)
-                _openThreadStart[started] = t;
+                _openThreadStart[(started, t.ThreadId)] = t.CompileMs;
             _inFlight++;
             _afterLoss |= afterLoss;
             _warmingUp |= InWarmUp.Value;
@@ -222,8 +224,11 @@ internal sealed class ColdStarts(
                 if (_openCompileStart.TryGetValue(start.Started, out double compiledAtStart))
                     _openCompileMsSum += Math.Clamp(compiledMs - compiledAtStart, 0, o.Elapsed.TotalMilliseconds);
                 _slowestOpenMs = Math.Max(_slowestOpenMs, o.Elapsed.TotalMilliseconds);
-                if (thread is { } end && _openThreadStart.Remove(start.Started, out ColdOpenThread begin) && begin.ThreadId == end.ThreadId)
-                    _openersCompileMs += Math.Clamp(end.CompileMs - begin.CompileMs, 0, o.Elapsed.TotalMilliseconds);
+                if (thread is { } end && _openThreadStart.Remove((start.Started, end.ThreadId), out double ownAtStart))
+                {
+                    _openersCompileMs += Math.Clamp(end.CompileMs - ownAtStart, 0, o.Elapsed.TotalMilliseconds);
+                    _threadTimedOpens++;
+                }
                 if (o.PhysicalConnectsDuring > 0)
                 {
                     _connectingOpens++;
@@ -254,7 +259,7 @@ internal sealed class ColdStarts(
                 _ended = new ColdWave(
                     _opens, _connectingOpens, made, ConnectMs(made), _openMsSum / _opens, _slowestOpenMs, _afterLoss, _threadPoolDelayMs,
                     compiledMs, waveMs, _openCompileMsSum / _opens, seen, _asyncThreadPoolDelayMs, Synchronous: _asyncOpens == 0,
-                    OpenersCompileMs: _asyncOpens == 0 ? _openersCompileMs : double.NaN);
+                    OpenersCompileMs: _asyncOpens == 0 && _threadTimedOpens > 0 ? _openersCompileMs * _opens / _threadTimedOpens : double.NaN);
             }
             else
             {
@@ -409,6 +414,7 @@ internal sealed class ColdStarts(
         _openCompileMsSum = 0;
         _openThreadStart.Clear();
         _openersCompileMs = 0;
+        _threadTimedOpens = 0;
     }
 
     /// <summary>

@@ -9,7 +9,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// time and idle stretches, <see cref="WaveActivity"/>; null when not sampled), and how late the thread pool ran work
 /// during the async opens (a synchronous open waits for no continuation: its lateness is not the open's), whether
 /// every open of the wave was synchronous, and then how long the opens' own threads compiled during them, summed over the
-/// opens (NaN when not known: async opens move between threads).
+/// opens (those read on their own thread at both ends, scaled to all; NaN when none was: async opens move between threads).
 /// </summary>
 internal readonly record struct ColdWave(
     int Opens, int ConnectingOpens, long Connects, double ConnectMs, double MeanOpenMs, double SlowestOpenMs, bool AfterLoss,
