@@ -127,7 +127,10 @@ internal sealed class ColdStarts(
     public override void OnOpenCompleted(in CompletedOpen open)
     {
         if (open.Start.FirstWave && _followed)
-            OnFirstWaveOpenCompleted(open.Start, open.Outcome, open.At, open.ThreadPoolDelay, open.Start.Async ? null : ColdOpenThread.Now());
+        {
+            ColdOpenThread? thread = open.Start.Async ? null : ColdOpenThread.Now();
+            OnFirstWaveOpenCompleted(open.Start, open.Outcome, open.At, open.ThreadPoolDelay, thread);
+        }
     }
 
     public override void OnOpenFailed(in FailedOpen open)
@@ -259,7 +262,9 @@ internal sealed class ColdStarts(
                 _ended = new ColdWave(
                     _opens, _connectingOpens, made, ConnectMs(made), _openMsSum / _opens, _slowestOpenMs, _afterLoss, _threadPoolDelayMs,
                     compiledMs, waveMs, _openCompileMsSum / _opens, seen, _asyncThreadPoolDelayMs, Synchronous: _asyncOpens == 0,
-                    OpenersCompileMs: _asyncOpens == 0 && _threadTimedOpens > 0 ? _openersCompileMs * _opens / _threadTimedOpens : double.NaN);
+                    OpenersCompileMs: _asyncOpens == 0 && _threadTimedOpens > 0
+                        ? _openersCompileMs * _opens / _threadTimedOpens
+                        : double.NaN);
             }
             else
             {

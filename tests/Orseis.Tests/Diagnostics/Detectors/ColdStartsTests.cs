@@ -434,7 +434,8 @@ public sealed class ColdStartsTests
             PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
             Assert.Equal(15.0 / 65, finding.Figures["openersCompileShare"], 3);
             Assert.Equal(163 - (15.0 / 65 * 65), finding.Figures["netOpenMs"], 3);
-            Assert.Contains("65 ms of an open's time (23 % of it on the opening threads themselves)", finding.Message, StringComparison.Ordinal);
+            Assert.Contains(
+                "65 ms of an open's time (23 % of it on the opening threads themselves)", finding.Message, StringComparison.Ordinal);
         }
     }
 
@@ -455,7 +456,8 @@ public sealed class ColdStartsTests
         // Async opens move between threads: their own share is not known, all the compiling is netted (as before).
         var awaited = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
         var asyncJit = new CompileClock();
-        var asyncWaves = new ColdStarts(awaited.Log, ConnectCount.ProviderMeter, asyncJit.Read, Seen(cpuMs: 300, idleMs: 150, longestIdleMs: 120));
+        var asyncWaves = new ColdStarts(
+            awaited.Log, ConnectCount.ProviderMeter, asyncJit.Read, Seen(cpuMs: 300, idleMs: 150, longestIdleMs: 120));
         at = Wave(awaited, asyncWaves, callers: 150, connectMs: 130, openMs: 163, compile: (asyncJit, 65));
         Release(awaited, asyncWaves, at, callers: 150, heldMs: 22);
         Assert.Empty(awaited.Log.Kept); // 163 - 65 = 98 ms
@@ -514,7 +516,8 @@ public sealed class ColdStartsTests
     /// timestamp their holds began at.
     /// </summary>
     private static long SyncWave(
-        Fake fake, ColdStarts waves, CompileClock jit, int callers, double connectMs, double openMs, double compileMs, double ownCompileEachMs)
+        Fake fake, ColdStarts waves, CompileClock jit, int callers, double connectMs, double openMs, double compileMs,
+        double ownCompileEachMs)
     {
         long started = fake.Now;
         for (int i = 0; i < callers; i++)
@@ -526,7 +529,8 @@ public sealed class ColdStartsTests
         for (int i = 0; i < callers; i++)
         {
             var end = new ColdOpenThread(ThreadId: i, CompileMs: 1000 + i + ownCompileEachMs);
-            waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(openMs), i + 1, (i + 1) * connectMs, Queued: false), at, default, end);
+            var outcome = new OpenOutcome(Fake.Ms(openMs), i + 1, (i + 1) * connectMs, Queued: false);
+            waves.OnFirstWaveOpenCompleted(start, outcome, at, default, end);
         }
 
         return at;
