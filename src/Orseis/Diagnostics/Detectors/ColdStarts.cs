@@ -74,6 +74,7 @@ internal sealed class ColdStarts(
     private readonly Dictionary<(long Started, int Thread), double> _openThreadStart = [];
     private double _openersCompileMs; // what the synchronous opens' own threads compiled during them, summed
     private int _threadTimedOpens; // the opens it sums: each read on its own thread at its start and its end
+    private readonly List<double> _openMs = []; // each open's time, for the wave's low percentile
     private bool _registered;
 
     /// <summary>Each pool's wave follower, for the slow-open detector (<see cref="Overlaps"/>).</summary>
@@ -227,6 +228,7 @@ internal sealed class ColdStarts(
                 if (_openCompileStart.TryGetValue(start.Started, out double compiledAtStart))
                     _openCompileMsSum += Math.Clamp(compiledMs - compiledAtStart, 0, o.Elapsed.TotalMilliseconds);
                 _slowestOpenMs = Math.Max(_slowestOpenMs, o.Elapsed.TotalMilliseconds);
+                _openMs.Add(o.Elapsed.TotalMilliseconds);
                 if (thread is { } end && _openThreadStart.Remove((start.Started, end.ThreadId), out double ownAtStart))
                 {
                     _openersCompileMs += Math.Clamp(end.CompileMs - ownAtStart, 0, o.Elapsed.TotalMilliseconds);
@@ -264,7 +266,8 @@ internal sealed class ColdStarts(
                     compiledMs, waveMs, _openCompileMsSum / _opens, seen, _asyncThreadPoolDelayMs, Synchronous: _asyncOpens == 0,
                     OpenersCompileMs: _asyncOpens == 0 && _threadTimedOpens > 0
                         ? _openersCompileMs * _opens / _threadTimedOpens
-                        : double.NaN);
+                        : double.NaN,
+                    LowOpenMs: LowOpenMs());
             }
             else
             {
@@ -420,6 +423,16 @@ internal sealed class ColdStarts(
         _openThreadStart.Clear();
         _openersCompileMs = 0;
         _threadTimedOpens = 0;
+        _openMs.Clear();
+    }
+
+    /// <summary>The tenth percentile of the wave's opens' times (<see cref="ColdWave.LowOpenMs"/>); under the lock.</summary>
+    private double LowOpenMs()
+    {
+        if (_openMs.Count == 0)
+            return double.NaN;
+        _openMs.Sort();
+        return _openMs[_openMs.Count / 10];
     }
 
     /// <summary>

@@ -464,6 +464,58 @@ public sealed class ColdStartsTests
     }
 
     [Fact]
+    public void A_synchronous_loopback_wave_whose_fastest_tenth_connected_at_once_is_not_a_cold_start_whatever_its_share()
+    {
+        // sync-first-wave-150-loopback-query20 at load 17, as the trace measured: a 1.1 s wave of 150 synchronous loopback
+        // opens, 182 ms on average, the process compiling 576 ms over it, 0.14 of it on the opening threads (the rest beside
+        // them): 166 ms net of that share. But a tenth of the opens took 38 ms or less: a server that made every caller wait
+        // makes every connecting open wait; these waited on the process. At most the tenth percentile: 38 ms, silent.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var jit = new CompileClock();
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read);
+        long started = fake.Now;
+        for (int i = 0; i < 150; i++)
+            waves.OnFirstWaveOpenStarting(afterLoss: false, started, new ColdOpenThread(ThreadId: i, CompileMs: 0));
+        OpenStart start = new(started, 0, 150, PhysicalConnects: 0, CreateSeconds: 0, Async: false);
+        fake.Time.Advance(Fake.Ms(1113));
+        jit.Advance(576);
+        long at = fake.Now;
+        for (int i = 0; i < 150; i++) // 20 opens of 38 ms, 130 of 204: 182 ms on average
+        {
+            double openMs = i < 20 ? 38 : 204;
+            var end = new ColdOpenThread(ThreadId: i, CompileMs: 576 * 0.14 / 150);
+            waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(openMs), i + 1, (i + 1) * 150, Queued: false), at, default, end);
+        }
+
+        Release(fake, waves, at, callers: 150, heldMs: 20);
+        Assert.Empty(fake.Log.Kept);
+
+        // Behind a slow server every open waits its 120 ms connect (sync-first-wave-150-connect120-query20: a tenth of the
+        // opens 120 to 125 ms): the tenth percentile, 121 ms, is still over the floor, named.
+        var slow = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var slowJit = new CompileClock();
+        var slowWaves = new ColdStarts(slow.Log, ConnectCount.ProviderMeter, slowJit.Read);
+        started = slow.Now;
+        for (int i = 0; i < 150; i++)
+            slowWaves.OnFirstWaveOpenStarting(afterLoss: false, started, new ColdOpenThread(ThreadId: i, CompileMs: 0));
+        start = new(started, 0, 150, PhysicalConnects: 0, CreateSeconds: 0, Async: false);
+        slow.Time.Advance(Fake.Ms(230));
+        slowJit.Advance(65);
+        at = slow.Now;
+        for (int i = 0; i < 150; i++) // 20 opens of 121 ms, 130 of 163: 142 ms net of the share, at most 121
+        {
+            double openMs = i < 20 ? 121 : 163;
+            var end = new ColdOpenThread(ThreadId: i, CompileMs: 0.1);
+            var outcome = new OpenOutcome(Fake.Ms(openMs), i + 1, (i + 1) * 130, Queued: false);
+            slowWaves.OnFirstWaveOpenCompleted(start, outcome, at, default, end);
+        }
+
+        Release(slow, slowWaves, at, callers: 150, heldMs: 20);
+        PoolFinding finding = Assert.Single(slow.Findings(FindingKind.SlowOpen));
+        Assert.Equal(121, finding.Figures["netOpenMs"], 3);
+    }
+
+    [Fact]
     public void The_openers_share_is_read_from_opens_that_ended_on_their_own_thread_and_without_any_all_compiling_is_netted()
     {
         // Four synchronous opens of 200 ms while the process compiled 150 ms: two end on the thread they began on, having
