@@ -40,7 +40,11 @@ internal static class ColdStartMessage
             (connects == ConnectCount.ProviderMeter ? "(the provider's own connect time)" : "(the fastest open that made one)") +
             string.Create(c, $"; the opens took {wave.MeanOpenMs:0.#} ms on average (the slowest {wave.SlowestOpenMs:0.#} ms)") +
             string.Create(c, $"; over the wave's {wave.WaveMs:0} ms the process spent {wave.CompileMs:0} ms compiling code (its JIT), ") +
-            string.Create(c, $"{wave.MeanOpenCompileMs:0} ms of an open's time and ") +
+            string.Create(c, $"{wave.MeanOpenCompileMs:0} ms of an open's time ") +
+            (double.IsNaN(wave.OpenersCompileMs)
+                ? ""
+                : string.Create(c, $"({ColdStartRule.OpenersShare(wave) * 100:0} % of it on the opening threads themselves) ")) +
+            "and " +
             string.Create(c, $"{verdict.MeanHeldCompileMs:0} ms of a request's work on average, ") +
             string.Create(c, $"and the thread pool ran at most {wave.ThreadPoolDelayMs:0} ms late") +
             (wave.Activity is { } seen && !double.IsNaN(seen.IdleMs)
@@ -67,6 +71,7 @@ internal static class ColdStartMessage
             ["openCompileMs"] = wave.MeanOpenCompileMs,
             ["heldCompileMs"] = verdict.MeanHeldCompileMs,
             ["netOpenMs"] = ColdStartRule.NetOpenMs(wave),
+            ["openersCompileShare"] = ColdStartRule.OpenersShare(wave),
             ["netHeldMs"] = ColdStartRule.NetHeldMs(verdict),
             ["warmHolds"] = verdict.WarmHolds,
             ["warmHeldMs"] = verdict.WarmHeldMs,

@@ -12,8 +12,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// <item>for a wave of async opens, the process sat idle, waiting, for a stretch of at least <see cref="WaitedShare"/> of
 /// the floor while it connected (<see cref="Waited"/>): a fresh process whose own start-up made its opens slow never
 /// does;</item>
-/// <item>the opens net of the process's compiling and the thread pool's lateness (<see cref="NetOpenMs"/>) still took
-/// longer than the floor: what the server made them wait;</item>
+/// <item>the opens net of the process's compiling (for synchronous opens, the share their own threads did:
+/// <see cref="OpenersShare"/>) and the thread pool's lateness (<see cref="NetOpenMs"/>) still took longer than the floor:
+/// what the server made them wait;</item>
 /// <item>and at least <see cref="HarmShare"/> of the requests' time, against their own work as the same pool's warm
 /// connections run it (<see cref="WorkMs"/>): the requests took at least twice their own work.</item>
 /// </list>
@@ -36,16 +37,37 @@ internal static class ColdStartRule
     /// lateness during the async opens instead where that is longer (an async connect waits for it, a synchronous one does
     /// not; in a fresh process much of it is the same compiling, so the larger of the two is taken, not their sum). A fresh
     /// process's first connects over loopback wait for their code, a slow server's connects wait for the server
-    /// (docs/results/diagnostics/cold-start-net-of-compile.md).
+    /// (docs/results/diagnostics/cold-start-net-of-compile.md). For a wave of synchronous opens only the
+    /// <see cref="OpenersShare"/> of the compiling is netted, and the result is at most the opens' tenth percentile
+    /// (<see cref="ColdWave.LowOpenMs"/>): a slow server makes nearly every connecting open wait its connect time, while a
+    /// fresh process's loopback wave has opens that connect at once when the code is compiled (a tenth of 150 sync
+    /// loopback opens under 38 ms at loads of 10 to 22, against 120 ms and more behind 120 ms connects).
     /// </summary>
     public static double NetOpenMs(in ColdWave wave)
     {
         // Only an async open waits for the thread pool (its continuations); a synchronous one holds its thread throughout.
         double late = wave.AsyncThreadPoolDelayMs;
-        double perOpen = wave.MeanOpenMs - Math.Max(wave.MeanOpenCompileMs, late);
-        double overWave = wave.WaveMs > 0 ? wave.WaveMs - Math.Max(wave.CompileMs, late) : double.MaxValue;
-        return Math.Max(0, Math.Min(perOpen, overWave));
+        double share = OpenersShare(wave);
+        double perOpen = wave.MeanOpenMs - Math.Max(wave.MeanOpenCompileMs * share, late);
+        double overWave = wave.WaveMs > 0 ? wave.WaveMs - Math.Max(wave.CompileMs * share, late) : double.MaxValue;
+        double low = wave.Synchronous && !double.IsNaN(wave.LowOpenMs) ? wave.LowOpenMs : double.MaxValue;
+        return Math.Max(0, Math.Min(Math.Min(perOpen, overWave), low));
     }
+
+    /// <summary>
+    /// The share of the process's compiling over a wave of synchronous opens that the opens could have waited for: what
+    /// their own threads compiled during them (each open holds its thread, <see cref="ColdWave.OpenersCompileMs"/>) against
+    /// all the process compiled over the wave; 1 where that is not known (async opens move between threads). A synchronous
+    /// open waits for the code its connect runs, compiled by its own thread or by another opening thread first; the rest of
+    /// the process's compiling meanwhile (the callers' own start, the statements of those already connected, the runtime's
+    /// tier-up in the background) runs beside a connect that waits on the server, and on a busy machine it takes as long
+    /// as the server's wait: 150 synchronous callers on 120 ms connects measured 18 to 65 ms of compiling during each
+    /// open, a 0.22 to 0.54 share of it their own; a fresh process's loopback opens 0.62 to 1.00
+    /// (docs/results/diagnostics/cold-start-rule-2026-11-30c.md).
+    /// </summary>
+    public static double OpenersShare(in ColdWave wave) =>
+        !wave.Synchronous || double.IsNaN(wave.OpenersCompileMs) ? 1
+        : wave.CompileMs > 0 ? Math.Clamp(wave.OpenersCompileMs / wave.CompileMs, 0, 1) : 1;
 
     /// <summary>
     /// The share of <see cref="DiagnosticsOptions.SlowOpenFloor"/> the process must have sat idle at a stretch while the wave

@@ -70,6 +70,11 @@ internal sealed class ColdStarts(
     private readonly Dictionary<long, double> _openCompileStart = []; // each open's start: the compile time then
     private double _openCompileMsSum; // the compile time during each open, at most the open's own time
     private long _lastOpenEnd; // when the last wave's last open completed (0: none yet)
+    // Each synchronous open's own thread's compile time at its start, by its start and thread (it ends on the same thread).
+    private readonly Dictionary<(long Started, int Thread), double> _openThreadStart = [];
+    private double _openersCompileMs; // what the synchronous opens' own threads compiled during them, summed
+    private int _threadTimedOpens; // the opens it sums: each read on its own thread at its start and its end
+    private readonly List<double> _openMs = []; // each open's time, for the wave's low percentile
     private bool _registered;
 
     /// <summary>Each pool's wave follower, for the slow-open detector (<see cref="Overlaps"/>).</summary>
@@ -117,13 +122,16 @@ internal sealed class ColdStarts(
     public override void OnOpenStarting(in OpenStart start)
     {
         if (start.FirstWave && _followed)
-            OnFirstWaveOpenStarting(start.AfterLoss, start.Started);
+            OnFirstWaveOpenStarting(start.AfterLoss, start.Started, start.Async ? null : ColdOpenThread.Now());
     }
 
     public override void OnOpenCompleted(in CompletedOpen open)
     {
         if (open.Start.FirstWave && _followed)
-            OnFirstWaveOpenCompleted(open.Start, open.Outcome, open.At, open.ThreadPoolDelay);
+        {
+            ColdOpenThread? thread = open.Start.Async ? null : ColdOpenThread.Now();
+            OnFirstWaveOpenCompleted(open.Start, open.Outcome, open.At, open.ThreadPoolDelay, thread);
+        }
     }
 
     public override void OnOpenFailed(in FailedOpen open)
@@ -141,9 +149,9 @@ internal sealed class ColdStarts(
 
     /// <summary>
     /// A first-wave open began at <paramref name="started"/>; <paramref name="afterLoss"/> when its wave began because
-    /// connections were lost.
+    /// connections were lost; <paramref name="thread"/>, for a synchronous open, its thread's compile time then.
     /// </summary>
-    public void OnFirstWaveOpenStarting(bool afterLoss, long started)
+    public void OnFirstWaveOpenStarting(bool afterLoss, long started, ColdOpenThread? thread = null)
     {
         ColdWaveHolds? done = null;
         lock (_lock)
@@ -168,6 +176,8 @@ internal sealed class ColdStarts(
             }
 
             _openCompileStart[started] = compiledMs;
+            if (thread is { } t)
+                _openThreadStart[(started, t.ThreadId)] = t.CompileMs;
             _inFlight++;
             _afterLoss |= afterLoss;
             _warmingUp |= InWarmUp.Value;
@@ -189,7 +199,9 @@ internal sealed class ColdStarts(
     /// <param name="at">When it completed, as its hold's start.</param>
     /// <param name="threadPoolDelay">How late the thread pool ran work while it ran: an async connect waits that long for its
     /// continuations, and the provider counts it in its connect time.</param>
-    public void OnFirstWaveOpenCompleted(in OpenStart start, in OpenOutcome? outcome, long at, TimeSpan threadPoolDelay = default)
+    /// <param name="thread">For a synchronous open, its thread's compile time at the end (<see cref="ColdOpenThread"/>).</param>
+    public void OnFirstWaveOpenCompleted(
+        in OpenStart start, in OpenOutcome? outcome, long at, TimeSpan threadPoolDelay = default, ColdOpenThread? thread = null)
     {
         ColdWaveHolds? done = null;
         lock (_lock)
@@ -216,6 +228,12 @@ internal sealed class ColdStarts(
                 if (_openCompileStart.TryGetValue(start.Started, out double compiledAtStart))
                     _openCompileMsSum += Math.Clamp(compiledMs - compiledAtStart, 0, o.Elapsed.TotalMilliseconds);
                 _slowestOpenMs = Math.Max(_slowestOpenMs, o.Elapsed.TotalMilliseconds);
+                _openMs.Add(o.Elapsed.TotalMilliseconds);
+                if (thread is { } end && _openThreadStart.Remove((start.Started, end.ThreadId), out double ownAtStart))
+                {
+                    _openersCompileMs += Math.Clamp(end.CompileMs - ownAtStart, 0, o.Elapsed.TotalMilliseconds);
+                    _threadTimedOpens++;
+                }
                 if (o.PhysicalConnectsDuring > 0)
                 {
                     _connectingOpens++;
@@ -245,7 +263,11 @@ internal sealed class ColdStarts(
                 double waveMs = double.IsNaN(_compileStartMs) ? 0 : log.Time.GetElapsedTime(_waveStart, _endedAt).TotalMilliseconds;
                 _ended = new ColdWave(
                     _opens, _connectingOpens, made, ConnectMs(made), _openMsSum / _opens, _slowestOpenMs, _afterLoss, _threadPoolDelayMs,
-                    compiledMs, waveMs, _openCompileMsSum / _opens, seen, _asyncThreadPoolDelayMs, Synchronous: _asyncOpens == 0);
+                    compiledMs, waveMs, _openCompileMsSum / _opens, seen, _asyncThreadPoolDelayMs, Synchronous: _asyncOpens == 0,
+                    OpenersCompileMs: _asyncOpens == 0 && _threadTimedOpens > 0
+                        ? _openersCompileMs * _opens / _threadTimedOpens
+                        : double.NaN,
+                    LowOpenMs: LowOpenMs());
             }
             else
             {
@@ -398,6 +420,19 @@ internal sealed class ColdStarts(
         _compileStartMs = double.NaN;
         _openCompileStart.Clear();
         _openCompileMsSum = 0;
+        _openThreadStart.Clear();
+        _openersCompileMs = 0;
+        _threadTimedOpens = 0;
+        _openMs.Clear();
+    }
+
+    /// <summary>The tenth percentile of the wave's opens' times (<see cref="ColdWave.LowOpenMs"/>); under the lock.</summary>
+    private double LowOpenMs()
+    {
+        if (_openMs.Count == 0)
+            return double.NaN;
+        _openMs.Sort();
+        return _openMs[_openMs.Count / 10];
     }
 
     /// <summary>

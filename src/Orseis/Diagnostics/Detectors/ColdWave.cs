@@ -7,13 +7,15 @@ namespace Orseis.Diagnostics.Detectors;
 /// JIT, summed over its threads) from the wave's first open to its last, how long that was, how long it compiled
 /// during an open on average (for each open, at most the open's own time), what the process did over the wave (its CPU
 /// time and idle stretches, <see cref="WaveActivity"/>; null when not sampled), and how late the thread pool ran work
-/// during the async opens (a synchronous open waits for no continuation: its lateness is not the open's), and whether
-/// every open of the wave was synchronous.
+/// during the async opens (a synchronous open waits for no continuation: its lateness is not the open's), whether
+/// every open of the wave was synchronous, and then how long the opens' own threads compiled during them, summed over the
+/// opens (those read on their own thread at both ends, scaled to all; NaN when none was: async opens move between threads),
+/// and the tenth percentile of the opens' times (NaN when none completed).
 /// </summary>
 internal readonly record struct ColdWave(
     int Opens, int ConnectingOpens, long Connects, double ConnectMs, double MeanOpenMs, double SlowestOpenMs, bool AfterLoss,
     double ThreadPoolDelayMs, double CompileMs = 0, double WaveMs = 0, double MeanOpenCompileMs = 0, WaveActivity? Activity = null,
-    double AsyncThreadPoolDelayMs = 0, bool Synchronous = false);
+    double AsyncThreadPoolDelayMs = 0, bool Synchronous = false, double OpenersCompileMs = double.NaN, double LowOpenMs = double.NaN);
 
 /// <summary>
 /// A wave with its holds: how many, how long on average, whether any ran a statement (a hold still out when the wave

@@ -414,6 +414,180 @@ public sealed class ColdStartsTests
         Assert.Empty(fake.Log.Kept);
     }
 
+    [Theory]
+    [InlineData(0.1, true)] // the opening threads compiled 15 of the 65 ms: 163 - 65 x 0.23 = 148 ms net, named
+    [InlineData(0.43, false)] // they compiled all of it themselves (a fresh process's loopback opens): 163 - 65 = 98, silent
+    public void A_synchronous_wave_is_netted_only_of_the_compiling_its_own_threads_did(double ownCompileEachMs, bool reported)
+    {
+        // sync-first-wave-150-connect120-query20 beside the CPU hog, as the trace measured (load 21): 150 synchronous callers
+        // on 120 ms connects, opens of 163 ms during which the process compiled 65 ms (the callers' own start, statements
+        // of those already connected, the runtime's tier-up), 0.1 ms of it on each opening thread. Netting all of it left
+        // 98 ms, under the floor: the server's 120 ms wait went unnamed.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var jit = new CompileClock();
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read, Seen(cpuMs: 300, idleMs: 10, longestIdleMs: 5));
+        long at = SyncWave(fake, waves, jit, callers: 150, connectMs: 130, openMs: 163, compileMs: 65, ownCompileEachMs);
+        Release(fake, waves, at, callers: 150, heldMs: 22);
+        Assert.Equal(reported, fake.Findings(FindingKind.SlowOpen).Any());
+        if (reported)
+        {
+            PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
+            Assert.Equal(15.0 / 65, finding.Figures["openersCompileShare"], 3);
+            Assert.Equal(163 - (15.0 / 65 * 65), finding.Figures["netOpenMs"], 3);
+            Assert.Contains(
+                "65 ms of an open's time (23 % of it on the opening threads themselves)", finding.Message, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public void A_fresh_processs_synchronous_loopback_burst_whose_threads_compiled_their_own_code_stays_its_start_up()
+    {
+        // tiny-first-burst-sync-8 beside the CPU hog (load 19.5), as the trace measured: 8 synchronous loopback opens of
+        // 238 ms while the process compiled 204 ms, 22.6 ms of it on each opening thread (181 of 204: one thread compiles what
+        // the others wait for). Netted of that share (0.89) they took 57 ms here (76 in the trace, whose opens saw 182 ms of
+        // the wave's compiling each): under the floor, silent.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var jit = new CompileClock();
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read, Seen(cpuMs: 76, idleMs: 152, longestIdleMs: 125));
+        long at = SyncWave(fake, waves, jit, callers: 8, connectMs: 162, openMs: 238, compileMs: 204, ownCompileEachMs: 22.6);
+        Release(fake, waves, at, callers: 8, heldMs: 0.1);
+        Assert.Empty(fake.Log.Kept);
+
+        // Async opens move between threads: their own share is not known, all the compiling is netted (as before).
+        var awaited = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var asyncJit = new CompileClock();
+        var asyncWaves = new ColdStarts(
+            awaited.Log, ConnectCount.ProviderMeter, asyncJit.Read, Seen(cpuMs: 300, idleMs: 150, longestIdleMs: 120));
+        at = Wave(awaited, asyncWaves, callers: 150, connectMs: 130, openMs: 163, compile: (asyncJit, 65));
+        Release(awaited, asyncWaves, at, callers: 150, heldMs: 22);
+        Assert.Empty(awaited.Log.Kept); // 163 - 65 = 98 ms
+    }
+
+    [Fact]
+    public void A_synchronous_loopback_wave_whose_fastest_tenth_connected_at_once_is_not_a_cold_start_whatever_its_share()
+    {
+        // sync-first-wave-150-loopback-query20 at load 17, as the trace measured: a 1.1 s wave of 150 synchronous loopback
+        // opens, 182 ms on average, the process compiling 576 ms over it, 0.14 of it on the opening threads (the rest beside
+        // them): 166 ms net of that share. But a tenth of the opens took 38 ms or less: a server that made every caller wait
+        // makes every connecting open wait; these waited on the process. At most the tenth percentile: 38 ms, silent.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var jit = new CompileClock();
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read);
+        long started = fake.Now;
+        for (int i = 0; i < 150; i++)
+            waves.OnFirstWaveOpenStarting(afterLoss: false, started, new ColdOpenThread(ThreadId: i, CompileMs: 0));
+        OpenStart start = new(started, 0, 150, PhysicalConnects: 0, CreateSeconds: 0, Async: false);
+        fake.Time.Advance(Fake.Ms(1113));
+        jit.Advance(576);
+        long at = fake.Now;
+        for (int i = 0; i < 150; i++) // 20 opens of 38 ms, 130 of 204: 182 ms on average
+        {
+            double openMs = i < 20 ? 38 : 204;
+            var end = new ColdOpenThread(ThreadId: i, CompileMs: 576 * 0.14 / 150);
+            waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(openMs), i + 1, (i + 1) * 150, Queued: false), at, default, end);
+        }
+
+        Release(fake, waves, at, callers: 150, heldMs: 20);
+        Assert.Empty(fake.Log.Kept);
+
+        // Behind a slow server every open waits its 120 ms connect (sync-first-wave-150-connect120-query20: a tenth of the
+        // opens 120 to 125 ms): the tenth percentile, 121 ms, is still over the floor, named.
+        var slow = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var slowJit = new CompileClock();
+        var slowWaves = new ColdStarts(slow.Log, ConnectCount.ProviderMeter, slowJit.Read);
+        started = slow.Now;
+        for (int i = 0; i < 150; i++)
+            slowWaves.OnFirstWaveOpenStarting(afterLoss: false, started, new ColdOpenThread(ThreadId: i, CompileMs: 0));
+        start = new(started, 0, 150, PhysicalConnects: 0, CreateSeconds: 0, Async: false);
+        slow.Time.Advance(Fake.Ms(230));
+        slowJit.Advance(65);
+        at = slow.Now;
+        for (int i = 0; i < 150; i++) // 20 opens of 121 ms, 130 of 163: 142 ms net of the share, at most 121
+        {
+            double openMs = i < 20 ? 121 : 163;
+            var end = new ColdOpenThread(ThreadId: i, CompileMs: 0.1);
+            var outcome = new OpenOutcome(Fake.Ms(openMs), i + 1, (i + 1) * 130, Queued: false);
+            slowWaves.OnFirstWaveOpenCompleted(start, outcome, at, default, end);
+        }
+
+        Release(slow, slowWaves, at, callers: 150, heldMs: 20);
+        PoolFinding finding = Assert.Single(slow.Findings(FindingKind.SlowOpen));
+        Assert.Equal(121, finding.Figures["netOpenMs"], 3);
+    }
+
+    [Fact]
+    public void The_openers_share_is_read_from_opens_that_ended_on_their_own_thread_and_without_any_all_compiling_is_netted()
+    {
+        // Four synchronous opens of 200 ms while the process compiled 150 ms: two end on the thread they began on, having
+        // compiled 10 ms each; two end on other threads (never a synchronous open in practice), whose compile time says
+        // nothing of their start. The two measured price the four: 40 of 150 ms, 200 - 150 x 0.27 = 160 ms net, named.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var jit = new CompileClock();
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read);
+        long at = FourOpens(fake, waves, jit, endThreads: [0, 1, 12, 13]);
+        Release(fake, waves, at, callers: 4, heldMs: 1);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
+        Assert.Equal(40.0 / 150, finding.Figures["openersCompileShare"], 3);
+        Assert.Equal(200 - 40, finding.Figures["netOpenMs"], 3);
+
+        // None ended on its own thread: the share is not known and all the compiling is netted, 200 - 150 = 50 ms, silent.
+        var unknown = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var unknownJit = new CompileClock();
+        var unknownWaves = new ColdStarts(unknown.Log, ConnectCount.ProviderMeter, unknownJit.Read);
+        at = FourOpens(unknown, unknownWaves, unknownJit, endThreads: [10, 11, 12, 13]);
+        Release(unknown, unknownWaves, at, callers: 4, heldMs: 1);
+        Assert.Empty(unknown.Log.Kept);
+    }
+
+    /// <summary>
+    /// Four synchronous opens of 200 ms begun on threads 0 to 3, each connecting in 190 ms, ending on
+    /// <paramref name="endThreads"/> with 10 ms of their thread's own compiling, while the process compiled 150 ms.
+    /// </summary>
+    private static long FourOpens(Fake fake, ColdStarts waves, CompileClock jit, int[] endThreads)
+    {
+        long started = fake.Now;
+        for (int i = 0; i < 4; i++)
+            waves.OnFirstWaveOpenStarting(afterLoss: false, started, new ColdOpenThread(ThreadId: i, CompileMs: 0));
+        OpenStart start = new(started, 0, 4, PhysicalConnects: 0, CreateSeconds: 0, Async: false);
+        fake.Time.Advance(Fake.Ms(200));
+        jit.Advance(150);
+        long at = fake.Now;
+        for (int i = 0; i < 4; i++)
+        {
+            var end = new ColdOpenThread(ThreadId: endThreads[i], CompileMs: 10);
+            waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(200), i + 1, (i + 1) * 190, Queued: false), at, default, end);
+        }
+
+        return at;
+    }
+
+    /// <summary>
+    /// <paramref name="callers"/> synchronous opens entering at once on a fresh pool, each on its own thread, each making one
+    /// connect of <paramref name="connectMs"/> and taking <paramref name="openMs"/>, while the process compiled
+    /// <paramref name="compileMs"/>, <paramref name="ownCompileEachMs"/> of it on each opening thread; returns the
+    /// timestamp their holds began at.
+    /// </summary>
+    private static long SyncWave(
+        Fake fake, ColdStarts waves, CompileClock jit, int callers, double connectMs, double openMs, double compileMs,
+        double ownCompileEachMs)
+    {
+        long started = fake.Now;
+        for (int i = 0; i < callers; i++)
+            waves.OnFirstWaveOpenStarting(afterLoss: false, started, new ColdOpenThread(ThreadId: i, CompileMs: 1000 + i));
+        OpenStart start = new(started, 0, callers, PhysicalConnects: 0, CreateSeconds: 0, Async: false);
+        fake.Time.Advance(Fake.Ms(openMs));
+        jit.Advance(compileMs);
+        long at = fake.Now;
+        for (int i = 0; i < callers; i++)
+        {
+            var end = new ColdOpenThread(ThreadId: i, CompileMs: 1000 + i + ownCompileEachMs);
+            var outcome = new OpenOutcome(Fake.Ms(openMs), i + 1, (i + 1) * connectMs, Queued: false);
+            waves.OnFirstWaveOpenCompleted(start, outcome, at, default, end);
+        }
+
+        return at;
+    }
+
     /// <summary>
     /// <paramref name="callers"/> opens entering at once on a fresh pool, each making one connect of
     /// <paramref name="connectMs"/> (the provider's meter, counted from <paramref name="firstConnect"/>) and taking
