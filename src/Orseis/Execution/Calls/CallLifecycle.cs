@@ -163,10 +163,18 @@ internal partial struct CallLifecycle
 
         if (args is not ParameterBag && command.CommandType != CommandType.Text)
             command.CommandType = CommandType.Text;
-        // While a detector follows statements with arguments, the binder takes their print (hash and count) as it adds them.
-        command.CommandText = args is not null && pool.Telemetry.HearsStatements
-            ? ParameterBinder.BindPrinted(command, sql, args, pool.Handlers, out _print)
-            : ParameterBinder.Bind(command, sql, args, pool.Handlers);
+        // A call without arguments runs its text as written (the binder would return it as it is). While a detector
+        // follows statements with arguments, the binder takes their print (hash and count) as it adds them; a call nobody
+        // follows pays one test for it (issue 42). _print is Unknown unless taken (Init), so its Count is -1 otherwise.
+        string text = sql;
+        if (args is not null)
+        {
+            text = pool.Telemetry.HearsStatements
+                ? ParameterBinder.BindPrinted(command, sql, args, pool.Handlers, out _print)
+                : ParameterBinder.Bind(command, sql, args, pool.Handlers);
+        }
+
+        command.CommandText = text;
         _started = pool.Telemetry.CommandStarting(sql, Lease.Hold, Lease.Scope, args is null ? null : command, _print.Count);
 
         // Only a call with a timeout reads the clock, to tell the provider's report of its expiry from other failures.
