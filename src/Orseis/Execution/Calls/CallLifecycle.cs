@@ -100,8 +100,9 @@ internal partial struct CallLifecycle
     /// <remarks>
     /// Every field is written here, none cleared first with <c>call = default</c>: the JIT clears a struct with references
     /// through a reference by unrolled stores only up to 128 bytes, and by a loop beyond (the 8 bytes of <see cref="_print"/>
-    /// took the struct to 136 bytes and every call 35 instructions more under the gate, issue 42). The compiler checks that
-    /// a field added later is written here too (an <c>out</c> parameter is assigned whole before the method returns).
+    /// once took the struct to 136 bytes and every call 35 instructions more under the gate, issue 42; it is 128 again, see
+    /// <see cref="_timeoutTicks"/>). The compiler checks that a field added later is written here too (an <c>out</c>
+    /// parameter is assigned whole before the method returns).
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void Init(
