@@ -64,7 +64,24 @@ internal partial struct CallLifecycle
     public DbCommand Command;
 
     /// <summary>The timeout a watch enforces for the call (<see cref="PoolContext.WatchedTimeout"/>); null for none.</summary>
-    public TimeSpan? Timeout;
+    public TimeSpan? Timeout
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        readonly get => _timeoutTicks == 0 ? null : new TimeSpan(_timeoutTicks);
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        set
+        {
+            Debug.Assert(value is null || value.Value > TimeSpan.Zero, "a watched timeout is positive (PoolContext.WatchedTimeout)");
+            _timeoutTicks = value.GetValueOrDefault().Ticks; // null: 0, one store and no branch
+        }
+    }
+
+    /// <summary>
+    /// <see cref="Timeout"/>'s ticks, 0 for none (a watched timeout is never zero): 8 bytes where a nullable takes 16, which
+    /// keeps the struct at 128 bytes with <see cref="_print"/>. Past 128 bytes the JIT clears it in a loop rather than by
+    /// unrolled stores, and every frame that holds one clears more (issue 42).
+    /// </summary>
+    private long _timeoutTicks;
 
     /// <summary>The watch over the whole call (an async buffered call or stream); null when there is nothing to watch.</summary>
     public CallWatch? Watch;
@@ -80,16 +97,31 @@ internal partial struct CallLifecycle
     /// A new call written into <paramref name="call"/>, the caller's own copy, field by field: building it aside and
     /// copying it in would pass every reference it holds through a write barrier once more.
     /// </summary>
+    /// <remarks>
+    /// Every field is written here, none cleared first with <c>call = default</c>: the JIT clears a struct with references
+    /// through a reference by unrolled stores only up to 128 bytes, and by a loop beyond (the 8 bytes of <see cref="_print"/>
+    /// once took the struct to 136 bytes and every call 35 instructions more under the gate, issue 42; it is 128 again, see
+    /// <see cref="_timeoutTicks"/>). The compiler checks that a field added later is written here too (an <c>out</c>
+    /// parameter is assigned whole before the method returns).
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void Init(
         out CallLifecycle call, SqlRunner runner, CommandRequest request, CallShape shape, bool blocking, CancellationToken caller)
     {
-        call = default;
+        call._completed = false;
+        call._failed = false;
         call.Runner = runner;
         call.Request = request;
         call.Shape = shape;
-        call._blocking = blocking;
+        call.Lease = default;
         call.Caller = caller;
+        call.Command = null!;
+        call._timeoutTicks = 0;
+        call.Watch = null;
+        call._blocking = blocking;
+        call._started = 0;
+        call._print = default;
+        call._timed = 0;
     }
 
     /// <summary>The token to give the provider: the watch's when there is one, the caller's otherwise.</summary>
@@ -149,10 +181,15 @@ internal partial struct CallLifecycle
 
         if (args is not ParameterBag && command.CommandType != CommandType.Text)
             command.CommandType = CommandType.Text;
-        // While a detector follows statements with arguments, the binder takes their print (hash and count) as it adds them.
-        command.CommandText = args is not null && pool.Telemetry.HearsStatements
-            ? ParameterBinder.BindPrinted(command, sql, args, pool.Handlers, out _print)
-            : ParameterBinder.Bind(command, sql, args, pool.Handlers);
+        // A call without arguments runs its text as written (the binder would return it as it is). While a detector
+        // follows statements with arguments, the binder takes their print (hash and count) as it adds them; a call nobody
+        // follows pays one test for it (issue 42). _print is Unknown unless taken (Init), so its Count is -1 otherwise.
+        if (args is null)
+            command.CommandText = sql;
+        else if (!pool.Telemetry.HearsStatements)
+            command.CommandText = ParameterBinder.Bind(command, sql, args, pool.Handlers);
+        else
+            command.CommandText = ParameterBinder.BindPrinted(command, sql, args, pool.Handlers, out _print);
         _started = pool.Telemetry.CommandStarting(sql, Lease.Hold, Lease.Scope, args is null ? null : command, _print.Count);
 
         // Only a call with a timeout reads the clock, to tell the provider's report of its expiry from other failures.
