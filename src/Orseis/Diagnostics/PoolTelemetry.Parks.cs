@@ -40,21 +40,16 @@ internal sealed partial class PoolTelemetry
         return now != 0 || !ParkTimed ? now : _time.GetTimestamp();
     }
 
-    /// <summary>
-    /// <see cref="Parked"/> for an untimed hold (<see cref="HolderTable.NoHold"/>): nothing to end but the count, and not
-    /// that when the connection is <paramref name="counted"/> still (taken by an untimed call, <see cref="UnparkedUntimed"/>).
-    /// </summary>
-    public long ParkedUntimed(bool counted)
+    /// <summary><see cref="Parked"/> for an untimed hold (<see cref="HolderTable.NoHold"/>): nothing to end but the count.</summary>
+    public long ParkedUntimed()
     {
-        if (!counted)
-            Interlocked.Increment(ref _parked);
+        Interlocked.Increment(ref _parked);
         return ParkTimed ? _time.GetTimestamp() : 0;
     }
 
     /// <summary>
     /// A park counted by <see cref="Parked"/> or <see cref="ParkedUntimed"/> did not happen (another connection was parked
-    /// first, or the scope ended), or a connection an untimed call took parked goes back to the pool instead of parking again:
-    /// the connection goes back to the pool through <see cref="Released"/>, its hold ended already (or untimed).
+    /// first, or the scope ended): the connection goes back to the pool through <see cref="Released"/>, its hold ended already.
     /// </summary>
     public void ParkRefused() => Interlocked.Decrement(ref _parked);
 
@@ -75,19 +70,6 @@ internal sealed partial class PoolTelemetry
 
         long now = ParkEnded(parkedAt);
         return Holding(connection, owner, heldByDesign: false, acquirer, openedAt: now, flow: null);
-    }
-
-    /// <summary>
-    /// A buffered call of a scope took its parked connection, parked untimed: the hold is untimed too (no clock, no holder),
-    /// and the connection leaves the parked count. Returns the hold, <see cref="HolderTable.NoHold"/>.
-    /// </summary>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-    public int UnparkedUntimed()
-    {
-        Interlocked.Decrement(ref _parked);
-        if (OrseisMetrics.ScopeReuses.Enabled)
-            Guard(static (self, _) => OrseisMetrics.ScopeReuses.Add(1, self.Tags), 0);
-        return HolderTable.NoHold;
     }
 
     /// <summary>A parked connection went back to the pool (its scope ended, or it sat idle): see <see cref="ParkEnded"/>.</summary>

@@ -78,7 +78,6 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
             // Parked for the scope's next call, or back to the pool (another connection is parked, or the scope ended).
             if (held.Slot.TryPark(lease, held, failed))
                 return default;
-            held.Slot.Dropped(held);
             held.DropCommand();
             return Pool.CloseAsync(lease, async);
         }
@@ -107,10 +106,6 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
         return inScope;
     }
 
-    public override void Abandon(Lease lease, DbCommand command, Task pending)
-    {
-        if (lease.Scope is { } held)
-            held.Slot.Dropped(held);
+    public override void Abandon(Lease lease, DbCommand command, Task pending) =>
         Pool.CloseWhenDone(lease, command, pending);
-    }
 }

@@ -50,13 +50,6 @@ internal sealed class ScopeConnection(ScopeSlot slot, DbConnection connection)
     /// <summary>Whether it is its slot's first connection, which counts its reuses in <see cref="Reuses"/>.</summary>
     public bool Primary;
 
-    /// <summary>
-    /// Whether the pool's parked count includes it: from its park until it goes back to the pool, or until a call that
-    /// takes it needs its hold counted apart (a timed pool, a stream). An untimed call that takes it leaves it counted, so
-    /// the call and its next park move no count (<see cref="Diagnostics.PoolTelemetry.ParkedNow"/>).
-    /// </summary>
-    public bool Counted;
-
     /// <summary>The command for a call on the connection: the last call's, or a new one. <paramref name="connection"/> is
     /// <see cref="Connection"/>.</summary>
     public DbCommand RentCommand(DbConnection connection)

@@ -18,9 +18,9 @@ namespace Orseis.Execution.Scopes;
 /// The slot's state is one reference: null when empty, the parked <see cref="ScopeConnection"/>, or <see cref="EndedMark"/>
 /// once the scope ended. A take is one compare-exchange (the parked one to null), a park one (null to the holder, its facts
 /// written before), the end one exchange (to the mark): a park that loses to the end finds the mark and gives its
-/// connection back itself, and the end gives back what it took out. A reused call makes no other atomic when the pool is
-/// untimed (no detector, no listener) but the parked count's, down as it takes and up as it parks: its reuse is counted in
-/// the holder of the scope's first connection, which the call owns; the kept command needs none either way.
+/// connection back itself, and the end gives back what it took out. The other atomics of a reused call: the pool's parked
+/// count down as it takes and up as it parks; its reuse is counted in the holder of the scope's first connection, which
+/// the call owns, or atomically in the slot for a later connection (the kept command needs none).
 /// </para>
 /// <para>
 /// A parked connection is not held in the pool's telemetry: its hold ends when it parks and a new one starts when a call
@@ -126,22 +126,8 @@ internal sealed class ScopeSlot
         _memory.Reused(parked.ParkedKey);
         Diagnostics.PoolTelemetry telemetry = _telemetry;
         DbConnection connection = parked.Connection;
-        int hold;
-        if (parked.ParkedAt == 0 && !forStream)
-        {
-            // Parked untimed, and a buffered call: its hold is untimed too; the connection leaves the parked count (a report
-            // read during the call counts it in use, as it is), with no clock read and no holder.
-            parked.Counted = false;
-            hold = telemetry.UnparkedUntimed();
-        }
-        else
-        {
-            parked.Counted = false;
-            StackTrace? acquirer = forStream ? telemetry.CaptureAcquirer(heldAcrossCalls: true) : null;
-            hold = telemetry.Unparked(connection, _owner, acquirer, parked.ParkedAt);
-        }
-
-        lease = new Lease(connection, hold, parked);
+        StackTrace? acquirer = forStream ? telemetry.CaptureAcquirer(heldAcrossCalls: true) : null;
+        lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parked.ParkedAt), parked);
         return true;
     }
 
@@ -184,16 +170,14 @@ internal sealed class ScopeSlot
         // The call's hold ends and the park's facts are written before the compare-exchange publishes them: the next taker
         // reads them after its own. An untimed hold's end is a counter and a look at the clock, which cannot throw.
         held.ParkedAt = lease.Hold == Diagnostics.Detectors.HolderTable.NoHold
-            ? _telemetry.ParkedUntimed(held.Counted)
+            ? _telemetry.ParkedUntimed()
             : _telemetry.Parked(connection, lease.Hold);
-        held.Counted = true;
         held.ParkedKey = key;
         held.ParkedTick = _sweep.Tick;
         if (Interlocked.CompareExchange(ref _state, held, null) is { } first)
         {
             // A concurrent call parked first, or the scope ended meanwhile: the caller gives the connection back (its hold
             // ended already, so the release finds none to end).
-            held.Counted = false;
             _telemetry.ParkRefused();
             return Refused(first);
         }
@@ -202,19 +186,6 @@ internal sealed class ScopeSlot
         if (Volatile.Read(ref _queued) == NotQueued)
             _sweep.Register(this);
         return true;
-    }
-
-    /// <summary>
-    /// <paramref name="held"/>'s connection goes back to the pool from a call (not parked again): out of the parked count,
-    /// if a call took it untimed (<see cref="ScopeConnection.Counted"/>).
-    /// </summary>
-    public void Dropped(ScopeConnection held)
-    {
-        if (held.Counted)
-        {
-            held.Counted = false;
-            _telemetry.ParkRefused();
-        }
     }
 
     /// <summary>Marks the slot as found by the sweep <paramref name="where"/>; false when it is found already (or being put).</summary>
