@@ -182,7 +182,8 @@ internal static class ParameterBinder
                 command.Parameters.Add(parameter);
                 if (!expanded)
                 {
-                    hash = Diagnostics.Detectors.ArgumentHash.Mix(hash, parameter.Value); // the value as the provider holds it: what the end would read
+                    // The value as the provider holds it: what the end would read.
+                    hash = Diagnostics.Detectors.ArgumentHash.Mix(hash, parameter.Value);
                     count++;
                 }
             }

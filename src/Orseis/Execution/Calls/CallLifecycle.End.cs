@@ -32,7 +32,9 @@ internal partial struct CallLifecycle
         }
     }
 
-    /// <summary>What <see cref="Diagnostics.PoolTelemetry.CommandStarting"/> returned for the call's command: 0 when nothing times it.</summary>
+    /// <summary>
+    /// What <see cref="Diagnostics.PoolTelemetry.CommandStarting"/> returned for the call's command: 0 when nothing times it.
+    /// </summary>
     public readonly long CommandStarted => _started;
 
     /// <summary>The arguments' print the binder took (<see cref="ArgumentPrint.Unknown"/> when it did not).</summary>
