@@ -191,7 +191,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             return 0;
         if (EventsOn)
             Guard(static (self, sql) => OrseisEventSource.Log.CommandStart(self.PoolName, self.Captured(sql) ?? ""), sql);
-        return _time.GetTimestamp();
+        return Now();
     }
 
     /// <summary>
@@ -219,7 +219,7 @@ internal sealed partial class PoolTelemetry : IDisposable
             _waves.ConnectionsLost();
         if (started == 0)
             return;
-        long now = _time.GetTimestamp();
+        long now = Now();
         if (_hearsStatements && sql is not null && command is not null)
             StatementEnded(sql, command, scope, hold, started, now, succeeded, print);
         if (_duration.Enabled || EventsOn)

@@ -1,5 +1,6 @@
 using System.Data.Common;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 
 namespace Orseis.Diagnostics.Detectors;
 
@@ -105,6 +106,18 @@ internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
         int hash = print.Taken ? (int)print.Hash : ArgumentHash.Of(command, out arguments);
         if (arguments == 0)
             return; // a poll or a probe: nothing varies per item
+        Ran(sql, scope, flow, started, ended, succeeded, hash);
+    }
+
+    /// <summary>
+    /// A run of a statement with arguments (their hash <paramref name="hash"/>) ended: <see cref="Ended"/> once the hash is
+    /// known, and what the telemetry calls for a statement whose print the binder took
+    /// (<see cref="PoolTelemetry.StatementCompleted"/>, which inlines it). The steady case (a streak under way, nothing to
+    /// decide at this run: <see cref="TryCount"/>) is a few field updates here; anything else is <see cref="Heard"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Ran(string sql, ScopeSlot? scope, FlowState? flow, long started, long ended, bool succeeded, int hash)
+    {
         // The unit's repetition state, made (or lent, a flow's) on its first statement; none for a statement in no unit, or
         // in a scope that already ended. A flow's own unit, the usual case, is checked in place.
         StatementRepeats? unit = scope is not null ? StatementRepeats.Of(scope)
@@ -113,15 +126,66 @@ internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
             : StatementRepeats.ForFlow(flow, _flowUnits, ended, _gap);
         if (unit is null || !unit.TryEnter())
             return;
+        if (!unit.OwnedBy((object?)scope ?? flow) || (succeeded && TryCount(unit, sql, started, ended, hash)))
+        {
+            // Given to another flow meanwhile (not counted), or counted: neither can throw.
+            unit.Exit();
+            return;
+        }
+
+        HeardHeld(unit, sql, started, ended, succeeded, hash);
+    }
+
+    /// <summary><see cref="Heard"/> on a unit the caller holds (<see cref="StatementRepeats.TryEnter"/>), which it leaves.</summary>
+    private void HeardHeld(StatementRepeats unit, string sql, long started, long ended, bool succeeded, int hash)
+    {
         try
         {
-            if (unit.OwnedBy((object?)scope ?? flow)) // not given to another flow meanwhile
-                Heard(unit, sql, started, ended, succeeded, hash);
+            Heard(unit, sql, started, ended, succeeded, hash);
         }
         finally
         {
             unit.Exit();
         }
+    }
+
+    /// <summary>
+    /// <see cref="Heard"/> for a successful run when it decides nothing: the text's streak is under way in this unit (found
+    /// by reference), the run follows it (no pause past the gap, no overlap), no call site waits to be taken, and the run
+    /// neither makes the streak a candidate, nor asks for its site, nor reports it. Then it does exactly what
+    /// <see cref="Heard"/> would (the unit's last end, then the streak's count and last end when it is done, else
+    /// <see cref="Streak.AddLater"/>), and returns true; false, having changed nothing, for <see cref="Heard"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryCount(StatementRepeats unit, string sql, long started, long ended, int hash)
+    {
+        int slot = unit.FollowedSlot(sql);
+        if (slot < 0 || unit.PendingSite is not null)
+            return false;
+        ref Streak streak = ref unit.At(slot);
+        long last = streak.LastEnd;
+        long lastOpen = unit.LastOpenStart;
+        long began = lastOpen > last && lastOpen < started ? lastOpen : started;
+        if (streak.Count == 0 || (!unit.Scoped && began - last > _gap) || started < last)
+            return false;
+        if (streak.Done)
+        {
+            Volatile.Write(ref unit.LastEnd, ended);
+            streak.Count++;
+            streak.LastEnd = ended;
+            return true;
+        }
+
+        int count = streak.Count + 1; // after this run
+        if (count <= 2 || count == _threshold - 1 || count == _threshold || streak.Detail is not { } detail ||
+            (streak.Open && ended - streak.FirstStart >= _longRun))
+        {
+            return false;
+        }
+
+        Volatile.Write(ref unit.LastEnd, ended);
+        streak.AddLater(detail, hash, started, ended, (ended - started) * _msPerTimestamp);
+        return true;
     }
 
     /// <summary>The scope <paramref name="unit"/> belonged to ended: its candidates are reported now, in its flow.</summary>
@@ -157,7 +221,12 @@ internal sealed class RepeatedStatementDetector : PoolObserver, IDisposable
         StatementRepeats.Return(unit); // a scope's unit serves the next scope
     }
 
-    private void Heard(StatementRepeats unit, string sql, long started, long ended, bool succeeded, int hash)
+    /// <summary>
+    /// A run of <paramref name="sql"/> in <paramref name="unit"/>, which the caller holds (<see cref="StatementRepeats.TryEnter"/>)
+    /// and which belongs to the run's scope or flow: every case, the steady one (<see cref="TryCount"/>) included. Internal
+    /// for the tests that compare <see cref="Ran"/> with it run by run.
+    /// </summary>
+    internal void Heard(StatementRepeats unit, string sql, long started, long ended, bool succeeded, int hash)
     {
         Volatile.Write(ref unit.LastEnd, ended);
         int slot = unit.SlotOf(sql);

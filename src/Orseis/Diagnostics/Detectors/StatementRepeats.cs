@@ -18,7 +18,7 @@ namespace Orseis.Diagnostics.Detectors;
 internal sealed class StatementRepeats(bool scoped)
 {
     /// <summary>How many statement texts of one unit are followed at once (a loop body of up to this many statements).</summary>
-    public const int Kept = 4;
+    public const int Kept = 4; // FollowedSlot looks at each slot by hand
 
     /// <summary>Units kept for the next scopes (more scopes at once than this allocate their own).</summary>
     private static readonly StatementRepeats?[] Spare = new StatementRepeats?[32];
@@ -161,6 +161,22 @@ internal sealed class StatementRepeats(bool scoped)
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ref Streak At(int slot) => ref Unsafe.Add(ref Unsafe.As<Streaks, Streak>(ref Runs), (uint)slot % Kept);
 
+    /// <summary>
+    /// The slot whose streak follows this very text object (<paramref name="sql"/>, by reference: a call site's literal),
+    /// -1 when none does; a text followed is in one slot only, so <see cref="SlotOf"/> would return the same slot, without
+    /// its call. Inlined into the detector's steady case (<see cref="RepeatedStatementDetector.Ran"/>).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public int FollowedSlot(string sql)
+    {
+        ref Streak first = ref Unsafe.As<Streaks, Streak>(ref Runs);
+        return ReferenceEquals(first.Sql, sql) ? 0
+            : ReferenceEquals(Unsafe.Add(ref first, 1).Sql, sql) ? 1
+            : ReferenceEquals(Unsafe.Add(ref first, 2).Sql, sql) ? 2
+            : ReferenceEquals(Unsafe.Add(ref first, 3).Sql, sql) ? 3
+            : -1;
+    }
+
     /// <summary>The streak of <paramref name="sql"/>, or a slot for it (an empty one, else the least recent that is no
     /// candidate waiting to be reported); -1 when every slot holds such a candidate.</summary>
     public int SlotOf(string sql)
@@ -258,6 +274,23 @@ internal struct Streak
             detail.Record(hash, Count, (float)ms);
         }
 
+        Counted(hash, started, ended);
+    }
+
+    /// <summary>
+    /// <see cref="Add"/> for a streak past its second run (<see cref="Count"/> at least 2, its <paramref name="detail"/>
+    /// made): the same updates, for the detector's steady case.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void AddLater(StreakDetail detail, int hash, long started, long ended, double ms)
+    {
+        detail.Record(hash, Count, (float)ms);
+        Counted(hash, started, ended);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void Counted(int hash, long started, long ended)
+    {
         if (hash == FirstHash)
             SameAsFirst++;
         Count++;
@@ -314,6 +347,7 @@ internal sealed class StreakDetail
     public RunTimes Times;
 
     /// <summary>Records run <paramref name="index"/> (from 0) of arguments <paramref name="hash"/>, <paramref name="ms"/> long.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Record(int hash, int index, float ms)
     {
         uint bit = (uint)hash * 2654435769u >> 24; // 0..255

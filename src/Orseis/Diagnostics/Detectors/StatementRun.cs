@@ -62,10 +62,10 @@ internal static class ArgumentHash
 /// </summary>
 internal struct ArgumentPrint
 {
-    /// <summary>Parameters hashed, plus one; 0 while no print is taken (the default).</summary>
+    /// <summary>Parameters hashed, plus one; 0 when no print is taken (the default).</summary>
     private int _taken;
 
-    /// <summary>The hash so far (<see cref="ArgumentHash.Seed"/> before the first value).</summary>
+    /// <summary>The values' hash (<see cref="ArgumentHash.Seed"/> for no value).</summary>
     public uint Hash;
 
     /// <summary>No print taken: the command is read at the statement's end.</summary>
@@ -77,14 +77,11 @@ internal struct ArgumentPrint
     /// <summary>Parameters hashed; -1 when the print is not taken.</summary>
     public readonly int Count => _taken - 1;
 
-    /// <summary>A print to take, from no value.</summary>
-    public static ArgumentPrint Start() => new() { Hash = ArgumentHash.Seed, _taken = 1 };
-
-    /// <summary>Follows the hash with the value of the parameter just added.</summary>
+    /// <summary>
+    /// The print of <paramref name="count"/> values whose hash, mixed from <see cref="ArgumentHash.Seed"/> value by value
+    /// (<see cref="ArgumentHash.Mix"/>), is <paramref name="hash"/>: the binder keeps the hash in a local as it adds the
+    /// parameters, and writes the print once.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Add(object? value)
-    {
-        Hash = ArgumentHash.Mix(Hash, value);
-        _taken++;
-    }
+    public static ArgumentPrint Of(uint hash, int count) => new() { Hash = hash, _taken = count + 1 };
 }

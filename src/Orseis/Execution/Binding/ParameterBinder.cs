@@ -163,25 +163,33 @@ internal static class ParameterBinder
         DbCommand command, string sql, object args, Getter[] getters, Mapping.TypeHandlerSet? handlers,
         out Diagnostics.Detectors.ArgumentPrint print)
     {
-        print = Diagnostics.Detectors.ArgumentPrint.Start();
+        // The hash and count kept in locals (registers) while the parameters are added, the print written once at the end.
+        uint hash = Diagnostics.Detectors.ArgumentHash.Seed;
+        int count = 0;
+        bool expanded = false;
         bool prefixed = ProviderTraits.Of(command).PrefixedParameterNames;
         foreach (Getter getter in getters)
         {
             object? value = getter.Read(args);
             if (value is IEnumerable list && IsList(value, handlers))
             {
-                print = Diagnostics.Detectors.ArgumentPrint.Unknown; // a list's parameters are added elsewhere: the end reads the command
+                expanded = true; // a list's parameters are added elsewhere: no print, the end reads the command
                 sql = ListExpansion.Expand(command, sql, getter.Name, list, handlers);
             }
             else if (getter.SpellingIn(sql, prefixed) is { } spelling)
             {
                 DbParameter parameter = Create(command, spelling, value, handlers);
                 command.Parameters.Add(parameter);
-                if (print.Taken)
-                    print.Add(parameter.Value); // the value as the provider holds it: what the end would read
+                if (!expanded)
+                {
+                    // The value as the provider holds it: what the end would read.
+                    hash = Diagnostics.Detectors.ArgumentHash.Mix(hash, parameter.Value);
+                    count++;
+                }
             }
         }
 
+        print = expanded ? Diagnostics.Detectors.ArgumentPrint.Unknown : Diagnostics.Detectors.ArgumentPrint.Of(hash, count);
         return sql;
     }
 

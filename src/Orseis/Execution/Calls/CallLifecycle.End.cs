@@ -16,13 +16,29 @@ internal partial struct CallLifecycle
         if (readBack && Request.Args is ParameterBag bag)
             bag.ReadBack();
 
-        // A command the telemetry did not time (no listener) has nothing to stop.
+        // A command the telemetry did not time (no listener) has nothing to stop. A statement whose print the binder took
+        // (with a value: a detector follows it) is read from this call's fields by the telemetry, not passed to it (issue 42).
         if (_started != 0)
         {
-            Pool.Telemetry.CommandCompleted(
-                _started, true, null, Request.Sql, Request.Args, ArgsCommand, Lease.Scope?.Slot, Lease.Hold, _print);
+            if (_print.Count > 0)
+            {
+                Pool.Telemetry.StatementCompleted(in this);
+            }
+            else
+            {
+                Pool.Telemetry.CommandCompleted(
+                    _started, true, null, Request.Sql, Request.Args, ArgsCommand, Lease.Scope?.Slot, Lease.Hold, _print);
+            }
         }
     }
+
+    /// <summary>
+    /// What <see cref="Diagnostics.PoolTelemetry.CommandStarting"/> returned for the call's command: 0 when nothing times it.
+    /// </summary>
+    public readonly long CommandStarted => _started;
+
+    /// <summary>The arguments' print the binder took (<see cref="ArgumentPrint.Unknown"/> when it did not).</summary>
+    public readonly ArgumentPrint Print => _print;
 
     /// <summary>
     /// The command for the telemetry's statement facts: null for a call without arguments (it bound no parameter, and a
