@@ -74,8 +74,8 @@ internal sealed class HoldTimes
 
     /// <summary>
     /// <see cref="Bucket"/> of 0 to <see cref="SmallTicks"/> - 1 ticks: a hold or an open under a millisecond (SQLite, a
-    /// pool hit) is bucketed by one read instead of the double's steps (about 35 instructions less, twice an
-    /// open-per-call call while a detector is on).
+    /// pool hit) is bucketed by one read instead of the double's steps (twice an open-per-call call while a detector is on:
+    /// docs/results/overhead/2026-11-30d-open-record.md).
     /// </summary>
     private static readonly byte[] TickBuckets = MakeTickBuckets();
 
@@ -88,7 +88,7 @@ internal sealed class HoldTimes
 
     /// <summary>
     /// <see cref="TickBuckets"/>, made from <see cref="Bucket"/> itself: it never falls as the time grows, so each bucket's
-    /// run of ticks is found by bisection (about 80 runs of 14 steps, not one call per tick: a new Database makes this).
+    /// run of ticks is found by bisection (80 runs of about 14 steps, not one call per tick: a new Database makes this).
     /// </summary>
     private static byte[] MakeTickBuckets()
     {
