@@ -18,7 +18,7 @@ internal sealed partial class PoolTelemetry
         Peaks.Raise(ref _peakDemand, demand);
         if (!Timed)
             return default;
-        long now = _time.GetTimestamp();
+        long now = Now();
         long queuedEntries = MaxPoolSize is { } max && demand > max
             ? Interlocked.Increment(ref _queuedEntries)
             : Interlocked.Read(ref _queuedEntries);
@@ -45,9 +45,10 @@ internal sealed partial class PoolTelemetry
             Guard(static (self, _) => OrseisMetrics.Opens.Add(1, self.Tags), 0);
         if (start.Started == 0)
             return 0;
-        long now = _time.GetTimestamp();
+        long now = Now();
         TimeSpan elapsed = Elapsed(start.Started, now);
-        OpenTimed(elapsed, null, pending);
+        if (_instruments.WaitTime.Enabled || EventsOn)
+            OpenTimed(elapsed, null, pending); // a call only while something listens (detectors run without listeners)
         if (Observed)
         {
             Tell<CompletedOpen, OpenCompletedStep>(_observers.OpenCompleted, Completed(start, elapsed, connection, now));

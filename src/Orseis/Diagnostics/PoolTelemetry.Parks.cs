@@ -37,14 +37,14 @@ internal sealed partial class PoolTelemetry
         long now = hold != HolderTable.NoHold && _holders.TryRemove(connection, hold, out HolderTable.Holder holder)
             ? HoldEnded(holder, hold, Interlocked.Read(ref _inUse))
             : 0;
-        return now != 0 || !ParkTimed ? now : _time.GetTimestamp();
+        return now != 0 || !ParkTimed ? now : Now();
     }
 
     /// <summary><see cref="Parked"/> for an untimed hold (<see cref="HolderTable.NoHold"/>): nothing to end but the count.</summary>
     public long ParkedUntimed()
     {
         Interlocked.Increment(ref _parked);
-        return ParkTimed ? _time.GetTimestamp() : 0;
+        return ParkTimed ? Now() : 0;
     }
 
     /// <summary>
@@ -91,7 +91,7 @@ internal sealed partial class PoolTelemetry
         Interlocked.Decrement(ref _parked);
         if (parkedAt == 0)
             return 0;
-        long now = _time.GetTimestamp();
+        long now = Now();
         long parked = now - parkedAt;
         Interlocked.Add(ref _parkedTicks, parked);
         if (OrseisMetrics.ParkedTime.Enabled)

@@ -44,7 +44,7 @@ internal sealed class HoldTimes
 
     public void Record(long acquiredAt, long releasedAt, TimeSpan held)
     {
-        Interlocked.Increment(ref _counts[Bucket(held)]);
+        Interlocked.Increment(ref _counts[BucketOf(held)]);
         if (Volatile.Read(ref _first) == 0)
             Interlocked.CompareExchange(ref _first, acquiredAt, 0);
         if (acquiredAt < Volatile.Read(ref _first))
@@ -54,23 +54,65 @@ internal sealed class HoldTimes
     }
 
     /// <summary>Records a time that has no span of its own (an open's: <see cref="PoolSizeAdvisor"/>).</summary>
-    public void Record(TimeSpan held) => Interlocked.Increment(ref _counts[Bucket(held)]);
+    public void Record(TimeSpan held) => Interlocked.Increment(ref _counts[BucketOf(held)]);
 
     /// <summary>
     /// Records <paramref name="microseconds"/> whole microseconds (a count kept as one: the advisor's demand), into the
-    /// bucket <see cref="Bucket"/> gives that time: from a table below <see cref="SmallCounts"/>, without the double.
+    /// bucket <see cref="Bucket"/> gives that time: from <see cref="TickBuckets"/> below <see cref="SmallCounts"/>, without
+    /// the double.
     /// </summary>
     public void RecordMicroseconds(long microseconds) => Interlocked.Increment(ref _counts[
         (ulong)microseconds < SmallCounts
-            ? SmallBuckets[microseconds]
+            ? TickBuckets[microseconds * TimeSpan.TicksPerMicrosecond]
             : Bucket(TimeSpan.FromTicks(microseconds * TimeSpan.TicksPerMicrosecond))]);
 
-    /// <summary>Whole microseconds below this are bucketed by <see cref="SmallBuckets"/>.</summary>
+    /// <summary>Whole microseconds below this are bucketed by <see cref="TickBuckets"/>.</summary>
     private const int SmallCounts = 1024;
 
-    /// <summary><see cref="Bucket"/> of 0 to <see cref="SmallCounts"/> - 1 whole microseconds.</summary>
-    private static readonly byte[] SmallBuckets = [.. Enumerable.Range(0, SmallCounts)
-        .Select(us => (byte)Bucket(TimeSpan.FromTicks(us * TimeSpan.TicksPerMicrosecond)))];
+    /// <summary>Times of fewer ticks (100 ns) than this, 1.024 ms, are bucketed by <see cref="TickBuckets"/>.</summary>
+    internal const int SmallTicks = SmallCounts * (int)TimeSpan.TicksPerMicrosecond;
+
+    /// <summary>
+    /// <see cref="Bucket"/> of 0 to <see cref="SmallTicks"/> - 1 ticks: a hold or an open under a millisecond (SQLite, a
+    /// pool hit) is bucketed by one read instead of the double's steps (twice an open-per-call call while a detector is on:
+    /// docs/results/overhead/2026-11-30d-open-record.md).
+    /// </summary>
+    private static readonly byte[] TickBuckets = MakeTickBuckets();
+
+    /// <summary>
+    /// The bucket of <paramref name="held"/>, as <see cref="Bucket"/> gives it: from <see cref="TickBuckets"/> under
+    /// <see cref="SmallTicks"/>.
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    internal static int BucketOf(TimeSpan held) => (ulong)held.Ticks < SmallTicks ? TickBuckets[held.Ticks] : Bucket(held);
+
+    /// <summary>
+    /// <see cref="TickBuckets"/>, made from <see cref="Bucket"/> itself: it never falls as the time grows, so each bucket's
+    /// run of ticks is found by bisection (80 runs of about 14 steps, not one call per tick: a new Database makes this).
+    /// </summary>
+    private static byte[] MakeTickBuckets()
+    {
+        var table = new byte[SmallTicks];
+        int from = 0;
+        while (from < SmallTicks)
+        {
+            int bucket = Bucket(TimeSpan.FromTicks(from));
+            int low = from, high = SmallTicks; // Bucket(low) is bucket; high is past the table or of a later bucket
+            while (high - low > 1)
+            {
+                int middle = (low + high) >>> 1;
+                if (Bucket(TimeSpan.FromTicks(middle)) == bucket)
+                    low = middle;
+                else
+                    high = middle;
+            }
+
+            table.AsSpan(from, high - from).Fill((byte)bucket);
+            from = high;
+        }
+
+        return table;
+    }
 
     /// <summary>The bucket of a hold of <paramref name="held"/>: floor(8 log2 µs), 0 below 1 µs, the last from 2^28 µs.</summary>
     internal static int Bucket(TimeSpan held)

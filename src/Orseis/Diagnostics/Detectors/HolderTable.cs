@@ -50,7 +50,7 @@ internal sealed class HolderTable
         // Reported when it equals Started: from the start for one held by design (timed, never a leak suspect); for the
         // others ~Started until a scan or the release claims the report, so a stale scan's swap never lands on a later hold.
         long reportedStarted = heldByDesign ? started : ~started;
-        int first = (int)((uint)Environment.CurrentManagedThreadId * 2654435769u >> 8) & _mask;
+        int first = ProbeStart() & _mask;
         for (int probe = 0; probe < _slots.Length; probe++)
         {
             int index = (first + probe) & _mask;
@@ -59,12 +59,14 @@ internal sealed class HolderTable
                 continue;
             if (Interlocked.CompareExchange(ref slot.Connection, connection, null) is not null)
                 continue;
-            // A free slot's references are null (its release cleared them): only those there are to keep are written,
-            // each write of a reference costing a GC write barrier.
-            slot.Owner = owner;
+            // Each write of a reference costs a GC write barrier: a release leaves the owner and the flow in the slot (the
+            // thread that freed it usually takes it again, for the same owner and flow) and clears the acquiring stack, so
+            // only what differs is written.
+            if (!ReferenceEquals(slot.Owner, owner))
+                slot.Owner = owner;
             if (where is not null)
                 slot.Where = where;
-            if (flow is not null)
+            if (!ReferenceEquals(slot.Flow, flow))
                 slot.Flow = flow;
             slot.ReportedStarted = reportedStarted;
             slot.Kind = 0;
@@ -143,9 +145,7 @@ internal sealed class HolderTable
             {
                 bool reported = Interlocked.Exchange(ref slot.ReportedStarted, started) == started; // a scan's report or this one
                 holder = new Holder(started, slot.Owner!, slot.Where, reported, slot.Flow, slot.Kind);
-                slot.Owner = null;
-                slot.Where = null;
-                slot.Flow = null;
+                slot.Where = null; // the owner and the flow stay, for the next hold of the slot to skip writing them (Add)
                 Volatile.Write(ref slot.Connection, null);
                 return true;
             }
@@ -224,6 +224,23 @@ internal sealed class HolderTable
         return oldest is { } h ? (_time.GetElapsedTime(h.Started), h.Stack) : (null, null);
     }
 
+    /// <summary>
+    /// Where the calling thread's acquires begin their search for a free slot, spread over the table by the thread's id:
+    /// read once per thread and kept in a thread-static (the thread's id itself cost about 40 instructions an acquire).
+    /// The bit above any mask marks it made.
+    /// </summary>
+    [ThreadStatic]
+    private static int _threadProbeStart;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int ProbeStart()
+    {
+        int start = _threadProbeStart;
+        if (start == 0)
+            _threadProbeStart = start = (int)((uint)Environment.CurrentManagedThreadId * 2654435769u >> 8) | (1 << 30);
+        return start;
+    }
+
     /// <summary>A slot's holder, or null when it is empty or changed while being read.</summary>
     private static Holder? Read(ref Slot slot)
     {
@@ -236,7 +253,10 @@ internal sealed class HolderTable
         return owner is not null && Volatile.Read(ref slot.Started) == started ? new Holder(started, owner, where, reported) : null;
     }
 
-    /// <summary>One place for a held connection. <see cref="Started"/> is 0 while the slot is free or being filled.</summary>
+    /// <summary>
+    /// One place for a held connection. <see cref="Started"/> is 0 while the slot is free or being filled; a free slot keeps
+    /// its last hold's <see cref="Owner"/> and <see cref="Flow"/> (read only while a hold is there).
+    /// </summary>
     private struct Slot
     {
         public object? Connection;

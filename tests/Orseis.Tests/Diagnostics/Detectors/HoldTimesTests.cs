@@ -22,4 +22,23 @@ public sealed class HoldTimesTests
             Assert.True(expected == bucket, $"{held.TotalMicroseconds} µs: bucket {bucket}, log2 gives {expected}");
         }
     }
+
+    [Fact]
+    public void The_table_of_short_times_gives_every_tick_the_bucket_that_Bucket_gives()
+    {
+        // Every time under the table's end, the end itself and beyond, negative and huge: the table's bucket is Bucket's.
+        for (long ticks = -3; ticks <= HoldTimes.SmallTicks + 3; ticks++)
+        {
+            TimeSpan held = TimeSpan.FromTicks(ticks);
+            int bucket = HoldTimes.Bucket(held), fromTable = HoldTimes.BucketOf(held);
+            Assert.True(bucket == fromTable, $"{ticks} ticks: {fromTable} from the table, {bucket} from Bucket");
+        }
+
+        foreach (TimeSpan held in new[] { TimeSpan.MinValue, TimeSpan.FromSeconds(1), TimeSpan.FromDays(3), TimeSpan.MaxValue })
+            Assert.Equal(HoldTimes.Bucket(held), HoldTimes.BucketOf(held));
+
+        // The table's first bucket past 0 starts at 1 µs (and a little: 1 µs itself is bucket 0) and its last is 1.024 ms's.
+        Assert.Equal(0, HoldTimes.BucketOf(TimeSpan.FromTicks(10)));
+        Assert.Equal(79, HoldTimes.BucketOf(TimeSpan.FromTicks(HoldTimes.SmallTicks - 1)));
+    }
 }

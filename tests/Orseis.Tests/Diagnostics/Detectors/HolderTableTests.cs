@@ -196,4 +196,46 @@ public sealed class HolderTableTests
         Assert.True(table.TryRemove(connection, next, out HolderTable.Holder unlabelled));
         Assert.Equal(0, unlabelled.Kind);
     }
+
+    [Fact]
+    public void A_slot_taken_again_holds_its_new_owner_flow_and_stack_not_its_last_holds()
+    {
+        // A release leaves the owner and the flow in the freed slot, for the next hold to skip writing them when they are
+        // the same: one thread's holds come back to its slot, so each hold here lands where the last one was.
+        var fake = new Fake();
+        var table = new HolderTable(fake.Time);
+        object connection = new();
+        var flow = new FlowState();
+        var where = new HolderTable.Acquirer("at Here()");
+
+        int first = table.Add(connection, "a call", heldByDesign: false, where, started: 10, flow);
+        Assert.True(table.TryFlowOf(first, out FlowState? flowOfFirst));
+        Assert.Same(flow, flowOfFirst);
+        Assert.True(table.TryRemove(connection, first, out HolderTable.Holder firstHolder));
+        Assert.Equal(("a call", 10L), (firstHolder.Owner, firstHolder.Started));
+        Assert.Equal("at Here()", firstHolder.Stack);
+        Assert.Same(flow, firstHolder.Flow);
+
+        // Another owner, no flow, no stack: none of the last hold's.
+        int second = table.Add(connection, "a session", heldByDesign: false, where: null, started: 20);
+        Assert.Equal(first, second);
+        Assert.True(table.TryFlowOf(second, out FlowState? flowOfSecond));
+        Assert.Null(flowOfSecond);
+        Assert.True(table.TryRemove(connection, second, out HolderTable.Holder secondHolder));
+        Assert.Equal(("a session", 20L), (secondHolder.Owner, secondHolder.Started));
+        Assert.Null(secondHolder.Flow);
+        Assert.Null(secondHolder.Stack);
+
+        // The first owner and flow again, after a hold without them.
+        int third = table.Add(connection, "a call", heldByDesign: false, where: null, started: 30, flow);
+        Assert.Equal(first, third);
+        Assert.True(table.TryRemove(connection, third, out HolderTable.Holder thirdHolder));
+        Assert.Equal(("a call", 30L), (thirdHolder.Owner, thirdHolder.Started));
+        Assert.Same(flow, thirdHolder.Flow);
+        Assert.Null(thirdHolder.Stack);
+
+        // A free slot names no holder, whatever it kept.
+        Assert.Null(table.Longest().Held);
+        Assert.Empty(table.TakeOverdue(TimeSpan.Zero, fake.Now));
+    }
 }
