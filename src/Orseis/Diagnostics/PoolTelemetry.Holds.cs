@@ -56,14 +56,6 @@ internal sealed partial class PoolTelemetry
     }
 
     /// <summary>
-    /// The pool's clock read, for an open's and a hold's steps: <see cref="Stopwatch.GetTimestamp"/> called directly when the
-    /// clock is <see cref="TimeProvider.System"/> (whose <see cref="TimeProvider.GetTimestamp"/> is that call, reached
-    /// through a virtual call on precompiled code; three reads an open-per-call call), the clock itself otherwise (a
-    /// test's fake one).
-    /// </summary>
-    private long Now() => ReferenceEquals(_time, TimeProvider.System) ? Stopwatch.GetTimestamp() : _time.GetTimestamp();
-
-    /// <summary>
     /// A connection went back to the pool; <paramref name="hold"/> is what <see cref="Acquired"/> returned for it. A timed
     /// hold's release is told to the observers whatever the detectors: the report's hold times come from it. Returns the
     /// time of the release when the clock was read for it, else 0.
