@@ -15,6 +15,7 @@ internal static class Catalog
         .. UntriedWaveScenarios.All(),
         .. PoolScenarios.All(),
         .. StarvationScenarios.All(),
+        .. CpuContentionScenarios.All(),
         .. RepeatedStatementScenarios.All(),
     ];
 }

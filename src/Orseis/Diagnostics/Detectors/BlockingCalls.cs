@@ -30,4 +30,22 @@ internal static class BlockingCalls
 
     /// <summary>Whether most of the pool's threads are blocked in Orseis calls: more than half of them.</summary>
     public static bool HoldMostOf(int threads, int blocked) => blocked > 0 && blocked * 2 > threads;
+
+    /// <summary>
+    /// How many of the threads the pool runs work on without waiting may be outside Orseis calls while those still starve
+    /// it: one between two calls (it left one and is about to take the next queued one; the count is not read atomically
+    /// with the pool's), and two that the host holds blocked for good (a .NET test host holds two: vstest's message loop
+    /// and xunit's runner). A minimum raised past the blocking callers, as a worker designed for them does
+    /// (<c>SetMinThreads(callers + 4)</c>), leaves more free than that.
+    /// </summary>
+    public const int OutsideWhileStarved = 3;
+
+    /// <summary>
+    /// Whether the blocked calls leave the pool no thread to start at once: at most <see cref="OutsideWhileStarved"/> of
+    /// the <paramref name="allowed"/> threads it runs work on without waiting for the runtime
+    /// (<see cref="PoolThreads.AllowedThreads"/>) outside them. With more free, queued work gets a thread at once (the
+    /// pool starts one if none is idle), and a probe that still runs late waited for a CPU: 200 blocked threads and a CPU
+    /// hog on two cores delay it as long as starvation would.
+    /// </summary>
+    public static bool LeaveNoRoom(int allowed, int blocked) => blocked > 0 && allowed - blocked <= OutsideWhileStarved;
 }

@@ -6,9 +6,10 @@ namespace Orseis.Diagnostics.Detectors;
 /// Thread-pool starvation, from the pool's own latency (<see cref="ThreadPoolProbe"/>): a probe work item that waited
 /// longer than <see cref="DiagnosticsOptions.ThreadPoolDelayThreshold"/> to run while the runtime itself added threads
 /// because of starvation or blocking within the last two seconds, or while most threads the pool let run work were
-/// blocked inside Orseis calls (<see cref="BlockingCalls"/>: the runtime often adds no thread for plain blocking I/O,
-/// since completions keep coming). A saturated CPU delays the probe too, but is neither, and is not starvation. Sees any
-/// blocking the runtime answers, Orseis's or not.
+/// blocked inside Orseis calls and they left it no thread to start at once (<see cref="BlockingCalls"/>: the runtime
+/// often adds no thread for plain blocking I/O, since completions keep coming). A saturated CPU delays the probe too, but
+/// is neither, and is not starvation: blocked calls under a minimum raised past them (<c>SetMinThreads</c>) leave idle
+/// threads, and a probe late then waited for a CPU. Sees any blocking the runtime answers, Orseis's or not.
 /// While the pool starves, the next Orseis call made on a pool thread names its call site (the stack is read only then):
 /// a synchronous call there is blocking I/O on a pool thread; an async one blocked on with <c>.Result</c> or
 /// <c>.Wait()</c> is sync-over-async, unless the provider's async methods block anyway
@@ -59,7 +60,9 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
     /// </summary>
     public void OnProbe(TimeSpan delay, bool stillWaiting, bool runtimeSaysStarved, bool justRan = false, PoolThreads pool = default)
     {
-        bool orseisBlocked = BlockingCalls.HoldMostOf(pool.Threads, pool.BlockedInOrseis);
+        // Blocked calls that leave the pool threads it may start at once are not what delays the probe: a saturated CPU is.
+        bool orseisBlocked = BlockingCalls.HoldMostOf(pool.Threads, pool.BlockedInOrseis) &&
+                             BlockingCalls.LeaveNoRoom(pool.AllowedOrRunning, pool.BlockedInOrseis);
         TimeSpan threshold = log.Options.ThreadPoolDelayThreshold;
 
         // Work queued from pool threads (Task.Run after an await) waits in their own queues, which the probe passes: it
@@ -181,23 +184,39 @@ internal sealed class ThreadPoolStarvationDetector(FindingLog log, string? block
 
 /// <summary>
 /// The pool's threads at a probe tick: how many it let run work (<paramref name="Threads"/>), how many of them were
-/// blocked inside Orseis calls, how many existed (<paramref name="Existing"/>, 0 when not known apart), and how long work
-/// has waited in its queues without a pause (<paramref name="Backlog"/>, <see cref="ThreadPoolProbe.ProbeState.Backlog"/>).
+/// blocked inside Orseis calls, how many existed (<paramref name="Existing"/>, 0 when not known apart), how long work
+/// has waited in its queues without a pause (<paramref name="Backlog"/>, <see cref="ThreadPoolProbe.ProbeState.Backlog"/>),
+/// and how many it runs work on at once without waiting for the runtime to add one (<paramref name="Allowed"/>, 0 when
+/// not known apart from <paramref name="Threads"/>; <see cref="AllowedThreads"/>).
 /// </summary>
-internal readonly record struct PoolThreads(int Threads, int BlockedInOrseis, int Existing = 0, TimeSpan Backlog = default)
+internal readonly record struct PoolThreads(int Threads, int BlockedInOrseis, int Existing = 0, TimeSpan Backlog = default, int Allowed = 0)
 {
+    /// <summary><see cref="Allowed"/>, or <see cref="Threads"/> when not known apart.</summary>
+    public int AllowedOrRunning => Allowed > 0 ? Allowed : Threads;
+
     /// <summary>
     /// The threads now: those that run work are the existing ones, but no more than the runtime's goal
-    /// (<paramref name="goal"/>, from its adjustment events; 0 if it announced none) nor fewer than its minimum. Hill
-    /// climbing lowers the goal under a busy CPU and the threads above it wait idle for up to 20 s: counted, they would
-    /// hide a starvation that the few running threads, all blocked in Orseis, make.
+    /// (<paramref name="goal"/>, from its adjustment events; 0 if it announced none) nor fewer than its minimum, and never
+    /// more than its maximum. Hill climbing lowers the goal under a busy CPU and the threads above it wait idle for up to
+    /// 20 s: counted, they would hide a starvation that the few running threads, all blocked in Orseis, make.
     /// </summary>
     public static PoolThreads Now(int goal, int blockedInOrseis, TimeSpan backlog)
     {
         int existing = ThreadPool.ThreadCount;
         ThreadPool.GetMinThreads(out int min, out _);
-        return new PoolThreads(Running(existing, goal, min), blockedInOrseis, existing, backlog);
+        ThreadPool.GetMaxThreads(out int max, out _);
+        return new PoolThreads(Math.Min(Running(existing, goal, min), max), blockedInOrseis, existing, backlog,
+            AllowedThreads(existing, goal, min, max));
     }
+
+    /// <summary>
+    /// How many threads the pool runs work on at once without waiting for the runtime to add one: as soon as work waits
+    /// and no thread is free, it starts one, up to its goal (<paramref name="goal"/>; 0 if it announced none: the threads
+    /// that exist), never below its minimum (<c>SetMinThreads</c> raises the goal at once, without an event) nor above its
+    /// maximum. Work waits for a thread only once the busy ones reach it; while blocked calls leave some of it free, work
+    /// that runs late waits for a CPU, not for a thread.
+    /// </summary>
+    public static int AllowedThreads(int existing, int goal, int min, int max) => Math.Min(max, Math.Max(goal > 0 ? goal : existing, min));
 
     /// <summary>
     /// How many of <paramref name="existing"/> threads run work under <paramref name="goal"/> (0: unknown) and
