@@ -9,7 +9,7 @@ namespace Orseis.EndToEndTests;
 /// orseis-trace as its users get it: packed as a dotnet tool, installed with <c>dotnet tool install --tool-path</c>, and run
 /// by its command name against the PoolWatch sample in another process, on a recorded trace, and with bad input.
 /// </summary>
-public sealed class TraceToolTests(TraceToolTests.InstalledTool installed) : IClassFixture<TraceToolTests.InstalledTool>
+public sealed partial class TraceToolTests(TraceToolTests.InstalledTool installed) : IClassFixture<TraceToolTests.InstalledTool>
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(90);
     private readonly string _work = installed.Work;

@@ -14,15 +14,23 @@
 // RepeatedStatement one (five lookups in a scope) and a ServerUnavailable one (the open that failed); and, as detectors are on, the detectors' facts of each of those steps
 // (FactPool to FactChurnSite). And a ConnectionScope that parks its connection while a session holds another (pool
 // "probe-parks"): the releases of its parked calls, and its reuses on the meter (orseis.scope.reuses).
+//
+//   dotnet Orseis.EventsProbe.dll --parked-scopes MYSQL-CONNECTION-STRING
+//
+// runs ParkedScopes instead: a MariaDB pool taken whole by a session and two scopes that parked, and a caller that times out.
 using System.Diagnostics.Tracing;
 using System.Text.Json;
 using Microsoft.Data.Sqlite;
 using Orseis;
 using Orseis.Diagnostics;
 
+// The second workload: a MariaDB pool exhausted by a session and two scopes that park (ParkedScopes.cs).
+if (args is ["--parked-scopes", var parkedOn])
+    return await ParkedScopes.RunAsync(parkedOn);
+
 if (args.Length != 1)
 {
-    Console.Error.WriteLine("usage: Orseis.EventsProbe LOG.jsonl");
+    Console.Error.WriteLine("usage: Orseis.EventsProbe LOG.jsonl | --parked-scopes MYSQL-CONNECTION-STRING");
     return 2;
 }
 

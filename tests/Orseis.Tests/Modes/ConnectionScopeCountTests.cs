@@ -1,6 +1,4 @@
-using Microsoft.Extensions.Time.Testing;
 using Orseis.Diagnostics;
-using Orseis.Tests.Infrastructure;
 
 namespace Orseis.Tests.Modes;
 
@@ -10,36 +8,9 @@ namespace Orseis.Tests.Modes;
 /// the parked connection takes it out of the parked count until it parks again. Whichever
 /// way a reuse or a park was counted, the report and the scope's own count read the same, call by call and at the end.
 /// </summary>
-public sealed class ConnectionScopeCountTests : IDisposable
+public sealed class ConnectionScopeCountTests()
+    : RecordedScopeTest("create table items (id integer primary key)", "insert into items (id) values (1), (2), (3)")
 {
-    private readonly SqliteFile _file = new();
-    private readonly FakeTimeProvider _time = new(); // the idle sweep runs only when a test advances it
-    private readonly RecordingDataSource _source;
-
-    public ConnectionScopeCountTests()
-    {
-        using (Database setup = _file.Open())
-        {
-            setup.Execute("create table items (id integer primary key)");
-            setup.Execute("insert into items (id) values (1), (2), (3)");
-        }
-
-        _source = new RecordingDataSource(_file.ConnectionString);
-    }
-
-    public void Dispose()
-    {
-        _source.Dispose();
-        _file.Dispose();
-    }
-
-    private Database Open(bool timed)
-    {
-        var options = new OrseisOptions { Diagnostics = { Detectors = timed ? FindingKind.All : FindingKind.None } };
-        options.Diagnostics.TimeProvider = _time;
-        return new Database(_source, options);
-    }
-
     [Theory]
     [InlineData(false)]
     [InlineData(true)]
@@ -73,7 +44,7 @@ public sealed class ConnectionScopeCountTests : IDisposable
 
             // The first connection goes back idle. The scope, having paused, parks one call in four: the fourth call's
             // connection is parked, and the two calls after it take it; their reuses count on the scope.
-            _time.Advance(TimeSpan.FromMilliseconds(4));
+            Time.Advance(TimeSpan.FromMilliseconds(4));
             Assert.Equal(0, db.GetPoolReport().ParkedConnections);
             for (long call = 1; call <= 6; call++)
                 Assert.Equal(call, await db.ScalarAsync<long>("select @call", new { call }));
@@ -88,8 +59,8 @@ public sealed class ConnectionScopeCountTests : IDisposable
         Assert.Equal(7, ended.ScopeReuses);
         Assert.Equal(0, ended.ParkedConnections);
         Assert.Equal(0, ended.InUse);
-        Assert.Equal(0, _source.OpenConnections);
-        Assert.Equal(_source.CommandsCreated, _source.Disposed.Count);
+        Assert.Equal(0, Source.OpenConnections);
+        Assert.Equal(Source.CommandsCreated, Source.Disposed.Count);
     }
 
     [Theory]
@@ -111,7 +82,7 @@ public sealed class ConnectionScopeCountTests : IDisposable
             Assert.Equal(1, report.ParkedConnections);
             Assert.Equal(0, report.InUse);
             Assert.Equal(2, report.Opens);
-            Assert.Equal(1, _source.OpenConnections);
+            Assert.Equal(1, Source.OpenConnections);
             Assert.Equal(1, scope.ReusedCalls);
 
             // The connection parked now is the scope's second: a call that takes it counts on the scope.
@@ -124,6 +95,6 @@ public sealed class ConnectionScopeCountTests : IDisposable
         Assert.Equal(2, ended.ScopeReuses);
         Assert.Equal(0, ended.ParkedConnections);
         Assert.Equal(0, ended.InUse);
-        Assert.Equal(0, _source.OpenConnections);
+        Assert.Equal(0, Source.OpenConnections);
     }
 }

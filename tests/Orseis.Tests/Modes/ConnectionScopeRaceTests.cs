@@ -1,6 +1,4 @@
-using Microsoft.Extensions.Time.Testing;
 using Orseis.Diagnostics;
-using Orseis.Tests.Infrastructure;
 
 namespace Orseis.Tests.Modes;
 
@@ -10,33 +8,10 @@ namespace Orseis.Tests.Modes;
 /// count is exact once they are done: each call opened or reused, nothing in use or parked, every connection closed and
 /// every command disposed, the report's reuses the scope's own.
 /// </summary>
-public sealed class ConnectionScopeRaceTests : IDisposable
+public sealed class ConnectionScopeRaceTests() : RecordedScopeTest("create table items (id integer primary key, name text not null)")
 {
     private const int Threads = 6;
     private const int CallsEach = 150;
-    private readonly SqliteFile _file = new();
-    private readonly FakeTimeProvider _time = new(); // the idle sweep runs only when a test advances it: never here
-    private readonly RecordingDataSource _source;
-
-    public ConnectionScopeRaceTests()
-    {
-        using (Database setup = _file.Open())
-            setup.Execute("create table items (id integer primary key, name text not null)");
-        _source = new RecordingDataSource(_file.ConnectionString);
-    }
-
-    public void Dispose()
-    {
-        _source.Dispose();
-        _file.Dispose();
-    }
-
-    private Database Open(bool timed)
-    {
-        var options = new OrseisOptions { Diagnostics = { Detectors = timed ? FindingKind.All : FindingKind.None } };
-        options.Diagnostics.TimeProvider = _time;
-        return new Database(_source, options);
-    }
 
     /// <summary>Runs <see cref="CallsEach"/> calls on each of <see cref="Threads"/> threads of the caller's flow, all at once.</summary>
     private static async Task RunThreadsAsync(Database db, Action<int>? afterCall = null)
@@ -75,16 +50,16 @@ public sealed class ConnectionScopeRaceTests : IDisposable
             Assert.True(reused > 0, "no call took the parked connection");
             Assert.Equal(0, during.InUse);
             Assert.Equal(1, during.ParkedConnections);
-            Assert.Equal(1, _source.OpenConnections);
+            Assert.Equal(1, Source.OpenConnections);
         }
 
         PoolReport report = db.GetPoolReport();
         Assert.Equal(reused, report.ScopeReuses);
         Assert.Equal(0, report.InUse);
         Assert.Equal(0, report.ParkedConnections);
-        Assert.Equal(0, _source.OpenConnections);
-        Assert.Equal(_source.CommandsCreated, _source.Disposed.Count);
-        Assert.Equal(Threads * CallsEach, _source.Executions.Count);
+        Assert.Equal(0, Source.OpenConnections);
+        Assert.Equal(Source.CommandsCreated, Source.Disposed.Count);
+        Assert.Equal(Threads * CallsEach, Source.Executions.Count);
     }
 
     [Theory]
@@ -112,8 +87,8 @@ public sealed class ConnectionScopeRaceTests : IDisposable
         PoolReport report = db.GetPoolReport();
         Assert.Equal(0, report.InUse);
         Assert.Equal(0, report.ParkedConnections);
-        Assert.Equal(0, _source.OpenConnections);
-        Assert.Equal(_source.CommandsCreated, _source.Disposed.Count);
+        Assert.Equal(0, Source.OpenConnections);
+        Assert.Equal(Source.CommandsCreated, Source.Disposed.Count);
         Assert.Equal(scope.ReusedCalls, report.ScopeReuses); // a reuse counted after the end is told as its call ends
         Assert.True(scope.ReusedCalls >= reusedAtEnd);
         Assert.Equal(Threads * CallsEach, report.Opens + scope.ReusedCalls);
@@ -141,10 +116,10 @@ public sealed class ConnectionScopeRaceTests : IDisposable
             PoolReport report = db.GetPoolReport();
             Assert.Equal(0, report.InUse);
             Assert.Equal(0, report.ParkedConnections);
-            Assert.Equal(0, _source.OpenConnections);
+            Assert.Equal(0, Source.OpenConnections);
         }
 
-        Assert.Equal(_source.CommandsCreated, _source.Disposed.Count);
+        Assert.Equal(Source.CommandsCreated, Source.Disposed.Count);
         Assert.Equal(80 * 5, db.GetPoolReport().Opens + db.GetPoolReport().ScopeReuses);
     }
 

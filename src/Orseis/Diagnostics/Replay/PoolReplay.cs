@@ -171,7 +171,11 @@ internal sealed class PoolReplay
             // trace from before version 2 of the fact has no parked count: none parked).
             int held = fact.Int("held"), parked = fact.Int("parked"), connecting = fact.Int("connecting");
             long? idle = _maxPoolSize is { } max ? max - held - parked - connecting : null;
-            TimeSpan? longest = fact.Double("longestHeldMs") is >= 0 and var ms ? TimeSpan.FromMilliseconds(ms) : null;
+            // The process wrote the hold's ticks / 10,000; TimeSpan.FromMilliseconds truncates ms * 10,000, which for some lengths
+            // (20.0175 ms) is a hair under the whole tick count: rounded, the replay's figure is the process's to the tick.
+            TimeSpan? longest = fact.Double("longestHeldMs") is >= 0 and var ms
+                ? TimeSpan.FromTicks((long)Math.Round(ms * TimeSpan.TicksPerMillisecond))
+                : null;
             exhausted = PoolExhaustion.Explain(
                 error, timeout == OpenTimeout.None ? OpenTimeout.PoolWait : timeout, Pool, _maxPoolSize, held, parked, fact.Int("waiting"),
                 idle, (longest, null));
