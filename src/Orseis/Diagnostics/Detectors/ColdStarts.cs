@@ -34,8 +34,9 @@ internal sealed class ColdStarts(
     /// The share of the machine's cores (<see cref="Environment.ProcessorCount"/>) a process must have kept busy since its
     /// first wave for a slow connect after it to be its own CPU's, not the server's (<see cref="BusyCoresSinceWave"/>): half.
     /// A process whose callers wait on a slow server uses little CPU while they wait (40 async callers on 300 ms connects: 0.1
-    /// to 0.4 of a core of 2, at loads of 12 to 41), while 250 synchronous callers over loopback keep every core busy
-    /// themselves (docs/results/diagnostics/cold-start-rule-2026-11-30d.md).
+    /// to 0.4 of a core of 2, at loads of 12 to 41). Conservative: 170 synchronous loopback callers, whose late connects were
+    /// their own CPU's, read 0.67 to 0.77 cores of 2 (the server shares the machine), under it
+    /// (docs/results/diagnostics/cold-start-rule-2026-11-30d.md).
     /// </summary>
     internal const double BusyShare = 0.5;
 
