@@ -32,7 +32,7 @@ internal static class ColdStartRule
 
     /// <summary>
     /// What the wave's opens took on average net of the process's start-up: the smaller of the mean open less the time the
-    /// process compiled during it (each open's own, at most its time) and the wave's time less all the compiling over it
+    /// process compiled during it (each open's own, at most its time) and the wave's time less all the compiling over it (at most the CPU time the process used over it: <see cref="WaveCompileMs"/>)
     /// (compiling on several threads at once over-explains one open; the wave bounds it), each less the thread pool's
     /// lateness during the async opens instead where that is longer (an async connect waits for it, a synchronous one does
     /// not; in a fresh process much of it is the same compiling, so the larger of the two is taken, not their sum). A fresh
@@ -49,10 +49,21 @@ internal static class ColdStartRule
         double late = wave.AsyncThreadPoolDelayMs;
         double share = OpenersShare(wave);
         double perOpen = wave.MeanOpenMs - Math.Max(wave.MeanOpenCompileMs * share, late);
-        double overWave = wave.WaveMs > 0 ? wave.WaveMs - Math.Max(wave.CompileMs * share, late) : double.MaxValue;
+        double overWave = wave.WaveMs > 0 ? wave.WaveMs - Math.Max(WaveCompileMs(wave) * share, late) : double.MaxValue;
         double low = wave.Synchronous && !double.IsNaN(wave.LowOpenMs) ? wave.LowOpenMs : double.MaxValue;
         return Math.Max(0, Math.Min(Math.Min(perOpen, overWave), low));
     }
+
+    /// <summary>
+    /// The compiling netted from the wave's time: what the JIT timed over it, at most the CPU time the process used over it
+    /// where that was sampled (<see cref="WaveActivity.CpuMs"/>). The JIT's time is its threads' time compiling, summed: on
+    /// several threads at once, and on a busy machine with each compiling thread waiting for a CPU, it runs past the
+    /// process's CPU time and even past the wave's own: 200 synchronous callers on 125 ms connects at load 20 timed 1387 ms
+    /// of compiling over a 1248 ms wave in which the process used 350 ms of CPU, and netting all of it left nothing of the
+    /// server's wait (docs/results/diagnostics/cold-start-rule-2026-11-30d.md).
+    /// </summary>
+    public static double WaveCompileMs(in ColdWave wave) =>
+        wave.Activity is { } seen && !double.IsNaN(seen.CpuMs) ? Math.Min(wave.CompileMs, seen.CpuMs) : wave.CompileMs;
 
     /// <summary>
     /// The share of the process's compiling over a wave of synchronous opens that the opens could have waited for: what

@@ -24,9 +24,33 @@ namespace Orseis.Diagnostics.Detectors;
 /// <param name="activity">Starts following what the process does (<see cref="ColdWaveActivity"/>) at a wave's first open;
 /// what it returns stops it at the wave's last and says what was seen. By default sampled on the system clock only (a
 /// test's or a replay's clock has no process to sample); tests give their own.</param>
+/// <param name="processCpu">The process's CPU time so far (all its threads), read when a wave's last open ends
+/// (<see cref="BusyCoresSinceWave"/>); by default on the system clock only, null (not known) on a test's or a replay's.</param>
 internal sealed class ColdStarts(
-    FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null, Func<Func<WaveActivity>>? activity = null) : PoolObserver
+    FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null, Func<Func<WaveActivity>>? activity = null,
+    Func<TimeSpan>? processCpu = null) : PoolObserver
 {
+    /// <summary>
+    /// The share of the machine's cores (<see cref="Environment.ProcessorCount"/>) a process must have kept busy since its
+    /// first wave for a slow connect after it to be its own CPU's, not the server's (<see cref="BusyCoresSinceWave"/>): half.
+    /// A process whose callers wait on a slow server uses little CPU while they wait (40 async callers on 300 ms connects: 0.1
+    /// to 0.4 of a core of 2, at loads of 12 to 41). Conservative: 170 synchronous loopback callers, whose late connects were
+    /// their own CPU's, read 0.67 to 0.77 cores of 2 (the server shares the machine), under it
+    /// (docs/results/diagnostics/cold-start-rule-2026-11-30d.md).
+    /// </summary>
+    internal const double BusyShare = 0.5;
+
+    /// <summary>
+    /// How many times an open's own time the stretch since the wave's end may be for the process's CPU over it to describe
+    /// the open (<see cref="BusyCoresSinceWave"/>).
+    /// </summary>
+    internal const double BusyWindow = 4;
+
+    private readonly Func<TimeSpan>? _processCpu = processCpu ?? (log.Time == TimeProvider.System
+        ? static () => Environment.CpuUsage.TotalTime
+        : null);
+    private double _cpuAtLastOpenEndMs = double.NaN; // the process's CPU time when the last wave's last open completed
+
     /// <summary>How long after the wave's last open its holds still out are waited for before it is judged without them.</summary>
     internal static readonly TimeSpan HoldsWait = TimeSpan.FromSeconds(10);
 
@@ -76,6 +100,7 @@ internal sealed class ColdStarts(
     private int _threadTimedOpens; // the opens it sums: each read on its own thread at its start and its end
     private readonly List<double> _openMs = []; // each open's time, for the wave's low percentile
     private bool _registered;
+    private int _judging; // verdicts taken (TakePending) and not yet reported (Judge)
 
     /// <summary>Each pool's wave follower, for the slow-open detector (<see cref="Overlaps"/>).</summary>
     private static readonly ConditionalWeakTable<FindingLog, ColdStarts> ByLog = new();
@@ -115,6 +140,69 @@ internal sealed class ColdStarts(
             return false;
         lock (waves._lock)
             return waves._inFlight > 0 || waves._lastOpenEnd >= started;
+    }
+
+    /// <summary>
+    /// An open of <paramref name="pool"/>'s pool that began after its first wave's opens is about to be reported as a cold
+    /// pool: the wave, whose verdict may still wait for its holds or for warm ones, is judged first, as it stands (holds
+    /// still out counted as held until now, the work priced by the warm holds seen). Callers still arriving after the wave
+    /// (200 synchronous callers in <c>Task.Run</c> on a busy machine: the wave closes at its first connect, with half of them
+    /// or fewer) connect on the same slow server, and the first of them to finish would otherwise be the pool's one
+    /// <see cref="FindingKind.SlowOpen"/> finding (rate-limited), saying "Cold pool" where the wave says "Cold start".
+    /// </summary>
+    public static void JudgeBefore(FindingLog pool)
+    {
+        if (ByLog.TryGetValue(pool, out ColdStarts? waves))
+            waves.JudgeNow();
+    }
+
+    /// <summary>
+    /// How many cores <paramref name="pool"/>'s process kept busy (its CPU time over the wall time) from the end of its last
+    /// first wave's opens to now, for a slow connecting open that began after that end and took <paramref name="openMs"/>:
+    /// NaN where not known (no wave, no CPU clock), or where that stretch is longer than <see cref="BusyWindow"/> times the
+    /// open's own time. The callers of a burst still arriving after its wave closed (at its first connect) connect while
+    /// the burst runs: a process whose own threads keep every core busy makes their connects wait for a CPU, and the
+    /// provider's connect time counts that wait (250 synchronous callers over loopback on 2 cores: connects of 120 to 250
+    /// ms after a wave whose opens' fastest tenth took 25 ms).
+    /// </summary>
+    public static double BusyCoresSinceWave(FindingLog pool, double openMs)
+    {
+        return ByLog.TryGetValue(pool, out ColdStarts? waves) ? waves.BusyCores(openMs) : double.NaN;
+    }
+
+    /// <summary>The cores busy since the last wave's end (<see cref="BusyCoresSinceWave"/>).</summary>
+    private double BusyCores(double openMs)
+    {
+        if (_processCpu is null)
+            return double.NaN;
+        lock (_lock)
+        {
+            if (double.IsNaN(_cpuAtLastOpenEndMs) || _lastOpenEnd == 0)
+                return double.NaN;
+            double wallMs = log.Time.GetElapsedTime(_lastOpenEnd).TotalMilliseconds;
+            if (wallMs <= 0 || wallMs > BusyWindow * openMs)
+                return double.NaN;
+            return (_processCpu().TotalMilliseconds - _cpuAtLastOpenEndMs) / wallMs;
+        }
+    }
+
+    /// <summary>Judges a wave whose verdict waits (<see cref="JudgeBefore"/>).</summary>
+    private void JudgeNow()
+    {
+        ColdWaveHolds? done;
+        lock (_lock)
+        {
+            long now = log.Time.GetTimestamp();
+            if (_ended is not null)
+                Await(Settle(now), now);
+            done = TakePending();
+        }
+
+        if (done is { } verdict)
+            Judge(verdict);
+
+        // A verdict another thread took from under the lock is being reported: let it go first (a few microseconds).
+        SpinWait.SpinUntil(() => Volatile.Read(ref _judging) == 0, 50);
     }
 
     public override HeardFacts Hears => HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Released;
@@ -253,6 +341,7 @@ internal sealed class ColdStarts(
             if (--_inFlight > 0)
                 return;
             _lastOpenEnd = log.Time.GetTimestamp();
+            _cpuAtLastOpenEndMs = _processCpu is null ? double.NaN : _processCpu().TotalMilliseconds;
             WaveActivity seen = _stopActivity?.Invoke() ?? WaveActivity.Unknown;
             _stopActivity = null;
             if (_opens > 0 && !_warmingUp)
@@ -381,6 +470,7 @@ internal sealed class ColdStarts(
         }
 
         verdict = verdict with { WarmHolds = _warmCount, WarmHeldMs = warmMs };
+        Interlocked.Increment(ref _judging); // until Judge has reported it (JudgeBefore waits for it)
         _pending = null;
         _warmCount = 0;
         Watch();
@@ -445,7 +535,15 @@ internal sealed class ColdStarts(
 
     private void Judge(in ColdWaveHolds verdict)
     {
-        if (ColdStartRule.IsColdStart(verdict, log.Options))
-            ColdStartMessage.Report(log, verdict, connects);
+        try
+        {
+            bool cold = ColdStartRule.IsColdStart(verdict, log.Options);
+            if (cold)
+                ColdStartMessage.Report(log, verdict, connects);
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _judging);
+        }
     }
 }

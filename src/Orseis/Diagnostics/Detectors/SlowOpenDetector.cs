@@ -80,7 +80,11 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects, Pr
         {
             double connectMs = connects == ConnectCount.ProviderMeter ? outcome.MeanCreateMs : FastestConnectDuring(start.Started, ms);
             if (afterFirstWave && ms > floorMs && connectMs > floorMs && !InWaveCrowd(start))
-                ReportCold(start, outcome, connectMs, idleAtEnd);
+            {
+                ColdStarts.JudgeBefore(log); // the pool's first wave speaks first, if its verdict still waits
+                if (!(ColdStarts.BusyCoresSinceWave(log, ms) >= ColdStarts.BusyShare * Environment.ProcessorCount))
+                    ReportCold(start, outcome, connectMs, idleAtEnd); // not while the process kept the cores busy itself
+            }
             return;
         }
 

@@ -109,6 +109,118 @@ public sealed class ColdStartsTests
     }
 
     [Fact]
+    public void A_slow_connect_after_the_wave_lets_the_wave_speak_first_while_its_verdict_waits_for_warm_holds()
+    {
+        // sync-untried-wave-200-connect125-query15 at load 30 to 60, as the trace measured: the wave closed at its first
+        // connect with 111 of the 200 callers; the others, still arriving, connected on the same 125 ms server after the
+        // wave's last open, and the first of them (145 ms, 161 ms connects) was reported as a cold pool 140 ms before the
+        // wave's verdict (a cold start), which the rate limit then dropped. The wave is judged first, as it stands.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, NothingCompiled);
+        var slow = new SlowOpenDetector(fake.Log, ConnectCount.ProviderMeter);
+        long at = Wave(fake, waves, callers: 25, connectMs: 150, openMs: 183);
+        for (int i = 0; i < 25; i++)
+            waves.OnHoldReleased(at, Fake.Ms(15), kind: 1, fake.Now); // back: the verdict waits for 8 warm holds
+        Assert.Empty(fake.Log.Kept);
+        fake.Time.Advance(Fake.Ms(1)); // after the wave's last open: not one of its crowd
+        OpenStart late = fake.Start(demand: 30);
+        fake.Time.Advance(Fake.Ms(145));
+        slow.OnOpenCompleted(late, new OpenOutcome(Fake.Ms(145), 1, 161, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
+        Assert.StartsWith("Cold start of pool", finding.Message, StringComparison.Ordinal);
+        Assert.Equal(0, finding.Figures["warmHolds"]); // priced by its own holds: none warm came yet
+
+        // A wave that was no cold start (fast connects) leaves the slow connect after it to be a cold pool, as before.
+        var quick = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var quickWaves = new ColdStarts(quick.Log, ConnectCount.ProviderMeter, NothingCompiled);
+        var quickSlow = new SlowOpenDetector(quick.Log, ConnectCount.ProviderMeter);
+        at = Wave(quick, quickWaves, callers: 25, connectMs: 20, openMs: 25);
+        for (int i = 0; i < 25; i++)
+            quickWaves.OnHoldReleased(at, Fake.Ms(15), kind: 1, quick.Now);
+        quick.Time.Advance(Fake.Ms(1));
+        late = quick.Start(demand: 30);
+        quick.Time.Advance(Fake.Ms(145));
+        quickSlow.OnOpenCompleted(late, new OpenOutcome(Fake.Ms(145), 1, 161, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        Assert.StartsWith("Cold pool", Assert.Single(quick.Findings(FindingKind.SlowOpen)).Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(0.9, false)] // the process kept 0.9 of every core busy since the wave: its own threads, not the server
+    [InlineData(0.05, true)] // callers waiting on a slow server: the process nearly idle
+    public void A_slow_connect_after_a_wave_while_the_process_kept_the_cores_busy_itself_is_not_a_cold_pool(
+        double busyShareOfCores, bool reported)
+    {
+        // sync-probe-wave-250-loopback-query10, as the trace measured: a wave of 35 of 250 synchronous loopback callers
+        // (its fastest tenth 25 ms: no cold start); the others, still arriving, connected after it in 120 to 250 ms, the
+        // provider's connect time counting their wait for a CPU among 250 threads on 2 cores.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var cpu = new CompileClock(); // here the process's CPU time, advanced by hand
+        var waves = new ColdStarts(fake.Log, ConnectCount.ProviderMeter, NothingCompiled, processCpu: cpu.Read);
+        var slow = new SlowOpenDetector(fake.Log, ConnectCount.ProviderMeter);
+        long at = Wave(fake, waves, callers: 35, connectMs: 20, openMs: 25);
+        Release(fake, waves, at, callers: 35, heldMs: 15); // judged: fast connects, no cold start
+        Assert.Empty(fake.Log.Kept);
+        fake.Time.Advance(Fake.Ms(1));
+        OpenStart late = fake.Start(demand: 250);
+        fake.Time.Advance(Fake.Ms(150));
+        cpu.Advance(150 * busyShareOfCores * Environment.ProcessorCount);
+        slow.OnOpenCompleted(late, new OpenOutcome(Fake.Ms(150), 4, 4 * 190, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        Assert.Equal(reported, fake.Findings(FindingKind.SlowOpen).Any());
+
+        // Long after the wave the process's CPU since then no longer describes the open: judged as before, a cold pool.
+        var later = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var laterCpu = new CompileClock();
+        var laterWaves = new ColdStarts(later.Log, ConnectCount.ProviderMeter, NothingCompiled, processCpu: laterCpu.Read);
+        var laterSlow = new SlowOpenDetector(later.Log, ConnectCount.ProviderMeter);
+        at = Wave(later, laterWaves, callers: 35, connectMs: 20, openMs: 25);
+        Release(later, laterWaves, at, callers: 35, heldMs: 15);
+        later.Time.Advance(TimeSpan.FromSeconds(10));
+        laterCpu.Advance(10_000 * 0.9 * Environment.ProcessorCount);
+        OpenStart pruned = later.Start(demand: 20);
+        later.Time.Advance(Fake.Ms(310));
+        laterSlow.OnOpenCompleted(pruned, new OpenOutcome(Fake.Ms(310), 1, 300, Queued: false), 0, afterFirstWave: true, TimeSpan.Zero);
+        Assert.StartsWith("Cold pool", Assert.Single(later.Findings(FindingKind.SlowOpen)).Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(true, true)] // the process used 350 ms of CPU over the wave: at most that much of its compiling is netted
+    [InlineData(false, false)] // not sampled (a test's or a replay's clock): all the JIT timed, as before
+    public void The_compiling_netted_from_a_wave_is_at_most_the_cpu_time_the_process_used_over_it(bool sampled, bool reported)
+    {
+        // sync-untried-wave-200-connect125-query15 at load 12 to 20, as the trace measured: 200 synchronous callers on 125 ms
+        // connects, a 1248 ms wave over which the JIT timed 1387 ms of compiling (its threads compiling at once, and waiting
+        // for a CPU) while the process used 350 ms of CPU: the wave's time less all of it left nothing, and the wave went
+        // unnamed. Here 20 opens, half begun at once, half 1 s later when most of that compiling was done.
+        var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
+        var jit = new CompileClock();
+        var waves = sampled
+            ? new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read, Seen(cpuMs: 350, idleMs: 64, longestIdleMs: 23))
+            : new ColdStarts(fake.Log, ConnectCount.ProviderMeter, jit.Read);
+        long started = fake.Now;
+        for (int i = 0; i < 10; i++)
+            waves.OnFirstWaveOpenStarting(afterLoss: false, started, new ColdOpenThread(ThreadId: i, CompileMs: 0));
+        fake.Time.Advance(Fake.Ms(1000));
+        jit.Advance(1317);
+        long later = fake.Now;
+        for (int i = 10; i < 20; i++)
+            waves.OnFirstWaveOpenStarting(afterLoss: false, later, new ColdOpenThread(ThreadId: i, CompileMs: 0));
+        fake.Time.Advance(Fake.Ms(248));
+        jit.Advance(20);
+        long at = fake.Now;
+        for (int i = 0; i < 20; i++)
+        {
+            OpenStart start = new(i < 10 ? started : later, 0, 20, PhysicalConnects: 0, CreateSeconds: 0, Async: false);
+            var end = new ColdOpenThread(ThreadId: i, CompileMs: 1337 * 0.95 / 20); // the openers' share: 0.95
+            waves.OnFirstWaveOpenCompleted(start, new OpenOutcome(Fake.Ms(261), i + 1, (i + 1) * 184.7, Queued: false), at, default, end);
+        }
+
+        Release(fake, waves, at, callers: 20, heldMs: 18.6);
+        Assert.Equal(reported, fake.Findings(FindingKind.SlowOpen).Any());
+        if (reported) // 261 - (261 + 20) / 2 x 0.95 = 127.525 ms per open; over the wave 1248 - 350 x 0.95 = 915.5 ms
+            Assert.Equal(127.525, Assert.Single(fake.Findings(FindingKind.SlowOpen)).Figures["netOpenMs"], 3);
+    }
+
+    [Fact]
     public void The_issue_burst_of_25_callers_on_150_ms_connects_and_100_ms_queries_is_a_cold_start_priced_per_request()
     {
         var fake = new Fake(o => o.SlowOpenFloor = Fake.Ms(100));
