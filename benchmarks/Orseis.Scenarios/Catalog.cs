@@ -13,6 +13,7 @@ internal static class Catalog
         .. ColdSizeScenarios.All(),
         .. ColdHarmScenarios.All(),
         .. UntriedWaveScenarios.All(),
+        .. HeldOutScenarios.All(),
         .. PoolScenarios.All(),
         .. StarvationScenarios.All(),
         .. RepeatedStatementScenarios.All(),
