@@ -14,6 +14,7 @@ internal static class Catalog
         .. ColdHarmScenarios.All(),
         .. UntriedWaveScenarios.All(),
         .. ProbeWaveScenarios.All(),
+        .. HeldOutScenarios.All(),
         .. PoolScenarios.All(),
         .. StarvationScenarios.All(),
         .. CpuContentionScenarios.All(),
