@@ -33,7 +33,8 @@ internal static class ColdStartRule
     /// <summary>
     /// What the wave's opens took on average net of the process's start-up: the smaller of the mean open less the time the
     /// process compiled during it (each open's own, at most its time) and the wave's time less all the compiling over it
-    /// (at most the CPU time the process used over it: <see cref="WaveCompileMs"/>) (compiling on several threads at once over-explains one open; the wave bounds it), each less the thread pool's
+    /// (at most the CPU time the process used over it: <see cref="WaveCompileMs"/>) (compiling on several threads at once
+    /// over-explains one open; the wave bounds it), each less the thread pool's
     /// lateness during the async opens instead where that is longer (an async connect waits for it, a synchronous one does
     /// not; in a fresh process much of it is the same compiling, so the larger of the two is taken, not their sum). A fresh
     /// process's first connects over loopback wait for their code, a slow server's connects wait for the server
