@@ -87,8 +87,13 @@ public abstract class RestartRetrySuite(ITestOutputHelper output)
         stop.Cancel();
         await Task.WhenAll(callers);
 
+        // Each failure with its whole chain (a socket error's code included): a read that failed inside its budget says which
+        // error the retry did not take for a failed connect.
         foreach (Exception error in errors.Take(3))
-            output.WriteLine($"{error.GetType().Name}: {error.Message}");
+        {
+            for (Exception? e = error; e is not null; e = e.InnerException)
+                output.WriteLine($"{(e == error ? "" : "  inner ")}{e.GetType().Name}{(e is System.Net.Sockets.SocketException socket ? $" ({socket.SocketErrorCode})" : "")}: {e.Message}");
+        }
         TimeSpan[] window = [.. reads.Where(r => r.Started <= up && r.Ended >= down).Select(r => Stopwatch.GetElapsedTime(r.Started, r.Ended)).Order()];
         TimeSpan p99 = window.Length == 0 ? TimeSpan.Zero : window[(int)Math.Ceiling(window.Length * 0.99) - 1];
         TimeSpan slowest = reads.Max(r => Stopwatch.GetElapsedTime(r.Started, r.Ended));
