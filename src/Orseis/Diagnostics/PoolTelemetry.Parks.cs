@@ -79,16 +79,6 @@ internal sealed partial class PoolTelemetry
         }
     }
 
-    /// <summary>The holders listed now (<see cref="ScopeOpened"/>, <see cref="ScopeClosed"/>): for tests.</summary>
-    internal int ScopeConnectionsListed
-    {
-        get
-        {
-            lock (_scopeHeldLock)
-                return _scopeHeldTop - _scopeHeldFree.Count;
-        }
-    }
-
     /// <summary><paramref name="holder"/>'s connection went back to the pool: no longer listed (its flag is 0).</summary>
     public void ScopeClosed(ScopeConnection holder)
     {
