@@ -123,7 +123,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     public long Commands => Interlocked.Read(ref _commands);
 
     /// <summary>Connections held by calls now: those taken from the pool less those parked in scopes (<see cref="ParkedNow"/>).</summary>
-    public long InUse => Math.Max(0, Interlocked.Read(ref _inUse) - ParkedSum());
+    public long InUse => Math.Max(0, Interlocked.Read(ref _inUse) - Interlocked.Read(ref _parked));
 
     public long Pending => Interlocked.Read(ref _pending);
 

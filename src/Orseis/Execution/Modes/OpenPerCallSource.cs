@@ -78,7 +78,7 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
             // Parked for the scope's next call, or back to the pool (another connection is parked, or the scope ended).
             if (held.Slot.TryPark(lease, held, failed))
                 return default;
-            held.Slot.GivenBack(held);
+            held.DropCommand();
             return Pool.CloseAsync(lease, async);
         }
 
@@ -106,11 +106,6 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
         return inScope;
     }
 
-    public override void Abandon(Lease lease, DbCommand command, Task pending)
-    {
-        // A scope's connection abandoned by its call never parks again: the pool's telemetry stops listing its holder.
-        if (lease.Scope is { } held)
-            Pool.Telemetry.ScopeClosed(held);
+    public override void Abandon(Lease lease, DbCommand command, Task pending) =>
         Pool.CloseWhenDone(lease, command, pending);
-    }
 }

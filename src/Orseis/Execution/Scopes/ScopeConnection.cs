@@ -50,15 +50,6 @@ internal sealed class ScopeConnection(ScopeSlot slot, DbConnection connection)
     /// <summary>Whether it is its slot's first connection, which counts its reuses in <see cref="Reuses"/>.</summary>
     public bool Primary;
 
-    /// <summary>
-    /// 1 while it is parked untimed (<see cref="Diagnostics.PoolTelemetry.ParkedUntimed"/>): the pool's parked count sums
-    /// these, so an untimed take or park moves no shared count. Written by whoever holds the connection.
-    /// </summary>
-    public int UntimedParked;
-
-    /// <summary>Where the pool's telemetry lists it while its connection is taken from the pool; -1 once not listed.</summary>
-    public int ListedAt = -1;
-
     /// <summary>The command for a call on the connection: the last call's, or a new one. <paramref name="connection"/> is
     /// <see cref="Connection"/>.</summary>
     public DbCommand RentCommand(DbConnection connection)

@@ -90,7 +90,6 @@ internal sealed class ScopeSlot
     public ScopeConnection Opened(DbConnection connection)
     {
         var held = new ScopeConnection(this, connection);
-        _telemetry.ScopeOpened(held);
         if (Volatile.Read(ref _hasPrimary) == 0 && Interlocked.CompareExchange(ref _hasPrimary, 1, 0) == 0)
         {
             // Before the holder is ever parked: a call that takes it finds it first (its count read here from then on).
@@ -128,7 +127,7 @@ internal sealed class ScopeSlot
         Diagnostics.PoolTelemetry telemetry = _telemetry;
         DbConnection connection = parked.Connection;
         StackTrace? acquirer = forStream ? telemetry.CaptureAcquirer(heldAcrossCalls: true) : null;
-        lease = new Lease(connection, telemetry.Unparked(parked, _owner, acquirer, parked.ParkedAt), parked);
+        lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parked.ParkedAt), parked);
         return true;
     }
 
@@ -171,7 +170,7 @@ internal sealed class ScopeSlot
         // The call's hold ends and the park's facts are written before the compare-exchange publishes them: the next taker
         // reads them after its own. An untimed hold's end is a counter and a look at the clock, which cannot throw.
         held.ParkedAt = lease.Hold == Diagnostics.Detectors.HolderTable.NoHold
-            ? _telemetry.ParkedUntimed(held)
+            ? _telemetry.ParkedUntimed()
             : _telemetry.Parked(connection, lease.Hold);
         held.ParkedKey = key;
         held.ParkedTick = _sweep.Tick;
@@ -179,7 +178,7 @@ internal sealed class ScopeSlot
         {
             // A concurrent call parked first, or the scope ended meanwhile: the caller gives the connection back (its hold
             // ended already, so the release finds none to end).
-            _telemetry.ParkRefused(held);
+            _telemetry.ParkRefused();
             return Refused(first);
         }
 
@@ -187,13 +186,6 @@ internal sealed class ScopeSlot
         if (Volatile.Read(ref _queued) == NotQueued)
             _sweep.Register(this);
         return true;
-    }
-
-    /// <summary>A call gives <paramref name="held"/>'s connection back to the pool instead of parking it (or abandons it).</summary>
-    public void GivenBack(ScopeConnection held)
-    {
-        held.DropCommand();
-        _telemetry.ScopeClosed(held);
     }
 
     /// <summary>Marks the slot as found by the sweep <paramref name="where"/>; false when it is found already (or being put).</summary>
@@ -238,8 +230,7 @@ internal sealed class ScopeSlot
                 Interlocked.Increment(ref _unused);
                 _memory.Unused(parked.ParkedKey);
                 FoldReuses();
-                _telemetry.ParkGivenBack(parked, parked.ParkedAt);
-                _telemetry.ScopeClosed(parked);
+                _telemetry.ParkGivenBack(parked.ParkedAt);
                 CloseParked(parked);
             }
         }
@@ -305,8 +296,7 @@ internal sealed class ScopeSlot
             return null;
 
         ScopeConnection parked = Unsafe.As<ScopeConnection>(state);
-        _telemetry.ParkGivenBack(parked, parked.ParkedAt);
-        _telemetry.ScopeClosed(parked);
+        _telemetry.ParkGivenBack(parked.ParkedAt);
         return parked;
     }
 
