@@ -15,6 +15,7 @@ internal static class Catalog
         .. UntriedWaveScenarios.All(),
         .. ProbeWaveScenarios.All(),
         .. HeldOutScenarios.All(),
+        .. HeldOutSecondScenarios.All(),
         .. PoolScenarios.All(),
         .. StarvationScenarios.All(),
         .. CpuContentionScenarios.All(),
