@@ -16,6 +16,7 @@ internal static class Catalog
         .. ProbeWaveScenarios.All(),
         .. HeldOutScenarios.All(),
         .. PoolScenarios.All(),
+        .. SaturationSizeScenarios.All(),
         .. StarvationScenarios.All(),
         .. CpuContentionScenarios.All(),
         .. RepeatedStatementScenarios.All(),
