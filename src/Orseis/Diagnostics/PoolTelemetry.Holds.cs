@@ -27,7 +27,7 @@ internal sealed partial class PoolTelemetry
         DbConnection connection, string owner, bool heldByDesign = false, StackTrace? acquirer = null, long openedAt = 0,
         FlowState? flow = null)
     {
-        long inUse = Interlocked.Increment(ref _inUse);
+        long inUse = TakenOf(Interlocked.Add(ref _counts, OneTaken));
         Peaks.Raise(ref _peakInUse, inUse);
         return openedAt == 0 ? HolderTable.NoHold : Holding(connection, owner, heldByDesign, acquirer, openedAt, flow);
     }
@@ -62,7 +62,7 @@ internal sealed partial class PoolTelemetry
     /// </summary>
     public long Released(DbConnection connection, int hold)
     {
-        long taken = Interlocked.Decrement(ref _inUse);
+        long taken = TakenOf(Interlocked.Add(ref _counts, -OneTaken));
         return _holders.TryRemove(connection, hold, out HolderTable.Holder holder) ? HoldEnded(holder, hold, taken) : 0;
     }
 

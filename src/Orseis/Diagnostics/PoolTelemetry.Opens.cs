@@ -11,8 +11,9 @@ internal sealed partial class PoolTelemetry
 
     public OpenStart OpenStarting(bool async)
     {
-        long pending = Interlocked.Increment(ref _pending);
-        long inUse = Interlocked.Read(ref _inUse);
+        long counts = Interlocked.Increment(ref _counts); // both counts at one instant
+        long pending = PendingOf(counts);
+        long inUse = TakenOf(counts);
         long demand = inUse + pending;
         Peaks.Raise(ref _peakPending, pending);
         Peaks.Raise(ref _peakDemand, demand);
@@ -39,7 +40,7 @@ internal sealed partial class PoolTelemetry
     /// </summary>
     public long OpenCompleted(in OpenStart start, DbConnection? connection = null)
     {
-        long pending = Interlocked.Decrement(ref _pending);
+        long pending = PendingOf(Interlocked.Decrement(ref _counts));
         Interlocked.Increment(ref _opens);
         if (OrseisMetrics.Opens.Enabled)
             Guard(static (self, _) => OrseisMetrics.Opens.Add(1, self.Tags), 0);
@@ -65,7 +66,7 @@ internal sealed partial class PoolTelemetry
     /// </summary>
     public PoolExhaustedException? OpenFailed(in OpenStart start, in OpenFailure failure)
     {
-        long pending = Interlocked.Decrement(ref _pending);
+        long pending = PendingOf(Interlocked.Decrement(ref _counts));
         if (start.Started != 0)
             OpenTimed(_time.GetElapsedTime(start.Started), failure.Error, pending);
         if (failure.FailedToConnect)

@@ -9,7 +9,7 @@ namespace Orseis.Diagnostics;
 /// hold ends as it parks, a new one starts when a call takes it), and is counted apart, with the time it sat parked.
 /// </summary>
 /// <remarks>
-/// A parked connection stays taken from the pool: <c>_inUse</c> counts the connections taken (held by calls or parked) and
+/// A parked connection stays taken from the pool: <c>_counts</c>' high half counts the connections taken (held by calls or parked) and
 /// changes only when one is opened or goes back to the pool, so a call that takes a parked connection or parks one moves
 /// one count, <c>_parked</c>; <see cref="InUse"/> is the difference, exact during a call too (a report read then counts the
 /// connection in use, as it is). The pool's own figures (demand, the peak) count a parked
@@ -35,7 +35,7 @@ internal sealed partial class PoolTelemetry
     {
         Interlocked.Increment(ref _parked);
         long now = hold != HolderTable.NoHold && _holders.TryRemove(connection, hold, out HolderTable.Holder holder)
-            ? HoldEnded(holder, hold, Interlocked.Read(ref _inUse))
+            ? HoldEnded(holder, hold, TakenOf(Interlocked.Read(ref _counts)))
             : 0;
         return now != 0 || !ParkTimed ? now : Now();
     }
@@ -76,7 +76,7 @@ internal sealed partial class PoolTelemetry
     public void ParkGivenBack(long parkedAt)
     {
         ParkEnded(parkedAt);
-        Interlocked.Decrement(ref _inUse);
+        Interlocked.Add(ref _counts, -OneTaken);
     }
 
     /// <summary>Calls a scope served by its parked connection, told by the scope (<see cref="ScopeSlot"/>) in a batch.</summary>

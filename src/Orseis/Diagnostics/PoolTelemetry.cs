@@ -34,8 +34,14 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly OperationTagSets _operations;
     private long _opens;
     private long _commands;
-    private long _inUse;
-    private long _pending;
+
+    /// <summary>
+    /// Two counts in one word, so that an open reads both at one instant (<see cref="OpenStarting"/>): the connections taken
+    /// from the pool (held by calls or parked in scopes) in the high half, the callers inside Open in the low half. Read
+    /// apart, an open that completed between the two reads was counted twice, inside Open and holding: 170 callers were
+    /// once 175 wanting a connection against Max Pool Size 170, a false Saturation (issue 45).
+    /// </summary>
+    private long _counts;
     private long _sessions;
     private long _timeouts;
     private long _reuseWaits;
@@ -123,9 +129,9 @@ internal sealed partial class PoolTelemetry : IDisposable
     public long Commands => Interlocked.Read(ref _commands);
 
     /// <summary>Connections held by calls now: those taken from the pool less those parked in scopes (<see cref="ParkedNow"/>).</summary>
-    public long InUse => Math.Max(0, Interlocked.Read(ref _inUse) - Interlocked.Read(ref _parked));
+    public long InUse => Math.Max(0, TakenOf(Interlocked.Read(ref _counts)) - Interlocked.Read(ref _parked));
 
-    public long Pending => Interlocked.Read(ref _pending);
+    public long Pending => PendingOf(Interlocked.Read(ref _counts));
 
     public long ActiveSessions => Interlocked.Read(ref _sessions);
 
@@ -384,4 +390,13 @@ internal sealed partial class PoolTelemetry : IDisposable
         {
         }
     }
+
+    /// <summary>One connection taken, in <see cref="_counts"/>.</summary>
+    private const long OneTaken = 1L << 32;
+
+    /// <summary>The connections taken from the pool, in <paramref name="counts"/> (<see cref="_counts"/>).</summary>
+    private static long TakenOf(long counts) => counts >> 32;
+
+    /// <summary>The callers inside Open, in <paramref name="counts"/> (<see cref="_counts"/>).</summary>
+    private static long PendingOf(long counts) => (uint)counts;
 }
