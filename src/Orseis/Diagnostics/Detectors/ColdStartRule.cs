@@ -138,4 +138,25 @@ internal static class ColdStartRule
         double netOpenMs = NetOpenMs(wave);
         return netOpenMs > floorMs && netOpenMs >= HarmShare * (netOpenMs + WorkMs(verdict));
     }
+
+    /// <summary>
+    /// Whether a slow connecting open of <paramref name="openMs"/> by a late caller of a first burst (one that arrived
+    /// after the burst's first wave closed, <see cref="ColdStarts.LateInBurst"/>) is that burst's cold start, not yet named.
+    /// Its callers all open on the same server: a tenth of the wave's opens within <see cref="DiagnosticsOptions.SlowOpenFloor"/>
+    /// (<see cref="ColdWave.LowOpenMs"/>) says the server connects within it, and a late caller that took longer waited for
+    /// the burst's crowd and the machine's CPU, not for the server (250 synchronous loopback callers on 2 cores: a wave whose
+    /// fastest tenth took 10 to 76 ms, then late connects of 100 to 330 ms, each thread 0.1 to 0.5 ms on a CPU, 2 to 45 ms
+    /// waiting for one, the rest waiting on a server that itself waited for a CPU:
+    /// docs/results/diagnostics/cold-start-rule-2026-11-30e.md). Otherwise the server's connects are slow: a wave already
+    /// named said so (nothing more), and a wave not named (not judged yet, its start-up's compiling netted, or its work
+    /// long) is named through its late caller when that caller's open alone, after the process's start-up, took past the
+    /// floor and at least <see cref="HarmShare"/> of the request's time against the burst's own work.
+    /// </summary>
+    public static bool IsLateColdStart(in FirstBurst burst, double openMs, DiagnosticsOptions options)
+    {
+        double floorMs = options.SlowOpenFloor.TotalMilliseconds;
+        if (!(burst.LowOpenMs > floorMs) || burst.Cold || !burst.Judged)
+            return false; // a server that connects within the floor; or a cold start already named; or its verdict is coming
+        return openMs > floorMs && openMs >= HarmShare * (openMs + burst.WorkMs);
+    }
 }
