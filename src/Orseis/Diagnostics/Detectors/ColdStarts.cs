@@ -165,7 +165,7 @@ internal sealed class ColdStarts(
     {
         lock (_lock)
         {
-            if (Volatile.Read(ref _burst) == 0 || started < _burstSince || log.Time.GetElapsedTime(_burstSince) > BurstLimit)
+            if (Volatile.Read(ref _burst) == 0 || started <= _burstSince || log.Time.GetElapsedTime(_burstSince) > BurstLimit)
                 return null;
             return new FirstBurst(_burstLowOpenMs, _burstConnects, _burstJudged, _burstCold, _burstWorkMs);
         }
@@ -524,7 +524,7 @@ internal sealed class ColdStarts(
     /// <summary>The burst of the wave that just ended begins (<see cref="LateInBurst"/>); under the lock.</summary>
     private void BurstFrom(in ColdWave wave)
     {
-        _burstSince = _endedAt;
+        _burstSince = _lastOpenEnd; // an open begun by then is the wave's crowd (Overlaps); any later one, a late caller
         _burstLowOpenMs = wave.LowOpenMs;
         _burstConnects = wave.Connects;
         _burstJudged = _burstCold = false;
