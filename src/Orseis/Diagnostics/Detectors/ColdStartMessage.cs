@@ -98,7 +98,8 @@ internal static class ColdStartMessage
         CultureInfo c = CultureInfo.InvariantCulture;
         double requestMs = openMs + burst.WorkMs;
         string message =
-            string.Create(c, $"Cold start of pool '{log.PoolName}': a caller of its first burst, arriving after the first wave's connects, ") +
+            string.Create(c, $"Cold start of pool '{log.PoolName}': a caller of its first burst, ") +
+            "arriving after the first wave's connects, " +
             string.Create(c, $"took {requestMs:0} ms where the burst's own work takes {burst.WorkMs:0} ms") +
             (burst.WorkMs > 0 ? string.Create(c, $" ({requestMs / burst.WorkMs:0.0#}x)") : "") +
             string.Create(c, $": opening was {openMs / requestMs * 100:0} % of its time. ") +
