@@ -86,4 +86,44 @@ internal static class ColdStartMessage
 
         log.Report(FindingKind.SlowOpen, head + measured, figures, null, rateLimited: true);
     }
+
+    /// <summary>
+    /// Reports a first burst's cold start through a late caller's open (<see cref="ColdStartRule.IsLateColdStart"/>): it took
+    /// <paramref name="openMs"/>, its connects <paramref name="connectMs"/> each, with <paramref name="demand"/> callers
+    /// wanting a connection when it began.
+    /// </summary>
+    public static void ReportLate(
+        FindingLog log, in FirstBurst burst, double openMs, double connectMs, long connectsDuring, int demand, ConnectCount connects)
+    {
+        CultureInfo c = CultureInfo.InvariantCulture;
+        double requestMs = openMs + burst.WorkMs;
+        string message =
+            string.Create(c, $"Cold start of pool '{log.PoolName}': a caller of its first burst, ") +
+            "arriving after the first wave's connects, " +
+            string.Create(c, $"took {requestMs:0} ms where the burst's own work takes {burst.WorkMs:0} ms") +
+            (burst.WorkMs > 0 ? string.Create(c, $" ({requestMs / burst.WorkMs:0.0#}x)") : "") +
+            string.Create(c, $": opening was {openMs / requestMs * 100:0} % of its time. ") +
+            string.Create(c, $"Warm the pool before traffic: await db.WarmUpAsync({demand}) at start-up ") +
+            "(or services.AddOrseisWarmUp), and keep it warm with Min Pool Size; every new instance of the application pays this " +
+            "on its first requests (a deploy, a scale-out, a restart). " +
+            string.Create(c, $"The open took {openMs:0.#} ms and made new physical connections, {connectMs:0.#} ms each ") +
+            (connects == ConnectCount.ProviderMeter ? "(the provider's own connect time" : "(the fastest open that made one") +
+            string.Create(c, $"; {connectsDuring} made during it, {demand} caller(s) wanting a connection when it began); ") +
+            string.Create(c, $"the first wave's {burst.WaveConnects} connect(s) were slow as well, a tenth of its opens taking ") +
+            string.Create(c, $"{burst.LowOpenMs:0.#} ms or more, but not named then (net of the process's start-up, they read under the ") +
+            "floor or the wave's share of the requests' time did): past the start-up, this caller waited on the server's connect.";
+        log.Report(FindingKind.SlowOpen, message,
+            new Dictionary<string, double>
+            {
+                ["openMs"] = openMs,
+                ["connectMs"] = connectMs,
+                ["physicalConnects"] = connectsDuring,
+                ["demand"] = demand,
+                ["waveLowOpenMs"] = burst.LowOpenMs,
+                ["waveConnects"] = burst.WaveConnects,
+                ["workMs"] = burst.WorkMs,
+                ["lateCaller"] = 1,
+            },
+            null, rateLimited: true);
+    }
 }

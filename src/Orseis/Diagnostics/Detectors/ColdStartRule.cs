@@ -138,4 +138,26 @@ internal static class ColdStartRule
         double netOpenMs = NetOpenMs(wave);
         return netOpenMs > floorMs && netOpenMs >= HarmShare * (netOpenMs + WorkMs(verdict));
     }
+
+    /// <summary>
+    /// Whether a slow connecting open of <paramref name="openMs"/> by a late caller of a first burst (one that arrived
+    /// after the burst's first wave closed, <see cref="ColdStarts.LateInBurst"/>) is that burst's cold start, not yet named.
+    /// Its callers all open on the same server: a tenth of the wave's opens within
+    /// <see cref="DiagnosticsOptions.SlowOpenFloor"/> (<see cref="ColdWave.LowOpenMs"/>) says the server connects within
+    /// it, and a late caller that took longer waited for the burst's crowd and the machine's CPU, not for the server (250
+    /// synchronous loopback callers on 2 cores: a wave whose fastest tenth took 1 to 76 ms, then late opens of 100 to 740
+    /// ms, each thread 0.2 ms on a CPU and 21 to 27 ms waiting for one at the median, the rest waiting on a server that
+    /// itself waited for a CPU; behind slow servers the waves' fastest tenth took 124 to 300 ms:
+    /// docs/results/diagnostics/cold-start-rule-2026-11-30e.md). Otherwise the server's connects are slow: a wave already
+    /// named said so (nothing more), and a wave not named (not judged yet, its start-up's compiling netted, or its work
+    /// long) is named through its late caller when that caller's open alone, after the process's start-up, took past the
+    /// floor and at least <see cref="HarmShare"/> of the request's time against the burst's own work.
+    /// </summary>
+    public static bool IsLateColdStart(in FirstBurst burst, double openMs, DiagnosticsOptions options)
+    {
+        double floorMs = options.SlowOpenFloor.TotalMilliseconds;
+        if (!(burst.LowOpenMs > floorMs) || burst.Cold || !burst.Judged)
+            return false; // a server that connects within the floor; or a cold start already named; or its verdict is coming
+        return openMs > floorMs && openMs >= HarmShare * (openMs + burst.WorkMs);
+    }
 }

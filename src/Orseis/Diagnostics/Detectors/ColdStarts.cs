@@ -24,32 +24,25 @@ namespace Orseis.Diagnostics.Detectors;
 /// <param name="activity">Starts following what the process does (<see cref="ColdWaveActivity"/>) at a wave's first open;
 /// what it returns stops it at the wave's last and says what was seen. By default sampled on the system clock only (a
 /// test's or a replay's clock has no process to sample); tests give their own.</param>
-/// <param name="processCpu">The process's CPU time so far (all its threads), read when a wave's last open ends
-/// (<see cref="BusyCoresSinceWave"/>); by default on the system clock only, null (not known) on a test's or a replay's.</param>
 internal sealed class ColdStarts(
-    FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null, Func<Func<WaveActivity>>? activity = null,
-    Func<TimeSpan>? processCpu = null) : PoolObserver
+    FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null, Func<Func<WaveActivity>>? activity = null)
+    : PoolObserver
 {
     /// <summary>
-    /// The share of the machine's cores (<see cref="Environment.ProcessorCount"/>) a process must have kept busy since its
-    /// first wave for a slow connect after it to be its own CPU's, not the server's (<see cref="BusyCoresSinceWave"/>): half.
-    /// A process whose callers wait on a slow server uses little CPU while they wait (40 async callers on 300 ms connects: 0.1
-    /// to 0.4 of a core of 2, at loads of 12 to 41). Conservative: 170 synchronous loopback callers, whose late connects were
-    /// their own CPU's, read 0.67 to 0.77 cores of 2 (the server shares the machine), under it
-    /// (docs/results/diagnostics/cold-start-rule-2026-11-30d.md).
+    /// How long after a first wave its burst's late callers are judged with it at most (<see cref="LateInBurst"/>), if the
+    /// pool is never quiet before: as long as a first wave is followed (PoolTelemetry's FirstWaveLimit).
     /// </summary>
-    internal const double BusyShare = 0.5;
+    internal static readonly TimeSpan BurstLimit = TimeSpan.FromSeconds(30);
 
-    /// <summary>
-    /// How many times an open's own time the stretch since the wave's end may be for the process's CPU over it to describe
-    /// the open (<see cref="BusyCoresSinceWave"/>).
-    /// </summary>
-    internal const double BusyWindow = 4;
-
-    private readonly Func<TimeSpan>? _processCpu = processCpu ?? (log.Time == TimeProvider.System
-        ? static () => Environment.CpuUsage.TotalTime
-        : null);
-    private double _cpuAtLastOpenEndMs = double.NaN; // the process's CPU time when the last wave's last open completed
+    // The last first wave's burst, from its last open until an open finds the pool quiet (no caller holding or opening):
+    // 1 while it goes on (read without the lock at every open's start), with what the wave measured and its verdict.
+    private int _burst;
+    private long _burstSince;
+    private double _burstLowOpenMs = double.NaN;
+    private bool _burstJudged;
+    private bool _burstCold;
+    private double _burstWorkMs = double.NaN;
+    private long _burstConnects;
 
     /// <summary>How long after the wave's last open its holds still out are waited for before it is judged without them.</summary>
     internal static readonly TimeSpan HoldsWait = TimeSpan.FromSeconds(10);
@@ -157,32 +150,24 @@ internal sealed class ColdStarts(
     }
 
     /// <summary>
-    /// How many cores <paramref name="pool"/>'s process kept busy (its CPU time over the wall time) from the end of its last
-    /// first wave's opens to now, for a slow connecting open that began after that end and took <paramref name="openMs"/>:
-    /// NaN where not known (no wave, no CPU clock), or where that stretch is longer than <see cref="BusyWindow"/> times the
-    /// open's own time. The callers of a burst still arriving after its wave closed (at its first connect) connect while
-    /// the burst runs: a process whose own threads keep every core busy makes their connects wait for a CPU, and the
-    /// provider's connect time counts that wait (250 synchronous callers over loopback on 2 cores: connects of 120 to 250
-    /// ms after a wave whose opens' fastest tenth took 25 ms).
+    /// The first burst of <paramref name="pool"/>'s pool that an open begun at <paramref name="started"/>, after its first
+    /// wave, is a late caller of; null when it is none. A first wave ends at its first connect (<see cref="ConnectWaves"/>),
+    /// and the burst's callers still arriving (200 synchronous callers in <c>Task.Run</c> on a busy machine: half or more)
+    /// connect after it, while the burst runs. Its burst lasts from the wave's last open until an open finds the pool quiet
+    /// (no caller holding a connection or opening one: a new load, not the burst), at most <see cref="BurstLimit"/>. Read
+    /// only for a slow open that connected, after <see cref="JudgeBefore"/>.
     /// </summary>
-    public static double BusyCoresSinceWave(FindingLog pool, double openMs)
-    {
-        return ByLog.TryGetValue(pool, out ColdStarts? waves) ? waves.BusyCores(openMs) : double.NaN;
-    }
+    public static FirstBurst? LateInBurst(FindingLog pool, long started) =>
+        ByLog.TryGetValue(pool, out ColdStarts? waves) ? waves.Burst(started) : null;
 
-    /// <summary>The cores busy since the last wave's end (<see cref="BusyCoresSinceWave"/>).</summary>
-    private double BusyCores(double openMs)
+    /// <summary>The burst an open begun at <paramref name="started"/> is a late caller of (<see cref="LateInBurst"/>).</summary>
+    private FirstBurst? Burst(long started)
     {
-        if (_processCpu is null)
-            return double.NaN;
         lock (_lock)
         {
-            if (double.IsNaN(_cpuAtLastOpenEndMs) || _lastOpenEnd == 0)
-                return double.NaN;
-            double wallMs = log.Time.GetElapsedTime(_lastOpenEnd).TotalMilliseconds;
-            if (wallMs <= 0 || wallMs > BusyWindow * openMs)
-                return double.NaN;
-            return (_processCpu().TotalMilliseconds - _cpuAtLastOpenEndMs) / wallMs;
+            if (Volatile.Read(ref _burst) == 0 || started <= _burstSince || log.Time.GetElapsedTime(_burstSince) > BurstLimit)
+                return null;
+            return new FirstBurst(_burstLowOpenMs, _burstConnects, _burstJudged, _burstCold, _burstWorkMs);
         }
     }
 
@@ -211,6 +196,8 @@ internal sealed class ColdStarts(
     {
         if (start.FirstWave && _followed)
             OnFirstWaveOpenStarting(start.AfterLoss, start.Started, start.Async ? null : ColdOpenThread.Now());
+        else if (Volatile.Read(ref _burst) != 0 && start.Demand == 1)
+            Volatile.Write(ref _burst, 0); // the pool is quiet (this caller alone wants a connection): the burst is over
     }
 
     public override void OnOpenCompleted(in CompletedOpen open)
@@ -341,7 +328,6 @@ internal sealed class ColdStarts(
             if (--_inFlight > 0)
                 return;
             _lastOpenEnd = log.Time.GetTimestamp();
-            _cpuAtLastOpenEndMs = _processCpu is null ? double.NaN : _processCpu().TotalMilliseconds;
             WaveActivity seen = _stopActivity?.Invoke() ?? WaveActivity.Unknown;
             _stopActivity = null;
             if (_opens > 0 && !_warmingUp)
@@ -357,9 +343,11 @@ internal sealed class ColdStarts(
                         ? _openersCompileMs * _opens / _threadTimedOpens
                         : double.NaN,
                     LowOpenMs: LowOpenMs());
+                BurstFrom(_ended.Value);
             }
             else
             {
+                Volatile.Write(ref _burst, 0); // a warm-up's opens: the cure, no burst to judge
                 ClearHolds();
             }
 
@@ -533,11 +521,30 @@ internal sealed class ColdStarts(
         ? 0
         : connects == ConnectCount.ProviderMeter ? (_createEnd - _createStart) * 1000 / made : _fastestConnectOpenMs;
 
+    /// <summary>The burst of the wave that just ended begins (<see cref="LateInBurst"/>); under the lock.</summary>
+    private void BurstFrom(in ColdWave wave)
+    {
+        _burstSince = _lastOpenEnd; // an open begun by then is the wave's crowd (Overlaps); any later one, a late caller
+        _burstLowOpenMs = wave.LowOpenMs;
+        _burstConnects = wave.Connects;
+        _burstJudged = _burstCold = false;
+        _burstWorkMs = double.NaN;
+        Volatile.Write(ref _burst, 1);
+    }
+
     private void Judge(in ColdWaveHolds verdict)
     {
         try
         {
             bool cold = ColdStartRule.IsColdStart(verdict, log.Options);
+            lock (_lock)
+            {
+                // The burst's verdict, for its late callers: the wave's, judged before any later wave ends.
+                _burstJudged = true;
+                _burstCold = cold;
+                _burstWorkMs = ColdStartRule.WorkMs(verdict);
+            }
+
             if (cold)
                 ColdStartMessage.Report(log, verdict, connects);
         }

@@ -26,3 +26,11 @@ internal readonly record struct ColdWave(
 internal readonly record struct ColdWaveHolds(
     ColdWave Wave, int Holds, double MeanHeldMs, bool RanStatements, double MeanHeldCompileMs = 0, int WarmHolds = 0,
     double WarmHeldMs = 0);
+
+/// <summary>
+/// A first wave's burst as its late callers see it (<see cref="ColdStarts.LateInBurst"/>): the tenth percentile of the
+/// wave's opens' times (<see cref="ColdWave.LowOpenMs"/>: what the server's connects cost before the burst's crowd grew),
+/// the physical connects the wave made, whether the wave was judged yet, whether it was a cold start, and the requests'
+/// own work as its verdict priced it (<see cref="ColdStartRule.WorkMs"/>; NaN before the verdict).
+/// </summary>
+internal readonly record struct FirstBurst(double LowOpenMs, long WaveConnects, bool Judged, bool Cold, double WorkMs);

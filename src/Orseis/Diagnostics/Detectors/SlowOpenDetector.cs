@@ -12,7 +12,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// A stall (a GC pause, a descheduled process) slows every open in flight at once, for less than that, and is neither,
 /// nor are a first wave's connects (<see cref="ConnectWaves"/>: the process's one-time costs, or every caller
 /// reconnecting at once after a server restart), nor opens that ran while a first wave's opens were still in flight
-/// (its crowd: <see cref="ColdStarts"/> judges the wave as one), nor opens while the thread pool ran work late, by its starvation
+/// (its crowd: <see cref="ColdStarts"/> judges the wave as one), nor a first burst's late callers (judged with it:
+/// <see cref="ColdStartRule.IsLateColdStart"/>), nor opens while the thread pool ran work late, by its starvation
 /// threshold or by half the open's own time (async opens wait for it, and some providers' synchronous opens do too:
 /// MySql.Data connects through tasks it blocks on). The usual open time is learned from warm opens only, so cold
 /// connects never become the baseline, and a warm-up's opens (<see cref="ColdStarts.InWarmUp"/>), which make new
@@ -82,9 +83,18 @@ internal sealed class SlowOpenDetector(FindingLog log, ConnectCount connects, Pr
             if (afterFirstWave && ms > floorMs && connectMs > floorMs && !InWaveCrowd(start))
             {
                 ColdStarts.JudgeBefore(log); // the pool's first wave speaks first, if its verdict still waits
-                if (!(ColdStarts.BusyCoresSinceWave(log, ms) >= ColdStarts.BusyShare * Environment.ProcessorCount))
-                    ReportCold(start, outcome, connectMs, idleAtEnd); // not while the process kept the cores busy itself
+                if (ColdStarts.LateInBurst(log, start.Started) is { } burst)
+                {
+                    // A late caller of the first burst: judged with it, never as a cold pool.
+                    if (ColdStartRule.IsLateColdStart(burst, ms, log.Options))
+                        ColdStartMessage.ReportLate(log, burst, ms, connectMs, outcome.PhysicalConnectsDuring, start.Demand, connects);
+                }
+                else
+                {
+                    ReportCold(start, outcome, connectMs, idleAtEnd);
+                }
             }
+
             return;
         }
 
