@@ -162,6 +162,42 @@ public sealed class RetryClassificationTests
         Assert.Null(OrseisRetry.ReasonToRetry(new InvalidOperationException("x", new TimeoutException())));
     }
 
+    /// <summary>
+    /// Captured from a PostgreSQL stopped under reads (PostgresRestartRetryTests, beside a CPU hog): the connect's socket
+    /// was reset ("Connection reset by peer": the server closed its listening socket with the connection queued, never
+    /// accepted). Npgsql raises "Failed to connect to" only from the loop that connects the socket, before its startup
+    /// message, around what the connect threw: nothing was sent, so it is an open that failed, for a unit of work too.
+    /// </summary>
+    [Fact]
+    public void An_Npgsql_connect_reset_by_a_server_shutting_down_is_an_open_that_failed()
+    {
+        var reset = new NpgsqlException("Failed to connect to 127.0.0.1:31144", new SocketException((int)SocketError.ConnectionReset));
+
+        Assert.True(ProviderTraits.SaysCouldNotConnect(reset));
+        Assert.Equal(OrseisRetry.OpenFailed, OrseisRetry.ReasonToRetry(reset));
+        Assert.True(OrseisRetry.IsSafeToRetryTransaction(reset));
+    }
+
+    /// <summary>
+    /// A reset read while a statement ran is Npgsql's "Exception while reading from stream" (the connector broken) around
+    /// an <see cref="IOException"/> around the socket's error: whether the statement took effect is unknown, so it is never
+    /// taken for a failed open, nor is a reset outside Npgsql's connect.
+    /// </summary>
+    [Fact]
+    public void A_reset_read_while_a_statement_ran_or_outside_a_connect_is_not_an_open_that_failed()
+    {
+        var whileReading = new NpgsqlException(
+            "Exception while reading from stream",
+            new IOException("Unable to read data from the transport connection: Connection reset by peer.",
+                new SocketException((int)SocketError.ConnectionReset)));
+
+        Assert.False(ProviderTraits.SaysCouldNotConnect(whileReading));
+        Assert.Null(OrseisRetry.ReasonToRetry(whileReading));
+        Assert.Null(OrseisRetry.ReasonToRetry(new SocketException((int)SocketError.ConnectionReset)));
+        Assert.Null(OrseisRetry.ReasonToRetry(new NpgsqlException("Failed to connect to 127.0.0.1:1", new InvalidOperationException())));
+        Assert.Null(OrseisRetry.ReasonToRetry(new IOException("Failed to connect to 127.0.0.1:1", new SocketException((int)SocketError.ConnectionReset))));
+    }
+
     [Fact]
     public void A_unit_of_work_runs_again_after_a_transient_rollback_or_a_break_before_its_commit_never_after_a_commit_of_unknown_outcome()
     {

@@ -1,3 +1,5 @@
+using System.Net.Sockets;
+
 namespace Orseis.Execution.Providers;
 
 /// <summary>
@@ -41,15 +43,21 @@ internal sealed partial class ProviderTraits
         ProviderErrors.ReadInt(error, "Number") is MySqlUnableToConnect or MySqlTooManyConnections;
 
     /// <summary>
-    /// Npgsql: SQLSTATE <c>57P03</c> (starting up or shutting down) or <c>53300</c> (too many connections), and its connect
-    /// that timed out (a restarting server accepted the socket and did not answer yet): "Failed to connect to &lt;host&gt;"
-    /// around a <see cref="TimeoutException"/>, which a statement's timeout never reads.
+    /// Npgsql: SQLSTATE <c>57P03</c> (starting up or shutting down) or <c>53300</c> (too many connections), and its TCP
+    /// connect that failed: "Failed to connect to &lt;host&gt;", which Npgsql (7 to 10) raises only from the loop that
+    /// connects the socket, before its startup message is written, around what the connect threw: a
+    /// <see cref="SocketException"/> of any code (refused, or reset: a server shutting down closes its
+    /// listening socket and resets the connections the kernel had queued that it never accepted) or a
+    /// <see cref="TimeoutException"/> (a restarting server accepted the socket and did not answer yet), which a
+    /// statement's timeout never reads. A reset read while a statement runs is "Exception while reading from stream":
+    /// not this.
     /// </summary>
     private static bool NpgsqlCouldNotConnect(Exception error)
     {
         if (ProviderErrors.IsType(error, "Npgsql.PostgresException"))
             return ProviderErrors.ReadString(error, "SqlState") is "57P03" or "53300";
-        return ProviderErrors.IsType(error, "Npgsql.NpgsqlException") && error.InnerException is TimeoutException &&
-               error.Message.StartsWith("Failed to connect", StringComparison.Ordinal);
+        return ProviderErrors.IsType(error, "Npgsql.NpgsqlException") &&
+               error.InnerException is TimeoutException or SocketException &&
+               error.Message.StartsWith("Failed to connect to ", StringComparison.Ordinal);
     }
 }
