@@ -83,8 +83,8 @@ public static class OrseisRetry
     /// <summary>
     /// An error that only an open can raise and that says the server could not be reached or could not take the connection
     /// yet: a socket refused, timed out or unreachable anywhere in the chain, or a provider's own error that says so
-    /// (<see cref="ProviderTraits.CouldNotConnect"/>: MySQL's 1042 and 1040, PostgreSQL's 57P03 and
-    /// 53300, Npgsql's connect that failed: refused, reset or timed out). A provider error raised by a statement leaves its connection open or is
+    /// (<see cref="ProviderTraits.CouldNotConnect"/>: MySQL's 1042 and 1040, PostgreSQL's 57P03 and 53300, Npgsql's connect
+    /// that failed: refused, reset or timed out). A provider error raised by a statement leaves its connection open or is
     /// turned into a <see cref="ConnectionBrokenException"/>, so none of these comes from a statement.
     /// </summary>
     private static bool FailedToConnect(Exception error)
