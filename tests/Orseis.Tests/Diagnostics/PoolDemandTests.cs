@@ -18,7 +18,7 @@ public sealed class PoolDemandTests
         const int Callers = 128;
         using var telemetry = new PoolTelemetry(
             "demand-" + Guid.NewGuid().ToString("N"), "sqlite", Callers, new DiagnosticsOptions { Detectors = FindingKind.Saturation });
-        int most = 0;
+        long most = 0;
         long opens = 0;
         var until = DateTime.UtcNow + TimeSpan.FromSeconds(1);
         Thread[] threads = [.. Enumerable.Range(0, Callers).Select(_ => new Thread(() =>
@@ -39,7 +39,7 @@ public sealed class PoolDemandTests
                 }
             }
 
-            InterlockedMax(ref most, mine);
+            Peaks.Raise(ref most, mine);
             Interlocked.Add(ref opens, n);
         }))];
         foreach (Thread t in threads)
@@ -78,17 +78,5 @@ public sealed class PoolDemandTests
         Assert.False(telemetry.OpenStarting(async: true).Queued(4));
         foreach (Microsoft.Data.Sqlite.SqliteConnection c in connections)
             c.Dispose();
-    }
-
-    private static void InterlockedMax(ref int target, int value)
-    {
-        int seen = Volatile.Read(ref target);
-        while (value > seen)
-        {
-            int was = Interlocked.CompareExchange(ref target, value, seen);
-            if (was == seen)
-                return;
-            seen = was;
-        }
     }
 }
