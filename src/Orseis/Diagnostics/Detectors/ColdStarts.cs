@@ -38,11 +38,7 @@ internal sealed class ColdStarts(
     // 1 while it goes on (read without the lock at every open's start), with what the wave measured and its verdict.
     private int _burst;
     private long _burstSince;
-    private double _burstLowOpenMs = double.NaN;
-    private bool _burstJudged;
-    private bool _burstCold;
-    private double _burstWorkMs = double.NaN;
-    private long _burstConnects;
+    private FirstBurst _burstSeen;
 
     /// <summary>How long after the wave's last open its holds still out are waited for before it is judged without them.</summary>
     internal static readonly TimeSpan HoldsWait = TimeSpan.FromSeconds(10);
@@ -167,7 +163,7 @@ internal sealed class ColdStarts(
         {
             if (Volatile.Read(ref _burst) == 0 || started <= _burstSince || log.Time.GetElapsedTime(_burstSince) > BurstLimit)
                 return null;
-            return new FirstBurst(_burstLowOpenMs, _burstConnects, _burstJudged, _burstCold, _burstWorkMs);
+            return _burstSeen;
         }
     }
 
@@ -525,10 +521,7 @@ internal sealed class ColdStarts(
     private void BurstFrom(in ColdWave wave)
     {
         _burstSince = _lastOpenEnd; // an open begun by then is the wave's crowd (Overlaps); any later one, a late caller
-        _burstLowOpenMs = wave.LowOpenMs;
-        _burstConnects = wave.Connects;
-        _burstJudged = _burstCold = false;
-        _burstWorkMs = double.NaN;
+        _burstSeen = new FirstBurst(wave.LowOpenMs, wave.Connects, Judged: false, Cold: false, WorkMs: double.NaN);
         Volatile.Write(ref _burst, 1);
     }
 
@@ -540,9 +533,7 @@ internal sealed class ColdStarts(
             lock (_lock)
             {
                 // The burst's verdict, for its late callers: the wave's, judged before any later wave ends.
-                _burstJudged = true;
-                _burstCold = cold;
-                _burstWorkMs = ColdStartRule.WorkMs(verdict);
+                _burstSeen = _burstSeen with { Judged = true, Cold = cold, WorkMs = ColdStartRule.WorkMs(verdict) };
             }
 
             if (cold)
