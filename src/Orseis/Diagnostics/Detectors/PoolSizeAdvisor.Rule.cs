@@ -86,8 +86,8 @@ internal sealed partial class PoolSizeAdvisor
     /// raised although its holds were stretched (<see cref="Stretch"/>): a connection released sat free while the caller it
     /// was handed to waited for a CPU, and more connections overlap more of that wait. Measured on MariaDB beside a CPU hog
     /// (docs/results/diagnostics/pool-size-hog-2026-11-30f.md): 36 callers of 5 ms on a pool of 12 read 0.52 to 0.68 taken,
-    /// their holds stretched 1.3 to 2.3 times, and a pool of 36 passed 1.4 to 2.6 times as much; a server saturating the
-    /// CPUs (12 callers of a CPU-heavy statement on a pool of 4) read 0.86 to 0.88, and a pool of 12 passed no more.
+    /// their median holds up to 1.83 times the uncontended one, and a pool of 36 passed 1.45 to 2.57 times as much; a server
+    /// saturating the CPUs (12 callers of a CPU-heavy statement on a pool of 4) read 0.86 to 0.88, and 12 passed no more.
     /// </summary>
     internal const double FreeBetween = 0.75;
 
@@ -183,7 +183,7 @@ internal sealed partial class PoolSizeAdvisor
         // overlap more waits (see Stretch). Judged on this advisor's own holds while callers queued, unknown otherwise.
         // Stretched holds too, when the CPUs were busy with work not this process's and the connections sat free in the pool
         // for more than a quarter of the time callers queued (see FreeBetween): the woken callers ran late, and more
-        // connections overlap more of that wait (a pool of 12 behind 36 callers of 5 ms beside a CPU hog passed 1.4 to 2.6
+        // connections overlap more of that wait (a pool of 12 behind 36 callers of 5 ms beside a CPU hog passed 1.45 to 2.57
         // times as much at 36). Holds a saturated server stretches keep the pool taken: those stay a line.
         double? taken = queuedRate is { } rateQueued && queuedMeanHold is { } meanQueued && maxPoolSize is { } pool
             ? (rateQueued * (meanQueued + uncontendedOpen.Time).TotalSeconds + heldNow) / pool
