@@ -75,16 +75,22 @@ internal sealed partial class PoolSizeAdvisor
 
     /// <summary>
     /// Why a pool the releases kept short of busy is raised (<see cref="Advice.BetweenHolds"/>): the holds were not
-    /// stretched and this process spent little CPU on each release, so the rest went between holds, waiting; empty otherwise.
+    /// stretched, or stretched but taking under <see cref="FreeBetween"/> of the pool on CPUs other work kept busy, and this
+    /// process spent little CPU on each release, so the rest went between holds, waiting; empty otherwise.
     /// </summary>
     private string Between(Advice a)
     {
         if (a.BetweenHolds is not var (median, uncontended, cpu, need) || a.QueuedBusy is not { } busy || maxPoolSize is not { } cap)
             return "";
         var c = CultureInfo.InvariantCulture;
+        string holds = median.Ticks <= uncontended.Ticks * Stretch
+            ? string.Create(c, $"but the holds were not longer than they need (median {median.TotalMilliseconds:0.###} ms, ") +
+              string.Create(c, $"uncontended {uncontended.TotalMilliseconds:0.###} ms) ")
+            : string.Create(c, $"and the holds were stretched (median {median.TotalMilliseconds:0.###} ms, ") +
+              string.Create(c, $"uncontended {uncontended.TotalMilliseconds:0.###} ms), but even at their own length they took only ") +
+              string.Create(c, $"{a.Taken:P0} of the pool: its connections sat free the rest of the time, the CPUs {a.CpuBusy:P0} busy ");
         return string.Create(c, $"while callers queued, the releases and the holds under way kept {busy:0.##} of {cap} ") +
-               string.Create(c, $"connections busy ({busy / cap:P0}), but the holds were not longer than they need ") +
-               string.Create(c, $"(median {median.TotalMilliseconds:0.###} ms, uncontended {uncontended.TotalMilliseconds:0.###} ms) ") +
+               string.Create(c, $"connections busy ({busy / cap:P0}), ") + holds +
                string.Create(c, $"and this process spent {cpu.TotalMilliseconds:0.###} ms of CPU per release ") +
                string.Create(c, $"of the {need.TotalMilliseconds:0.###} ms a connection needs: the rest went between holds ") +
                "(handing a connection over, the provider's reset inside Open, the woken caller run late), waiting, and more " +

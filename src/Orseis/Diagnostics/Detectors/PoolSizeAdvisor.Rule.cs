@@ -71,7 +71,25 @@ internal sealed partial class PoolSizeAdvisor
         /// queued, this process's CPU per release and what a connection needs per release.
         /// </summary>
         public (TimeSpan Median, TimeSpan Uncontended, TimeSpan Cpu, TimeSpan Need)? BetweenHolds { get; init; }
+
+        /// <summary>
+        /// The share of Max Pool Size taken while callers queued, the releases then priced at their own mean hold (with the
+        /// provider's part inside Open) and the holds under way: the rest of the pool's time its connections sat free while
+        /// callers queued (<see cref="FreeBetween"/>); null when not worked out.
+        /// </summary>
+        public double? Taken { get; init; }
     }
+
+    /// <summary>
+    /// The share of Max Pool Size taken (<see cref="Advice.Taken"/>) below which, with the CPUs busy
+    /// (<see cref="CpuBoundShare"/>) and this process spending little of them (<see cref="CpuShareOfNeed"/>), a queue is
+    /// raised although its holds were stretched (<see cref="Stretch"/>): a connection released sat free while the caller it
+    /// was handed to waited for a CPU, and more connections overlap more of that wait. Measured on MariaDB beside a CPU hog
+    /// (docs/results/diagnostics/pool-size-hog-2026-11-30f.md): 36 callers of 5 ms on a pool of 12 read 0.52 to 0.68 taken,
+    /// their median holds up to 1.83 times the uncontended one, and a pool of 36 passed 1.45 to 2.57 times as much; a server
+    /// saturating the CPUs (12 callers of a CPU-heavy statement on a pool of 4) read 0.86 to 0.88, and 12 passed no more.
+    /// </summary>
+    internal const double FreeBetween = 0.75;
 
     /// <summary>
     /// How much longer than the uncontended hold the median hold while callers queued may be for the connections not to
@@ -105,13 +123,14 @@ internal sealed partial class PoolSizeAdvisor
     /// <paramref name="cpuPerRelease"/>: this process's CPU time per release while callers queued (unknown when null): a
     /// queue is CPU-bound only if that is at least <see cref="CpuShareOfNeed"/> of what a connection needs per release:
     /// <paramref name="need"/>, the fastest holds' time (with the provider's part inside Open) while callers queued, or the
-    /// uncontended hold and time inside Open when null.
+    /// uncontended hold and time inside Open when null. <paramref name="queuedMeanHold"/>: the mean hold of the releases made
+    /// while callers queued (unknown when null), which prices how much of the pool they took (<see cref="Advice.Taken"/>).
     /// </summary>
     public Advice? Advise(
         HoldTimes holds, double meanDemand, long queuedOpens, long opens, bool report, long lastStarved = 0,
         double? queuedRate = null, TimeSpan? uncontended = null, TimeSpan? whileQueued = null, OpenTime? inOpen = null,
         TimeSpan? typical = null, OpenTime? typicalInOpen = null, double? demandHigh = null, double? cpuBusy = null,
-        double heldNow = 0, TimeSpan? cpuPerRelease = null, TimeSpan? need = null)
+        double heldNow = 0, TimeSpan? cpuPerRelease = null, TimeSpan? need = null, TimeSpan? queuedMeanHold = null)
     {
         (long first, long last) = holds.Span;
         if ((uncontended ?? holds.Percentile(HoldQuantile)) is not { } hold || last <= first)
@@ -162,9 +181,17 @@ internal sealed partial class PoolSizeAdvisor
         // Held no longer than they need, the pool short of busy all the same, this process's CPU little of each release: the
         // time went between holds (handed over, reset inside Open, the woken caller run late), waiting, and more connections
         // overlap more waits (see Stretch). Judged on this advisor's own holds while callers queued, unknown otherwise.
+        // Stretched holds too, when the CPUs were busy with work not this process's and the connections sat free in the pool
+        // for more than a quarter of the time callers queued (see FreeBetween): the woken callers ran late, and more
+        // connections overlap more of that wait (a pool of 12 behind 36 callers of 5 ms beside a CPU hog passed 1.45 to 2.57
+        // times as much at 36). Holds a saturated server stretches keep the pool taken: those stay a line.
+        double? taken = queuedRate is { } rateQueued && queuedMeanHold is { } meanQueued && maxPoolSize is { } pool
+            ? (rateQueued * (meanQueued + uncontendedOpen.Time).TotalSeconds + heldNow) / pool
+            : null;
+        bool freeBetween = cpuBusy >= CpuBoundShare && taken < FreeBetween;
         (TimeSpan, TimeSpan, TimeSpan, TimeSpan)? between = null;
         if (heldUp is not null && !cpuBound && waits && queuedRate is not null && ByKind(MedianQuantile).WhileQueued is { } median
-            && median.Ticks <= queuedHold.Ticks * Stretch)
+            && (median.Ticks <= queuedHold.Ticks * Stretch || freeBetween))
         {
             between = (median, queuedHold, cpuPerRelease!.Value, needs);
         }
@@ -177,6 +204,7 @@ internal sealed partial class PoolSizeAdvisor
             CpuPerRelease = heldUp is not null && cpuBusy >= CpuBoundShare && waits ? (cpuPerRelease, needs) : null,
             QueuedBusy = queued ? queuedBusy : null,
             BetweenHolds = raise ? between : null,
+            Taken = queued ? taken : null,
         };
         if (raise && report)
         {

@@ -72,6 +72,10 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
     private long _queuedOpens;
     private long _nextCheck;
 
+    // The time the releases made while callers queued had held their connections (ticks), summed: with their count, their
+    // mean hold, which says how much of the pool's time went inside holds and how much between them (see Advise's gap).
+    private long _queuedHeldTicks;
+
     // How busy the CPUs were while callers queued: read at each check and report (see PoolSizeCpu). Made with the advisor
     // while a detector is on (its first reading is the baseline, "since this was made"). With none, at the first report: no
     // observer hears an open then, so no caller is seen to queue and the advice never uses the CPUs (only a queue's advice
@@ -133,7 +137,10 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
         Interlocked.Add(ref _held, -((1L << HeldCountShift) + Since(release.Holder.Started)));
         int kind = release.Holder.Kind is >= 0 and <= HoldKinds.Max ? release.Holder.Kind : 0;
         if (Volatile.Read(ref _queuing) > 0 && Volatile.Read(ref _queuingSince) != 0)
+        {
             Interlocked.Increment(ref _queuedByKind[kind]);
+            Interlocked.Add(ref _queuedHeldTicks, release.Held.Ticks);
+        }
         HoldTimes ofKind = Volatile.Read(ref _byKind[kind]) ?? OfKind(kind);
         ofKind.Record(release.Holder.Started, release.At, release.Held);
         // Only a raise is reported while the load runs, and a raise needs queued opens: a pool nobody queued on is never
@@ -254,6 +261,15 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
         return releases >= 10 && seconds > 0 ? releases / seconds : null;
     }
 
+    /// <summary>The mean hold of the releases made while callers queued; null before any.</summary>
+    private TimeSpan? QueuedMeanHold()
+    {
+        long releases = 0;
+        for (int kind = 0; kind <= HoldKinds.Max; kind++)
+            releases += Interlocked.Read(ref _queuedByKind[kind]);
+        return releases == 0 ? null : TimeSpan.FromTicks(Interlocked.Read(ref _queuedHeldTicks) / releases);
+    }
+
     public override void Describe(ReportFigures figures)
     {
         HoldTimes holds = HoldTimes.Combined(_byKind);
@@ -278,7 +294,7 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
         TimeSpan? cpuPerRelease = rate > 0 && Cpu.ProcessCoresQueued() is { } cores ? TimeSpan.FromSeconds(cores / rate.Value) : null;
         return Advise(holds, meanDemand, queuedOpens, opens, report, lastStarved, rate,
             uncontended, whileQueued, InOpen(HoldQuantile), holds.Mean(), InOpen(null), Demand(DemandQuantile), Cpu.BusyShare(),
-            HeldNow(), cpuPerRelease, Need());
+            HeldNow(), cpuPerRelease, Need(), QueuedMeanHold());
     }
 
     /// <summary>

@@ -22,6 +22,17 @@ public sealed class PoolSizeBetweenHoldsTests
         });
     }
 
+    /// <summary>Readings of a machine whose CPUs are idle but for this process, taking <paramref name="cores"/> of them.</summary>
+    private static PoolSizeCpu Idle(Fake fake, double cores)
+    {
+        long start = fake.Now;
+        return new PoolSizeCpu(fake.Time, () =>
+        {
+            double seconds = fake.Time.GetElapsedTime(start).TotalSeconds;
+            return new PoolSizeCpu.Reading(fake.Now, TimeSpan.FromSeconds(seconds * cores), 0, 1000 + (long)(seconds * 1e6));
+        });
+    }
+
     /// <summary>
     /// Twenty callers arrive at once at a pool of 5; four waves of five hold a connection <paramref name="holdMs"/> each,
     /// and each wave's connections reach the next five callers <paramref name="gapMs"/> after they were released.
@@ -83,5 +94,37 @@ public sealed class PoolSizeBetweenHoldsTests
         ReportFigures line = Burst(stretched, new PoolSizeAdvisor(stretched.Log, 5, reportsFindings: true, Shared(stretched, 0.02)), [100, 250, 250, 250], 0);
         Assert.Contains("the connections mostly wait", line.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.Empty(stretched.Findings(FindingKind.PoolSize));
+    }
+
+    [Fact]
+    public void Stretched_holds_on_CPUs_other_work_keeps_busy_with_the_connections_free_a_third_of_the_time_are_raised()
+    {
+        // Holds stretched from 100 ms to 250 ms, 100 ms between a release and the next hold, this process 0.02 of a core on
+        // CPUs all busy (a CPU hog beside it): the releases, at their own mean hold (200 ms), took 600 of the 900 ms x 5
+        // connections the callers queued for: the connections sat free a third of the time, waiting for the woken callers.
+        var fake = new Fake();
+        ReportFigures figures = Burst(fake, new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true, Shared(fake, 0.02)), [100, 250, 250, 250], 100);
+        Assert.Equal(11, figures.RecommendedMaxPoolSize);
+        Assert.Contains("raise Max Pool Size from 5 to 11", figures.PoolSizeAdvice, StringComparison.Ordinal);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.PoolSize));
+        Assert.Matches(@"and the holds were stretched \(median 2\d\d(\.\d+)? ms, uncontended (9\d|1\d\d)(\.\d+)? ms\)", finding.Message);
+        Assert.Contains("they took only 67 % of the pool: its connections sat free the rest of the time, the CPUs 100 % busy", finding.Message, StringComparison.Ordinal);
+        Assert.Contains("raise Max Pool Size to 11", finding.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Stretched_holds_with_free_connections_stay_a_line_when_the_CPUs_are_not_busy_or_the_pool_was_taken()
+    {
+        // The same gaps on idle CPUs: nothing says the woken callers waited for a CPU (a server or thread pool saturated).
+        var idle = new Fake();
+        ReportFigures line = Burst(idle, new PoolSizeAdvisor(idle.Log, 5, reportsFindings: true, Idle(idle, 0.02)), [100, 250, 250, 250], 100);
+        Assert.Contains("connections were held longer than they need", line.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Empty(idle.Findings(FindingKind.PoolSize));
+
+        // CPUs busy, but 20 ms between holds: the releases took 600 of 660 ms x 5 (91 %), the holds a saturated server's.
+        var taken = new Fake();
+        ReportFigures busy = Burst(taken, new PoolSizeAdvisor(taken.Log, 5, reportsFindings: true, Shared(taken, 0.02)), [100, 250, 250, 250], 20);
+        Assert.Contains("the connections mostly wait", busy.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Empty(taken.Findings(FindingKind.PoolSize));
     }
 }
