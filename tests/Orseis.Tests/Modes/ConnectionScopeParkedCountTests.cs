@@ -93,6 +93,47 @@ public sealed class ConnectionScopeParkedCountTests() : RecordedScopeTest("creat
     }
 
     [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task A_listed_scope_whose_call_does_not_park_leaves_the_list(bool timed)
+    {
+        await using Database db = Open(timed);
+        PoolTelemetry telemetry = db.Pool.Telemetry;
+        // The pool's memory says a pause follows Paused: a call running it gives its connection back instead of parking.
+        const string Busy = "select 1 as busy_statement";
+        const string Paused = "select 2 as the_statement_a_pause_follows";
+        Assert.NotEqual(ParkMemory.KeyOf(Busy) & (ParkMemory.Cells - 1), ParkMemory.KeyOf(Paused) & (ParkMemory.Cells - 1));
+        for (int i = 0; i < ParkMemory.Threshold; i++)
+            db.Pool.ParkMemory.Unused(ParkMemory.KeyOf(Paused));
+        await using (db.BeginScope())
+        {
+            for (int call = 0; call <= ScopeSlot.ListEvery; call++)
+                await db.ScalarAsync<long>(Busy);
+            Assert.Equal(1, telemetry.ListedSlots);
+
+            Assert.Equal(2, await db.ScalarAsync<long>(Paused));
+            Assert.Equal(0, telemetry.ListedSlots);
+            PoolReport report = db.GetPoolReport();
+            Assert.Equal(0, report.ParkedConnections);
+            Assert.Equal(0, report.InUse);
+            Assert.Equal(0, Source.OpenConnections);
+
+            for (int call = 0; call < 3 * ScopeSlot.ListEvery; call++)
+            {
+                await db.ScalarAsync<long>(Busy);
+                Assert.Equal(1, db.GetPoolReport().ParkedConnections);
+                Assert.Equal(0, db.GetPoolReport().InUse);
+            }
+
+            Assert.Equal(1, telemetry.ListedSlots);
+        }
+
+        Assert.Equal(0, telemetry.ListedSlots);
+        Assert.Equal(0, db.GetPoolReport().ParkedConnections);
+        Assert.Equal(0, Source.OpenConnections);
+    }
+
+    [Theory]
     [InlineData(false, false)]
     [InlineData(true, false)]
     [InlineData(false, true)]

@@ -169,7 +169,7 @@ internal sealed class ScopeSlot
         if (Volatile.Read(ref _state) is { } state)
             return Refused(state); // parked already (a concurrent call's), or ended
         if (failed && connection.State != ConnectionState.Open)
-            return false;
+            return NotParked();
 
         // A scope whose parked connection went back unused pauses longer than the window between calls (an HTTP call, a
         // delay): parking there only holds a connection idle. It parks one call in four, to notice calls coming back to back
@@ -189,7 +189,7 @@ internal sealed class ScopeSlot
         }
 
         if (Volatile.Read(ref _unused) > 0 ? (Interlocked.Increment(ref _releases) & 3) != 0 : _memory.Skips(key))
-            return false;
+            return NotParked();
 
         // The call's hold ends and the park's facts are written before the compare-exchange publishes them: the next taker
         // reads them after its own. An untimed hold's end is a counter and a look at the clock, which cannot throw. In a
@@ -242,7 +242,18 @@ internal sealed class ScopeSlot
     }
 
     /// <summary>
-    /// Takes the slot out of the pool's list (its connection went back idle): its next parks are counted in the pool's count.
+    /// A call's connection goes back to the pool instead of parking: a listed slot leaves the list, which would otherwise keep
+    /// a scope never disposed whose last call did not park (the sweep never looks at a slot with nothing parked).
+    /// </summary>
+    private bool NotParked()
+    {
+        if (Volatile.Read(ref _listed) != 0)
+            Unlist();
+        return false;
+    }
+
+    /// <summary>
+    /// Takes the slot out of the pool's list (its connection went back idle, or a call's did not park): its next parks are counted in the pool's count.
     /// A park that raced the unlisting and is still uncounted in the state goes back to the pool here, unless its own look
     /// (<see cref="Recount"/>) takes it first.
     /// </summary>
