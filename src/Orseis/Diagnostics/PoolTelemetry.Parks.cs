@@ -138,7 +138,7 @@ internal sealed partial class PoolTelemetry
         return now != 0 || !ParkTimed ? now : Now();
     }
 
-    /// <summary><see cref="Parked"/> for an untimed hold (<see cref="HolderTable.NoHold"/>), counted here: nothing to end but the count.</summary>
+    /// <summary><see cref="Parked"/> for an untimed hold (<see cref="HolderTable.NoHold"/>), counted here: nothing else to end.</summary>
     public long ParkedUntimed()
     {
         Interlocked.Increment(ref _parked);

@@ -8,7 +8,8 @@ namespace Orseis.Tests.Modes;
 /// The count reads exact after every call and during one, the list empties as scopes end or their connection goes back
 /// idle, and readers racing scopes that take, park, list and unlist never read a connection twice or a negative count.
 /// </summary>
-public sealed class ConnectionScopeParkedCountTests() : RecordedScopeTest("create table items (id integer primary key)", "insert into items (id) values (1), (2), (3)")
+public sealed class ConnectionScopeParkedCountTests()
+    : RecordedScopeTest("create table items (id integer primary key)", "insert into items (id) values (1), (2), (3)")
 {
     [Theory]
     [InlineData(false)]

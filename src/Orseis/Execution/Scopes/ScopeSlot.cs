@@ -253,7 +253,8 @@ internal sealed class ScopeSlot
     }
 
     /// <summary>
-    /// Takes the slot out of the pool's list (its connection went back idle, or a call's did not park): its next parks are counted in the pool's count.
+    /// Takes the slot out of the pool's list (its connection went back idle, or a call's did not park): its next parks are
+    /// counted in the pool's count.
     /// A park that raced the unlisting and is still uncounted in the state goes back to the pool here, unless its own look
     /// (<see cref="Recount"/>) takes it first.
     /// </summary>
