@@ -32,8 +32,9 @@ internal sealed partial class PoolTelemetry
     private long _scopeReuses;
     private long _parkedTicks;
     private readonly Lock _listedLock = new();
-    private Execution.Scopes.ScopeSlot[] _listed = [];
+    private Execution.Scopes.ScopeSlot?[] _listed = [];
     private int _listedCount;
+    private int _listVersion; // even while the list stands still, odd while ListSlot or UnlistSlot changes it (under the lock)
 
     /// <summary>Connections parked in scopes now.</summary>
     public long ParkedNow => Math.Max(0, ParkedRaw);
@@ -41,7 +42,8 @@ internal sealed partial class PoolTelemetry
     /// <summary>
     /// Connections parked in scopes now, unclamped: those counted in <c>_parked</c> and those parked uncounted in listed
     /// slots. The listed slots are read between two reads of <c>_parked</c>, again while it moved (a park leaving a listed
-    /// slot's state for the count, or back, as the slot is listed or unlisted), so a connection is not seen twice.
+    /// slot's state for the count, or back, as the slot is listed or unlisted), so a connection is not seen twice; and
+    /// without the list's lock, again while the list changed (its version), under the lock after a few tries.
     /// </summary>
     internal long ParkedRaw
     {
@@ -49,24 +51,48 @@ internal sealed partial class PoolTelemetry
         {
             if (Volatile.Read(ref _listedCount) == 0)
                 return Interlocked.Read(ref _parked);
+            for (int attempt = 0; attempt < 4; attempt++)
+            {
+                int version = Volatile.Read(ref _listVersion);
+                if ((version & 1) != 0)
+                {
+                    Thread.SpinWait(4);
+                    continue;
+                }
+
+                // Interlocked.Read is a full fence: the slots are read after the version and before its second read.
+                long before = Interlocked.Read(ref _parked);
+                long uncounted = CountUncounted(Volatile.Read(ref _listed), Volatile.Read(ref _listedCount));
+                long after = Interlocked.Read(ref _parked);
+                if (after == before && Volatile.Read(ref _listVersion) == version)
+                    return after + uncounted;
+            }
+
             lock (_listedLock)
             {
                 for (int attempt = 0; ; attempt++)
                 {
                     long before = Interlocked.Read(ref _parked);
-                    long uncounted = 0;
-                    for (int i = 0; i < _listedCount; i++)
-                    {
-                        if (_listed[i].HoldsUncountedPark)
-                            uncounted++;
-                    }
-
+                    long uncounted = CountUncounted(_listed, _listedCount);
                     long after = Interlocked.Read(ref _parked);
                     if (after == before || attempt == 3)
                         return after + uncounted;
                 }
             }
         }
+    }
+
+    private static long CountUncounted(Execution.Scopes.ScopeSlot?[] listed, int count)
+    {
+        long uncounted = 0;
+        count = Math.Min(count, listed.Length);
+        for (int i = 0; i < count; i++)
+        {
+            if (Volatile.Read(ref listed[i]) is { HoldsUncountedPark: true })
+                uncounted++;
+        }
+
+        return uncounted;
     }
 
     /// <summary>Slots listed now (<see cref="ListSlot"/>): for tests.</summary>
@@ -82,14 +108,21 @@ internal sealed partial class PoolTelemetry
         {
             if (slot.ListedIndex >= 0)
                 return;
+            Interlocked.Increment(ref _listVersion); // odd: readers without the lock read again
             if (_listedCount == _listed.Length)
-                Array.Resize(ref _listed, Math.Max(4, _listed.Length * 2));
+            {
+                Execution.Scopes.ScopeSlot?[] grown = new Execution.Scopes.ScopeSlot?[Math.Max(4, _listed.Length * 2)];
+                Array.Copy(_listed, grown, _listedCount);
+                Volatile.Write(ref _listed, grown);
+            }
+
             slot.ListedIndex = _listedCount;
-            _listed[_listedCount] = slot;
+            Volatile.Write(ref _listed[_listedCount], slot);
             Volatile.Write(ref _listedCount, _listedCount + 1);
             slot.MarkListed(true);
             if (slot.Ended)
                 RemoveListed(slot); // the end may have looked before the slot was listed: it holds nothing parked now
+            Volatile.Write(ref _listVersion, _listVersion + 1);
         }
     }
 
@@ -104,7 +137,9 @@ internal sealed partial class PoolTelemetry
         {
             if (slot.ListedIndex < 0)
                 return false;
+            Interlocked.Increment(ref _listVersion);
             RemoveListed(slot);
+            Volatile.Write(ref _listVersion, _listVersion + 1);
             return true;
         }
     }
@@ -114,10 +149,10 @@ internal sealed partial class PoolTelemetry
         slot.MarkListed(false); // a full fence: a park after it counts itself; the caller looks at one before it
         int index = slot.ListedIndex;
         int last = _listedCount - 1;
-        Execution.Scopes.ScopeSlot moved = _listed[last];
-        _listed[index] = moved;
+        Execution.Scopes.ScopeSlot moved = _listed[last]!;
+        Volatile.Write(ref _listed[index], moved);
         moved.ListedIndex = index;
-        _listed[last] = null!;
+        Volatile.Write(ref _listed[last], null);
         slot.ListedIndex = -1;
         Volatile.Write(ref _listedCount, last);
     }
