@@ -79,7 +79,7 @@ internal sealed partial class PoolTelemetry
             Guard(static (self, held) => self._instruments.UseTime.Record(held.TotalSeconds, self.Tags), held);
         if (EventsOn)
         {
-            long inUse = Math.Max(0, taken - ParkedRaw);
+            long inUse = Math.Max(0, taken - Interlocked.Read(ref _parked));
             Guard(static (self, state) => OrseisEventSource.Log.Released(
                 self.PoolName, state.held.TotalMilliseconds, (int)state.inUse), (held, inUse));
         }

@@ -129,7 +129,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     public long Commands => Interlocked.Read(ref _commands);
 
     /// <summary>Connections held by calls now: those taken from the pool less those parked in scopes (<see cref="ParkedNow"/>).</summary>
-    public long InUse => Math.Max(0, TakenOf(Interlocked.Read(ref _counts)) - ParkedRaw);
+    public long InUse => Math.Max(0, TakenOf(Interlocked.Read(ref _counts)) - Interlocked.Read(ref _parked));
 
     public long Pending => PendingOf(Interlocked.Read(ref _counts));
 

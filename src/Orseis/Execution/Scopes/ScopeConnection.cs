@@ -42,12 +42,6 @@ internal sealed class ScopeConnection(ScopeSlot slot, DbConnection connection)
     public int ParkedKey;
 
     /// <summary>
-    /// Whether its park is counted in the pool's parked count (a locked increment, and a decrement when it is taken out);
-    /// false when it parked in a slot the pool lists, whose state counts it (<see cref="ScopeSlot.ListEvery"/>).
-    /// </summary>
-    public bool ParkCounted;
-
-    /// <summary>
     /// Calls that took it parked, while it is its slot's first connection (<see cref="ScopeSlot.Reuses"/>): counted by the
     /// call that took it, which owns the holder then, with no atomic.
     /// </summary>

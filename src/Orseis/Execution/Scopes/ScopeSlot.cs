@@ -18,17 +18,9 @@ namespace Orseis.Execution.Scopes;
 /// The slot's state is one reference: null when empty, the parked <see cref="ScopeConnection"/>, or <see cref="EndedMark"/>
 /// once the scope ended. A take is one compare-exchange (the parked one to null), a park one (null to the holder, its facts
 /// written before), the end one exchange (to the mark): a park that loses to the end finds the mark and gives its
-/// connection back itself, and the end gives back what it took out. The other atomics of a reused call: none once the
-/// pool lists the slot (<see cref="ListEvery"/>), else the pool's parked count down as it takes and up as it parks; its
-/// reuse is counted in the holder of the scope's first connection, which the call owns, or atomically in the slot for a
-/// later connection (the kept command needs none).
-/// </para>
-/// <para>
-/// A listed slot's park is counted by the slot's state itself: the pool's readers add the listed slots holding one
-/// (<see cref="Diagnostics.PoolTelemetry.ParkedRaw"/>). Each park records how it was counted on the holder
-/// (<see cref="ScopeConnection.ParkCounted"/>), and whoever takes it out (a call, the sweep, the end) moves what that park
-/// moved. A slot is listed by the call that makes its <see cref="ListEvery"/>-th reuse, and unlisted when its scope ends or
-/// its connection goes back idle (a scope never disposed is not kept by the list).
+/// connection back itself, and the end gives back what it took out. The other atomics of a reused call: the pool's parked
+/// count down as it takes and up as it parks; its reuse is counted in the holder of the scope's first connection, which
+/// the call owns, or atomically in the slot for a later connection (the kept command needs none).
 /// </para>
 /// <para>
 /// A parked connection is not held in the pool's telemetry: its hold ends when it parks and a new one starts when a call
@@ -50,12 +42,6 @@ internal sealed class ScopeSlot
     /// <summary>In a thread's cell (<see cref="ParkSweep.Register"/>), until the next sweep takes it out.</summary>
     internal const int InCell = 2;
 
-    /// <summary>
-    /// A slot is listed by the pool (its parks counted by its state, no shared count moved per call) at each multiple of this
-    /// many reuses while it is not: a scope of fewer calls costs no listing.
-    /// </summary>
-    internal const int ListEvery = 16;
-
     private readonly ParkSweep _sweep;
     private readonly ParkMemory _memory;
     private readonly Diagnostics.PoolTelemetry _telemetry;
@@ -71,7 +57,6 @@ internal sealed class ScopeSlot
     private long _foldedReuses; // the part of _reuses told to the pool's telemetry
     private int _unused; // parked connections the sweep gave back unused since the last reuse
     private int _releases; // calls that ended while _unused > 0
-    private int _listed; // 1 while the pool lists the slot: its parks are counted by its state (ScopeConnection.ParkCounted)
     // The last statement TryPark keyed, and its key: a call repeating it (the same string) is not hashed again. Two calls
     // of the scope ending at once may pair a text with the other's key: a wrong record in the park memory, nothing more.
     private string? _keyedText;
@@ -90,15 +75,6 @@ internal sealed class ScopeSlot
 
     /// <summary>The scope's statements, for the repeated-statement detector, made on the first one while it is on.</summary>
     public Diagnostics.Detectors.StatementRepeats? Repeats;
-
-    /// <summary>The slot's place in the pool's list, -1 when not listed: kept under the list's lock by the pool's telemetry.</summary>
-    internal int ListedIndex = -1;
-
-    /// <summary>Whether a park the slot's state counts is in it now (a listed slot's): for the pool's readers.</summary>
-    internal bool HoldsUncountedPark => Volatile.Read(ref _state) is ScopeConnection held && !Volatile.Read(ref held.ParkCounted);
-
-    /// <summary>Marks the slot listed or not, under the pool's list lock; a full fence.</summary>
-    internal void MarkListed(bool listed) => Interlocked.Exchange(ref _listed, listed ? 1 : 0);
 
     /// <summary>Whether the scope ended: nothing parks any more.</summary>
     public bool Ended => ReferenceEquals(Volatile.Read(ref _state), EndedMark);
@@ -141,17 +117,17 @@ internal sealed class ScopeSlot
         ScopeConnection parked = Unsafe.As<ScopeConnection>(state);
         // The first connection's holder is this call's now; the others' count is atomic: two takes of one scope can overlap
         // (a concurrent call parks its own connection, another takes it).
-        long reuses = parked.Primary ? ++parked.Reuses : Interlocked.Increment(ref _reuses);
+        if (parked.Primary)
+            parked.Reuses++;
+        else
+            Interlocked.Increment(ref _reuses);
         if (Volatile.Read(ref _unused) != 0)
             Volatile.Write(ref _unused, 0);
         _memory.Reused(parked.ParkedKey);
         Diagnostics.PoolTelemetry telemetry = _telemetry;
         DbConnection connection = parked.Connection;
         StackTrace? acquirer = forStream ? telemetry.CaptureAcquirer(heldAcrossCalls: true) : null;
-        lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parked.ParkedAt, parked.ParkCounted), parked);
-        // A busy scope's parks are counted by its state from now on (the pool lists it), with no shared count to move.
-        if ((reuses & (ListEvery - 1)) == 0 && Volatile.Read(ref _listed) == 0)
-            telemetry.ListSlot(this);
+        lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parked.ParkedAt), parked);
         return true;
     }
 
@@ -169,7 +145,7 @@ internal sealed class ScopeSlot
         if (Volatile.Read(ref _state) is { } state)
             return Refused(state); // parked already (a concurrent call's), or ended
         if (failed && connection.State != ConnectionState.Open)
-            return NotParked();
+            return false;
 
         // A scope whose parked connection went back unused pauses longer than the window between calls (an HTTP call, a
         // delay): parking there only holds a connection idle. It parks one call in four, to notice calls coming back to back
@@ -189,86 +165,27 @@ internal sealed class ScopeSlot
         }
 
         if (Volatile.Read(ref _unused) > 0 ? (Interlocked.Increment(ref _releases) & 3) != 0 : _memory.Skips(key))
-            return NotParked();
+            return false;
 
         // The call's hold ends and the park's facts are written before the compare-exchange publishes them: the next taker
-        // reads them after its own. An untimed hold's end is a counter and a look at the clock, which cannot throw. In a
-        // listed slot the park is counted by the state the compare-exchange sets, else in the pool's count.
-        bool counted = Volatile.Read(ref _listed) == 0;
-        held.ParkCounted = counted;
-        held.ParkedAt = lease.Hold != Diagnostics.Detectors.HolderTable.NoHold
-            ? _telemetry.Parked(connection, lease.Hold, counted)
-            : counted ? _telemetry.ParkedUntimed() : _telemetry.ParkedUncounted();
+        // reads them after its own. An untimed hold's end is a counter and a look at the clock, which cannot throw.
+        held.ParkedAt = lease.Hold == Diagnostics.Detectors.HolderTable.NoHold
+            ? _telemetry.ParkedUntimed()
+            : _telemetry.Parked(connection, lease.Hold);
         held.ParkedKey = key;
         held.ParkedTick = _sweep.Tick;
         if (Interlocked.CompareExchange(ref _state, held, null) is { } first)
         {
             // A concurrent call parked first, or the scope ended meanwhile: the caller gives the connection back (its hold
             // ended already, so the release finds none to end).
-            if (counted)
-                _telemetry.ParkRefused();
+            _telemetry.ParkRefused();
             return Refused(first);
         }
-
-        // The compare-exchange is a full fence: the unlisting marks the slot, then looks at the state, fenced alike.
-        if (!counted && Volatile.Read(ref _listed) == 0 && !Recount(held))
-            return false;
 
         // The compare-exchange is a full fence: the sweep clears _queued, then reads the state, fenced alike.
         if (Volatile.Read(ref _queued) == NotQueued)
             _sweep.Register(this);
         return true;
-    }
-
-    /// <summary>
-    /// A park uncounted in a listed slot found it unlisted after its compare-exchange: no reader counts it. It takes its
-    /// connection back out and parks it again counted in the pool's count; false when that park is refused (the caller
-    /// gives the connection back). When another took it out first (a call, the sweep, the end, the unlisting's own look),
-    /// that one moved what the park moved: nothing.
-    /// </summary>
-    private bool Recount(ScopeConnection held)
-    {
-        if (Interlocked.CompareExchange(ref _state, null, held) != held)
-            return true;
-        held.ParkCounted = true;
-        _telemetry.ParkRecounted();
-        if (Interlocked.CompareExchange(ref _state, held, null) is { } first)
-        {
-            _telemetry.ParkRefused();
-            return Refused(first);
-        }
-
-        return true;
-    }
-
-    /// <summary>
-    /// A call's connection goes back to the pool instead of parking: a listed slot leaves the list, which would otherwise keep
-    /// a scope never disposed whose last call did not park (the sweep never looks at a slot with nothing parked).
-    /// </summary>
-    private bool NotParked()
-    {
-        if (Volatile.Read(ref _listed) != 0)
-            Unlist();
-        return false;
-    }
-
-    /// <summary>
-    /// Takes the slot out of the pool's list (its connection went back idle, or a call's did not park): its next parks are
-    /// counted in the pool's count.
-    /// A park that raced the unlisting and is still uncounted in the state goes back to the pool here, unless its own look
-    /// (<see cref="Recount"/>) takes it first.
-    /// </summary>
-    private void Unlist()
-    {
-        if (!_telemetry.UnlistSlot(this))
-            return;
-        if (Volatile.Read(ref _state) is ScopeConnection raced && !Volatile.Read(ref raced.ParkCounted) &&
-            Interlocked.CompareExchange(ref _state, null, raced) == raced)
-        {
-            // Its own now: how its park was counted is read again (the park may have recounted it meanwhile).
-            _telemetry.ParkGivenBack(raced.ParkedAt, raced.ParkCounted);
-            CloseParked(raced);
-        }
     }
 
     /// <summary>Marks the slot as found by the sweep <paramref name="where"/>; false when it is found already (or being put).</summary>
@@ -313,10 +230,8 @@ internal sealed class ScopeSlot
                 Interlocked.Increment(ref _unused);
                 _memory.Unused(parked.ParkedKey);
                 FoldReuses();
-                _telemetry.ParkGivenBack(parked.ParkedAt, parked.ParkCounted);
+                _telemetry.ParkGivenBack(parked.ParkedAt);
                 CloseParked(parked);
-                if (Volatile.Read(ref _listed) != 0)
-                    Unlist();
             }
         }
 
@@ -377,14 +292,11 @@ internal sealed class ScopeSlot
         // before it gives it back when it ends.
         object? state = Interlocked.Exchange(ref _state, EndedMark);
         FoldReuses();
-        // Nothing parks after the mark: a listed slot leaves the list (one listed meanwhile sees the mark and leaves it itself).
-        if (Volatile.Read(ref _listed) != 0)
-            _telemetry.UnlistSlot(this);
         if (state is null || ReferenceEquals(state, EndedMark))
             return null;
 
         ScopeConnection parked = Unsafe.As<ScopeConnection>(state);
-        _telemetry.ParkGivenBack(parked.ParkedAt, parked.ParkCounted);
+        _telemetry.ParkGivenBack(parked.ParkedAt);
         return parked;
     }
 
