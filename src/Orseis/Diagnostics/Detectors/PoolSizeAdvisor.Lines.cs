@@ -99,9 +99,9 @@ internal sealed partial class PoolSizeAdvisor
 
     /// <summary>Where the advised size comes from: Little's law with spare connections, or the callers' demand (the larger).</summary>
     private static string Reason(Advice a, int sized) =>
-        a.Recommended > sized
-            ? "the callers' demand: the size at which none queues"
-            : "Little's law's size";
+        a.Recommended > sized ? "the callers' demand: the size at which none queues"
+        : a.Recommended < sized ? "the most callers that wanted a connection at once: more are never taken"
+        : "Little's law's size";
 
     /// <summary>Little's law as measured: the throughput times every moment a connection is taken per release, by part.</summary>
     private static string Measured(Advice a)

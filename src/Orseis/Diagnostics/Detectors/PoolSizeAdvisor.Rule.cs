@@ -166,6 +166,11 @@ internal sealed partial class PoolSizeAdvisor
         double? heldUp = queued && share < PoolBoundShare ? share : null;
         if (queued)
             recommended = Math.Max(recommended, (int)Math.Ceiling(meanDemand)); // the one size that cannot pass less: see the class
+        // Never more than the most callers that wanted a connection at once: a connection past them is never taken (16
+        // callers queued on a pool of 12 were advised 17, Little's law's spare connections:
+        // docs/results/diagnostics/pool-size-server-bound-2026-11-30f.md).
+        if (queued && DemandMost is { } callers)
+            recommended = Math.Min(recommended, Math.Max(callers, (int)Math.Ceiling(meanDemand)));
         // Held longer than they need while the CPUs were busy: more connections add no CPU, they only lengthen the holds
         // (the sweep's short loads: holds 0.5 ms at 8 connections, 8 ms at 128; the demand advice lost up to a quarter).
         // ...but not when this process spent little CPU on each release against what a connection needs: then the holds

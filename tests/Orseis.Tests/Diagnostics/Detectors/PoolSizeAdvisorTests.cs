@@ -84,6 +84,30 @@ public sealed class PoolSizeAdvisorTests
     }
 
     [Fact]
+    public void A_queued_pool_is_never_advised_more_connections_than_callers_ever_wanted_at_once()
+    {
+        // 16 callers queued on a pool of 12, releases keeping 15 connections busy: Little's law with spare connections
+        // says 24, but no more than 16 callers ever wanted one at once, and a 17th connection would never be taken.
+        var fake = new Fake();
+        var advisor = new PoolSizeAdvisor(fake.Log, 12);
+        for (int i = 0; i < 100; i++)
+            advisor.OnOpenStarting(fake.Start(demand: i % 5 == 0 ? 12 : 16, inUse: 12));
+        HoldTimes holds = Load(fake, perSecond: 300, holdMs: 50); // 15 busy
+        PoolSizeAdvisor.Advice advice = advisor.Advise(holds, meanDemand: 15.2, queuedOpens: 2000, opens: 3000, report: true)!;
+        Assert.True(PoolSizeAdvisor.Sized(advice.Busy) > 16);
+        Assert.True(advice.Raise);
+        Assert.Equal(16, advice.Recommended);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.PoolSize));
+        Assert.Contains("raise Max Pool Size to 16 (the most callers that wanted a connection at once", finding.Message, StringComparison.Ordinal);
+
+        // Without a demand seen (no open heard), Little's law's size stands.
+        var unheard = new Fake();
+        PoolSizeAdvisor.Advice sized = new PoolSizeAdvisor(unheard.Log, 12).Advise(
+            Load(unheard, perSecond: 300, holdMs: 50), meanDemand: 15.2, queuedOpens: 2000, opens: 3000, report: true)!;
+        Assert.Equal(PoolSizeAdvisor.Sized(sized.Busy), sized.Recommended);
+    }
+
+    [Fact]
     public void A_handful_of_queued_opens_among_thousands_is_not_a_reason_to_raise()
     {
         var fake = new Fake();
