@@ -62,7 +62,7 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
 
     // The most callers that ever wanted a connection at once (the largest demand an open met), exact: a queued pool is
     // never advised more (a connection past them is never taken).
-    private int _demandMost;
+    private long _demandMost;
 
     // Callers inside Open that entered with the pool oversubscribed, since when the pool has held them up (0 while it
     // was still making its connections: see OnOpenStarting), and the time that added up to before. With the releases
@@ -119,7 +119,7 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
         Interlocked.Increment(ref _demandSamples);
         _demands.RecordMicroseconds(start.Demand);
         if (start.Demand > Volatile.Read(ref _demandMost))
-            RaiseDemandMost(start.Demand);
+            Peaks.Raise(ref _demandMost, start.Demand);
         if (Counts(start) && Interlocked.Increment(ref _queuing) == 1)
             Volatile.Write(ref _queuingSince, start.InUse >= maxPoolSize ? start.Started : 0);
     }
@@ -315,21 +315,8 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
             ? new OpenTime(measured, Measured: true)
             : default;
 
-    /// <summary>Raises <see cref="DemandMost"/> to <paramref name="demand"/> when that is more.</summary>
-    private void RaiseDemandMost(int demand)
-    {
-        int seen = Volatile.Read(ref _demandMost);
-        while (demand > seen)
-        {
-            int before = Interlocked.CompareExchange(ref _demandMost, demand, seen);
-            if (before == seen)
-                return;
-            seen = before;
-        }
-    }
-
     /// <summary>The most callers that wanted a connection at once; null before any open was heard.</summary>
-    private int? DemandMost => Volatile.Read(ref _demandMost) is > 0 and var most ? most : null;
+    private int? DemandMost => Volatile.Read(ref _demandMost) is > 0 and var most ? (int)most : null;
 
     /// <summary>
     /// The demand <paramref name="quantile"/> of callers met as they entered Open, at most (the top of its bucket); null
