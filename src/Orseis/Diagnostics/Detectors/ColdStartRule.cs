@@ -13,9 +13,10 @@ namespace Orseis.Diagnostics.Detectors;
 /// the floor while it connected (<see cref="Waited"/>): a fresh process whose own start-up made its opens slow never
 /// does;</item>
 /// <item>for a wave of async opens, the server's connect, as its fastest tenth of connecting opens reads it
-/// (<see cref="ServerConnectMs"/>, <see cref="ServerWasSlow"/>), took longer than the floor, with at least <see cref="ServerShare"/> of their time not the
-/// process's start-up, and at least <see cref="HarmShare"/> of the requests' time against their own work as the same
-/// pool's warm connections run it (<see cref="WorkMs"/>): the requests took at least twice their own work;</item>
+/// (<see cref="ServerConnectMs"/>, <see cref="ServerWasSlow"/>), took longer than the floor, with at least
+/// <see cref="ServerShare"/> of their time not the process's start-up, and at least <see cref="HarmShare"/> of the
+/// requests' time against their own work as the same pool's warm connections run it (<see cref="WorkMs"/>): the requests
+/// took at least twice their own work;</item>
 /// <item>or, for a synchronous wave, the opens net of the process's compiling (the share their own threads did:
 /// <see cref="OpenersShare"/>) and the thread pool's lateness (<see cref="NetOpenMs"/>) still took longer than the floor
 /// and at least <see cref="HarmShare"/> of the requests' time.</item>
@@ -155,10 +156,10 @@ internal static class ColdStartRule
     /// out (<see cref="ColdWave.LowConnectNetMs"/> against <see cref="ColdWave.LowConnectOpenMs"/>, the wave's fastest tenth
     /// of each) for its time to be the server's: half, the process compiled (or ran its continuations late) for less of the
     /// open than it did not. Against the open's whole time, not its time less the thread pool's lateness: a loopback wave
-    /// whose continuations ran 140 ms late would otherwise keep half of what was left. An open waiting for its code has the process compiling
-    /// nearly throughout (fresh processes' async loopback waves of 60 to 330 callers, beside a CPU hog too: at most 0.38
-    /// left, most under 0.25); an open waiting on a slow server has the process compiling only beside that wait (connects of 103 to 122 ms: 0.51 to 0.94 left;
-    /// docs/results/diagnostics/cold-start-rule-2026-11-30f.md).
+    /// whose continuations ran 140 ms late would otherwise keep half of what was left. An open waiting for its code has the
+    /// process compiling nearly throughout (78 fresh processes' async loopback waves of 60 to 330 callers, beside a CPU hog
+    /// too: at most 0.42 left); an open waiting on a slow server has the process compiling only beside that wait (connects
+    /// of 103 to 122 ms: 0.51 to 0.94 left in 76 of 78 waves; docs/results/diagnostics/cold-start-rule-2026-11-30f.md).
     /// </summary>
     internal const double ServerShare = 0.5;
 
