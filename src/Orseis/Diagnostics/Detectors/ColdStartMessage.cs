@@ -53,6 +53,11 @@ internal static class ColdStartMessage
                 : "") +
             string.Create(c, $": net of the process's own start-up, ") +
             string.Create(c, $"the opens took {ColdStartRule.NetOpenMs(wave):0} ms, the work {ColdStartRule.NetHeldMs(verdict):0} ms") +
+            (double.IsNaN(wave.LowConnectOpenMs)
+                ? ""
+                : string.Create(c, $"; a tenth of the connecting opens took {wave.LowConnectOpenMs:0} ms or less, ") +
+                  string.Create(c, $"{wave.LowConnectNetMs:0} ms of it not the process's start-up (the server's connect ") +
+                  string.Create(c, $"about {ColdStartRule.ServerConnectMs(wave):0} ms)")) +
             (warm ? string.Create(c, $"; {verdict.WarmHolds} later hold(s) on warm connections took {workMs:0.#} ms (median).") : ".");
         var figures = new Dictionary<string, double>
         {
@@ -77,6 +82,13 @@ internal static class ColdStartMessage
             ["warmHeldMs"] = verdict.WarmHeldMs,
             ["workMs"] = ColdStartRule.WorkMs(verdict),
         };
+        if (!double.IsNaN(wave.LowConnectOpenMs))
+        {
+            figures["lowConnectOpenMs"] = wave.LowConnectOpenMs;
+            figures["lowConnectNetMs"] = wave.LowConnectNetMs;
+            figures["serverConnectMs"] = ColdStartRule.ServerConnectMs(wave);
+        }
+
         if (wave.Activity is { } sampled && !double.IsNaN(sampled.IdleMs))
         {
             figures["processCpuMs"] = sampled.CpuMs;

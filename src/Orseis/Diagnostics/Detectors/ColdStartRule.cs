@@ -12,11 +12,14 @@ namespace Orseis.Diagnostics.Detectors;
 /// <item>for a wave of async opens, the process sat idle, waiting, for a stretch of at least <see cref="WaitedShare"/> of
 /// the floor while it connected (<see cref="Waited"/>): a fresh process whose own start-up made its opens slow never
 /// does;</item>
-/// <item>the opens net of the process's compiling (for synchronous opens, the share their own threads did:
-/// <see cref="OpenersShare"/>) and the thread pool's lateness (<see cref="NetOpenMs"/>) still took longer than the floor:
-/// what the server made them wait;</item>
-/// <item>and at least <see cref="HarmShare"/> of the requests' time, against their own work as the same pool's warm
-/// connections run it (<see cref="WorkMs"/>): the requests took at least twice their own work.</item>
+/// <item>for a wave of async opens, the server's connect, as its fastest tenth of connecting opens reads it
+/// (<see cref="ServerConnectMs"/>, <see cref="ServerWasSlow"/>), took longer than the floor, with at least
+/// <see cref="ServerShare"/> of their time not the process's start-up, and at least <see cref="HarmShare"/> of the
+/// requests' time against their own work as the same pool's warm connections run it (<see cref="WorkMs"/>): the requests
+/// took at least twice their own work;</item>
+/// <item>or, for a synchronous wave, the opens net of the process's compiling (the share their own threads did:
+/// <see cref="OpenersShare"/>) and the thread pool's lateness (<see cref="NetOpenMs"/>) still took longer than the floor
+/// and at least <see cref="HarmShare"/> of the requests' time.</item>
 /// </list>
 /// </summary>
 internal static class ColdStartRule
@@ -133,11 +136,56 @@ internal static class ColdStartRule
         if (!Waited(wave, options))
             return false;
 
-        // Net of the process's start-up (which the server did not cause), the opens are still over the floor, and half the
-        // requests' time or more against their own work as warm connections run it: the requests took twice as long.
+        // An async wave, by its fastest connects: the server's connect time past the floor and not the process's start-up,
+        // and half the requests' time or more against their own work as warm connections run it.
+        double workMs = WorkMs(verdict);
+        if (!wave.Synchronous && !double.IsNaN(wave.LowConnectOpenMs))
+        {
+            double serverMs = ServerConnectMs(wave);
+            return ServerWasSlow(wave, options) && serverMs >= HarmShare * (serverMs + workMs);
+        }
+
+        // A synchronous wave (or one whose connecting opens were not timed): net of the process's start-up (which the server
+        // did not cause), the opens are still over the floor, and half the requests' time or more against their own work.
         double netOpenMs = NetOpenMs(wave);
-        return netOpenMs > floorMs && netOpenMs >= HarmShare * (netOpenMs + WorkMs(verdict));
+        return netOpenMs > floorMs && netOpenMs >= HarmShare * (netOpenMs + workMs);
     }
+
+    /// <summary>
+    /// The share of a connecting open's time that must be left once what the process's start-up could have cost it is taken
+    /// out (<see cref="ColdWave.LowConnectNetMs"/> against <see cref="ColdWave.LowConnectOpenMs"/>, the wave's fastest tenth
+    /// of each) for its time to be the server's: half, the process compiled (or ran its continuations late) for less of the
+    /// open than it did not. Against the open's whole time, not its time less the thread pool's lateness: a loopback wave
+    /// whose continuations ran 140 ms late would otherwise keep half of what was left. An open waiting for its code has the
+    /// process compiling nearly throughout (78 fresh processes' async loopback waves of 60 to 330 callers, beside a CPU hog
+    /// too: at most 0.42 left); an open waiting on a slow server has the process compiling only beside that wait (connects
+    /// of 103 to 122 ms: 0.51 to 0.94 left in 76 of 78 waves; docs/results/diagnostics/cold-start-rule-2026-11-30f.md).
+    /// </summary>
+    internal const double ServerShare = 0.5;
+
+    /// <summary>
+    /// What the wave's fastest tenth of connecting opens says the server's connect took. It lies between their time less the
+    /// thread pool's lateness, which delayed their continuations (<see cref="ColdWave.LowConnectOnTimeMs"/>: a compiling
+    /// process cannot make a server connect faster), and their time less all the process compiled meanwhile as well
+    /// (<see cref="ColdWave.LowConnectNetMs"/>), which also takes out what was compiled beside the server's wait without
+    /// delaying the open (other callers' code, the runtime's tier-up in the background: 140 async callers on 105 ms connects
+    /// read 73 to 96 ms net, 117 to 127 ms raw). An async open adds its handshake's continuations on a busy thread pool to
+    /// the server's time (80 ms connects: 94 to 109 ms raw, 74 to 88 ms net): the middle of the two. Read for async waves
+    /// only (a synchronous wave is judged by <see cref="NetOpenMs"/>).
+    /// </summary>
+    public static double ServerConnectMs(in ColdWave wave) => (wave.LowConnectOnTimeMs + wave.LowConnectNetMs) / 2;
+
+    /// <summary>
+    /// Whether the wave's fastest connects say its server was slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/>:
+    /// <see cref="ServerConnectMs"/> is past the floor, at least <see cref="ServerShare"/> of the fastest tenth's time was
+    /// not the process's start-up, and the process sat waiting meanwhile (<see cref="Waited"/>). Judged on the fastest tenth,
+    /// not the mean: a slow server delays every connect, while a burst that overflows the server's listen backlog leaves a
+    /// few opens a second late and the rest fast (180 to 330 async loopback callers: waves of 1.1 to 1.3 s whose mean, net
+    /// of start-up, read 130 to 390 ms).
+    /// </summary>
+    public static bool ServerWasSlow(in ColdWave wave, DiagnosticsOptions options) =>
+        ServerConnectMs(wave) > options.SlowOpenFloor.TotalMilliseconds
+        && wave.LowConnectNetMs >= ServerShare * wave.LowConnectOpenMs && Waited(wave, options);
 
     /// <summary>
     /// Whether a slow connecting open of <paramref name="openMs"/> by a late caller of a first burst (one that arrived

@@ -88,6 +88,9 @@ internal sealed class ColdStarts(
     private double _openersCompileMs; // what the synchronous opens' own threads compiled during them, summed
     private int _threadTimedOpens; // the opens it sums: each read on its own thread at its start and its end
     private readonly List<double> _openMs = []; // each open's time, for the wave's low percentile
+    private readonly List<double> _connectOpenMs = []; // each connecting open's time
+    private readonly List<double> _connectOnTimeMs = []; // the same less the thread pool's lateness (for an async open)
+    private readonly List<double> _connectNetMs = []; // the same less what the process's start-up could have cost it
     private bool _registered;
     private int _judging; // verdicts taken (TakePending) and not yet reported (Judge)
 
@@ -296,8 +299,12 @@ internal sealed class ColdStarts(
                 _opens++;
                 _openMsSum += o.Elapsed.TotalMilliseconds;
                 double compiledMs = _compileTime().TotalMilliseconds;
+                double openCompileMs = 0;
                 if (_openCompileStart.TryGetValue(start.Started, out double compiledAtStart))
-                    _openCompileMsSum += Math.Clamp(compiledMs - compiledAtStart, 0, o.Elapsed.TotalMilliseconds);
+                {
+                    openCompileMs = Math.Clamp(compiledMs - compiledAtStart, 0, o.Elapsed.TotalMilliseconds);
+                    _openCompileMsSum += openCompileMs;
+                }
                 _slowestOpenMs = Math.Max(_slowestOpenMs, o.Elapsed.TotalMilliseconds);
                 _openMs.Add(o.Elapsed.TotalMilliseconds);
                 if (thread is { } end && _openThreadStart.Remove((start.Started, end.ThreadId), out double ownAtStart))
@@ -310,6 +317,13 @@ internal sealed class ColdStarts(
                     _connectingOpens++;
                     _connects += o.PhysicalConnectsDuring;
                     _fastestConnectOpenMs = Math.Min(_fastestConnectOpenMs, o.Elapsed.TotalMilliseconds);
+                    // Its time; less the thread pool's lateness (an async open's continuations waited for it); and less what
+                    // start-up could have cost it, the process's compiling during it or that lateness where longer (the
+                    // netting of ColdStartRule.NetOpenMs, open by open): ColdStartRule.ServerConnectMs.
+                    _connectOpenMs.Add(o.Elapsed.TotalMilliseconds);
+                    double lateMs = start.Async ? threadPoolDelay.TotalMilliseconds : 0;
+                    _connectOnTimeMs.Add(Math.Max(0, o.Elapsed.TotalMilliseconds - lateMs));
+                    _connectNetMs.Add(Math.Max(0, o.Elapsed.TotalMilliseconds - Math.Max(openCompileMs, lateMs)));
                 }
 
                 if (at != 0)
@@ -338,7 +352,10 @@ internal sealed class ColdStarts(
                     OpenersCompileMs: _asyncOpens == 0 && _threadTimedOpens > 0
                         ? _openersCompileMs * _opens / _threadTimedOpens
                         : double.NaN,
-                    LowOpenMs: LowOpenMs());
+                    LowOpenMs: LowOpenMs(),
+                    LowConnectOpenMs: TenthOf(_connectOpenMs),
+                    LowConnectOnTimeMs: TenthOf(_connectOnTimeMs),
+                    LowConnectNetMs: TenthOf(_connectNetMs));
                 BurstFrom(_ended.Value);
             }
             else
@@ -498,15 +515,21 @@ internal sealed class ColdStarts(
         _openersCompileMs = 0;
         _threadTimedOpens = 0;
         _openMs.Clear();
+        _connectOpenMs.Clear();
+        _connectOnTimeMs.Clear();
+        _connectNetMs.Clear();
     }
 
     /// <summary>The tenth percentile of the wave's opens' times (<see cref="ColdWave.LowOpenMs"/>); under the lock.</summary>
-    private double LowOpenMs()
+    private double LowOpenMs() => TenthOf(_openMs);
+
+    /// <summary>The tenth percentile of <paramref name="values"/> (sorting them); NaN when there are none.</summary>
+    private static double TenthOf(List<double> values)
     {
-        if (_openMs.Count == 0)
+        if (values.Count == 0)
             return double.NaN;
-        _openMs.Sort();
-        return _openMs[_openMs.Count / 10];
+        values.Sort();
+        return values[values.Count / 10];
     }
 
     /// <summary>

@@ -10,12 +10,16 @@ namespace Orseis.Diagnostics.Detectors;
 /// during the async opens (a synchronous open waits for no continuation: its lateness is not the open's), whether
 /// every open of the wave was synchronous, and then how long the opens' own threads compiled during them, summed over the
 /// opens (those read on their own thread at both ends, scaled to all; NaN when none was: async opens move between threads),
-/// and the tenth percentile of the opens' times (NaN when none completed).
+/// the tenth percentile of the opens' times (NaN when none completed), and of the opens that made a physical connect, the
+/// tenth percentile of their times, of their times less the thread pool's lateness during each (for an async open), and of
+/// their times less what the process's start-up could have cost each (the process's compiling during it, or for an async
+/// open the thread pool's lateness where that is longer); NaN when none connected (<see cref="ColdStartRule.ServerConnectMs"/>).
 /// </summary>
 internal readonly record struct ColdWave(
     int Opens, int ConnectingOpens, long Connects, double ConnectMs, double MeanOpenMs, double SlowestOpenMs, bool AfterLoss,
     double ThreadPoolDelayMs, double CompileMs = 0, double WaveMs = 0, double MeanOpenCompileMs = 0, WaveActivity? Activity = null,
-    double AsyncThreadPoolDelayMs = 0, bool Synchronous = false, double OpenersCompileMs = double.NaN, double LowOpenMs = double.NaN);
+    double AsyncThreadPoolDelayMs = 0, bool Synchronous = false, double OpenersCompileMs = double.NaN, double LowOpenMs = double.NaN,
+    double LowConnectOpenMs = double.NaN, double LowConnectOnTimeMs = double.NaN, double LowConnectNetMs = double.NaN);
 
 /// <summary>
 /// A wave with its holds: how many, how long on average, whether any ran a statement (a hold still out when the wave
