@@ -16,6 +16,7 @@ internal static class Catalog
         .. ProbeWaveScenarios.All(),
         .. HeldOutScenarios.All(),
         .. HeldOutSecondScenarios.All(),
+        .. HeldOutThirdScenarios.All(),
         .. PoolScenarios.All(),
         .. SaturationSizeScenarios.All(),
         .. StarvationScenarios.All(),
