@@ -17,6 +17,7 @@ internal static class Catalog
         .. HeldOutScenarios.All(),
         .. HeldOutSecondScenarios.All(),
         .. NearFloorProbeScenarios.All(),
+        .. HeldOutThirdScenarios.All(),
         .. PoolScenarios.All(),
         .. SaturationSizeScenarios.All(),
         .. StarvationScenarios.All(),
