@@ -43,8 +43,7 @@ internal static class HeldOutThirdScenarios
                     () =>
                     {
                         run.MarkOnset();
-                        return Parallel.ForEachAsync(Enumerable.Range(0, 480), new ParallelOptions { MaxDegreeOfParallelism = 48 },
-                            async (_, token) => await db.ExecuteAsync("do sleep(0.006)"));
+                        return FirstBatchAsync(db);
                     },
                     0.11);
             });
@@ -53,8 +52,12 @@ internal static class HeldOutThirdScenarios
             async run =>
             {
                 Database db = run.Open();
-                await Parallel.ForEachAsync(Enumerable.Range(0, 480), new ParallelOptions { MaxDegreeOfParallelism = 48 },
-                    async (_, token) => await db.ExecuteAsync("do sleep(0.006)"));
+                await FirstBatchAsync(db);
             });
     }
+
+    /// <summary>A console worker's first batch: 480 items, 48 at a time, each one call of 6 ms (a request of its own).</summary>
+    private static Task FirstBatchAsync(Database db) =>
+        Parallel.ForEachAsync(Enumerable.Range(0, 480), new ParallelOptions { MaxDegreeOfParallelism = 48 },
+            async (_, token) => await db.ExecuteAsync("do sleep(0.006)"));
 }

@@ -13,7 +13,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// the floor while it connected (<see cref="Waited"/>): a fresh process whose own start-up made its opens slow never
 /// does;</item>
 /// <item>for a wave of async opens, the server's connect, as its fastest tenth of connecting opens reads it
-/// (<see cref="ServerConnectMs"/>, <see cref="ServerWasSlow"/>), took longer than the floor, with at least
+/// (<see cref="ServerConnectMs"/>, <see cref="MostlyServer"/>), took longer than the floor, with at least
 /// <see cref="ServerShare"/> of their time not the process's start-up, and at least <see cref="HarmShare"/> of the
 /// requests' time against their own work as the same pool's warm connections run it (<see cref="WorkMs"/>): the requests
 /// took at least twice their own work;</item>
@@ -136,19 +136,15 @@ internal static class ColdStartRule
         if (!Waited(wave, options))
             return false;
 
-        // An async wave, by its fastest connects: the server's connect time past the floor and not the process's start-up,
-        // and half the requests' time or more against their own work as warm connections run it.
-        double workMs = WorkMs(verdict);
-        if (!wave.Synchronous && !double.IsNaN(wave.LowConnectOpenMs))
-        {
-            double serverMs = ServerConnectMs(wave);
-            return ServerWasSlow(wave, options) && serverMs >= HarmShare * (serverMs + workMs);
-        }
-
-        // A synchronous wave (or one whose connecting opens were not timed): net of the process's start-up (which the server
-        // did not cause), the opens are still over the floor, and half the requests' time or more against their own work.
-        double netOpenMs = NetOpenMs(wave);
-        return netOpenMs > floorMs && netOpenMs >= HarmShare * (netOpenMs + workMs);
+        // What the server cost each open: for an async wave, its fastest connects' reading, once start-up is shown to explain
+        // less than half of them; for a synchronous wave (or one whose connecting opens were not timed), the opens net of the
+        // process's start-up (which the server did not cause). Over the floor, and half the requests' time or more against
+        // their own work as warm connections run it: the requests took twice as long.
+        bool byConnects = !wave.Synchronous && !double.IsNaN(wave.LowConnectOpenMs);
+        if (byConnects && !MostlyServer(wave))
+            return false;
+        double serverMs = byConnects ? ServerConnectMs(wave) : NetOpenMs(wave);
+        return serverMs > floorMs && serverMs >= HarmShare * (serverMs + WorkMs(verdict));
     }
 
     /// <summary>
@@ -176,16 +172,13 @@ internal static class ColdStartRule
     public static double ServerConnectMs(in ColdWave wave) => (wave.LowConnectOnTimeMs + wave.LowConnectNetMs) / 2;
 
     /// <summary>
-    /// Whether the wave's fastest connects say its server was slower than <see cref="DiagnosticsOptions.SlowOpenFloor"/>:
-    /// <see cref="ServerConnectMs"/> is past the floor, at least <see cref="ServerShare"/> of the fastest tenth's time was
-    /// not the process's start-up, and the process sat waiting meanwhile (<see cref="Waited"/>). Judged on the fastest tenth,
-    /// not the mean: a slow server delays every connect, while a burst that overflows the server's listen backlog leaves a
-    /// few opens a second late and the rest fast (180 to 330 async loopback callers: waves of 1.1 to 1.3 s whose mean, net
-    /// of start-up, read 130 to 390 ms).
+    /// Whether at least <see cref="ServerShare"/> of the time of the wave's fastest tenth of connecting opens was not the
+    /// process's start-up: their connects waited on the server. Judged on the fastest tenth, not the mean: a slow server
+    /// delays every connect, while a burst that overflows the server's listen backlog leaves a few opens a second late and
+    /// the rest fast (180 to 330 async loopback callers: waves of 1.1 to 1.3 s whose mean, net of start-up, read 130 to 390
+    /// ms). <see cref="IsColdStart"/> then asks <see cref="ServerConnectMs"/> to pass the floor.
     /// </summary>
-    public static bool ServerWasSlow(in ColdWave wave, DiagnosticsOptions options) =>
-        ServerConnectMs(wave) > options.SlowOpenFloor.TotalMilliseconds
-        && wave.LowConnectNetMs >= ServerShare * wave.LowConnectOpenMs && Waited(wave, options);
+    public static bool MostlyServer(in ColdWave wave) => wave.LowConnectNetMs >= ServerShare * wave.LowConnectOpenMs;
 
     /// <summary>
     /// Whether a slow connecting open of <paramref name="openMs"/> by a late caller of a first burst (one that arrived

@@ -257,9 +257,7 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
     /// <summary>Releases per second while callers queued on a pool holding them up; null when too few were seen to say.</summary>
     private double? QueuedRate()
     {
-        long releases = 0;
-        for (int kind = 0; kind <= HoldKinds.Max; kind++)
-            releases += Interlocked.Read(ref _queuedByKind[kind]);
+        long releases = QueuedReleases();
         long ticks = Interlocked.Read(ref _queuedTicks);
         if (Volatile.Read(ref _queuing) > 0 && Volatile.Read(ref _queuingSince) is var since and not 0)
             ticks += Math.Max(0, log.Time.GetTimestamp() - since);
@@ -268,12 +266,16 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
     }
 
     /// <summary>The mean hold of the releases made while callers queued; null before any.</summary>
-    private TimeSpan? QueuedMeanHold()
+    private TimeSpan? QueuedMeanHold() =>
+        QueuedReleases() is var releases and not 0 ? TimeSpan.FromTicks(Interlocked.Read(ref _queuedHeldTicks) / releases) : null;
+
+    /// <summary>The releases made while callers queued, of every kind.</summary>
+    private long QueuedReleases()
     {
         long releases = 0;
         for (int kind = 0; kind <= HoldKinds.Max; kind++)
             releases += Interlocked.Read(ref _queuedByKind[kind]);
-        return releases == 0 ? null : TimeSpan.FromTicks(Interlocked.Read(ref _queuedHeldTicks) / releases);
+        return releases;
     }
 
     public override void Describe(ReportFigures figures)
