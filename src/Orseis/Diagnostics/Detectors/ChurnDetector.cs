@@ -67,9 +67,15 @@ internal sealed class ChurnDetector(FindingLog log) : PoolObserver
             flow.Site = CallSites.Caller() ?? flow.Site;
     }
 
-    /// <summary>Called once the open completed successfully.</summary>
+    /// <summary>
+    /// Called once the open completed successfully. A streak already reported is done with: its warm open times are read
+    /// only by its report, and cleared when a new streak starts (<see cref="OnOpenStarting(FlowState, long)"/>), so its
+    /// later opens keep none (a loop that churns on pays this step once a streak, not once an open).
+    /// </summary>
     public void OnOpenCompleted(FlowState flow, in OpenOutcome outcome, long now)
     {
+        if (flow.Reported)
+            return;
         if (outcome.Warm)
         {
             double ms = outcome.Elapsed.TotalMilliseconds;
@@ -79,7 +85,7 @@ internal sealed class ChurnDetector(FindingLog log) : PoolObserver
             flow.WarmOpenMs += ms;
         }
 
-        if (flow.Reported || flow.Streak < Options.ChurnThreshold)
+        if (flow.Streak < Options.ChurnThreshold)
             return;
         flow.Reported = true;
         Report(flow, now, flow.Site);

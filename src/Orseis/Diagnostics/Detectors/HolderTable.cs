@@ -55,10 +55,15 @@ internal sealed class HolderTable
         {
             int index = (first + probe) & _mask;
             ref Slot slot = ref _slots[index];
-            if (Volatile.Read(ref slot.Connection) is not null)
+            // Claimed by an integer's compare-and-swap: one of a reference (what the slot's connection was claimed by until
+            // 2026-12-01) goes through the runtime's helper and its write barrier, about 40 instructions an acquire under the
+            // gate against a plain write's barrier (docs/results/overhead/2026-12-01-exact-cuts.md). The connection is
+            // written before Started, as before, so a release that sees the hold sees its connection.
+            if (Volatile.Read(ref slot.Taken) != 0)
                 continue;
-            if (Interlocked.CompareExchange(ref slot.Connection, connection, null) is not null)
+            if (Interlocked.CompareExchange(ref slot.Taken, 1, 0) != 0)
                 continue;
+            slot.Connection = connection;
             // Each write of a reference costs a GC write barrier: a release leaves the owner and the flow in the slot (the
             // thread that freed it usually takes it again, for the same owner and flow) and clears the acquiring stack, so
             // only what differs is written.
@@ -132,6 +137,12 @@ internal sealed class HolderTable
     /// Takes back the hold <paramref name="hold"/> (from <see cref="Add"/>) of <paramref name="connection"/>: false when
     /// it is not that connection's (never added, already removed).
     /// </summary>
+    /// <remarks>
+    /// Inlined: the holder is then written into the caller's own frame, where its three references need no GC write
+    /// barrier (written through the <c>out</c> reference of a call, each took one: docs/results/overhead/2026-12-01-exact-cuts.md).
+    /// A hold in the overflow is taken back by a method of its own.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryRemove(object connection, int hold, out Holder holder)
     {
         if (hold >= 0 && hold < _slots.Length)
@@ -146,21 +157,32 @@ internal sealed class HolderTable
                 bool reported = Interlocked.Exchange(ref slot.ReportedStarted, started) == started; // a scan's report or this one
                 holder = new Holder(started, slot.Owner!, slot.Where, reported, slot.Flow, slot.Kind);
                 slot.Where = null; // the owner and the flow stay, for the next hold of the slot to skip writing them (Add)
-                Volatile.Write(ref slot.Connection, null);
+                slot.Connection = null;
+                Volatile.Write(ref slot.Taken, 0); // last: the slot is free for the next Add
                 return true;
             }
         }
         else if (hold < NoHold)
         {
-            lock (_overflowLock)
+            return TryRemoveOverflow(connection, hold, out holder);
+        }
+
+        holder = default;
+        return false;
+    }
+
+    /// <summary><see cref="TryRemove"/> for a hold in the overflow (numbered below <see cref="NoHold"/>).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryRemoveOverflow(object connection, int hold, out Holder holder)
+    {
+        lock (_overflowLock)
+        {
+            if (_overflow.TryGetValue(hold, out (object Connection, Holder Holder) entry) &&
+                ReferenceEquals(entry.Connection, connection))
             {
-                if (_overflow.TryGetValue(hold, out (object Connection, Holder Holder) entry) &&
-                    ReferenceEquals(entry.Connection, connection))
-                {
-                    _overflow.Remove(hold);
-                    holder = entry.Holder;
-                    return true;
-                }
+                _overflow.Remove(hold);
+                holder = entry.Holder;
+                return true;
             }
         }
 
@@ -254,11 +276,13 @@ internal sealed class HolderTable
     }
 
     /// <summary>
-    /// One place for a held connection. <see cref="Started"/> is 0 while the slot is free or being filled; a free slot keeps
-    /// its last hold's <see cref="Owner"/> and <see cref="Flow"/> (read only while a hold is there).
+    /// One place for a held connection. <see cref="Taken"/> is 1 from the acquire that claims the slot to the release that
+    /// frees it; <see cref="Started"/> is 0 while the slot is free or being filled; a free slot keeps its last hold's
+    /// <see cref="Owner"/> and <see cref="Flow"/> (read only while a hold is there).
     /// </summary>
     private struct Slot
     {
+        public int Taken;
         public object? Connection;
         public long Started;
         public long ReportedStarted; // == Started once this hold was reported (or from the start, for one held by design)

@@ -33,6 +33,38 @@ public sealed class ChurnDetectorTests
     }
 
     /// <summary>
+    /// A reported streak keeps no warm open times for its later opens (only its report reads them): the next streak is
+    /// reported from its own opens alone, as when every open kept them.
+    /// </summary>
+    [Fact]
+    public void A_streak_that_goes_on_after_its_report_leaves_nothing_to_the_next_streaks_report()
+    {
+        var fake = new Fake(o =>
+        {
+            o.ChurnThreshold = 10;
+            o.FindingInterval = TimeSpan.Zero; // both streaks reported
+        });
+        var churn = new ChurnDetector(fake.Log);
+        var flow = new FlowState();
+        for (int i = 0; i < 10; i++)
+            Open(fake, churn, flow, new OpenOutcome(Fake.Ms(2), 0, 0, Queued: false), Fake.Ms(0.1));
+        for (int i = 0; i < 30; i++)
+            Open(fake, churn, flow, new OpenOutcome(Fake.Ms(50), 0, 0, Queued: false), Fake.Ms(0.1)); // after the report
+
+        Open(fake, churn, flow, new OpenOutcome(Fake.Ms(0.5), 0, 0, Queued: false), TimeSpan.FromSeconds(30)); // a pause
+        for (int i = 0; i < 9; i++)
+            Open(fake, churn, flow, new OpenOutcome(Fake.Ms(0.5), 0, 0, Queued: false), Fake.Ms(0.1));
+
+        PoolFinding[] findings = [.. fake.Findings(FindingKind.Churn)];
+        Assert.Equal(2, findings.Length);
+        Assert.Equal(2, findings[0].Figures["warmOpenMs"], 3);
+        Assert.Equal(10, findings[1].Figures["opens"]);
+        Assert.Equal(10, findings[1].Figures["warmOpens"]);
+        Assert.Equal(0.5, findings[1].Figures["meanOpenMs"], 3);
+        Assert.Equal(0.5, findings[1].Figures["warmOpenMs"], 3);
+    }
+
+    /// <summary>
     /// At process start the first warm opens also pay for compiling the code they run (on SQLite a report once priced an
     /// open at 1.139 ms whose usual cost was 0.003 ms): the saving is the median of the streak's warm opens.
     /// </summary>
