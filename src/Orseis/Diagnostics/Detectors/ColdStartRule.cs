@@ -18,8 +18,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// requests' time against their own work as the same pool's warm connections run it (<see cref="WorkMs"/>): the requests
 /// took at least twice their own work;</item>
 /// <item>or, for a synchronous wave, the opens net of the process's compiling (the share their own threads did:
-/// <see cref="OpenersShare"/>) and the thread pool's lateness (<see cref="NetOpenMs"/>) still took longer than the floor
-/// and at least <see cref="HarmShare"/> of the requests' time.</item>
+/// <see cref="OpenersShare"/>) and the thread pool's lateness (<see cref="NetOpenMs"/>), or, where each open's thread was
+/// read, the time its fastest tenth of connecting opens spent blocked on the server (<see cref="BlockedServerMs"/>), took
+/// longer than the floor and at least <see cref="HarmShare"/> of the requests' time.</item>
 /// </list>
 /// </summary>
 internal static class ColdStartRule
@@ -143,9 +144,31 @@ internal static class ColdStartRule
         bool byConnects = !wave.Synchronous && !double.IsNaN(wave.LowConnectOpenMs);
         if (byConnects && !MostlyServer(wave))
             return false;
-        double serverMs = byConnects ? ServerConnectMs(wave) : NetOpenMs(wave);
+        double serverMs = byConnects ? ServerConnectMs(wave) : Math.Max(NetOpenMs(wave), BlockedServerMs(wave, options));
         return serverMs > floorMs && serverMs >= HarmShare * (serverMs + WorkMs(verdict));
     }
+
+    /// <summary>
+    /// What the server made a synchronous wave's connecting opens wait, read from their own threads
+    /// (<see cref="ColdOpenThread"/>, on Linux): the fastest tenth of the time each sat blocked, neither on a CPU nor waiting in
+    /// the run queue for one (<see cref="ColdWave.LowConnectBlockedMs"/>), where a tenth of them sat blocked at least
+    /// <see cref="WaitedShare"/> of the floor while the process was not compiling (<see cref="ColdWave.LowConnectBlockedNetMs"/>);
+    /// otherwise, or where not read (async opens, other systems, a test's clock), 0. A synchronous open holds its thread: the
+    /// time it spent compiling or waiting for a CPU (a busy machine, the process's own start-up) is not blocked time, so
+    /// nothing of the process's start-up lengthens this reading and nothing is netted from it. What is left is a wait on the
+    /// server's socket, or on a lock: another thread compiling the code the open runs. A wait for another thread's JIT
+    /// lasts only while the process compiles; a slow server's lasts its connect time whatever the process does beside it
+    /// (synchronous callers on connects of 101 to 130 ms, loads of 12 to 60: blocked 101 to 155 ms at the fastest tenth,
+    /// 30 to 131 ms of it while the process did not compile; a fresh process's loopback waves, 8 to 330 callers in
+    /// <c>Task.Run</c> and 150 plain threads at once: 0 to 12 ms, beside a CPU hog too; docs/results/diagnostics/cold-start-rule-2026-12-01.md).
+    /// Beside a CPU hog the process's compiling, stretched, covers a slow server's wait as well: this reading is then 0 and
+    /// <see cref="NetOpenMs"/> judges the wave as before.
+    /// </summary>
+    public static double BlockedServerMs(in ColdWave wave, DiagnosticsOptions options) =>
+        wave.Synchronous && !double.IsNaN(wave.LowConnectBlockedMs)
+        && wave.LowConnectBlockedNetMs >= WaitedShare * options.SlowOpenFloor.TotalMilliseconds
+            ? wave.LowConnectBlockedMs
+            : 0;
 
     /// <summary>
     /// The share of a connecting open's time that must be left once what the process's start-up could have cost it is taken
