@@ -61,8 +61,8 @@ internal static class ColdStartMessage
             (double.IsNaN(wave.LowConnectBlockedMs)
                 ? ""
                 : string.Create(c, $"; a tenth of the connecting opens sat blocked (off a CPU, not waiting for one) ") +
-                  string.Create(c, $"{wave.LowConnectBlockedMs:0} ms or less, {wave.LowConnectBlockedNetMs:0} ms of it while the ") +
-                  "process was not compiling") +
+                  string.Create(c, $"{wave.LowConnectBlockedMs:0} ms or less, {wave.LowConnectBlockedNetMs:0} ms of it net of the ") +
+                  "opening threads' share of the process's compiling") +
             (warm ? string.Create(c, $"; {verdict.WarmHolds} later hold(s) on warm connections took {workMs:0.#} ms (median).") : ".");
         var figures = new Dictionary<string, double>
         {
@@ -98,7 +98,7 @@ internal static class ColdStartMessage
         {
             figures["lowConnectBlockedMs"] = wave.LowConnectBlockedMs;
             figures["lowConnectBlockedNetMs"] = wave.LowConnectBlockedNetMs;
-            figures["blockedServerMs"] = ColdStartRule.BlockedServerMs(wave, log.Options);
+            figures["blockedServerMs"] = ColdStartRule.BlockedServerMs(wave);
         }
 
         if (wave.Activity is { } sampled && !double.IsNaN(sampled.IdleMs))

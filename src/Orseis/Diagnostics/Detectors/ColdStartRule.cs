@@ -144,29 +144,30 @@ internal static class ColdStartRule
         bool byConnects = !wave.Synchronous && !double.IsNaN(wave.LowConnectOpenMs);
         if (byConnects && !MostlyServer(wave))
             return false;
-        double serverMs = byConnects ? ServerConnectMs(wave) : Math.Max(NetOpenMs(wave), BlockedServerMs(wave, options));
+        double serverMs = byConnects ? ServerConnectMs(wave) : Math.Max(NetOpenMs(wave), BlockedServerMs(wave));
         return serverMs > floorMs && serverMs >= HarmShare * (serverMs + WorkMs(verdict));
     }
 
     /// <summary>
     /// What the server made a synchronous wave's connecting opens wait, read from their own threads
     /// (<see cref="ColdOpenThread"/>, on Linux): the fastest tenth of the time each sat blocked, neither on a CPU nor waiting in
-    /// the run queue for one (<see cref="ColdWave.LowConnectBlockedMs"/>), where a tenth of them sat blocked at least
-    /// <see cref="WaitedShare"/> of the floor while the process was not compiling (<see cref="ColdWave.LowConnectBlockedNetMs"/>);
-    /// otherwise, or where not read (async opens, other systems, a test's clock), 0. A synchronous open holds its thread: the
-    /// time it spent compiling or waiting for a CPU (a busy machine, the process's own start-up) is not blocked time, so
-    /// nothing of the process's start-up lengthens this reading and nothing is netted from it. What is left is a wait on the
-    /// server's socket, or on a lock: another thread compiling the code the open runs. A wait for another thread's JIT
-    /// lasts only while the process compiles; a slow server's lasts its connect time whatever the process does beside it
-    /// (synchronous callers on connects of 101 to 130 ms, loads of 12 to 60: blocked 101 to 155 ms at the fastest tenth,
-    /// 30 to 131 ms of it while the process did not compile; a fresh process's loopback waves, 8 to 330 callers in
-    /// <c>Task.Run</c> and 150 plain threads at once: 0 to 12 ms, beside a CPU hog too; docs/results/diagnostics/cold-start-rule-2026-12-01.md).
-    /// Beside a CPU hog the process's compiling, stretched, covers a slow server's wait as well: this reading is then 0 and
-    /// <see cref="NetOpenMs"/> judges the wave as before.
+    /// the run queue for one (<see cref="ColdWave.LowConnectBlockedMs"/>), where at least <see cref="ServerShare"/> of it is left
+    /// once the opening threads' share of the process's compiling during each open is taken out
+    /// (<see cref="ColdWave.LowConnectBlockedNetMs"/>, <see cref="OpenersShare"/>); otherwise, or where not read (async opens,
+    /// other systems, a test's clock), 0. A synchronous open holds its thread: the time it spent compiling or waiting for a
+    /// CPU (a busy machine, the process's own start-up) is not blocked time, so nothing of the process's start-up lengthens
+    /// this reading and nothing is netted from it. What is left is a wait on the server's socket, or on a lock: another
+    /// opening thread compiling the code the open runs, which the openers' share of the compiling bounds (the rest of it
+    /// ran beside the open, not in its way). A slow server blocks every connecting open for its connect time; a fresh
+    /// process's threads opening at once over loopback block on the one compiling their connect path, the process
+    /// compiling throughout (synchronous callers on connects of 101 to 130 ms at loads of 12 to 60 left 0.59 to 0.94 of
+    /// their blocked time; loopback waves of 8 to 330 callers whose fastest tenth sat blocked past the floor, at most 0.52;
+    /// docs/results/diagnostics/cold-start-rule-2026-12-01.md). Where this reading is 0, <see cref="NetOpenMs"/> judges the
+    /// wave as before.
     /// </summary>
-    public static double BlockedServerMs(in ColdWave wave, DiagnosticsOptions options) =>
+    public static double BlockedServerMs(in ColdWave wave) =>
         wave.Synchronous && !double.IsNaN(wave.LowConnectBlockedMs)
-        && wave.LowConnectBlockedNetMs >= WaitedShare * options.SlowOpenFloor.TotalMilliseconds
+        && wave.LowConnectBlockedNetMs >= ServerShare * wave.LowConnectBlockedMs
             ? wave.LowConnectBlockedMs
             : 0;
 

@@ -93,7 +93,7 @@ internal sealed class ColdStarts(
     private readonly List<double> _connectOnTimeMs = []; // the same less the thread pool's lateness (for an async open)
     private readonly List<double> _connectNetMs = []; // the same less what the process's start-up could have cost it
     private readonly List<double> _connectBlockedMs = []; // each synchronous connecting open's time blocked
-    private readonly List<double> _connectBlockedNetMs = []; // the same less the process's compiling during the open
+    private readonly List<(double BlockedMs, double CompileMs)> _connectBlocked = []; // with the process's compiling meanwhile
     private bool _registered;
     private int _judging; // verdicts taken (TakePending) and not yet reported (Judge)
 
@@ -330,11 +330,11 @@ internal sealed class ColdStarts(
                     _connectOnTimeMs.Add(Math.Max(0, o.Elapsed.TotalMilliseconds - lateMs));
                     _connectNetMs.Add(Math.Max(0, o.Elapsed.TotalMilliseconds - Math.Max(openCompileMs, lateMs)));
                     // A synchronous open read on its own thread at both ends: the time it was blocked (not on a CPU, not
-                    // waiting for one), and that less the process's compiling during it (ColdStartRule.BlockedServerMs).
+                    // waiting for one), with the process's compiling during it (ColdStartRule.BlockedServerMs).
                     if (began is { } b && thread is { } e && e.BlockedSinceMs(b) is var blocked && !double.IsNaN(blocked))
                     {
                         _connectBlockedMs.Add(blocked);
-                        _connectBlockedNetMs.Add(Math.Max(0, blocked - openCompileMs));
+                        _connectBlocked.Add((blocked, openCompileMs));
                     }
                 }
 
@@ -368,8 +368,17 @@ internal sealed class ColdStarts(
                     LowConnectOpenMs: TenthOf(_connectOpenMs),
                     LowConnectOnTimeMs: TenthOf(_connectOnTimeMs),
                     LowConnectNetMs: TenthOf(_connectNetMs),
-                    LowConnectBlockedMs: _asyncOpens == 0 ? TenthOf(_connectBlockedMs) : double.NaN,
-                    LowConnectBlockedNetMs: _asyncOpens == 0 ? TenthOf(_connectBlockedNetMs) : double.NaN);
+                    LowConnectBlockedMs: _asyncOpens == 0 ? TenthOf(_connectBlockedMs) : double.NaN);
+                if (_asyncOpens == 0 && _connectBlocked.Count > 0)
+                {
+                    // Less the share of the process's compiling the opening threads did (what a blocked open could wait for).
+                    double share = ColdStartRule.OpenersShare(_ended.Value);
+                    _connectBlockedMs.Clear();
+                    foreach ((double blockedMs, double compileMs) in _connectBlocked)
+                        _connectBlockedMs.Add(Math.Max(0, blockedMs - (share * compileMs)));
+                    _ended = _ended.Value with { LowConnectBlockedNetMs = TenthOf(_connectBlockedMs) };
+                }
+
                 BurstFrom(_ended.Value);
             }
             else
@@ -533,7 +542,7 @@ internal sealed class ColdStarts(
         _connectOnTimeMs.Clear();
         _connectNetMs.Clear();
         _connectBlockedMs.Clear();
-        _connectBlockedNetMs.Clear();
+        _connectBlocked.Clear();
     }
 
     /// <summary>The tenth percentile of the wave's opens' times (<see cref="ColdWave.LowOpenMs"/>); under the lock.</summary>

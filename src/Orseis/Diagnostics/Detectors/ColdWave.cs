@@ -16,7 +16,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// open the thread pool's lateness where that is longer); NaN when none connected (<see cref="ColdStartRule.ServerConnectMs"/>);
 /// and, for a wave of synchronous opens read on their threads from the scheduler (<see cref="ColdOpenThread"/>), the tenth
 /// percentile of the time each connecting open sat blocked (off a CPU, not waiting for one) and of that time less the
-/// process's compiling during the open; NaN otherwise (<see cref="ColdStartRule.BlockedServerMs"/>).
+/// opening threads' share of the process's compiling during the open (<see cref="ColdStartRule.OpenersShare"/>); NaN
+/// otherwise (<see cref="ColdStartRule.BlockedServerMs"/>).
 /// </summary>
 internal readonly record struct ColdWave(
     int Opens, int ConnectingOpens, long Connects, double ConnectMs, double MeanOpenMs, double SlowestOpenMs, bool AfterLoss,
