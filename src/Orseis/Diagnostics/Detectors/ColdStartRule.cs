@@ -160,8 +160,10 @@ internal static class ColdStartRule
     /// opening thread compiling the code the open runs, which the openers' share of the compiling bounds (the rest of it
     /// ran beside the open, not in its way). A slow server blocks every connecting open for its connect time; a fresh
     /// process's threads opening at once over loopback block on the one compiling their connect path, the process
-    /// compiling throughout (synchronous callers on connects of 101 to 130 ms at loads of 12 to 60 left 0.59 to 0.94 of
-    /// their blocked time; loopback waves of 8 to 330 callers whose fastest tenth sat blocked past the floor, at most 0.52;
+    /// compiling throughout (synchronous callers on connects of 101 to 130 ms at loads of 11 to 65 left 0.41 to 0.97 of
+    /// their blocked time, 0.59 or more in every wave <see cref="NetOpenMs"/> left under the floor; loopback waves of 8 to
+    /// 330 callers in <c>Task.Run</c> whose fastest tenth sat blocked past the floor at most 0.20, 64 and 150 plain threads
+    /// at once 0.08 to 0.52 but for two waves stretched past a second that <see cref="NetOpenMs"/> names too;
     /// docs/results/diagnostics/cold-start-rule-2026-12-01.md). Where this reading is 0, <see cref="NetOpenMs"/> judges the
     /// wave as before.
     /// </summary>
