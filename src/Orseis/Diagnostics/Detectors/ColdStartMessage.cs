@@ -58,6 +58,11 @@ internal static class ColdStartMessage
                 : string.Create(c, $"; a tenth of the connecting opens took {wave.LowConnectOpenMs:0} ms or less, ") +
                   string.Create(c, $"{wave.LowConnectNetMs:0} ms of it not the process's start-up (the server's connect ") +
                   string.Create(c, $"about {ColdStartRule.ServerConnectMs(wave):0} ms)")) +
+            (double.IsNaN(wave.LowConnectBlockedMs)
+                ? ""
+                : string.Create(c, $"; a tenth of the connecting opens sat blocked (off a CPU, not waiting for one) ") +
+                  string.Create(c, $"{wave.LowConnectBlockedMs:0} ms or less, {wave.LowConnectBlockedNetMs:0} ms of it net of the ") +
+                  "opening threads' share of the process's compiling") +
             (warm ? string.Create(c, $"; {verdict.WarmHolds} later hold(s) on warm connections took {workMs:0.#} ms (median).") : ".");
         var figures = new Dictionary<string, double>
         {
@@ -87,6 +92,13 @@ internal static class ColdStartMessage
             figures["lowConnectOpenMs"] = wave.LowConnectOpenMs;
             figures["lowConnectNetMs"] = wave.LowConnectNetMs;
             figures["serverConnectMs"] = ColdStartRule.ServerConnectMs(wave);
+        }
+
+        if (!double.IsNaN(wave.LowConnectBlockedMs))
+        {
+            figures["lowConnectBlockedMs"] = wave.LowConnectBlockedMs;
+            figures["lowConnectBlockedNetMs"] = wave.LowConnectBlockedNetMs;
+            figures["blockedServerMs"] = ColdStartRule.BlockedServerMs(wave);
         }
 
         if (wave.Activity is { } sampled && !double.IsNaN(sampled.IdleMs))

@@ -18,8 +18,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// requests' time against their own work as the same pool's warm connections run it (<see cref="WorkMs"/>): the requests
 /// took at least twice their own work;</item>
 /// <item>or, for a synchronous wave, the opens net of the process's compiling (the share their own threads did:
-/// <see cref="OpenersShare"/>) and the thread pool's lateness (<see cref="NetOpenMs"/>) still took longer than the floor
-/// and at least <see cref="HarmShare"/> of the requests' time.</item>
+/// <see cref="OpenersShare"/>) and the thread pool's lateness (<see cref="NetOpenMs"/>), or, where each open's thread was
+/// read, the time its fastest tenth of connecting opens spent blocked on the server (<see cref="BlockedServerMs"/>), took
+/// longer than the floor and at least <see cref="HarmShare"/> of the requests' time.</item>
 /// </list>
 /// </summary>
 internal static class ColdStartRule
@@ -143,9 +144,34 @@ internal static class ColdStartRule
         bool byConnects = !wave.Synchronous && !double.IsNaN(wave.LowConnectOpenMs);
         if (byConnects && !MostlyServer(wave))
             return false;
-        double serverMs = byConnects ? ServerConnectMs(wave) : NetOpenMs(wave);
+        double serverMs = byConnects ? ServerConnectMs(wave) : Math.Max(NetOpenMs(wave), BlockedServerMs(wave));
         return serverMs > floorMs && serverMs >= HarmShare * (serverMs + WorkMs(verdict));
     }
+
+    /// <summary>
+    /// What the server made a synchronous wave's connecting opens wait, read from their own threads
+    /// (<see cref="ColdOpenThread"/>, on Linux): the fastest tenth of the time each sat blocked, neither on a CPU nor waiting in
+    /// the run queue for one (<see cref="ColdWave.LowConnectBlockedMs"/>), where at least <see cref="ServerShare"/> of it is left
+    /// once the opening threads' share of the process's compiling during each open is taken out
+    /// (<see cref="ColdWave.LowConnectBlockedNetMs"/>, <see cref="OpenersShare"/>); otherwise, or where not read (async opens,
+    /// other systems, a test's clock), 0. A synchronous open holds its thread: the time it spent compiling or waiting for a
+    /// CPU (a busy machine, the process's own start-up) is not blocked time, so nothing of the process's start-up lengthens
+    /// this reading and nothing is netted from it. What is left is a wait on the server's socket, or on a lock: another
+    /// opening thread compiling the code the open runs, which the openers' share of the compiling bounds (the rest of it
+    /// ran beside the open, not in its way). A slow server blocks every connecting open for its connect time; a fresh
+    /// process's threads opening at once over loopback block on the one compiling their connect path, the process
+    /// compiling throughout (synchronous callers on connects of 101 to 130 ms at loads of 11 to 65 left 0.41 to 0.97 of
+    /// their blocked time, 0.59 or more in every wave <see cref="NetOpenMs"/> left under the floor; loopback waves of 8 to
+    /// 330 callers in <c>Task.Run</c> whose fastest tenth sat blocked past the floor at most 0.20, 64 and 150 plain threads
+    /// at once 0.08 to 0.52 but for two waves stretched past a second that <see cref="NetOpenMs"/> names too;
+    /// docs/results/diagnostics/cold-start-rule-2026-12-01.md). Where this reading is 0, <see cref="NetOpenMs"/> judges the
+    /// wave as before.
+    /// </summary>
+    public static double BlockedServerMs(in ColdWave wave) =>
+        wave.Synchronous && !double.IsNaN(wave.LowConnectBlockedMs)
+        && wave.LowConnectBlockedNetMs >= ServerShare * wave.LowConnectBlockedMs
+            ? wave.LowConnectBlockedMs
+            : 0;
 
     /// <summary>
     /// The share of a connecting open's time that must be left once what the process's start-up could have cost it is taken

@@ -83,14 +83,17 @@ internal sealed class ColdStarts(
     private readonly Dictionary<long, double> _openCompileStart = []; // each open's start: the compile time then
     private double _openCompileMsSum; // the compile time during each open, at most the open's own time
     private long _lastOpenEnd; // when the last wave's last open completed (0: none yet)
-    // Each synchronous open's own thread's compile time at its start, by its start and thread (it ends on the same thread).
-    private readonly Dictionary<(long Started, int Thread), double> _openThreadStart = [];
+    // Each synchronous open's own thread's figures at its start (compile time, scheduler times), by its start and thread
+    // (it ends on the same thread).
+    private readonly Dictionary<(long Started, int Thread), ColdOpenThread> _openThreadStart = [];
     private double _openersCompileMs; // what the synchronous opens' own threads compiled during them, summed
     private int _threadTimedOpens; // the opens it sums: each read on its own thread at its start and its end
     private readonly List<double> _openMs = []; // each open's time, for the wave's low percentile
     private readonly List<double> _connectOpenMs = []; // each connecting open's time
     private readonly List<double> _connectOnTimeMs = []; // the same less the thread pool's lateness (for an async open)
     private readonly List<double> _connectNetMs = []; // the same less what the process's start-up could have cost it
+    private readonly List<double> _connectBlockedMs = []; // each synchronous connecting open's time blocked
+    private readonly List<(double BlockedMs, double CompileMs)> _connectBlocked = []; // with the process's compiling meanwhile
     private bool _registered;
     private int _judging; // verdicts taken (TakePending) and not yet reported (Judge)
 
@@ -251,7 +254,7 @@ internal sealed class ColdStarts(
 
             _openCompileStart[started] = compiledMs;
             if (thread is { } t)
-                _openThreadStart[(started, t.ThreadId)] = t.CompileMs;
+                _openThreadStart[(started, t.ThreadId)] = t;
             _inFlight++;
             _afterLoss |= afterLoss;
             _warmingUp |= InWarmUp.Value;
@@ -307,10 +310,12 @@ internal sealed class ColdStarts(
                 }
                 _slowestOpenMs = Math.Max(_slowestOpenMs, o.Elapsed.TotalMilliseconds);
                 _openMs.Add(o.Elapsed.TotalMilliseconds);
-                if (thread is { } end && _openThreadStart.Remove((start.Started, end.ThreadId), out double ownAtStart))
+                ColdOpenThread? began = null;
+                if (thread is { } end && _openThreadStart.Remove((start.Started, end.ThreadId), out ColdOpenThread ownAtStart))
                 {
-                    _openersCompileMs += Math.Clamp(end.CompileMs - ownAtStart, 0, o.Elapsed.TotalMilliseconds);
+                    _openersCompileMs += Math.Clamp(end.CompileMs - ownAtStart.CompileMs, 0, o.Elapsed.TotalMilliseconds);
                     _threadTimedOpens++;
+                    began = ownAtStart;
                 }
                 if (o.PhysicalConnectsDuring > 0)
                 {
@@ -324,6 +329,13 @@ internal sealed class ColdStarts(
                     double lateMs = start.Async ? threadPoolDelay.TotalMilliseconds : 0;
                     _connectOnTimeMs.Add(Math.Max(0, o.Elapsed.TotalMilliseconds - lateMs));
                     _connectNetMs.Add(Math.Max(0, o.Elapsed.TotalMilliseconds - Math.Max(openCompileMs, lateMs)));
+                    // A synchronous open read on its own thread at both ends: the time it was blocked (not on a CPU, not
+                    // waiting for one), with the process's compiling during it (ColdStartRule.BlockedServerMs).
+                    if (began is { } b && thread is { } e && e.BlockedSinceMs(b) is var blocked && !double.IsNaN(blocked))
+                    {
+                        _connectBlockedMs.Add(blocked);
+                        _connectBlocked.Add((blocked, openCompileMs));
+                    }
                 }
 
                 if (at != 0)
@@ -355,7 +367,18 @@ internal sealed class ColdStarts(
                     LowOpenMs: LowOpenMs(),
                     LowConnectOpenMs: TenthOf(_connectOpenMs),
                     LowConnectOnTimeMs: TenthOf(_connectOnTimeMs),
-                    LowConnectNetMs: TenthOf(_connectNetMs));
+                    LowConnectNetMs: TenthOf(_connectNetMs),
+                    LowConnectBlockedMs: _asyncOpens == 0 ? TenthOf(_connectBlockedMs) : double.NaN);
+                if (_asyncOpens == 0 && _connectBlocked.Count > 0)
+                {
+                    // Less the share of the process's compiling the opening threads did (what a blocked open could wait for).
+                    double share = ColdStartRule.OpenersShare(_ended.Value);
+                    _connectBlockedMs.Clear();
+                    foreach ((double blockedMs, double compileMs) in _connectBlocked)
+                        _connectBlockedMs.Add(Math.Max(0, blockedMs - (share * compileMs)));
+                    _ended = _ended.Value with { LowConnectBlockedNetMs = TenthOf(_connectBlockedMs) };
+                }
+
                 BurstFrom(_ended.Value);
             }
             else
@@ -518,6 +541,8 @@ internal sealed class ColdStarts(
         _connectOpenMs.Clear();
         _connectOnTimeMs.Clear();
         _connectNetMs.Clear();
+        _connectBlockedMs.Clear();
+        _connectBlocked.Clear();
     }
 
     /// <summary>The tenth percentile of the wave's opens' times (<see cref="ColdWave.LowOpenMs"/>); under the lock.</summary>

@@ -13,13 +13,18 @@ namespace Orseis.Diagnostics.Detectors;
 /// the tenth percentile of the opens' times (NaN when none completed), and of the opens that made a physical connect, the
 /// tenth percentile of their times, of their times less the thread pool's lateness during each (for an async open), and of
 /// their times less what the process's start-up could have cost each (the process's compiling during it, or for an async
-/// open the thread pool's lateness where that is longer); NaN when none connected (<see cref="ColdStartRule.ServerConnectMs"/>).
+/// open the thread pool's lateness where that is longer); NaN when none connected (<see cref="ColdStartRule.ServerConnectMs"/>);
+/// and, for a wave of synchronous opens read on their threads from the scheduler (<see cref="ColdOpenThread"/>), the tenth
+/// percentile of the time each connecting open sat blocked (off a CPU, not waiting for one) and of that time less the
+/// opening threads' share of the process's compiling during the open (<see cref="ColdStartRule.OpenersShare"/>); NaN
+/// otherwise (<see cref="ColdStartRule.BlockedServerMs"/>).
 /// </summary>
 internal readonly record struct ColdWave(
     int Opens, int ConnectingOpens, long Connects, double ConnectMs, double MeanOpenMs, double SlowestOpenMs, bool AfterLoss,
     double ThreadPoolDelayMs, double CompileMs = 0, double WaveMs = 0, double MeanOpenCompileMs = 0, WaveActivity? Activity = null,
     double AsyncThreadPoolDelayMs = 0, bool Synchronous = false, double OpenersCompileMs = double.NaN, double LowOpenMs = double.NaN,
-    double LowConnectOpenMs = double.NaN, double LowConnectOnTimeMs = double.NaN, double LowConnectNetMs = double.NaN);
+    double LowConnectOpenMs = double.NaN, double LowConnectOnTimeMs = double.NaN, double LowConnectNetMs = double.NaN,
+    double LowConnectBlockedMs = double.NaN, double LowConnectBlockedNetMs = double.NaN);
 
 /// <summary>
 /// A wave with its holds: how many, how long on average, whether any ran a statement (a hold still out when the wave
