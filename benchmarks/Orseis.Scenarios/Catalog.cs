@@ -18,6 +18,7 @@ internal static class Catalog
         .. HeldOutSecondScenarios.All(),
         .. NearFloorProbeScenarios.All(),
         .. HeldOutThirdScenarios.All(),
+        .. HeldOutFourthScenarios.All(),
         .. PoolScenarios.All(),
         .. SaturationSizeScenarios.All(),
         .. StarvationScenarios.All(),
