@@ -19,6 +19,7 @@ internal static class Catalog
         .. NearFloorProbeScenarios.All(),
         .. HeldOutThirdScenarios.All(),
         .. SyncFloorProbeScenarios.All(),
+        .. HeldOutFourthScenarios.All(),
         .. PoolScenarios.All(),
         .. SaturationSizeScenarios.All(),
         .. StarvationScenarios.All(),
