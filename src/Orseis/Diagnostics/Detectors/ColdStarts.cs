@@ -92,8 +92,10 @@ internal sealed class ColdStarts(
     private readonly List<double> _connectOpenMs = []; // each connecting open's time
     private readonly List<double> _connectOnTimeMs = []; // the same less the thread pool's lateness (for an async open)
     private readonly List<double> _connectNetMs = []; // the same less what the process's start-up could have cost it
-    private readonly List<double> _connectBlockedMs = []; // each synchronous connecting open's time blocked
-    private readonly List<(double BlockedMs, double CompileMs)> _connectBlocked = []; // with the process's compiling meanwhile
+    // Each synchronous connecting open's time blocked, with the process's compiling meanwhile; and a list to take their
+    // tenth percentiles in (as blocked, and net of the openers' share of the compiling: ColdStartRule.BlockedServerMs).
+    private readonly List<(double BlockedMs, double CompileMs)> _connectBlocked = [];
+    private readonly List<double> _blockedTenth = [];
     private bool _registered;
     private int _judging; // verdicts taken (TakePending) and not yet reported (Judge)
 
@@ -333,7 +335,6 @@ internal sealed class ColdStarts(
                     // waiting for one), with the process's compiling during it (ColdStartRule.BlockedServerMs).
                     if (began is { } b && thread is { } e && e.BlockedSinceMs(b) is var blocked && !double.IsNaN(blocked))
                     {
-                        _connectBlockedMs.Add(blocked);
                         _connectBlocked.Add((blocked, openCompileMs));
                     }
                 }
@@ -367,16 +368,17 @@ internal sealed class ColdStarts(
                     LowOpenMs: LowOpenMs(),
                     LowConnectOpenMs: TenthOf(_connectOpenMs),
                     LowConnectOnTimeMs: TenthOf(_connectOnTimeMs),
-                    LowConnectNetMs: TenthOf(_connectNetMs),
-                    LowConnectBlockedMs: _asyncOpens == 0 ? TenthOf(_connectBlockedMs) : double.NaN);
+                    LowConnectNetMs: TenthOf(_connectNetMs));
                 if (_asyncOpens == 0 && _connectBlocked.Count > 0)
                 {
-                    // Less the share of the process's compiling the opening threads did (what a blocked open could wait for).
+                    // As blocked, and less the share of the process's compiling the opening threads did (what a blocked open
+                    // could wait for).
                     double share = ColdStartRule.OpenersShare(_ended.Value);
-                    _connectBlockedMs.Clear();
-                    foreach ((double blockedMs, double compileMs) in _connectBlocked)
-                        _connectBlockedMs.Add(Math.Max(0, blockedMs - (share * compileMs)));
-                    _ended = _ended.Value with { LowConnectBlockedNetMs = TenthOf(_connectBlockedMs) };
+                    _ended = _ended.Value with
+                    {
+                        LowConnectBlockedMs = BlockedTenth(0),
+                        LowConnectBlockedNetMs = BlockedTenth(share),
+                    };
                 }
 
                 BurstFrom(_ended.Value);
@@ -541,12 +543,23 @@ internal sealed class ColdStarts(
         _connectOpenMs.Clear();
         _connectOnTimeMs.Clear();
         _connectNetMs.Clear();
-        _connectBlockedMs.Clear();
         _connectBlocked.Clear();
     }
 
     /// <summary>The tenth percentile of the wave's opens' times (<see cref="ColdWave.LowOpenMs"/>); under the lock.</summary>
     private double LowOpenMs() => TenthOf(_openMs);
+
+    /// <summary>
+    /// The tenth percentile of the synchronous connecting opens' blocked time less <paramref name="compileShare"/> of the
+    /// process's compiling during each (at least 0); under the lock.
+    /// </summary>
+    private double BlockedTenth(double compileShare)
+    {
+        _blockedTenth.Clear();
+        foreach ((double blockedMs, double compileMs) in _connectBlocked)
+            _blockedTenth.Add(Math.Max(0, blockedMs - (compileShare * compileMs)));
+        return TenthOf(_blockedTenth);
+    }
 
     /// <summary>The tenth percentile of <paramref name="values"/> (sorting them); NaN when there are none.</summary>
     private static double TenthOf(List<double> values)
