@@ -20,15 +20,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly DiagnosticsOptions _options;
     private readonly FindingKind _detectors;
     private readonly TimeProvider _time;
-    // The caller's flow (EnterFlow), and a thread-static mirror of it that the local's change callback keeps (it runs
-    // whenever the value changes on a thread: set in EnterFlow, or a context switched in or out), as ConnectionScope
-    // keeps its scope: reading the AsyncLocal (the thread's context, its map, the type's lookup) cost a call about 65
-    // instructions, twice an open per call, once a scope's call. One mirror for every pool: a flow names the local it is
-    // the value of (FlowState.Owner), and a mirror naming another pool's (the last one set or switched on this thread)
-    // sends the read to the local itself (ReadFlow), which then mirrors this pool's. The callback is static: it holds no pool.
-    private readonly AsyncLocal<FlowState?> _flow = new(static change => _threadFlow = change.CurrentValue);
-    [ThreadStatic]
-    private static FlowState? _threadFlow;
+    private readonly AsyncLocal<FlowState?> _flow = new();
     private readonly long _created;
     private readonly double _ticksPerTimestamp;
     private readonly FindingLog _log;
@@ -171,8 +163,8 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// </summary>
     public void EnterFlow()
     {
-        if (Needs(CostlyFacts.Flow) && CurrentFlow() is null)
-            _flow.Value = new FlowState(_flow);
+        if (Needs(CostlyFacts.Flow) && _flow.Value is null)
+            _flow.Value = new FlowState();
     }
 
     /// <summary>
@@ -271,30 +263,14 @@ internal sealed partial class PoolTelemetry : IDisposable
     private FlowState? FlowOf(int hold) => _holders.TryFlowOf(hold, out FlowState? flow) ? flow : CurrentFlow();
 
     /// <summary>
-    /// The caller's flow (<see cref="EnterFlow"/>): the thread's mirror of it when the mirror is this pool's, else the
-    /// <see cref="AsyncLocal{T}"/> itself (<see cref="ReadFlow"/>). A mirror that names this pool's local holds its value on
-    /// this thread: the local's callback wrote it, or <see cref="ReadFlow"/> just after reading the local, and every later
-    /// change of the local's value on this thread calls the callback again.
-    /// </summary>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-    private FlowState? CurrentFlow() =>
-        _threadFlow is { } mirrored && ReferenceEquals(mirrored.Owner, _flow) ? mirrored : ReadFlow();
-
-    /// <summary>
-    /// <see cref="CurrentFlow"/> from the <see cref="AsyncLocal{T}"/>, which it then mirrors. A method of its own, never
-    /// inlined, so that the getter of the <see cref="AsyncLocal{T}"/> is inlined into it with its type known: called from a
-    /// large method (<see cref="OpenStarting"/>), whose inlining budget it exceeds, the getter is the precompiled code shared
-    /// by reference types, which looks the type up through a runtime helper on every read (128 instructions a read under the
-    /// gate, against 75 here: docs/results/overhead/2026-11-30c-detector-cost-optimised.md).
+    /// The caller's flow (<see cref="EnterFlow"/>). A method of its own, never inlined, so that the getter of the
+    /// <see cref="AsyncLocal{T}"/> is inlined into it with its type known: called from a large method
+    /// (<see cref="OpenStarting"/>), whose inlining budget it exceeds, the getter is the precompiled code shared by reference
+    /// types, which looks the type up through a runtime helper on every read (128 instructions a read under the gate,
+    /// against 75 here: docs/results/overhead/2026-11-30c-detector-cost-optimised.md).
     /// </summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    private FlowState? ReadFlow()
-    {
-        FlowState? flow = _flow.Value;
-        if (flow is not null)
-            _threadFlow = flow;
-        return flow;
-    }
+    private FlowState? CurrentFlow() => _flow.Value;
 
     /// <summary>A statement with arguments ended: its run told to the observers of statements, in its unit of work.</summary>
     private void StatementEnded(

@@ -7,20 +7,6 @@ namespace Orseis.Diagnostics.Detectors;
 /// </summary>
 internal sealed class FlowState
 {
-    /// <summary>
-    /// The <see cref="System.Threading.AsyncLocal{T}"/> this flow is the value of (a pool's telemetry's, which made it), or
-    /// null (a replay's, a test's): a thread's mirror of the flow (<see cref="PoolTelemetry"/>) is this pool's only while
-    /// it names this pool's local. The local, not the telemetry: a flow kept in a captured context keeps no pool alive.
-    /// </summary>
-    public readonly object? Owner;
-
-    public FlowState()
-    {
-    }
-
-    /// <summary>A flow made as the value of <paramref name="owner"/> (see <see cref="Owner"/>).</summary>
-    public FlowState(object owner) => Owner = owner;
-
     private int _active;
 
     /// <summary>Connections of this flow being opened or held right now.</summary>

@@ -4,10 +4,12 @@ using Orseis.Diagnostics.Detectors;
 namespace Orseis.Tests.Diagnostics.Detectors;
 
 /// <summary>
-/// The caller's flow is read through a thread's mirror of the pool's <see cref="AsyncLocal{T}"/>: every read must give what
-/// the local itself holds in that context, whatever other pools, child contexts and threads did on the thread before.
+/// The caller's flow, as an open is told it: each pool's own, the same across the calls of one context, gone with a child
+/// context that made it, and a thread's own where the caller's context does not come along. What any faster read of the
+/// flow (a cache, a mirror of its <see cref="AsyncLocal{T}"/>) must give, whatever other pools, child contexts and threads
+/// did on the thread before (docs/results/overhead/2026-12-01-scope-and-session.md).
 /// </summary>
-public sealed class FlowMirrorTests
+public sealed class FlowIdentityTests
 {
     private static PoolTelemetry Pool(Fake fake) => new("pool", "sqlite", null, fake.Options);
 
@@ -38,7 +40,7 @@ public sealed class FlowMirrorTests
     }
 
     [Fact]
-    public async Task A_flow_set_in_a_child_context_is_gone_when_the_child_returns_as_without_the_mirror()
+    public async Task A_flow_set_in_a_child_context_is_gone_when_the_child_returns()
     {
         var fake = new Fake(o => o.Detectors = FindingKind.Churn);
         using PoolTelemetry telemetry = Pool(fake);
