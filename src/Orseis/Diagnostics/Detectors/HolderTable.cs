@@ -176,7 +176,7 @@ internal sealed class HolderTable
     /// claimed by <paramref name="connection"/>, empty (no scan sees a slot whose start is 0), for the hold of the scope's next
     /// call on it (<see cref="Restart"/>), or freed when the connection leaves its parking (<see cref="Free"/>). A parked
     /// connection is not held; the slot only spares its next hold the search for a free one, the claim and the connection's
-    /// write (about 60 instructions a scope's call under the gate: docs/results/overhead/2026-12-01-scope-and-session.md).
+    /// write (about 75 instructions a scope's call under the gate: docs/results/overhead/2026-12-01-scope-and-session.md).
     /// False, and nothing kept, when the hold is not that connection's or is in the overflow (removed there as by
     /// <see cref="TryRemove"/>: <paramref name="kept"/> false, the holder given when it was there).
     /// </summary>
