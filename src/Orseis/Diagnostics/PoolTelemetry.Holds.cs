@@ -54,7 +54,24 @@ internal sealed partial class PoolTelemetry
         }
 
         if (Observed)
-            Tell<Acquire, AcquiredStep>(_observers.Acquired, new Acquire(openedAt, hold, owner, heldByDesign, where, flow));
+        {
+            if (_acquireObserver is { } only && !EventsOn)
+            {
+                // What Tell does for a list of this one observer (EventsOn: the list of the moment is the quiet one).
+                try
+                {
+                    only.OnAcquired(new Acquire(openedAt, hold, owner, heldByDesign, where, flow));
+                }
+                catch (Exception)
+                {
+                }
+            }
+            else
+            {
+                Tell<Acquire, AcquiredStep>(_observers.Acquired, new Acquire(openedAt, hold, owner, heldByDesign, where, flow));
+            }
+        }
+
         return hold;
     }
 
