@@ -34,24 +34,44 @@ internal sealed partial class PoolTelemetry
 
     /// <summary>
     /// <see cref="Acquired"/>'s hold, timed from <paramref name="openedAt"/>, for a connection already counted as taken (an open's,
-    /// or a scope's parked one that a call took).
+    /// or a scope's parked one that a call took: <paramref name="keptHold"/> is then the slot it kept, its hold again).
     /// </summary>
     private int Holding(
-        DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long openedAt, FlowState? flow)
+        DbConnection connection, string owner, bool heldByDesign, StackTrace? acquirer, long openedAt, FlowState? flow,
+        int keptHold = HolderTable.NoHold)
     {
         int hold = HolderTable.NoHold;
         HolderTable.Acquirer? where = acquirer is null ? null : new HolderTable.Acquirer(acquirer);
         try
         {
             // A connection held by design (ReuseConnection's shared one) is timed but never a leak suspect.
-            hold = _holders.Add(connection, owner, heldByDesign, where, openedAt, flow);
+            hold = keptHold != HolderTable.NoHold
+                ? _holders.Restart(keptHold, owner, where, openedAt, flow)
+                : _holders.Add(connection, owner, heldByDesign, where, openedAt, flow);
         }
         catch (Exception)
         {
         }
 
         if (Observed)
-            Tell<Acquire, AcquiredStep>(_observers.Acquired, new Acquire(openedAt, hold, owner, heldByDesign, where, flow));
+        {
+            if (_acquireObserver is { } only && !EventsOn)
+            {
+                // What Tell does for a list of this one observer (EventsOn: the list of the moment is the quiet one).
+                try
+                {
+                    only.OnAcquired(new Acquire(openedAt, hold, owner, heldByDesign, where, flow));
+                }
+                catch (Exception)
+                {
+                }
+            }
+            else
+            {
+                Tell<Acquire, AcquiredStep>(_observers.Acquired, new Acquire(openedAt, hold, owner, heldByDesign, where, flow));
+            }
+        }
+
         return hold;
     }
 

@@ -29,14 +29,19 @@ internal sealed partial class PoolTelemetry
     /// A call ended and its scope parks <paramref name="connection"/>: the call's hold ends (its use time, its
     /// <c>Released</c> event, which out-of-process readers count holds and connections in use by, and its release told to
     /// the observers). Returns when it parked (a timestamp, the hold's end when its clock was read) while the pool is
-    /// timed, else 0.
+    /// timed, else 0. <paramref name="hold"/> comes back as the holder table's slot the parked connection keeps for its next
+    /// hold (<see cref="HolderTable.TryEndKeeping"/>), or <see cref="HolderTable.NoHold"/>: give it to
+    /// <see cref="Unparked"/>, <see cref="ParkRefused"/> or <see cref="ParkGivenBack"/>.
     /// </summary>
-    public long Parked(DbConnection connection, int hold)
+    public long Parked(DbConnection connection, ref int hold)
     {
         Interlocked.Increment(ref _parked);
-        long now = hold != HolderTable.NoHold && _holders.TryRemove(connection, hold, out HolderTable.Holder holder)
-            ? HoldEnded(holder, hold, TakenOf(Interlocked.Read(ref _counts)))
-            : 0;
+        long now = 0;
+        bool kept = false;
+        if (hold != HolderTable.NoHold && _holders.TryEndKeeping(connection, hold, out HolderTable.Holder holder, out kept))
+            now = HoldEnded(holder, hold, TakenOf(Interlocked.Read(ref _counts)));
+        if (!kept)
+            hold = HolderTable.NoHold;
         return now != 0 || !ParkTimed ? now : Now();
     }
 
@@ -51,36 +56,55 @@ internal sealed partial class PoolTelemetry
     /// A park counted by <see cref="Parked"/> or <see cref="ParkedUntimed"/> did not happen (another connection was parked
     /// first, or the scope ended): the connection goes back to the pool through <see cref="Released"/>, its hold ended already.
     /// </summary>
-    public void ParkRefused() => Interlocked.Decrement(ref _parked);
+    /// <param name="keptHold">What <see cref="Parked"/> gave back as the parked connection's slot: freed.</param>
+    public void ParkRefused(int keptHold)
+    {
+        Free(keptHold);
+        Interlocked.Decrement(ref _parked);
+    }
 
     /// <summary>
     /// A call of a scope took its parked <paramref name="connection"/> (parked at <paramref name="parkedAt"/>) instead of
     /// opening one; its hold starts now. Returns the hold, as <see cref="Acquired"/> does.
     /// </summary>
-    public int Unparked(DbConnection connection, string owner, StackTrace? acquirer, long parkedAt)
+    /// <param name="connection">The parked connection.</param>
+    /// <param name="owner">The call's owner.</param>
+    /// <param name="acquirer">The caller's stack, for a stream.</param>
+    /// <param name="parkedAt">When it parked (<see cref="Parked"/>'s return).</param>
+    /// <param name="keptHold">The slot it kept (<see cref="Parked"/>'s <c>hold</c>): the new hold is that slot again.</param>
+    public int Unparked(DbConnection connection, string owner, StackTrace? acquirer, long parkedAt, int keptHold)
     {
         if (OrseisMetrics.ScopeReuses.Enabled)
             Guard(static (self, _) => OrseisMetrics.ScopeReuses.Add(1, self.Tags), 0);
         if (parkedAt == 0)
         {
             // Parked untimed: the hold is untimed too (Acquired's first steps, without its call).
+            Free(keptHold);
             Interlocked.Decrement(ref _parked);
             return HolderTable.NoHold;
         }
 
         long now = ParkEnded(parkedAt);
-        return Holding(connection, owner, heldByDesign: false, acquirer, openedAt: now, flow: null);
+        return Holding(connection, owner, heldByDesign: false, acquirer, openedAt: now, flow: null, keptHold);
     }
 
     /// <summary>A parked connection went back to the pool (its scope ended, or it sat idle): see <see cref="ParkEnded"/>.</summary>
-    public void ParkGivenBack(long parkedAt)
+    public void ParkGivenBack(long parkedAt, int keptHold)
     {
+        Free(keptHold);
         ParkEnded(parkedAt);
         Interlocked.Add(ref _counts, -OneTaken);
     }
 
     /// <summary>Calls a scope served by its parked connection, told by the scope (<see cref="ScopeSlot"/>) in a batch.</summary>
     public void ScopeReused(long calls) => Interlocked.Add(ref _scopeReuses, calls);
+
+    /// <summary>Frees the holder table's slot a parked connection kept (<see cref="Parked"/>), if it kept one.</summary>
+    private void Free(int keptHold)
+    {
+        if (keptHold != HolderTable.NoHold)
+            _holders.Free(keptHold);
+    }
 
     /// <summary>
     /// A parked connection left its parking (taken by a call, or given back to the pool). <paramref name="parkedAt"/> is the

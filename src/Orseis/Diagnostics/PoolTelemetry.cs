@@ -52,6 +52,7 @@ internal sealed partial class PoolTelemetry : IDisposable
     private readonly string? _providerSpans;
     private readonly bool _hearsStatements;
     private readonly RepeatedStatementDetector? _statementObserver;
+    private readonly HeldTooLongDetector? _acquireObserver;
 
     public PoolTelemetry(
         string poolName, string systemName, int? maxPoolSize, DiagnosticsOptions options, ProviderPoolStats? providerPool = null,
@@ -94,6 +95,9 @@ internal sealed partial class PoolTelemetry : IDisposable
                              && _observers.Traced.StatementEnded is [var traced] && ReferenceEquals(only, traced)
             ? only
             : null;
+        // Likewise the one observer of a hold's start while nobody traces (the held-too-long detector: its scan's clock),
+        // called directly on every timed hold, an open per call's and a scope call's: no list, no loop, no virtual call.
+        _acquireObserver = _observers.Quiet.Acquired is [HeldTooLongDetector heldTooLong] ? heldTooLong : null;
         OrseisMetrics.Register(this);
     }
 

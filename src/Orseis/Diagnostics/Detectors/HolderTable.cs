@@ -171,6 +171,70 @@ internal sealed class HolderTable
         return false;
     }
 
+    /// <summary>
+    /// <see cref="TryRemove"/> for a connection that parks in a scope: the hold ends as it would there, but the slot stays
+    /// claimed by <paramref name="connection"/>, empty (no scan sees a slot whose start is 0), for the hold of the scope's next
+    /// call on it (<see cref="Restart"/>), or freed when the connection leaves its parking (<see cref="Free"/>). A parked
+    /// connection is not held; the slot only spares its next hold the search for a free one, the claim and the connection's
+    /// write (about 75 instructions a scope's call under the gate: docs/results/overhead/2026-12-01-scope-and-session.md).
+    /// False, and nothing kept, when the hold is not that connection's or is in the overflow (removed there as by
+    /// <see cref="TryRemove"/>: <paramref name="kept"/> false, the holder given when it was there).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool TryEndKeeping(object connection, int hold, out Holder holder, out bool kept)
+    {
+        if (hold >= 0 && hold < _slots.Length)
+        {
+            ref Slot slot = ref _slots[hold];
+            long started = Volatile.Read(ref slot.Started);
+            if (ReferenceEquals(Volatile.Read(ref slot.Connection), connection) && started != 0 &&
+                Interlocked.CompareExchange(ref slot.Started, 0, started) == started)
+            {
+                bool reported = Interlocked.Exchange(ref slot.ReportedStarted, started) == started;
+                holder = new Holder(started, slot.Owner!, slot.Where, reported, slot.Flow, slot.Kind);
+                slot.Where = null;
+                kept = true; // Taken and the connection stay: the slot is the parked connection's
+                return true;
+            }
+        }
+        else if (hold < NoHold)
+        {
+            kept = false;
+            return TryRemoveOverflow(connection, hold, out holder);
+        }
+
+        holder = default;
+        kept = false;
+        return false;
+    }
+
+    /// <summary>
+    /// A new hold of the parked connection whose slot <paramref name="hold"/> <see cref="TryEndKeeping"/> kept: what
+    /// <see cref="Add"/> writes, in that slot (still claimed, the connection in it), so the hold is <paramref name="hold"/> again.
+    /// </summary>
+    public int Restart(int hold, string owner, Acquirer? where, long started, FlowState? flow = null)
+    {
+        ref Slot slot = ref _slots[hold];
+        if (!ReferenceEquals(slot.Owner, owner))
+            slot.Owner = owner;
+        if (where is not null)
+            slot.Where = where;
+        if (!ReferenceEquals(slot.Flow, flow))
+            slot.Flow = flow;
+        slot.ReportedStarted = ~started; // never held by design: a scope's connection
+        slot.Kind = 0;
+        Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
+        return hold;
+    }
+
+    /// <summary>Frees the slot <paramref name="hold"/> that <see cref="TryEndKeeping"/> kept (its connection left its parking).</summary>
+    public void Free(int hold)
+    {
+        ref Slot slot = ref _slots[hold];
+        slot.Connection = null;
+        Volatile.Write(ref slot.Taken, 0); // last: the slot is free for the next Add
+    }
+
     /// <summary><see cref="TryRemove"/> for a hold in the overflow (numbered below <see cref="NoHold"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool TryRemoveOverflow(object connection, int hold, out Holder holder)

@@ -35,6 +35,12 @@ internal sealed class ScopeConnection(ScopeSlot slot, DbConnection connection)
     /// <summary>When it parked: a timestamp while the pool's telemetry is timed, else 0.</summary>
     public long ParkedAt;
 
+    /// <summary>
+    /// The holder table's slot it kept as it parked (<see cref="Diagnostics.Detectors.HolderTable.TryEndKeeping"/>): its next
+    /// hold's, or freed when it leaves its parking otherwise; <see cref="Diagnostics.Detectors.HolderTable.NoHold"/> for none.
+    /// </summary>
+    public int ParkedHold = Diagnostics.Detectors.HolderTable.NoHold;
+
     /// <summary>The sweep's tick when it parked (<see cref="ParkSweep.Tick"/>).</summary>
     public long ParkedTick;
 

@@ -127,7 +127,7 @@ internal sealed class ScopeSlot
         Diagnostics.PoolTelemetry telemetry = _telemetry;
         DbConnection connection = parked.Connection;
         StackTrace? acquirer = forStream ? telemetry.CaptureAcquirer(heldAcrossCalls: true) : null;
-        lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parked.ParkedAt), parked);
+        lease = new Lease(connection, telemetry.Unparked(connection, _owner, acquirer, parked.ParkedAt, parked.ParkedHold), parked);
         return true;
     }
 
@@ -169,16 +169,18 @@ internal sealed class ScopeSlot
 
         // The call's hold ends and the park's facts are written before the compare-exchange publishes them: the next taker
         // reads them after its own. An untimed hold's end is a counter and a look at the clock, which cannot throw.
-        held.ParkedAt = lease.Hold == Diagnostics.Detectors.HolderTable.NoHold
+        int hold = lease.Hold;
+        held.ParkedAt = hold == Diagnostics.Detectors.HolderTable.NoHold
             ? _telemetry.ParkedUntimed()
-            : _telemetry.Parked(connection, lease.Hold);
+            : _telemetry.Parked(connection, ref hold);
+        held.ParkedHold = hold; // the holder table's slot it keeps for its next hold, or NoHold
         held.ParkedKey = key;
         held.ParkedTick = _sweep.Tick;
         if (Interlocked.CompareExchange(ref _state, held, null) is { } first)
         {
             // A concurrent call parked first, or the scope ended meanwhile: the caller gives the connection back (its hold
             // ended already, so the release finds none to end).
-            _telemetry.ParkRefused();
+            _telemetry.ParkRefused(hold);
             return Refused(first);
         }
 
@@ -230,7 +232,7 @@ internal sealed class ScopeSlot
                 Interlocked.Increment(ref _unused);
                 _memory.Unused(parked.ParkedKey);
                 FoldReuses();
-                _telemetry.ParkGivenBack(parked.ParkedAt);
+                _telemetry.ParkGivenBack(parked.ParkedAt, parked.ParkedHold);
                 CloseParked(parked);
             }
         }
@@ -296,7 +298,7 @@ internal sealed class ScopeSlot
             return null;
 
         ScopeConnection parked = Unsafe.As<ScopeConnection>(state);
-        _telemetry.ParkGivenBack(parked.ParkedAt);
+        _telemetry.ParkGivenBack(parked.ParkedAt, parked.ParkedHold);
         return parked;
     }
 

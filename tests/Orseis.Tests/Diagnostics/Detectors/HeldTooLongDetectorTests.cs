@@ -27,6 +27,51 @@ public sealed class HeldTooLongDetectorTests
     }
 
     [Fact]
+    public void A_new_hold_makes_the_detector_look_and_report_one_still_held_whether_or_not_the_pool_is_traced()
+    {
+        foreach (bool traced in (bool[])[false, true])
+        {
+            // The hold's start is told to the detector directly while nobody traces, through the list while a session does.
+            var logger = new LinesLogger();
+            var fake = new Fake(o =>
+            {
+                o.Detectors = FindingKind.HeldTooLong;
+                o.HeldTooLongThreshold = TimeSpan.FromSeconds(30);
+                o.Logger = logger;
+            });
+            using var session = traced ? new EventCollector() : null; // a session on the Orseis source
+            using var telemetry = new PoolTelemetry("pool", "sqlite", null, fake.Options);
+            using var held = new Microsoft.Data.Sqlite.SqliteConnection();
+            using var next = new Microsoft.Data.Sqlite.SqliteConnection();
+            telemetry.Acquired(held, "a stream on 'pool'", openedAt: fake.Now);
+            fake.Time.Advance(TimeSpan.FromSeconds(31));
+            Assert.Empty(logger.Lines);
+
+            // Nothing was released: only the next hold's start makes the detector scan the held connections.
+            telemetry.Acquired(next, "a call on 'pool'", openedAt: fake.Now);
+            string line = Assert.Single(logger.Lines);
+            Assert.Contains("a stream on 'pool'", line, StringComparison.Ordinal);
+        }
+    }
+
+    private sealed class LinesLogger : Microsoft.Extensions.Logging.ILogger
+    {
+        public List<string> Lines { get; } = [];
+
+        public IDisposable? BeginScope<TState>(TState state) where TState : notnull => null;
+
+        public bool IsEnabled(Microsoft.Extensions.Logging.LogLevel logLevel) => true;
+
+        public void Log<TState>(
+            Microsoft.Extensions.Logging.LogLevel logLevel, Microsoft.Extensions.Logging.EventId eventId, TState state, Exception? exception,
+            Func<TState, Exception?, string> formatter)
+        {
+            lock (Lines)
+                Lines.Add(formatter(state, exception));
+        }
+    }
+
+    [Fact]
     public void A_hold_is_timed_from_when_its_open_completed_and_untimed_when_the_open_was()
     {
         var fake = new Fake(o =>
