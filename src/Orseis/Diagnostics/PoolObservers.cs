@@ -40,7 +40,8 @@ internal sealed class PoolObservers
         new(FindingKind.ThreadPoolStarvation, CostlyFacts.None,
             static p => ThreadPoolStarvationDetector.Subscribed(p.Log, p.BlockingAsyncProvider)),
         // Last of the detectors: it advises from what the others describe.
-        new(Always, CostlyFacts.None, static p => new PoolSizeAdvisor(p.Log, p.MaxPoolSize, p.Reports(FindingKind.PoolSize))),
+        new(Always, CostlyFacts.None,
+            static p => new PoolSizeAdvisor(p.Log, p.MaxPoolSize, p.Reports(FindingKind.PoolSize), holders: p.Holders)),
     ];
 
     private PoolObservers(List<PoolObserver> observers, CostlyFacts needs)

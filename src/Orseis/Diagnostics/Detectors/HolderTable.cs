@@ -288,6 +288,35 @@ internal sealed class HolderTable
         return overdue;
     }
 
+    /// <summary>
+    /// The holds under way at <paramref name="now"/> (a timestamp of the table's clock): how many, and how long they have
+    /// been held all together, in timestamp ticks. A scope's parked connection is not under way: its kept slot is empty.
+    /// </summary>
+    public (int Count, long HeldTicks) UnderWay(long now)
+    {
+        int count = 0;
+        long ticks = 0;
+        for (int i = 0; i < _slots.Length; i++)
+        {
+            if (Read(ref _slots[i]) is { } holder)
+            {
+                count++;
+                ticks += Math.Max(0, now - holder.Started);
+            }
+        }
+
+        lock (_overflowLock)
+        {
+            foreach ((_, Holder holder) in _overflow.Values)
+            {
+                count++;
+                ticks += Math.Max(0, now - holder.Started);
+            }
+        }
+
+        return (count, ticks);
+    }
+
     /// <summary>The holder out the longest, and for how long.</summary>
     public (TimeSpan? Held, string? Where) Longest()
     {

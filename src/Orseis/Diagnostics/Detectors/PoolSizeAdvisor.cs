@@ -26,9 +26,12 @@ namespace Orseis.Diagnostics.Detectors;
 /// As an observer it keeps what the advice is made from (every timed hold, the time of opens that did not wait, and the
 /// demand each caller met as it entered Open while a detector is on) and writes the advice into every report; findings
 /// only when <paramref name="reportsFindings"/> (the PoolSize detector is on). <paramref name="cpu"/>: where the CPUs'
-/// busy share comes from (a test's readings; the process's and machine's otherwise).
+/// busy share comes from (a test's readings; the process's and machine's otherwise). <paramref name="holders"/>: the
+/// pool's holds under way, read when the advice is worked out while callers queue (<see cref="HeldNow"/>); without it
+/// (a test of the released holds alone) none is counted.
 /// </summary>
-internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, bool reportsFindings = false, PoolSizeCpu? cpu = null)
+internal sealed partial class PoolSizeAdvisor(
+    FindingLog log, int? maxPoolSize, bool reportsFindings = false, PoolSizeCpu? cpu = null, HolderTable? holders = null)
     : PoolObserver
 {
     private const double HoldQuantile = 0.25;
@@ -97,15 +100,6 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
         return Interlocked.CompareExchange(ref _cpu, made, null) ?? made;
     }
 
-    // The holds under way, in one word so that a check reads a count and a sum that agree: the count of holds times
-    // 2^HeldCountShift plus the sum of their starts (each hold starts when its open completed), in units of about 0.1 ms
-    // since this advisor was made (see Since; 48 bits hold 100 connections' starts for years). One add an open, one a
-    // release, both always (a flag read instead would let a release subtract a hold its open never added); read by HeldNow.
-    private const int HeldCountShift = 48;
-    private readonly long _heldBase = log.Time.GetTimestamp();
-    private readonly int _heldUnitShift = UnitShift(log.Time.TimestampFrequency);
-    private long _held;
-
     public override HeardFacts Hears => HeardFacts.OpenStarting | HeardFacts.OpenCompleted | HeardFacts.OpenFailed | HeardFacts.Released;
 
     /// <summary>
@@ -126,7 +120,6 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
 
     public override void OnOpenCompleted(in CompletedOpen open)
     {
-        Interlocked.Add(ref _held, (1L << HeldCountShift) + Since(open.At));
         if (open.Outcome is { Warm: true, OthersQueued: false })
             _opensTaken.Record(open.Outcome.Elapsed);
         else if (open.Outcome.Queued && open.Outcome.Elapsed >= log.Options.QueueWaitFloor)
@@ -140,7 +133,6 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
 
     public override void OnReleased(in Release release)
     {
-        Interlocked.Add(ref _held, -((1L << HeldCountShift) + Since(release.Holder.Started)));
         int kind = release.Holder.Kind is >= 0 and <= HoldKinds.Max ? release.Holder.Kind : 0;
         if (Volatile.Read(ref _queuing) > 0 && Volatile.Read(ref _queuingSince) != 0)
         {
@@ -216,39 +208,29 @@ internal sealed partial class PoolSizeAdvisor(FindingLog log, int? maxPoolSize, 
             Interlocked.Add(ref _queuedTicks, Math.Max(0, at - since));
     }
 
-    /// <summary>A timestamp in the units of <see cref="_held"/>: about 0.1 ms since this advisor was made, never below 0.</summary>
-    private long Since(long timestamp) => Math.Max(0, timestamp - _heldBase) >> _heldUnitShift;
-
-    /// <summary>The shift that makes timestamps of <paramref name="frequency"/> ticks a second about 0.1 ms units.</summary>
-    private static int UnitShift(long frequency)
-    {
-        int shift = 0;
-        while (shift < 40 && (frequency >> (shift + 1)) >= 10_000)
-            shift++;
-        return shift;
-    }
-
     /// <summary>
     /// The connections held right now, counted in the time they have been held since callers began queueing (the stretch
     /// going on now): connection-seconds a second of the time callers queued (<see cref="QueuedRate"/>'s), so that it adds
     /// to the releases' part of the pool's busy share. A check early in a queue sees the connections taken by long holds
     /// only so: released, they would be counted; under way, the releases are all short ones (issue 45's time to detect:
     /// requests of three lookups then 0.5 s of work on a pool of 5 read 0.21 to 0.73 busy for 1.5 s, then 0.8 to 0.96).
-    /// Zero when callers do not queue now or nothing can be said.
+    /// Read from the pool's holder table when the advice is worked out: every hold under way, a scope's calls on its parked
+    /// connection included (a count kept by opens and releases lost one for every call a scope reused its connection for,
+    /// whose releases come without an open, and read nothing under scopes). Zero when callers do not queue now or nothing
+    /// can be said.
     /// </summary>
     private double HeldNow()
     {
         long since = Volatile.Read(ref _queuingSince);
         if (Volatile.Read(ref _queuing) <= 0 || since == 0)
             return 0;
-        long held = Volatile.Read(ref _held);
-        long count = held >> HeldCountShift;
-        long starts = held & ((1L << HeldCountShift) - 1);
+        if (holders is null)
+            return 0;
         long now = log.Time.GetTimestamp();
-        if (held <= 0 || count > (maxPoolSize ?? count))
-            return 0; // a release told without its open (a replay cut mid-hold): nothing to say
-        double units = (double)count * Since(now) - starts;
-        double seconds = units * (1L << _heldUnitShift) / log.Time.TimestampFrequency;
+        (int count, long heldTicks) = holders.UnderWay(now);
+        if (count == 0)
+            return 0;
+        double seconds = (double)heldTicks / log.Time.TimestampFrequency;
         double stretch = log.Time.GetElapsedTime(since, now).TotalSeconds;
         double queued = (double)Interlocked.Read(ref _queuedTicks) / log.Time.TimestampFrequency + stretch;
         return queued <= 0 ? 0 : Math.Clamp(seconds, 0, count * stretch) / queued;

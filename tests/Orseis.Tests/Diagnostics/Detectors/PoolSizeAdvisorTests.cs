@@ -24,7 +24,7 @@ public sealed class PoolSizeAdvisorTests
     {
         var fake = new Fake();
         HoldTimes holds = Load(fake, perSecond: 100, holdMs: 20); // 2 busy
-        PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 100).Advise(holds, meanDemand: 2, queuedOpens: 0, opens: 1000, report: true)!;
+        PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 100, holders: fake.Holders).Advise(holds, meanDemand: 2, queuedOpens: 0, opens: 1000, report: true)!;
         Assert.InRange(advice.Busy, 1.6, 2.4);
         Assert.Equal(PoolSizeAdvisor.Sized(advice.Busy), advice.Recommended); // 2 busy, 2 x sqrt(2) spare, and one: 6
         Assert.InRange(advice.Recommended!.Value, 5, 7);
@@ -38,7 +38,7 @@ public sealed class PoolSizeAdvisorTests
     {
         var fake = new Fake();
         HoldTimes holds = Load(fake, perSecond: 500, holdMs: 20); // 10 busy: the whole pool
-        var advisor = new PoolSizeAdvisor(fake.Log, 10);
+        var advisor = new PoolSizeAdvisor(fake.Log, 10, holders: fake.Holders);
         PoolSizeAdvisor.Advice advice = advisor.Advise(holds, meanDemand: 24, queuedOpens: 3000, opens: 5000, report: true)!;
         Assert.True(advice.Raise);
         Assert.Equal(24, advice.Recommended);
@@ -54,7 +54,7 @@ public sealed class PoolSizeAdvisorTests
         // 1,024 callers queued, so the releases kept 0.66 of 4 connections busy. A pool of 256 passed no more there.
         var fake = new Fake();
         HoldTimes holds = Load(fake, perSecond: 4400, holdMs: 0.15);
-        PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 4).Advise(holds, meanDemand: 1000, queuedOpens: 20000, opens: 44000, report: true)!;
+        PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 4, holders: fake.Holders).Advise(holds, meanDemand: 1000, queuedOpens: 20000, opens: 44000, report: true)!;
         Assert.False(advice.Raise);
         Assert.False(advice.Lower);
         Assert.InRange(advice.HeldUp!.Value, 0.1, 0.25);
@@ -71,7 +71,7 @@ public sealed class PoolSizeAdvisorTests
         // releases kept 5 connections busy, but while callers queued they kept all 10 busy. That pool held them up.
         var fake = new Fake();
         HoldTimes holds = Load(fake, perSecond: 50, holdMs: 100);
-        var advisor = new PoolSizeAdvisor(fake.Log, 10);
+        var advisor = new PoolSizeAdvisor(fake.Log, 10, holders: fake.Holders);
         PoolSizeAdvisor.Advice advice = advisor.Advise(holds, meanDemand: 25, queuedOpens: 30, opens: 500, report: true, queuedRate: 100)!;
         Assert.Null(advice.HeldUp);
         Assert.True(advice.Raise);
@@ -89,7 +89,7 @@ public sealed class PoolSizeAdvisorTests
         // 16 callers queued on a pool of 12, releases keeping 15 connections busy: Little's law with spare connections
         // says 24, but no more than 16 callers ever wanted one at once, and a 17th connection would never be taken.
         var fake = new Fake();
-        var advisor = new PoolSizeAdvisor(fake.Log, 12);
+        var advisor = new PoolSizeAdvisor(fake.Log, 12, holders: fake.Holders);
         for (int i = 0; i < 100; i++)
             advisor.OnOpenStarting(fake.Start(demand: i % 5 == 0 ? 12 : 16, inUse: 12));
         HoldTimes holds = Load(fake, perSecond: 300, holdMs: 50); // 15 busy
@@ -102,7 +102,7 @@ public sealed class PoolSizeAdvisorTests
 
         // Without a demand seen (no open heard), Little's law's size stands.
         var unheard = new Fake();
-        PoolSizeAdvisor.Advice sized = new PoolSizeAdvisor(unheard.Log, 12).Advise(
+        PoolSizeAdvisor.Advice sized = new PoolSizeAdvisor(unheard.Log, 12, holders: unheard.Holders).Advise(
             Load(unheard, perSecond: 300, holdMs: 50), meanDemand: 15.2, queuedOpens: 2000, opens: 3000, report: true)!;
         Assert.Equal(PoolSizeAdvisor.Sized(sized.Busy), sized.Recommended);
     }
@@ -112,7 +112,7 @@ public sealed class PoolSizeAdvisorTests
     {
         var fake = new Fake();
         HoldTimes holds = Load(fake, perSecond: 400, holdMs: 20);
-        PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 10).Advise(holds, meanDemand: 8, queuedOpens: 3, opens: 4000, report: true)!;
+        PoolSizeAdvisor.Advice advice = new PoolSizeAdvisor(fake.Log, 10, holders: fake.Holders).Advise(holds, meanDemand: 8, queuedOpens: 3, opens: 4000, report: true)!;
         Assert.False(advice.Raise);
         Assert.Empty(fake.Log.Kept);
     }
@@ -125,7 +125,7 @@ public sealed class PoolSizeAdvisorTests
         var fake = new Fake();
         long began = fake.Time.GetTimestamp();
         HoldTimes holds = Load(fake, perSecond: 2, holdMs: 5000);
-        var advisor = new PoolSizeAdvisor(fake.Log, 100);
+        var advisor = new PoolSizeAdvisor(fake.Log, 100, holders: fake.Holders);
         Assert.True(advisor.Advise(holds, meanDemand: 3, queuedOpens: 0, opens: 40, report: true)!.Lower); // unstarved: "lower"
 
         PoolSizeAdvisor.Advice starved = advisor.Advise(holds, meanDemand: 3, queuedOpens: 0, opens: 40, report: true, lastStarved: began + 1)!;
@@ -157,13 +157,13 @@ public sealed class PoolSizeAdvisorTests
             for (int i = wave * 5; i < wave * 5 + 5; i++)
             {
                 var outcome = new OpenOutcome(fake.Time.GetElapsedTime(starts[i].Started), 0, 0, starts[i].Demand > 5);
-                advisor.OnOpenCompleted(new CompletedOpen(starts[i], outcome, fake.Now, false, TimeSpan.Zero));
+                fake.Opened(advisor, new CompletedOpen(starts[i], outcome, fake.Now, false, TimeSpan.Zero));
             }
 
             TimeSpan held = Fake.Ms(wave == 0 ? 100 : holdMs);
             fake.Time.Advance(held);
             for (int i = 0; i < 5; i++)
-                advisor.OnReleased(new Release(new HolderTable.Holder(acquired, "call", null, false), held, fake.Now));
+                fake.Released(advisor, new Release(new HolderTable.Holder(acquired, "call", null, false), held, fake.Now));
         }
 
         var figures = new ReportFigures { Opens = 20, QueuedOpens = 15 };
@@ -178,7 +178,7 @@ public sealed class PoolSizeAdvisorTests
         // first caller that queued, the releases kept 60 % of the pool busy and read as holds longer than they need; timed
         // from when the pool handed out its first connection, all of it, as 100 ms holds of sleep(0.1) do.
         var cold = new Fake();
-        ReportFigures figures = Burst(cold, new PoolSizeAdvisor(cold.Log, 5, reportsFindings: true), connectMs: 200, holdMs: 100);
+        ReportFigures figures = Burst(cold, new PoolSizeAdvisor(cold.Log, 5, reportsFindings: true, holders: cold.Holders), connectMs: 200, holdMs: 100);
         Assert.Equal(11, figures.RecommendedMaxPoolSize); // the callers' mean demand as they arrived, 10.5
         Assert.Contains("raise Max Pool Size from 5 to 11", figures.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.Single(cold.Findings(FindingKind.PoolSize));
@@ -186,7 +186,7 @@ public sealed class PoolSizeAdvisorTests
         // The same burst with every hold after the first wave stretched to 250 ms (a saturated CPU or server): while
         // callers queued the releases kept 40 % of the pool busy, however quick the connects. No raise.
         var stretched = new Fake();
-        ReportFigures slow = Burst(stretched, new PoolSizeAdvisor(stretched.Log, 5, reportsFindings: true), connectMs: 1, holdMs: 250);
+        ReportFigures slow = Burst(stretched, new PoolSizeAdvisor(stretched.Log, 5, reportsFindings: true, holders: stretched.Holders), connectMs: 1, holdMs: 250);
         Assert.Contains("connections were held longer than they need", slow.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.Empty(stretched.Findings(FindingKind.PoolSize));
     }
@@ -208,19 +208,19 @@ public sealed class PoolSizeAdvisorTests
                 long acquired = fake.Now;
                 fake.Time.Advance(Fake.Ms(0.1));
                 for (int c = 0; c < 5; c++)
-                    advisor.OnReleased(Released(acquired, lookup, Fake.Ms(0.1), fake.Now));
+                    fake.Released(advisor, Released(acquired, lookup, Fake.Ms(0.1), fake.Now));
             }
 
             long started = fake.Now;
             fake.Time.Advance(Fake.Ms(100));
             for (int c = 0; c < 5; c++)
-                advisor.OnReleased(Released(started, work, Fake.Ms(100), fake.Now));
+                fake.Released(advisor, Released(started, work, Fake.Ms(100), fake.Now));
         }
 
         foreach (OpenStart start in starts)
         {
             var outcome = new OpenOutcome(fake.Time.GetElapsedTime(start.Started), 0, 0, true);
-            advisor.OnOpenCompleted(new CompletedOpen(start, outcome, fake.Now, false, TimeSpan.Zero));
+            fake.Opened(advisor, new CompletedOpen(start, outcome, fake.Now, false, TimeSpan.Zero));
         }
 
         var figures = new ReportFigures { Opens = 20, QueuedOpens = 20 };
@@ -237,7 +237,7 @@ public sealed class PoolSizeAdvisorTests
         // Each kind at its own 25th percentile, averaged over the releases: 25 ms, so the releases kept the whole pool busy
         // and the pool is what held the callers up.
         var kinds = new Fake();
-        ReportFigures figures = Mixed(kinds, new PoolSizeAdvisor(kinds.Log, 5, reportsFindings: true), lookup: 1, work: 2);
+        ReportFigures figures = Mixed(kinds, new PoolSizeAdvisor(kinds.Log, 5, reportsFindings: true, holders: kinds.Holders), lookup: 1, work: 2);
         Assert.Contains("raise Max Pool Size from 5 to 20", figures.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.InRange(figures.MeanInUse!.Value, 4.5, 5.5);
         Assert.Single(kinds.Findings(FindingKind.PoolSize));
@@ -245,7 +245,7 @@ public sealed class PoolSizeAdvisorTests
         // The same holds told apart by nothing (a trace from before holds had kinds): the 25th percentile of them all is a
         // lookup's, 0.1 ms, and the pool reads as kept 1 % busy by holds longer than they need.
         var one = new Fake();
-        ReportFigures unlabelled = Mixed(one, new PoolSizeAdvisor(one.Log, 5, reportsFindings: true), lookup: 0, work: 0);
+        ReportFigures unlabelled = Mixed(one, new PoolSizeAdvisor(one.Log, 5, reportsFindings: true, holders: one.Holders), lookup: 0, work: 0);
         Assert.Contains("connections were held longer than they need", unlabelled.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.Empty(one.Findings(FindingKind.PoolSize));
     }
@@ -265,11 +265,11 @@ public sealed class PoolSizeAdvisorTests
             advisor.OnOpenStarting(start);
             TimeSpan open = Fake.Ms(waitMs + openMs);
             fake.Time.Advance(open);
-            advisor.OnOpenCompleted(new CompletedOpen(start, new OpenOutcome(open, 0, 0, queued), fake.Now, false, TimeSpan.Zero));
+            fake.Opened(advisor, new CompletedOpen(start, new OpenOutcome(open, 0, 0, queued), fake.Now, false, TimeSpan.Zero));
             queuedOpens += queued && open >= fake.Options.QueueWaitFloor ? 1 : 0;
             long acquired = fake.Now;
             fake.Time.Advance(Fake.Ms(holdMs));
-            advisor.OnReleased(Released(acquired, 1, Fake.Ms(holdMs), fake.Now));
+            fake.Released(advisor, Released(acquired, 1, Fake.Ms(holdMs), fake.Now));
             fake.Time.Advance(TimeSpan.FromSeconds(1.0 / perSecond) - Fake.Ms(waitMs + openMs + holdMs));
         }
 
@@ -285,7 +285,7 @@ public sealed class PoolSizeAdvisorTests
         // read 0.61 busy and advised 2, which lost a third of the throughput when followed; the connection is taken for
         // the open's 0.05 ms too.
         var fake = new Fake();
-        ReportFigures figures = OpenPerCall(fake, new PoolSizeAdvisor(fake.Log, 64, reportsFindings: true), perSecond: 2000, openMs: 0.05, holdMs: 0.022);
+        ReportFigures figures = OpenPerCall(fake, new PoolSizeAdvisor(fake.Log, 64, reportsFindings: true, holders: fake.Holders), perSecond: 2000, openMs: 0.05, holdMs: 0.022);
         double perSecond = 2000;
         Assert.InRange(figures.MeanInUse!.Value, perSecond * 0.072e-3 * 0.9, perSecond * 0.072e-3 * 1.1);
         Assert.Contains("ms inside Open with a connection taken (the provider's: its reset or checks) + ", figures.PoolSizeAdvice, StringComparison.Ordinal);
@@ -293,7 +293,7 @@ public sealed class PoolSizeAdvisorTests
 
         // The same load without the open's time (a provider that resets nothing in Open): the hold alone.
         var bare = new Fake();
-        ReportFigures holdOnly = OpenPerCall(bare, new PoolSizeAdvisor(bare.Log, 64, reportsFindings: true), perSecond: 2000, openMs: 0, holdMs: 0.022);
+        ReportFigures holdOnly = OpenPerCall(bare, new PoolSizeAdvisor(bare.Log, 64, reportsFindings: true, holders: bare.Holders), perSecond: 2000, openMs: 0, holdMs: 0.022);
         Assert.InRange(holdOnly.MeanInUse!.Value, perSecond * 0.022e-3 * 0.9, perSecond * 0.022e-3 * 1.1);
     }
 
@@ -304,7 +304,7 @@ public sealed class PoolSizeAdvisorTests
         // counts, and the line says the part was not measured. A pool callers queued on is advised their demand.
         var fake = new Fake();
         ReportFigures figures = OpenPerCall(
-            fake, new PoolSizeAdvisor(fake.Log, 16, reportsFindings: true), perSecond: 40, openMs: 0.05, holdMs: 0.5, queued: true, waitMs: 20, max: 16);
+            fake, new PoolSizeAdvisor(fake.Log, 16, reportsFindings: true, holders: fake.Holders), perSecond: 40, openMs: 0.05, holdMs: 0.5, queued: true, waitMs: 20, max: 16);
         Assert.Contains("time inside Open not measured: every open waited for the pool", figures.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.InRange(figures.MeanInUse!.Value, 40 * 0.5e-3 * 0.9, 40 * 0.5e-3 * 1.1);
         Assert.Equal(26, figures.RecommendedMaxPoolSize); // the demand the callers showed: 16 held, 10 inside Open
@@ -318,7 +318,7 @@ public sealed class PoolSizeAdvisorTests
         // Callers queue at a full pool of 5 behind 100 ms holds from the start: releases keep all 5 busy. No report is
         // made; the finding comes from a release within a check's interval of the evidence (five queued opens).
         var fake = new Fake();
-        var advisor = new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true);
+        var advisor = new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true, holders: fake.Holders);
         long onset = fake.Now;
         TimeSpan? named = null;
         var waiting = new Queue<OpenStart>();
@@ -335,10 +335,10 @@ public sealed class PoolSizeAdvisorTests
             fake.Time.Advance(Fake.Ms(100));
             for (int c = 0; c < 5; c++)
             {
-                advisor.OnReleased(Released(acquired, 1, Fake.Ms(100), fake.Now));
+                fake.Released(advisor, Released(acquired, 1, Fake.Ms(100), fake.Now));
                 OpenStart served = waiting.Dequeue();
                 var outcome = new OpenOutcome(fake.Time.GetElapsedTime(served.Started), 0, 0, true);
-                advisor.OnOpenCompleted(new CompletedOpen(served, outcome, fake.Now, false, TimeSpan.Zero));
+                fake.Opened(advisor, new CompletedOpen(served, outcome, fake.Now, false, TimeSpan.Zero));
                 OpenStart again = fake.Start(demand: 20, inUse: 5);
                 advisor.OnOpenStarting(again);
                 waiting.Enqueue(again);
@@ -354,12 +354,12 @@ public sealed class PoolSizeAdvisorTests
 
         // Without the PoolSize detector the advisor only writes reports.
         var quiet = new Fake();
-        var reportOnly = new PoolSizeAdvisor(quiet.Log, 5, reportsFindings: false);
+        var reportOnly = new PoolSizeAdvisor(quiet.Log, 5, reportsFindings: false, holders: quiet.Holders);
         for (int i = 0; i < 100; i++)
         {
             long acquired = quiet.Now;
             quiet.Time.Advance(Fake.Ms(100));
-            reportOnly.OnReleased(Released(acquired, 1, Fake.Ms(100), quiet.Now));
+            quiet.Released(reportOnly, Released(acquired, 1, Fake.Ms(100), quiet.Now));
         }
 
         Assert.Empty(quiet.Log.Kept);
@@ -370,7 +370,8 @@ public sealed class PoolSizeAdvisorTests
     /// <paramref name="lookupEveryMs"/>, then a piece of work (kind 2) that is still under way
     /// <paramref name="workUnderWayMs"/> later, when the report is made. Returns the report's figures.
     /// </summary>
-    private static ReportFigures QueueBehindWorkUnderWay(Fake fake, PoolSizeAdvisor advisor, double lookupEveryMs, double workUnderWayMs)
+    private static ReportFigures QueueBehindWorkUnderWay(
+        Fake fake, PoolSizeAdvisor advisor, double lookupEveryMs, double workUnderWayMs, int scopeCallsEach = 0)
     {
         var waiting = new Queue<OpenStart>();
         for (int i = 0; i < 20; i++)
@@ -384,7 +385,7 @@ public sealed class PoolSizeAdvisorTests
         {
             OpenStart served = waiting.Dequeue();
             var outcome = new OpenOutcome(fake.Time.GetElapsedTime(served.Started), 0, 0, true);
-            advisor.OnOpenCompleted(new CompletedOpen(served, outcome, fake.Now, false, TimeSpan.Zero));
+            fake.Opened(advisor, new CompletedOpen(served, outcome, fake.Now, false, TimeSpan.Zero));
             OpenStart again = fake.Start(demand: 20, inUse: 5);
             advisor.OnOpenStarting(again);
             waiting.Enqueue(again);
@@ -396,7 +397,15 @@ public sealed class PoolSizeAdvisorTests
             Serve();
             long acquired = fake.Now;
             fake.Time.Advance(Fake.Ms(0.1));
-            advisor.OnReleased(Released(acquired, 1, Fake.Ms(0.1), fake.Now));
+            fake.Released(advisor, Released(acquired, 1, Fake.Ms(0.1), fake.Now));
+            for (int call = 0; call < scopeCallsEach; call++)
+            {
+                // The caller's scope runs its next lookups on its parked connection: holds without an open.
+                long again = fake.HoldWithoutOpen();
+                fake.Time.Advance(Fake.Ms(0.1));
+                fake.Released(advisor, Released(again, 1, Fake.Ms(0.1), fake.Now));
+            }
+
             fake.Time.Advance(Fake.Ms(lookupEveryMs - 0.1));
         }
 
@@ -416,7 +425,7 @@ public sealed class PoolSizeAdvisorTests
         // for 0.4 s each, so the pool held the callers up (the releases alone kept 0.1 % of it busy, and the advice waited
         // 1.5 to 2.2 s for enough work to be released).
         var fake = new Fake();
-        ReportFigures figures = QueueBehindWorkUnderWay(fake, new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true), lookupEveryMs: 0.1, workUnderWayMs: 400);
+        ReportFigures figures = QueueBehindWorkUnderWay(fake, new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true, holders: fake.Holders), lookupEveryMs: 0.1, workUnderWayMs: 400);
         Assert.Contains("raise Max Pool Size from 5 to 20", figures.PoolSizeAdvice, StringComparison.Ordinal);
         PoolFinding early = Assert.Single(fake.Findings(FindingKind.PoolSize));
         // The finding's figures agree with its raise: Little's law on the releases so far reads about one connection busy (the
@@ -430,9 +439,24 @@ public sealed class PoolSizeAdvisorTests
         // Holds under way count by how long they have been held in the queue, not by their number: the same queue where the
         // lookups came 25 ms apart (connections held far longer than the 0.1 ms they need) and the work began 2 ms ago.
         var young = new Fake();
-        ReportFigures held = QueueBehindWorkUnderWay(young, new PoolSizeAdvisor(young.Log, 5, reportsFindings: true), lookupEveryMs: 25, workUnderWayMs: 2);
+        ReportFigures held = QueueBehindWorkUnderWay(young, new PoolSizeAdvisor(young.Log, 5, reportsFindings: true, holders: young.Holders), lookupEveryMs: 25, workUnderWayMs: 2);
         Assert.Contains("connections were held longer than they need", held.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.Empty(young.Findings(FindingKind.PoolSize));
+    }
+
+    [Fact]
+    public void Holds_under_way_count_as_busy_when_scopes_reused_their_connections_before()
+    {
+        // The same queue behind work under way, each caller's scope running two more lookups on its parked connection
+        // (holds no open began): the advisor's count of holds kept by opens and releases lost one for each of those 30
+        // calls, read the five pieces of work under way as nothing and waited for them to be released. Read from the pool's
+        // holder table, they count as in the open-per-call queue.
+        var fake = new Fake();
+        ReportFigures figures = QueueBehindWorkUnderWay(
+            fake, new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true, holders: fake.Holders), lookupEveryMs: 0.4, workUnderWayMs: 400, scopeCallsEach: 2);
+        Assert.Contains("raise Max Pool Size from 5 to 20", figures.PoolSizeAdvice, StringComparison.Ordinal);
+        PoolFinding early = Assert.Single(fake.Findings(FindingKind.PoolSize));
+        Assert.Matches(@"the releases and the holds under way kept 4\.\d+ of 5 connections busy \(\d+ %\): the pool held them up", early.Message);
     }
 
     [Fact]
@@ -441,15 +465,15 @@ public sealed class PoolSizeAdvisorTests
         // 100 calls a second holding 20 ms: 2 busy on average, 6 by Little's law with spare connections. But callers come
         // in bunches: one in ten meets 20 others wanting a connection. A pool of 6 would queue them; the advice is 20.
         var fake = new Fake();
-        var advisor = new PoolSizeAdvisor(fake.Log, 100, reportsFindings: true);
+        var advisor = new PoolSizeAdvisor(fake.Log, 100, reportsFindings: true, holders: fake.Holders);
         for (int i = 0; i < 1000; i++)
         {
             OpenStart start = fake.Start(demand: i % 10 == 0 ? 20 : 2, inUse: 1);
             advisor.OnOpenStarting(start);
-            advisor.OnOpenCompleted(new CompletedOpen(start, new OpenOutcome(TimeSpan.Zero, 0, 0, false), fake.Now, false, TimeSpan.Zero));
+            fake.Opened(advisor, new CompletedOpen(start, new OpenOutcome(TimeSpan.Zero, 0, 0, false), fake.Now, false, TimeSpan.Zero));
             fake.Time.Advance(Fake.Ms(10)); // 10 ms apart, each released 20 ms after it was acquired: two at a time on average
             long acquired = fake.Now - (long)(0.02 * fake.Time.TimestampFrequency);
-            advisor.OnReleased(Released(acquired, 1, Fake.Ms(20), fake.Now));
+            fake.Released(advisor, Released(acquired, 1, Fake.Ms(20), fake.Now));
         }
 
         var figures = new ReportFigures { Opens = 1000 };

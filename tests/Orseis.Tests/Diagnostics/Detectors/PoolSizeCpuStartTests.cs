@@ -21,8 +21,8 @@ public sealed class PoolSizeCpuStartTests
     public void With_no_detector_the_CPUs_are_first_read_by_a_report_which_says_what_an_advisor_reading_them_from_the_start_says()
     {
         var fake = new Fake(o => o.Detectors = FindingKind.None);
-        var lazy = new PoolSizeAdvisor(fake.Log, 10);
-        var eager = new PoolSizeAdvisor(fake.Log, 10, cpu: new PoolSizeCpu(fake.Time));
+        var lazy = new PoolSizeAdvisor(fake.Log, 10, holders: fake.Holders);
+        var eager = new PoolSizeAdvisor(fake.Log, 10, cpu: new PoolSizeCpu(fake.Time), holders: fake.Holders);
         Assert.False(lazy.CpuMade);
 
         // What a pool with no detector still tells the advisor while a listener times its holds: releases only (no open
@@ -33,8 +33,8 @@ public sealed class PoolSizeCpuStartTests
             TimeSpan held = Fake.Ms(5 + i % 20);
             fake.Time.Advance(held);
             var release = new Release(new HolderTable.Holder(acquired, "call", null, false), held, fake.Now);
-            lazy.OnReleased(release);
-            eager.OnReleased(release);
+            fake.Released(lazy, release);
+            fake.Released(eager, release);
             fake.Time.Advance(Fake.Ms(5));
         }
 

@@ -57,7 +57,7 @@ public sealed class PoolSizeCpuTests
         // callers' demand (1,000) is what lost up to a quarter of the throughput in the sweep's short loads.
         var fake = new Fake();
         HoldTimes holds = Load(fake, perSecond: 4400, holdMs: 0.15);
-        var advisor = new PoolSizeAdvisor(fake.Log, 4);
+        var advisor = new PoolSizeAdvisor(fake.Log, 4, holders: fake.Holders);
         PoolSizeAdvisor.Advice busy = advisor.Advise(holds, meanDemand: 1000, queuedOpens: 20000, opens: 44000, report: true, cpuBusy: 0.97)!;
         Assert.True(busy.CpuBound);
         Assert.Equal(4, busy.Recommended);
@@ -83,7 +83,7 @@ public sealed class PoolSizeCpuTests
         // a busy machine does not stop the raise: the connections wait on the server, not on the CPU.
         var fake = new Fake();
         HoldTimes holds = Load(fake, perSecond: 800, holdMs: 10);
-        var advisor = new PoolSizeAdvisor(fake.Log, 8);
+        var advisor = new PoolSizeAdvisor(fake.Log, 8, holders: fake.Holders);
         PoolSizeAdvisor.Advice advice = advisor.Advise(holds, meanDemand: 43, queuedOpens: 3000, opens: 8000, report: true, cpuBusy: 1)!;
         Assert.False(advice.CpuBound);
         Assert.Null(advice.HeldUp);
@@ -108,13 +108,13 @@ public sealed class PoolSizeCpuTests
             for (int i = wave * 5; i < wave * 5 + 5; i++)
             {
                 var outcome = new OpenOutcome(fake.Time.GetElapsedTime(starts[i].Started), 0, 0, starts[i].Demand > 5);
-                advisor.OnOpenCompleted(new CompletedOpen(starts[i], outcome, fake.Now, false, TimeSpan.Zero));
+                fake.Opened(advisor, new CompletedOpen(starts[i], outcome, fake.Now, false, TimeSpan.Zero));
             }
 
             TimeSpan held = Fake.Ms(wave == 0 ? 100 : holdMs);
             fake.Time.Advance(held);
             for (int i = 0; i < 5; i++)
-                advisor.OnReleased(new Release(new HolderTable.Holder(acquired, "call", null, false), held, fake.Now));
+                fake.Released(advisor, new Release(new HolderTable.Holder(acquired, "call", null, false), held, fake.Now));
         }
 
         var figures = new ReportFigures { Opens = 20, QueuedOpens = 15 };
@@ -127,7 +127,7 @@ public sealed class PoolSizeCpuTests
     {
         // Holds stretched from 100 ms to 250 ms while callers queued (40 % of the pool kept busy) on CPUs 95 % busy.
         var busy = new Fake();
-        ReportFigures cpuBound = Burst(busy, new PoolSizeAdvisor(busy.Log, 5, reportsFindings: true, Cpu(busy, 0.95)), holdMs: 250);
+        ReportFigures cpuBound = Burst(busy, new PoolSizeAdvisor(busy.Log, 5, reportsFindings: true, Cpu(busy, 0.95), holders: busy.Holders), holdMs: 250);
         Assert.Equal(5, cpuBound.RecommendedMaxPoolSize);
         Assert.Contains("the CPUs were 95 % busy: the CPU is the limit, not the pool", cpuBound.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.Contains("keep Max Pool Size at 5", cpuBound.PoolSizeAdvice, StringComparison.Ordinal);
@@ -135,13 +135,13 @@ public sealed class PoolSizeCpuTests
 
         // The same on CPUs 30 % busy: the callers' demand, and the line says the CPUs were not the limit.
         var idle = new Fake();
-        ReportFigures notCpu = Burst(idle, new PoolSizeAdvisor(idle.Log, 5, reportsFindings: true, Cpu(idle, 0.3)), holdMs: 250);
+        ReportFigures notCpu = Burst(idle, new PoolSizeAdvisor(idle.Log, 5, reportsFindings: true, Cpu(idle, 0.3), holders: idle.Holders), holdMs: 250);
         Assert.Equal(11, notCpu.RecommendedMaxPoolSize);
         Assert.Contains("the CPUs not busy", notCpu.PoolSizeAdvice, StringComparison.Ordinal);
 
         // Holds that stay at 100 ms (the pool held the callers up) on busy CPUs: raised.
         var bound = new Fake();
-        ReportFigures raised = Burst(bound, new PoolSizeAdvisor(bound.Log, 5, reportsFindings: true, Cpu(bound, 1)), holdMs: 100);
+        ReportFigures raised = Burst(bound, new PoolSizeAdvisor(bound.Log, 5, reportsFindings: true, Cpu(bound, 1), holders: bound.Holders), holdMs: 100);
         Assert.Equal(11, raised.RecommendedMaxPoolSize);
         Assert.Contains("raise Max Pool Size from 5 to 11", raised.PoolSizeAdvice, StringComparison.Ordinal);
     }
@@ -154,7 +154,7 @@ public sealed class PoolSizeCpuTests
         // per release; called CPU-bound, the pool kept its size where four times it passed 2.1 to 2.9 times as much.
         // Here 0.02 cores for about 20 releases a second: 1 ms of CPU per release of the 100 ms a connection needs.
         var waits = new Fake();
-        ReportFigures shared = Burst(waits, new PoolSizeAdvisor(waits.Log, 5, reportsFindings: true, Shared(waits, 0.02)), holdMs: 250);
+        ReportFigures shared = Burst(waits, new PoolSizeAdvisor(waits.Log, 5, reportsFindings: true, Shared(waits, 0.02), holders: waits.Holders), holdMs: 250);
         Assert.Equal(11, shared.RecommendedMaxPoolSize); // the callers' demand
         Assert.Contains("the connections mostly wait", shared.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.DoesNotContain("the CPU is the limit", shared.PoolSizeAdvice, StringComparison.Ordinal);
@@ -162,7 +162,7 @@ public sealed class PoolSizeCpuTests
 
         // The same queue with this process taking 1.5 cores: tens of ms of CPU per release, the CPU is the limit.
         var own = new Fake();
-        ReportFigures busy = Burst(own, new PoolSizeAdvisor(own.Log, 5, reportsFindings: true, Shared(own, 1.5)), holdMs: 250);
+        ReportFigures busy = Burst(own, new PoolSizeAdvisor(own.Log, 5, reportsFindings: true, Shared(own, 1.5), holders: own.Holders), holdMs: 250);
         Assert.Equal(5, busy.RecommendedMaxPoolSize);
         Assert.Contains("the CPU is the limit, not the pool", busy.PoolSizeAdvice, StringComparison.Ordinal);
     }
@@ -176,13 +176,13 @@ public sealed class PoolSizeCpuTests
         // much. Here: 5 holds of 2 ms, 10 of 20 ms, 25 of 200 ms; 0.03 cores, about 0.8 ms of CPU per release: a tenth of
         // the 20 ms of the 25th percentile, not of the 2 ms the fastest took.
         var fake = new Fake();
-        ReportFigures figures = Waves(fake, new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true, Shared(fake, 0.03)), [2, 20, 20, 200, 200, 200, 200, 200]);
+        ReportFigures figures = Waves(fake, new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true, Shared(fake, 0.03), holders: fake.Holders), [2, 20, 20, 200, 200, 200, 200, 200]);
         Assert.Equal(5, figures.RecommendedMaxPoolSize);
         Assert.Contains("the CPU is the limit, not the pool", figures.PoolSizeAdvice, StringComparison.Ordinal);
 
         // The same holds with a tenth of that CPU (0.07 ms per release, under a tenth of the fastest 2 ms): they wait.
         var waits = new Fake();
-        ReportFigures waited = Waves(waits, new PoolSizeAdvisor(waits.Log, 5, reportsFindings: true, Shared(waits, 0.003)), [2, 20, 20, 200, 200, 200, 200, 200]);
+        ReportFigures waited = Waves(waits, new PoolSizeAdvisor(waits.Log, 5, reportsFindings: true, Shared(waits, 0.003), holders: waits.Holders), [2, 20, 20, 200, 200, 200, 200, 200]);
         Assert.Equal(21, waited.RecommendedMaxPoolSize); // the callers' demand (1 to 40 as they arrived: 20.5 on average)
         Assert.Matches(@"of the [12]\.\d+ ms a connection needs: the connections mostly wait", waited.PoolSizeAdvice);
     }
@@ -203,13 +203,13 @@ public sealed class PoolSizeCpuTests
             for (int i = wave * 5; i < wave * 5 + 5; i++)
             {
                 var outcome = new OpenOutcome(fake.Time.GetElapsedTime(starts[i].Started), 0, 0, starts[i].Demand > 5);
-                advisor.OnOpenCompleted(new CompletedOpen(starts[i], outcome, fake.Now, false, TimeSpan.Zero));
+                fake.Opened(advisor, new CompletedOpen(starts[i], outcome, fake.Now, false, TimeSpan.Zero));
             }
 
             TimeSpan held = Fake.Ms(holdsMs[wave]);
             fake.Time.Advance(held);
             for (int i = 0; i < 5; i++)
-                advisor.OnReleased(new Release(new HolderTable.Holder(acquired, "call", null, false), held, fake.Now));
+                fake.Released(advisor, new Release(new HolderTable.Holder(acquired, "call", null, false), held, fake.Now));
         }
 
         var figures = new ReportFigures { Opens = starts.Length, QueuedOpens = starts.Length - 5 };
