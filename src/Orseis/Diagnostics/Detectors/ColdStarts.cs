@@ -24,9 +24,13 @@ namespace Orseis.Diagnostics.Detectors;
 /// <param name="activity">Starts following what the process does (<see cref="ColdWaveActivity"/>) at a wave's first open;
 /// what it returns stops it at the wave's last and says what was seen. By default sampled on the system clock only (a
 /// test's or a replay's clock has no process to sample); tests give their own.</param>
-internal sealed class ColdStarts(
-    FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null, Func<Func<WaveActivity>>? activity = null)
-    : PoolObserver
+/// <param name="maxPoolSize">The pool's Max Pool Size, when known: a first-wave open that entered with more callers wanting a
+/// connection than that waits for the pool, not for a connect, and is not one of the opens watched while they wait
+/// (<see cref="Tick"/>).</param>
+internal sealed partial class ColdStarts(
+    FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null, Func<Func<WaveActivity>>? activity = null,
+    int? maxPoolSize = null)
+    : PoolObserver, IDisposable
 {
     /// <summary>
     /// How long after a first wave its burst's late callers are judged with it at most (<see cref="LateInBurst"/>), if the
@@ -199,7 +203,7 @@ internal sealed class ColdStarts(
     public override void OnOpenStarting(in OpenStart start)
     {
         if (start.FirstWave && _followed)
-            OnFirstWaveOpenStarting(start.AfterLoss, start.Started, start.Async ? null : ColdOpenThread.Now());
+            OnFirstWaveOpenStarting(start.AfterLoss, start.Started, start.Async ? null : ColdOpenThread.Now(), start.Queued(maxPoolSize));
         else if (Volatile.Read(ref _burst) != 0 && start.Demand == 1)
             Volatile.Write(ref _burst, 0); // the pool is quiet (this caller alone wants a connection): the burst is over
     }
@@ -228,9 +232,10 @@ internal sealed class ColdStarts(
 
     /// <summary>
     /// A first-wave open began at <paramref name="started"/>; <paramref name="afterLoss"/> when its wave began because
-    /// connections were lost; <paramref name="thread"/>, for a synchronous open, its thread's compile time then.
+    /// connections were lost; <paramref name="thread"/>, for a synchronous open, its thread's compile time then;
+    /// <paramref name="queued"/> when it entered with the pool full (it waits for a release, not a connect).
     /// </summary>
-    public void OnFirstWaveOpenStarting(bool afterLoss, long started, ColdOpenThread? thread = null)
+    public void OnFirstWaveOpenStarting(bool afterLoss, long started, ColdOpenThread? thread = null, bool queued = false)
     {
         ColdWaveHolds? done = null;
         lock (_lock)
@@ -260,6 +265,7 @@ internal sealed class ColdStarts(
             _inFlight++;
             _afterLoss |= afterLoss;
             _warmingUp |= InWarmUp.Value;
+            WaitBegan(started, queued);
         }
 
         if (done is { } verdict)
@@ -285,6 +291,7 @@ internal sealed class ColdStarts(
         ColdWaveHolds? done = null;
         lock (_lock)
         {
+            WaitEnded(start, outcome);
             _threadPoolDelayMs = Math.Max(_threadPoolDelayMs, threadPoolDelay.TotalMilliseconds);
             if (start.Async)
             {
@@ -368,7 +375,8 @@ internal sealed class ColdStarts(
                     LowOpenMs: LowOpenMs(),
                     LowConnectOpenMs: TenthOf(_connectOpenMs),
                     LowConnectOnTimeMs: TenthOf(_connectOnTimeMs),
-                    LowConnectNetMs: TenthOf(_connectNetMs));
+                    LowConnectNetMs: TenthOf(_connectNetMs),
+                    NamedWhileWaiting: _namedWhileWaiting);
                 if (_asyncOpens == 0 && _connectBlocked.Count > 0)
                 {
                     // As blocked, and less the share of the process's compiling the opening threads did (what a blocked open
@@ -544,6 +552,7 @@ internal sealed class ColdStarts(
         _connectOnTimeMs.Clear();
         _connectNetMs.Clear();
         _connectBlocked.Clear();
+        ResetWaiting();
     }
 
     /// <summary>The tenth percentile of the wave's opens' times (<see cref="ColdWave.LowOpenMs"/>); under the lock.</summary>
@@ -597,7 +606,8 @@ internal sealed class ColdStarts(
                 _burstSeen = _burstSeen with { Judged = true, Cold = cold, WorkMs = ColdStartRule.WorkMs(verdict) };
             }
 
-            if (cold)
+            // A wave named while its opens waited (ReportWaiting) is one finding: its verdict adds no second one.
+            if (cold && !verdict.Wave.NamedWhileWaiting)
                 ColdStartMessage.Report(log, verdict, connects);
         }
         finally
