@@ -153,10 +153,10 @@ internal static class ColdStartMessage
     /// <summary>
     /// Reports a first wave while its opens still wait for their connects (<see cref="ColdStarts"/>' watch): the wait
     /// first, then the cure, then the cause the wave's shape points to: connects lost at the server's listen queue when
-    /// the server answered the wave's other connects, connects that take seconds when it answered none. Returns whether it
-    /// was reported (the rate limit may drop it).
+    /// the server answered the wave's other connects, connects that take seconds when it answered none. Not rate-limited:
+    /// once per watched wave, and after the wave's own verdict (its crowd's opens still waiting) it is an update of it.
     /// </summary>
-    public static bool ReportWaiting(FindingLog log, in WaitingWave wave)
+    public static void ReportWaiting(FindingLog log, in WaitingWave wave)
     {
         CultureInfo c = CultureInfo.InvariantCulture;
         string head = wave.AfterLoss
@@ -174,7 +174,9 @@ internal static class ColdStartMessage
                 string.Create(c, $"The server answered the other connects at once, so these were most likely lost at its listen queue: {wave.Begun} ") +
                 "opens connected together, more than it queues, and a client whose connect was dropped there waits for the server's " +
                 "first packet until its Connect Timeout (MySqlConnector's default is 15 s; then each such open fails). " +
-                "Named while they wait; this wave is not reported again when they end.";
+                (wave.Update
+                    ? "An update of this burst's cold start, named when its first wave's opens ended: these opens are its late callers."
+                    : "Named while they wait; this wave is not reported again when they end.");
         }
         else
         {
@@ -189,7 +191,7 @@ internal static class ColdStartMessage
                 "follows. Named while they wait; this wave is not reported again when they end.";
         }
 
-        return log.Report(FindingKind.SlowOpen, message,
+        log.Report(FindingKind.SlowOpen, message,
             new Dictionary<string, double>
             {
                 ["waiting"] = wave.Waiting,
@@ -201,7 +203,8 @@ internal static class ColdStartMessage
                 ["connectedWithinMs"] = wave.ConnectedWithinMs,
                 ["afterLoss"] = wave.AfterLoss ? 1 : 0,
                 ["whileWaiting"] = 1,
+                ["update"] = wave.Update ? 1 : 0,
             },
-            null, rateLimited: true);
+            null, rateLimited: false);
     }
 }

@@ -203,8 +203,14 @@ internal sealed partial class ColdStarts(
     public override void OnOpenStarting(in OpenStart start)
     {
         if (start.FirstWave && _followed)
+        {
             OnFirstWaveOpenStarting(start.AfterLoss, start.Started, start.Async ? null : ColdOpenThread.Now(), start.Queued(maxPoolSize));
-        else if (Volatile.Read(ref _burst) != 0 && start.Demand == 1)
+            return;
+        }
+
+        if (Volatile.Read(ref _watching) != 0)
+            CrowdOpenStarting(start.Started, start.Queued(maxPoolSize)); // begun while a first wave's opens are in flight
+        if (Volatile.Read(ref _burst) != 0 && start.Demand == 1)
             Volatile.Write(ref _burst, 0); // the pool is quiet (this caller alone wants a connection): the burst is over
     }
 
@@ -215,12 +221,18 @@ internal sealed partial class ColdStarts(
             ColdOpenThread? thread = open.Start.Async ? null : ColdOpenThread.Now();
             OnFirstWaveOpenCompleted(open.Start, open.Outcome, open.At, open.ThreadPoolDelay, thread);
         }
+        else if (Volatile.Read(ref _watching) != 0)
+        {
+            CrowdOpenEnded(open.Start, open.Outcome); // warm calls: one read, 0 but while a first wave is watched
+        }
     }
 
     public override void OnOpenFailed(in FailedOpen open)
     {
         if (open.Start.FirstWave && _followed)
             OnFirstWaveOpenCompleted(open.Start, null, 0);
+        else if (Volatile.Read(ref _watching) != 0)
+            CrowdOpenEnded(open.Start, null);
     }
 
     public override void OnReleased(in Release release)
@@ -254,6 +266,7 @@ internal sealed partial class ColdStarts(
 
             if (double.IsNaN(_compileStartMs))
             {
+                _waveNamed = false; // a new wave: the last one's verdict was taken above
                 _compileStartMs = compiledMs;
                 _waveStart = log.Time.GetTimestamp();
                 _stopActivity ??= _activity();
@@ -376,7 +389,7 @@ internal sealed partial class ColdStarts(
                     LowConnectOpenMs: TenthOf(_connectOpenMs),
                     LowConnectOnTimeMs: TenthOf(_connectOnTimeMs),
                     LowConnectNetMs: TenthOf(_connectNetMs),
-                    NamedWhileWaiting: _namedWhileWaiting);
+                    NamedWhileWaiting: _waveNamed);
                 if (_asyncOpens == 0 && _connectBlocked.Count > 0)
                 {
                     // As blocked, and less the share of the process's compiling the opening threads did (what a blocked open
@@ -504,6 +517,8 @@ internal sealed partial class ColdStarts(
         }
 
         verdict = verdict with { WarmHolds = _warmCount, WarmHeldMs = warmMs };
+        if (_waveNamed && !verdict.Wave.NamedWhileWaiting)
+            verdict = verdict with { Wave = verdict.Wave with { NamedWhileWaiting = true } }; // named by its crowd, after its opens
         Interlocked.Increment(ref _judging); // until Judge has reported it (JudgeBefore waits for it)
         _pending = null;
         _warmCount = 0;
@@ -552,7 +567,7 @@ internal sealed partial class ColdStarts(
         _connectOnTimeMs.Clear();
         _connectNetMs.Clear();
         _connectBlocked.Clear();
-        ResetWaiting();
+        WaveOpensDone();
     }
 
     /// <summary>The tenth percentile of the wave's opens' times (<see cref="ColdWave.LowOpenMs"/>); under the lock.</summary>

@@ -113,6 +113,68 @@ public sealed class HangingWaveTests
     }
 
     [Fact]
+    public void A_bursts_late_callers_lost_at_the_listen_queue_are_named_while_they_wait_after_the_wave_ended()
+    {
+        // 300 callers over loopback: the wave closed at its first connect with 10 opens; 290 more began while those were in
+        // flight (its crowd); the wave's opens end fast, 268 of the crowd's too, and 22 hang (their connects lost).
+        var fake = new Fake();
+        using ColdStarts waves = Waves(fake);
+        OpenStart first = fake.Start(demand: 10);
+        for (int i = 0; i < 10; i++)
+            waves.OnOpenStarting(first with { FirstWave = true });
+        fake.Time.Advance(Fake.Ms(5));
+        var crowd = new List<OpenStart>();
+        for (int i = 0; i < 290; i++)
+        {
+            OpenStart late = fake.Start(demand: 11 + i);
+            crowd.Add(late);
+            waves.OnOpenStarting(late); // not the wave's: its first connect completed
+            fake.Time.Advance(TimeSpan.FromTicks(10));
+        }
+
+        Run(fake, 100);
+        for (int i = 1; i <= 10; i++)
+            waves.OnOpenCompleted(new CompletedOpen(first with { FirstWave = true }, new OpenOutcome(Fake.Ms(100), i, i * 5, Queued: false), fake.Now, false, TimeSpan.Zero));
+        Run(fake, 200);
+        foreach (OpenStart late in crowd.Take(268))
+            waves.OnOpenCompleted(new CompletedOpen(late, new OpenOutcome(Fake.Ms(300), 1, 5, Queued: false), fake.Now, true, TimeSpan.Zero));
+        Run(fake, 1000);
+        Assert.Empty(fake.Log.Kept);
+        Run(fake, 250);
+        PoolFinding finding = Assert.Single(fake.Findings(FindingKind.SlowOpen));
+        Assert.StartsWith("Cold start of pool 'pool': 22 of the 300 opens of its first burst have waited 1.5 s", finding.Message, StringComparison.Ordinal);
+        Assert.Contains("while 278 connected within 0.3 s", finding.Message, StringComparison.Ordinal);
+        Assert.Contains("lost at its listen queue", finding.Message, StringComparison.Ordinal);
+
+        // They time out at 15 s: the watch ends, and warm calls read no more than one field again.
+        fake.Time.Advance(TimeSpan.FromSeconds(13));
+        var timedOut = new OpenFailure(new InvalidOperationException("Connect Timeout expired."), OpenTimeout.Connect, Cancelled: false, BrokeWhileOpening: false);
+        foreach (OpenStart late in crowd.Skip(268))
+            waves.OnOpenFailed(new FailedOpen(late, timedOut, null));
+        Run(fake, 3000);
+        Assert.Single(fake.Findings(FindingKind.SlowOpen));
+    }
+
+    [Fact]
+    public void A_clean_burst_whose_late_callers_connect_within_a_second_is_silent()
+    {
+        // The same burst whose lost connects the kernel retried after 1 s: every open done by 1.3 s, nothing said.
+        var fake = new Fake();
+        using ColdStarts waves = Waves(fake);
+        OpenStart first = fake.Start(demand: 10);
+        waves.OnOpenStarting(first with { FirstWave = true });
+        fake.Time.Advance(Fake.Ms(5));
+        OpenStart late = fake.Start(demand: 300);
+        waves.OnOpenStarting(late);
+        Run(fake, 100);
+        waves.OnOpenCompleted(new CompletedOpen(first with { FirstWave = true }, new OpenOutcome(Fake.Ms(100), 1, 5, Queued: false), fake.Now, false, TimeSpan.Zero));
+        Run(fake, 1200);
+        waves.OnOpenCompleted(new CompletedOpen(late, new OpenOutcome(Fake.Ms(1300), 1, 5, Queued: false), fake.Now, true, TimeSpan.Zero));
+        Run(fake, 3000);
+        Assert.Empty(fake.Log.Kept);
+    }
+
+    [Fact]
     public void Opens_queued_for_a_full_pool_are_not_waiting_for_a_connect()
     {
         // Max Pool Size 4, 40 callers: the 36 that entered with the pool full wait for a release (Saturation's), and the
