@@ -154,8 +154,8 @@ internal static class SuiteRunner
             int timedOut = results[scenario.Name].Count(r => r.ConnectTimeouts > 0);
             string hogText = h is null ? "not run" : h.Fired.Length == 0 ? "none" : string.Join(", ", h.Fired) + (scenario.Clean ? "" : Score(scenario, h).CauseNamed ? " (cause named)" : " (cause NOT named)");
             string expected = (scenario.Clean ? "silent" : string.Join(", ", scenario.Expected.Keys)) +
-                              (scenario.WhenConnectsTimedOut is { Count: > 0 } also
-                                  ? $"; if connects timed out: {string.Join(", ", also.Keys)}" + (timedOut > 0 || h?.ConnectTimeouts > 0 ? $" (timed out in {timedOut}/{runs}{(h?.ConnectTimeouts > 0 ? " and beside the hog" : "")})" : "")
+                              (scenario.WhenConnectsTimedOut is { Count: > 0 } also && (timedOut > 0 || h?.ConnectTimeouts > 0)
+                                  ? $"; connects timed out in {timedOut}/{runs}{(h?.ConnectTimeouts > 0 ? " and beside the hog" : "")}: {string.Join(", ", also.Keys)} there"
                                   : "");
             s.AppendLine(CultureInfo.InvariantCulture, $"| {scenario.Name} | {expected} | {fired} | {(scenario.Clean ? "-" : $"{causes}/{runs}")} | {hogText} | {(ok ? "pass" : "FAIL")} |");
         }
