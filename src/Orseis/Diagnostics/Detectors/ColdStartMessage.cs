@@ -153,10 +153,12 @@ internal static class ColdStartMessage
     /// <summary>
     /// Reports a first wave while its opens still wait for their connects (<see cref="ColdStarts"/>' watch): the wait
     /// first, then the cure, then the cause the wave's shape points to: connects lost at the server's listen queue when
-    /// the server answered the wave's other connects, connects that take seconds when it answered none. Not rate-limited:
-    /// once per watched wave, and after the wave's own verdict (its crowd's opens still waiting) it is an update of it.
+    /// the server answered the wave's other connects, connects that take seconds when it answered none. Once per watched
+    /// wave; rate-limited as the pool's other cold-start findings (so a late caller's is not a second one), but for an
+    /// update of the wave's verdict (its crowd's opens still waiting after it), which the verdict's own report would drop.
+    /// Returns whether it was reported.
     /// </summary>
-    public static void ReportWaiting(FindingLog log, in WaitingWave wave)
+    public static bool ReportWaiting(FindingLog log, in WaitingWave wave)
     {
         CultureInfo c = CultureInfo.InvariantCulture;
         string head = wave.AfterLoss
@@ -191,7 +193,7 @@ internal static class ColdStartMessage
                 "follows. Named while they wait; this wave is not reported again when they end.";
         }
 
-        log.Report(FindingKind.SlowOpen, message,
+        return log.Report(FindingKind.SlowOpen, message,
             new Dictionary<string, double>
             {
                 ["waiting"] = wave.Waiting,
@@ -205,6 +207,6 @@ internal static class ColdStartMessage
                 ["whileWaiting"] = 1,
                 ["update"] = wave.Update ? 1 : 0,
             },
-            null, rateLimited: false);
+            null, rateLimited: !wave.Update);
     }
 }

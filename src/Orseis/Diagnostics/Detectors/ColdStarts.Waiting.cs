@@ -21,8 +21,15 @@ internal sealed partial class ColdStarts
     /// <summary>How often the opens still waiting are looked at while a first wave is watched.</summary>
     internal static readonly TimeSpan Tick = TimeSpan.FromMilliseconds(50);
 
+    /// <summary>
+    /// When the first look comes after the watch began: a wave of connects under a few hundred ms (near
+    /// <see cref="DiagnosticsOptions.SlowOpenFloor"/>) is over before it, and the watch runs (and is compiled) after its
+    /// opens, not among them, where it would add to the process's time compiling and running that the rule nets out.
+    /// </summary>
+    internal static readonly TimeSpan FirstLook = TimeSpan.FromMilliseconds(300);
+
     /// <summary>A look later than this after the last one: the process did not run meanwhile (stopped, paused, starved).</summary>
-    internal static readonly TimeSpan LateTick = TimeSpan.FromMilliseconds(200);
+    internal static readonly TimeSpan LateTick = TimeSpan.FromMilliseconds(350);
 
     /// <summary>
     /// How long an open of a first burst waits for its connect before the burst is named while it waits. Past any connect a
@@ -46,7 +53,9 @@ internal sealed partial class ColdStarts
     private int _watchConnected;
     private int _watchFailed;
     private long _watchLastConnect; // when the latest followed open that connected completed
-    private ITimer? _timer;
+    // The watch's timer, made with the pool (not among a first wave's opens, where making it would add to their time) and
+    // scheduled only while a wave is watched; it holds a box, not the detector.
+    private readonly (WatchBox Box, ITimer Timer) _watchTimer = NewWatchTimer(log.Time);
     private long _lastTick;
     private double _watchedMs; // the time the timer ran on time since the watch began
     private bool _namedWhileWaiting; // this watch named its burst
@@ -74,7 +83,20 @@ internal sealed partial class ColdStarts
         _watchedMs = 0;
         _namedWhileWaiting = false;
         Volatile.Write(ref _watching, 1);
-        (_timer ??= log.Time.CreateTimer(static s => ((ColdStarts)s!).Look(), this, Tick, Tick)).Change(Tick, Tick);
+        _watchTimer.Box.Owner = this;
+        _watchTimer.Timer.Change(FirstLook, Tick);
+    }
+
+    private static (WatchBox, ITimer) NewWatchTimer(TimeProvider time)
+    {
+        var box = new WatchBox();
+        return (box, time.CreateTimer(static s => ((WatchBox)s!).Owner?.Look(), box, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan));
+    }
+
+    /// <summary>What the watch's timer holds: the detector, from its first watch on.</summary>
+    private sealed class WatchBox
+    {
+        public ColdStarts? Owner;
     }
 
     private void Follow(long started, bool queued)
@@ -161,7 +183,7 @@ internal sealed partial class ColdStarts
         _followedCrowd.Clear();
         _waiting = _watchBegun = _watchCompleted = _watchConnected = _watchFailed = 0;
         _watchLastConnect = 0;
-        _timer?.Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        _watchTimer.Timer.Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
     }
 
     /// <summary>The timer: names the burst once its oldest open still waiting for a connect has waited <see cref="HangAfter"/>.</summary>
@@ -203,7 +225,11 @@ internal sealed partial class ColdStarts
             _waveNamed = true;
         }
 
-        ColdStartMessage.ReportWaiting(log, seen);
+        if (!ColdStartMessage.ReportWaiting(log, seen))
+        {
+            lock (_lock)
+                _waveNamed = false; // dropped: another cold-start finding of the pool spoke just before; the verdict may still
+        }
     }
 
     public void Dispose()
@@ -214,7 +240,7 @@ internal sealed partial class ColdStarts
             StopWatch();
         }
 
-        _timer?.Dispose();
+        _watchTimer.Timer.Dispose();
     }
 }
 
