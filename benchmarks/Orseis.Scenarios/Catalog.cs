@@ -12,6 +12,7 @@ internal static class Catalog
         .. ColdScenarios.All(),
         .. ColdSizeScenarios.All(),
         .. ColdHarmScenarios.All(),
+        .. HangScenarios.All(),
         .. UntriedWaveScenarios.All(),
         .. ProbeWaveScenarios.All(),
         .. HeldOutScenarios.All(),

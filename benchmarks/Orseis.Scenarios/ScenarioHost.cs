@@ -12,7 +12,7 @@ namespace Orseis.Scenarios;
 /// </summary>
 internal sealed record RunResult(
     string Scenario, string[] Fired, Dictionary<string, string[]> Messages, int RuntimeStarvation, int RuntimeBlocking, double Seconds, string? Error,
-    double OnsetSeconds = 0, string Onset = "load start", Dictionary<string, double[]>? Arrivals = null);
+    double OnsetSeconds = 0, string Onset = "load start", Dictionary<string, double[]>? Arrivals = null, int ConnectTimeouts = 0);
 
 /// <summary>Runs one scenario in this process, bounded in time, and prints its result as one JSON line.</summary>
 internal static class ScenarioHost
@@ -25,6 +25,7 @@ internal static class ScenarioHost
         using var runtime = new RuntimeThreadPoolEvents();
         using var stop = new CancellationTokenSource(Limit);
         var run = new ScenarioRun(stop.Token);
+        ScenarioRun.Current = run;
         var watch = Stopwatch.StartNew();
         string? error = null;
         try
@@ -52,7 +53,7 @@ internal static class ScenarioHost
         }
 
         var result = new RunResult(name, [.. fired], messages, runtime.Starvation, runtime.CooperativeBlocking, watch.Elapsed.TotalSeconds, error,
-            run.OnsetSeconds, run.OnsetDefinition, run.Arrivals.Since(run.Onset));
+            run.OnsetSeconds, run.OnsetDefinition, run.Arrivals.Since(run.Onset), run.ConnectTimeouts);
         Console.WriteLine(JsonSerializer.Serialize(result));
         foreach (Database db in run.Databases)
             await db.DisposeAsync();

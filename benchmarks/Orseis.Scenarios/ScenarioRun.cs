@@ -20,8 +20,54 @@ internal sealed class ScenarioRun(CancellationToken stop)
     private readonly long _created = Stopwatch.GetTimestamp();
     private long _warmed;
     private long _onset;
+    private int _connectTimeouts;
+
+    /// <summary>The run of this process (a scenario runs in a process of its own), for the burst helpers that note what their calls saw.</summary>
+    public static ScenarioRun? Current { get; set; }
 
     public CancellationToken Stop { get; } = stop;
+
+    /// <summary>How many of the workers' calls failed because the provider timed out making a new connection.</summary>
+    public int ConnectTimeouts => Volatile.Read(ref _connectTimeouts);
+
+    /// <summary>
+    /// Runs <paramref name="call"/>; a connect that timed out (the provider's, as Orseis tells it:
+    /// <see cref="PoolExhaustedException"/> "the provider timed out making a new connection") is noted on the current run
+    /// and not thrown: ground truth for <see cref="Scenario.WhenConnectsTimedOut"/>. Returns whether the call succeeded.
+    /// </summary>
+    public static async Task<bool> NotingConnectTimeoutsAsync(Func<Task> call)
+    {
+        try
+        {
+            await call();
+            return true;
+        }
+        catch (PoolExhaustedException e) when (IsConnectTimeout(e))
+        {
+            if (Current is { } run)
+                Interlocked.Increment(ref run._connectTimeouts);
+            return false;
+        }
+    }
+
+    /// <summary>The same for a synchronous call.</summary>
+    public static bool NotingConnectTimeouts(Action call)
+    {
+        try
+        {
+            call();
+            return true;
+        }
+        catch (PoolExhaustedException e) when (IsConnectTimeout(e))
+        {
+            if (Current is { } run)
+                Interlocked.Increment(ref run._connectTimeouts);
+            return false;
+        }
+    }
+
+    private static bool IsConnectTimeout(PoolExhaustedException e) =>
+        e.Message.Contains("the provider timed out making a new connection", StringComparison.Ordinal);
 
     /// <summary>Every finding of this run's databases, as it arrives.</summary>
     public FindingArrivals Arrivals { get; } = new();

@@ -89,7 +89,8 @@ internal static class SuiteRunner
         string times = result.Arrivals is null ? "" : string.Join(", ", result.Arrivals.Select(a => $"{a.Key} +{a.Value[0]:0.00} s"));
         Console.Error.WriteLine($"{name}: fired [{string.Join(", ", result.Fired)}] in {result.Seconds:0.0} s" +
                                 (times.Length == 0 ? "" : $", first after onset ({result.Onset}, +{result.OnsetSeconds:0.00} s): {times}") +
-                                (result.Error is null ? "" : $" ERROR {result.Error}") + $" (runtime starvation adjustments {result.RuntimeStarvation}, blocking {result.RuntimeBlocking})");
+                                (result.Error is null ? "" : $" ERROR {result.Error}") +
+                                (result.ConnectTimeouts > 0 ? $", {result.ConnectTimeouts} connect(s) timed out" : "") + $" (runtime starvation adjustments {result.RuntimeStarvation}, blocking {result.RuntimeBlocking})");
         if (Environment.GetEnvironmentVariable("ORSEIS_SCENARIO_VERBOSE") == "1")
         {
             foreach ((string kind, string[] messages) in result.Messages)
@@ -139,23 +140,23 @@ internal static class SuiteRunner
             bool ok = true;
             foreach (RunResult run in all)
             {
-                foreach (string kind in run.Fired)
-                {
-                    if (scenario.Expected.Keys.Any(k => k.ToString() == kind))
-                        tp++;
-                    else
-                        fp++;
-                }
-
-                int missed = scenario.Expected.Keys.Count(k => !run.Fired.Contains(k.ToString()));
-                fn += missed;
-                ok &= run.Error is null && missed == 0 && run.Fired.All(f => scenario.Expected.Keys.Any(k => k.ToString() == f)) && CauseNamed(scenario, run);
+                ScenarioScore.Score score = Score(scenario, run);
+                tp += score.Fired;
+                fp += score.Unexpected;
+                fn += score.Missed;
+                ok &= score.Pass;
+                if (!score.Pass)
+                    Console.Error.WriteLine($"{scenario.Name}: a run fails: {score.Why}");
             }
 
             string fired = string.Join(", ", results[scenario.Name].SelectMany(r => r.Fired).GroupBy(k => k).Select(g => $"{g.Key} {g.Count()}/{runs}").DefaultIfEmpty("none"));
-            int causes = results[scenario.Name].Count(r => CauseNamed(scenario, r));
-            string hogText = h is null ? "not run" : h.Fired.Length == 0 ? "none" : string.Join(", ", h.Fired) + (scenario.Clean ? "" : CauseNamed(scenario, h) ? " (cause named)" : " (cause NOT named)");
-            string expected = scenario.Clean ? "silent" : string.Join(", ", scenario.Expected.Keys);
+            int causes = results[scenario.Name].Count(r => Score(scenario, r).CauseNamed);
+            int timedOut = results[scenario.Name].Count(r => r.ConnectTimeouts > 0);
+            string hogText = h is null ? "not run" : h.Fired.Length == 0 ? "none" : string.Join(", ", h.Fired) + (scenario.Clean ? "" : Score(scenario, h).CauseNamed ? " (cause named)" : " (cause NOT named)");
+            string expected = (scenario.Clean ? "silent" : string.Join(", ", scenario.Expected.Keys)) +
+                              (scenario.WhenConnectsTimedOut is { Count: > 0 } also && (timedOut > 0 || h?.ConnectTimeouts > 0)
+                                  ? $"; connects timed out in {timedOut}/{runs}{(h?.ConnectTimeouts > 0 ? " and beside the hog" : "")}: {string.Join(", ", also.Keys)} there"
+                                  : "");
             s.AppendLine(CultureInfo.InvariantCulture, $"| {scenario.Name} | {expected} | {fired} | {(scenario.Clean ? "-" : $"{causes}/{runs}")} | {hogText} | {(ok ? "pass" : "FAIL")} |");
         }
 
@@ -167,7 +168,9 @@ internal static class SuiteRunner
         return s.ToString();
     }
 
-    private static bool CauseNamed(Scenario scenario, RunResult run) =>
-        scenario.Expected.All(e => run.Messages.TryGetValue(e.Key.ToString(), out string[]? messages) &&
-                                   messages.Any(m => m.Contains(e.Value, StringComparison.Ordinal)));
+    /// <summary>One run scored against what it observed (<see cref="ScenarioScore"/>): conditional findings count only where connects timed out.</summary>
+    private static ScenarioScore.Score Score(Scenario scenario, RunResult run) => ScenarioScore.Of(
+        new ScenarioScore.Run(run.Messages, run.Error, run.ConnectTimeouts),
+        scenario.Expected.ToDictionary(e => e.Key.ToString(), e => e.Value),
+        scenario.WhenConnectsTimedOut?.ToDictionary(e => e.Key.ToString(), e => e.Value));
 }

@@ -157,10 +157,13 @@ internal static class ColdScenarios
             run.MarkOnset(); // the set-up is done (connects made slow): the first calls begin
             return ScenarioRun.ForAsync(callers, TimeSpan.FromSeconds(2), _ => Task.Run(() =>
             {
-                if (sql == "select 1")
-                    db.Scalar<long>(sql);
-                else
-                    db.Execute(sql);
+                ScenarioRun.NotingConnectTimeouts(() =>
+                {
+                    if (sql == "select 1")
+                        db.Scalar<long>(sql);
+                    else
+                        db.Execute(sql);
+                });
             }));
         };
         if (connect is { } seconds)
@@ -185,7 +188,9 @@ internal static class ColdScenarios
         await using WebApplication app = builder.Build();
         app.MapGet("/work", async context =>
         {
-            long answer = sql == "select 1" ? await db.QuerySingleAsync<long>(sql) : await db.ExecuteAsync(sql);
+            long answer = -1;
+            await ScenarioRun.NotingConnectTimeoutsAsync(async () =>
+                answer = sql == "select 1" ? await db.QuerySingleAsync<long>(sql) : await db.ExecuteAsync(sql));
             await context.Response.WriteAsync(answer.ToString(CultureInfo.InvariantCulture));
         });
         await app.StartAsync();
@@ -242,7 +247,7 @@ internal static class ColdScenarios
         Task[] all = [.. Enumerable.Range(0, callers).Select(_ => Task.Run(async () =>
         {
             await go.Task;
-            await call();
+            await ScenarioRun.NotingConnectTimeoutsAsync(call); // a connect lost at the server's listen queue: noted, the run's truth
         }))];
         await Task.Delay(100);
         go.SetResult();

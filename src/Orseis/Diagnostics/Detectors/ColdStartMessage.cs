@@ -150,4 +150,63 @@ internal static class ColdStartMessage
             },
             null, rateLimited: true);
     }
+    /// <summary>
+    /// Reports a first wave while its opens still wait for their connects (<see cref="ColdStarts"/>' watch): the wait
+    /// first, then the cure, then the cause the wave's shape points to: connects lost at the server's listen queue when
+    /// the server answered the wave's other connects, connects that take seconds when it answered none. Once per watched
+    /// wave; rate-limited as the pool's other cold-start findings (so a late caller's is not a second one), but for an
+    /// update of the wave's verdict (its crowd's opens still waiting after it), which the verdict's own report would drop.
+    /// Returns whether it was reported.
+    /// </summary>
+    public static bool ReportWaiting(FindingLog log, in WaitingWave wave)
+    {
+        CultureInfo c = CultureInfo.InvariantCulture;
+        string head = wave.AfterLoss
+            ? string.Create(c, $"Reconnect wave on pool '{log.PoolName}' after connections were lost: ")
+            : string.Create(c, $"Cold start of pool '{log.PoolName}': ");
+        string message;
+        if (wave.Connected > 0)
+        {
+            message = head +
+                string.Create(c, $"{wave.Waiting} of the {wave.Begun} opens of its first burst have waited {wave.WaitedMs / 1000:0.0} s ") +
+                string.Create(c, $"for a new connection and are still waiting, while {wave.Connected} connected within {wave.ConnectedWithinMs / 1000:0.0} s. ") +
+                string.Create(c, $"Let the first burst's connects reach the server a few at a time: await db.WarmUpAsync({wave.Begun}) at start-up ") +
+                "(or services.AddOrseisWarmUp; it connects eight at a time), make the first burst smaller, or let the server queue more " +
+                "connects at once (MariaDB's and MySQL's back_log, PostgreSQL's listen backlog, the kernel's net.core.somaxconn). " +
+                string.Create(c, $"The server answered the other connects at once, so these were most likely lost at its listen queue: {wave.Begun} ") +
+                "opens connected together, more than it queues, and a client whose connect was dropped there waits for the server's " +
+                "first packet until its Connect Timeout (MySqlConnector's default is 15 s; then each such open fails). " +
+                (wave.Update
+                    ? "An update of this burst's cold start, named when its first wave's opens ended: these opens are its late callers."
+                    : "Named while they wait; this wave is not reported again when they end.");
+        }
+        else
+        {
+            message = head +
+                string.Create(c, $"the {wave.Waiting} opens of its first burst have waited {wave.WaitedMs / 1000:0.0} s for new connections ") +
+                "and are still waiting; none has connected yet. " +
+                string.Create(c, $"Warm the pool before traffic: await db.WarmUpAsync({wave.Begun}) at start-up ") +
+                "(or services.AddOrseisWarmUp), and keep it warm with Min Pool Size; every new instance of the application pays this " +
+                "on its first requests (a deploy, a scale-out, a restart). New connections take seconds on this server, or it does " +
+                "not answer them: a server far away, a DNS or TLS stall, slow authentication or init_connect, a server overloaded or " +
+                "paused; if it never answers, the provider's Connect Timeout ends these opens and a ServerUnavailable finding " +
+                "follows. Named while they wait; this wave is not reported again when they end.";
+        }
+
+        return log.Report(FindingKind.SlowOpen, message,
+            new Dictionary<string, double>
+            {
+                ["waiting"] = wave.Waiting,
+                ["opens"] = wave.Begun,
+                ["connected"] = wave.Connected,
+                ["completed"] = wave.Completed,
+                ["failed"] = wave.Failed,
+                ["waitedMs"] = wave.WaitedMs,
+                ["connectedWithinMs"] = wave.ConnectedWithinMs,
+                ["afterLoss"] = wave.AfterLoss ? 1 : 0,
+                ["whileWaiting"] = 1,
+                ["update"] = wave.Update ? 1 : 0,
+            },
+            null, rateLimited: !wave.Update);
+    }
 }

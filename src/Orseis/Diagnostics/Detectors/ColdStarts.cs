@@ -24,9 +24,13 @@ namespace Orseis.Diagnostics.Detectors;
 /// <param name="activity">Starts following what the process does (<see cref="ColdWaveActivity"/>) at a wave's first open;
 /// what it returns stops it at the wave's last and says what was seen. By default sampled on the system clock only (a
 /// test's or a replay's clock has no process to sample); tests give their own.</param>
-internal sealed class ColdStarts(
-    FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null, Func<Func<WaveActivity>>? activity = null)
-    : PoolObserver
+/// <param name="maxPoolSize">The pool's Max Pool Size, when known: a first-wave open that entered with more callers wanting a
+/// connection than that waits for the pool, not for a connect, and is not one of the opens watched while they wait
+/// (<see cref="Tick"/>).</param>
+internal sealed partial class ColdStarts(
+    FindingLog log, ConnectCount connects, Func<TimeSpan>? compileTime = null, Func<Func<WaveActivity>>? activity = null,
+    int? maxPoolSize = null)
+    : PoolObserver, IDisposable
 {
     /// <summary>
     /// How long after a first wave its burst's late callers are judged with it at most (<see cref="LateInBurst"/>), if the
@@ -199,8 +203,14 @@ internal sealed class ColdStarts(
     public override void OnOpenStarting(in OpenStart start)
     {
         if (start.FirstWave && _followed)
-            OnFirstWaveOpenStarting(start.AfterLoss, start.Started, start.Async ? null : ColdOpenThread.Now());
-        else if (Volatile.Read(ref _burst) != 0 && start.Demand == 1)
+        {
+            OnFirstWaveOpenStarting(start.AfterLoss, start.Started, start.Async ? null : ColdOpenThread.Now(), start.Queued(maxPoolSize));
+            return;
+        }
+
+        if (Volatile.Read(ref _watching) != 0)
+            CrowdOpenStarting(start.Started, start.Queued(maxPoolSize)); // begun while a first wave's opens are in flight
+        if (Volatile.Read(ref _burst) != 0 && start.Demand == 1)
             Volatile.Write(ref _burst, 0); // the pool is quiet (this caller alone wants a connection): the burst is over
     }
 
@@ -211,12 +221,18 @@ internal sealed class ColdStarts(
             ColdOpenThread? thread = open.Start.Async ? null : ColdOpenThread.Now();
             OnFirstWaveOpenCompleted(open.Start, open.Outcome, open.At, open.ThreadPoolDelay, thread);
         }
+        else if (Volatile.Read(ref _watching) != 0)
+        {
+            CrowdOpenEnded(open.Start, open.Outcome); // warm calls: one read, 0 but while a first wave is watched
+        }
     }
 
     public override void OnOpenFailed(in FailedOpen open)
     {
         if (open.Start.FirstWave && _followed)
             OnFirstWaveOpenCompleted(open.Start, null, 0);
+        else if (Volatile.Read(ref _watching) != 0)
+            CrowdOpenEnded(open.Start, null);
     }
 
     public override void OnReleased(in Release release)
@@ -228,9 +244,10 @@ internal sealed class ColdStarts(
 
     /// <summary>
     /// A first-wave open began at <paramref name="started"/>; <paramref name="afterLoss"/> when its wave began because
-    /// connections were lost; <paramref name="thread"/>, for a synchronous open, its thread's compile time then.
+    /// connections were lost; <paramref name="thread"/>, for a synchronous open, its thread's compile time then;
+    /// <paramref name="queued"/> when it entered with the pool full (it waits for a release, not a connect).
     /// </summary>
-    public void OnFirstWaveOpenStarting(bool afterLoss, long started, ColdOpenThread? thread = null)
+    public void OnFirstWaveOpenStarting(bool afterLoss, long started, ColdOpenThread? thread = null, bool queued = false)
     {
         ColdWaveHolds? done = null;
         lock (_lock)
@@ -249,6 +266,7 @@ internal sealed class ColdStarts(
 
             if (double.IsNaN(_compileStartMs))
             {
+                _waveNamed = false; // a new wave: the last one's verdict was taken above
                 _compileStartMs = compiledMs;
                 _waveStart = log.Time.GetTimestamp();
                 _stopActivity ??= _activity();
@@ -260,6 +278,7 @@ internal sealed class ColdStarts(
             _inFlight++;
             _afterLoss |= afterLoss;
             _warmingUp |= InWarmUp.Value;
+            WaitBegan(started, queued);
         }
 
         if (done is { } verdict)
@@ -285,6 +304,7 @@ internal sealed class ColdStarts(
         ColdWaveHolds? done = null;
         lock (_lock)
         {
+            WaitEnded(start, outcome);
             _threadPoolDelayMs = Math.Max(_threadPoolDelayMs, threadPoolDelay.TotalMilliseconds);
             if (start.Async)
             {
@@ -368,7 +388,8 @@ internal sealed class ColdStarts(
                     LowOpenMs: LowOpenMs(),
                     LowConnectOpenMs: TenthOf(_connectOpenMs),
                     LowConnectOnTimeMs: TenthOf(_connectOnTimeMs),
-                    LowConnectNetMs: TenthOf(_connectNetMs));
+                    LowConnectNetMs: TenthOf(_connectNetMs),
+                    NamedWhileWaiting: _waveNamed);
                 if (_asyncOpens == 0 && _connectBlocked.Count > 0)
                 {
                     // As blocked, and less the share of the process's compiling the opening threads did (what a blocked open
@@ -496,6 +517,8 @@ internal sealed class ColdStarts(
         }
 
         verdict = verdict with { WarmHolds = _warmCount, WarmHeldMs = warmMs };
+        if (_waveNamed && !verdict.Wave.NamedWhileWaiting)
+            verdict = verdict with { Wave = verdict.Wave with { NamedWhileWaiting = true } }; // named by its crowd, after its opens
         Interlocked.Increment(ref _judging); // until Judge has reported it (JudgeBefore waits for it)
         _pending = null;
         _warmCount = 0;
@@ -544,6 +567,7 @@ internal sealed class ColdStarts(
         _connectOnTimeMs.Clear();
         _connectNetMs.Clear();
         _connectBlocked.Clear();
+        WaveOpensDone();
     }
 
     /// <summary>The tenth percentile of the wave's opens' times (<see cref="ColdWave.LowOpenMs"/>); under the lock.</summary>
@@ -597,7 +621,8 @@ internal sealed class ColdStarts(
                 _burstSeen = _burstSeen with { Judged = true, Cold = cold, WorkMs = ColdStartRule.WorkMs(verdict) };
             }
 
-            if (cold)
+            // A wave named while its opens waited (ReportWaiting) is one finding: its verdict adds no second one.
+            if (cold && !verdict.Wave.NamedWhileWaiting)
                 ColdStartMessage.Report(log, verdict, connects);
         }
         finally

@@ -17,14 +17,15 @@ namespace Orseis.Diagnostics.Detectors;
 /// and, for a wave of synchronous opens read on their threads from the scheduler (<see cref="ColdOpenThread"/>), the tenth
 /// percentile of the time each connecting open sat blocked (off a CPU, not waiting for one) and of that time less the
 /// opening threads' share of the process's compiling during the open (<see cref="ColdStartRule.OpenersShare"/>); NaN
-/// otherwise (<see cref="ColdStartRule.BlockedServerMs"/>).
+/// otherwise (<see cref="ColdStartRule.BlockedServerMs"/>); and whether it was named while its opens still waited
+/// (<see cref="ColdStarts"/>' watch: then its verdict is not reported again).
 /// </summary>
 internal readonly record struct ColdWave(
     int Opens, int ConnectingOpens, long Connects, double ConnectMs, double MeanOpenMs, double SlowestOpenMs, bool AfterLoss,
     double ThreadPoolDelayMs, double CompileMs = 0, double WaveMs = 0, double MeanOpenCompileMs = 0, WaveActivity? Activity = null,
     double AsyncThreadPoolDelayMs = 0, bool Synchronous = false, double OpenersCompileMs = double.NaN, double LowOpenMs = double.NaN,
     double LowConnectOpenMs = double.NaN, double LowConnectOnTimeMs = double.NaN, double LowConnectNetMs = double.NaN,
-    double LowConnectBlockedMs = double.NaN, double LowConnectBlockedNetMs = double.NaN);
+    double LowConnectBlockedMs = double.NaN, double LowConnectBlockedNetMs = double.NaN, bool NamedWhileWaiting = false);
 
 /// <summary>
 /// A wave with its holds: how many, how long on average, whether any ran a statement (a hold still out when the wave
