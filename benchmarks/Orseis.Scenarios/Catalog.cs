@@ -21,6 +21,7 @@ internal static class Catalog
         .. HeldOutThirdScenarios.All(),
         .. SyncFloorProbeScenarios.All(),
         .. HeldOutFourthScenarios.All(),
+        .. HeldOutFifthScenarios.All(),
         .. PoolScenarios.All(),
         .. SaturationSizeScenarios.All(),
         .. StarvationScenarios.All(),
