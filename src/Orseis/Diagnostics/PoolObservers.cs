@@ -28,7 +28,8 @@ internal sealed class PoolObservers
         new(FindingKind.SlowOpen, CostlyFacts.ThreadPoolDelay, static p => new SlowOpenDetector(p.Log, p.Connects, p.ProviderPool)),
         // A first wave is summed up from its physical connects: where none can be known (SQLite, an unknown provider) it
         // never has any to report, and its opens would only pay for following it.
-        new(FindingKind.SlowOpen, CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay, static p => new ColdStarts(p.Log, p.Connects, maxPoolSize: p.MaxPoolSize),
+        new(FindingKind.SlowOpen, CostlyFacts.FirstWave | CostlyFacts.ThreadPoolDelay,
+            static p => new ColdStarts(p.Log, p.Connects, maxPoolSize: p.MaxPoolSize),
             static p => p.Connects != ConnectCount.None),
         new(FindingKind.Churn, CostlyFacts.Flow, static p => new ChurnDetector(p.Log)),
         new(FindingKind.Churn, CostlyFacts.Flow, static p => new FactRecorder.ChurnSites(p.Log)),

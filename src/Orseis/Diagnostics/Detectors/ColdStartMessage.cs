@@ -168,12 +168,14 @@ internal static class ColdStartMessage
         if (wave.Connected > 0)
         {
             message = head +
-                string.Create(c, $"{wave.Waiting} of the {wave.Begun} opens of its first burst have waited {wave.WaitedMs / 1000:0.0} s ") +
-                string.Create(c, $"for a new connection and are still waiting, while {wave.Connected} connected within {wave.ConnectedWithinMs / 1000:0.0} s. ") +
-                string.Create(c, $"Let the first burst's connects reach the server a few at a time: await db.WarmUpAsync({wave.Begun}) at start-up ") +
+                string.Create(c, $"{wave.Waiting} of the {wave.Begun} opens of its first burst have waited ") +
+                string.Create(c, $"{wave.WaitedMs / 1000:0.0} s for a new connection and are still waiting, while {wave.Connected} ") +
+                string.Create(c, $"connected within {wave.ConnectedWithinMs / 1000:0.0} s. Let the first burst's connects reach the ") +
+                string.Create(c, $"server a few at a time: await db.WarmUpAsync({wave.Begun}) at start-up ") +
                 "(or services.AddOrseisWarmUp; it connects eight at a time), make the first burst smaller, or let the server queue more " +
                 "connects at once (MariaDB's and MySQL's back_log, PostgreSQL's listen backlog, the kernel's net.core.somaxconn). " +
-                string.Create(c, $"The server answered the other connects at once, so these were most likely lost at its listen queue: {wave.Begun} ") +
+                "The server answered the other connects at once, so these were most likely lost at its listen queue: " +
+                string.Create(c, $"{wave.Begun} ") +
                 "opens connected together, more than it queues, and a client whose connect was dropped there waits for the server's " +
                 "first packet until its Connect Timeout (MySqlConnector's default is 15 s; then each such open fails). " +
                 (wave.Update
@@ -183,7 +185,8 @@ internal static class ColdStartMessage
         else
         {
             message = head +
-                string.Create(c, $"the {wave.Waiting} opens of its first burst have waited {wave.WaitedMs / 1000:0.0} s for new connections ") +
+                string.Create(c, $"the {wave.Waiting} opens of its first burst have waited {wave.WaitedMs / 1000:0.0} s ") +
+                "for new connections " +
                 "and are still waiting; none has connected yet. " +
                 string.Create(c, $"Warm the pool before traffic: await db.WarmUpAsync({wave.Begun}) at start-up ") +
                 "(or services.AddOrseisWarmUp), and keep it warm with Min Pool Size; every new instance of the application pays this " +

@@ -137,7 +137,9 @@ internal sealed partial class ColdStarts
         }
     }
 
-    /// <summary>A followed open that began with <paramref name="start"/> ended (null <paramref name="outcome"/>: it failed); under the lock.</summary>
+    /// <summary>
+    /// A followed open that began with <paramref name="start"/> ended (null <paramref name="outcome"/>: it failed); under the lock.
+    /// </summary>
     private void WaitEnded(in OpenStart start, OpenOutcome? outcome)
     {
         if (Volatile.Read(ref _watching) == 0)

@@ -36,7 +36,8 @@ internal sealed class PoolTimeoutDetector(FindingLog log) : PoolObserver
         double waitedS = log.Time.GetElapsedTime(started).TotalSeconds;
         double withinS = log.Time.GetElapsedTime(started, latest).TotalSeconds;
         string message =
-            string.Create(c, $"Pool '{log.PoolName}' lost a new connection: its connect timed out after {waitedS:0.0} s while {answered} ") +
+            string.Create(c, $"Pool '{log.PoolName}' lost a new connection: its connect timed out after {waitedS:0.0} s ") +
+            string.Create(c, $"while {answered} ") +
             string.Create(c, $"other connect(s) to the same server completed during its wait, the latest {withinS:0.0} s after it began ") +
             string.Create(c, $"({exhausted.Waiting} caller(s) were inside Open, {exhausted.InUse} held a connection). ") +
             "Let bursts of new connections reach the server a few at a time: warm the pool before traffic with " +
