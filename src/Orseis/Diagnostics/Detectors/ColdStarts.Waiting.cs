@@ -77,10 +77,17 @@ internal sealed partial class ColdStarts
         Follow(started, queued);
     }
 
+    private long _starvedAtWatch;
+
+    /// <summary>The thread-pool starvation findings this pool's log has counted (the detector's, when it is on).</summary>
+    private long Starvations() =>
+        log.Counts().TryGetValue(FindingKind.ThreadPoolStarvation, out long starved) ? starved : 0;
+
     private void StartWatch()
     {
         _watchStart = _lastTick = log.Time.GetTimestamp();
         _watchedMs = 0;
+        _starvedAtWatch = Starvations();
         _namedWhileWaiting = false;
         Volatile.Write(ref _watching, 1);
         _watchTimer.Box.Owner = this;
@@ -209,6 +216,8 @@ internal sealed partial class ColdStarts
 
             if (_namedWhileWaiting || _warmingUp || _waiting == 0)
                 return;
+            if (Starvations() > _starvedAtWatch)
+                return; // the thread pool starved meanwhile: async opens wait for a thread to run them, not for a connect
             long oldest = long.MaxValue;
             foreach (long began in _waitingSince.Keys)
                 oldest = Math.Min(oldest, began);

@@ -71,6 +71,23 @@ public sealed class HangingWaveTests
     }
 
     [Fact]
+    public void Async_opens_of_a_starved_thread_pool_wait_for_a_thread_not_for_a_connect()
+    {
+        // Sync-over-async on a fresh process (the suite's starvation-sync-over-async): the burst's async opens cannot end
+        // until a thread runs their continuations, and the watch's own timer still ran within its tick now and then. Once the
+        // thread pool's starvation was named while the wave was watched, the waiting is the thread pool's, not the server's.
+        var fake = new Fake();
+        using ColdStarts waves = Waves(fake);
+        OpenStart start = fake.Start(demand: 19);
+        for (int i = 0; i < 19; i++)
+            waves.OnFirstWaveOpenStarting(afterLoss: false, start.Started);
+        Run(fake, 700);
+        fake.Log.Report(FindingKind.ThreadPoolStarvation, "The thread pool is starved", new Dictionary<string, double>(), null, rateLimited: true);
+        Run(fake, 1400);
+        Assert.Empty(fake.Findings(FindingKind.SlowOpen));
+    }
+
+    [Fact]
     public void A_stalled_process_is_not_a_wait_on_the_server()
     {
         // A GC pause or a SIGSTOP of the app: the watch's timer runs late, and that time is not counted.
