@@ -64,18 +64,7 @@ internal sealed class HolderTable
             if (Interlocked.CompareExchange(ref slot.Taken, 1, 0) != 0)
                 continue;
             slot.Connection = connection;
-            // Each write of a reference costs a GC write barrier: a release leaves the owner and the flow in the slot (the
-            // thread that freed it usually takes it again, for the same owner and flow) and clears the acquiring stack, so
-            // only what differs is written.
-            if (!ReferenceEquals(slot.Owner, owner))
-                slot.Owner = owner;
-            if (where is not null)
-                slot.Where = where;
-            if (!ReferenceEquals(slot.Flow, flow))
-                slot.Flow = flow;
-            slot.ReportedStarted = reportedStarted;
-            slot.Kind = 0;
-            Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
+            Fill(ref slot, owner, where, flow, reportedStarted, started);
             return index;
         }
 
@@ -214,17 +203,27 @@ internal sealed class HolderTable
     /// </summary>
     public int Restart(int hold, string owner, Acquirer? where, long started, FlowState? flow = null)
     {
-        ref Slot slot = ref _slots[hold];
+        Fill(ref _slots[hold], owner, where, flow, reportedStarted: ~started, started); // a scope's: never held by design
+        return hold;
+    }
+
+    /// <summary>
+    /// Writes a hold into its claimed <paramref name="slot"/>, <see cref="Slot.Started"/> last. Each write of a reference
+    /// costs a GC write barrier: a release leaves the owner and the flow in the slot (the thread that freed it usually takes
+    /// it again, for the same owner and flow) and clears the acquiring stack, so only what differs is written.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Fill(ref Slot slot, string owner, Acquirer? where, FlowState? flow, long reportedStarted, long started)
+    {
         if (!ReferenceEquals(slot.Owner, owner))
             slot.Owner = owner;
         if (where is not null)
             slot.Where = where;
         if (!ReferenceEquals(slot.Flow, flow))
             slot.Flow = flow;
-        slot.ReportedStarted = ~started; // never held by design: a scope's connection
+        slot.ReportedStarted = reportedStarted;
         slot.Kind = 0;
         Volatile.Write(ref slot.Started, started); // last: a scan that sees it sees the fields above
-        return hold;
     }
 
     /// <summary>Frees the slot <paramref name="hold"/> that <see cref="TryEndKeeping"/> kept (its connection left its parking).</summary>
