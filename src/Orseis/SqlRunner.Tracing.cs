@@ -14,12 +14,13 @@ public abstract partial class SqlRunner
     /// only inside the call (the provider's own spans become its children) and never leaks into the caller's context.
     /// </summary>
     private async ValueTask<TResult> RunTracedAsync<TResult>(
-        CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
+        CommandRequest request, CallBody<TResult> body, bool async, Diagnostics.Detectors.FlowState? flow,
+        CancellationToken cancellationToken)
     {
         Activity? span = Pool.Telemetry.Spans.StartCall(request.Sql, request.Args);
         try
         {
-            return await RunCoreAsync(request, body, async, cancellationToken).ConfigureAwait(false);
+            return await RunCoreAsync(request, body, async, cancellationToken, flow).ConfigureAwait(false);
         }
         catch (Exception error)
         {

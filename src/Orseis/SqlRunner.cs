@@ -38,21 +38,26 @@ public abstract partial class SqlRunner
     {
         // Not async itself: flow state set here stays in the caller's execution context across calls. Only a call that
         // may open needs it (reading an AsyncLocal costs a session call about 2 % of its instructions with detectors on).
-        if (Source.OpensPerCall)
-            Pool.Telemetry.EnterFlow();
+        // The flow read here is handed to the open, which then does not read it again (a retried call's opens read it).
+        Diagnostics.Detectors.FlowState? flow = Source.OpensPerCall ? Pool.Telemetry.EnterFlow() : null;
         if (Pool.Options.Retries is { } retries)
             return RunRetriedAsync(retries, request, body, async, cancellationToken);
         return Diagnostics.OrseisActivitySource.Tracing
-            ? RunTracedAsync(request, body, async, cancellationToken)
-            : RunCoreAsync(request, body, async, cancellationToken);
+            ? RunTracedAsync(request, body, async, flow, cancellationToken)
+            : RunCoreAsync(request, body, async, cancellationToken, flow);
     }
 
+    /// <summary>
+    /// The call itself. <paramref name="flow"/> is the caller's flow as its entry point read it, for the open; null to let
+    /// the open read it.
+    /// </summary>
     private async ValueTask<TResult> RunCoreAsync<TResult>(
-        CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken)
+        CommandRequest request, CallBody<TResult> body, bool async, CancellationToken cancellationToken,
+        Diagnostics.Detectors.FlowState? flow = null)
     {
         // Started in place when the connection is at hand, so the lifecycle is not copied through a task.
         if (!CallLifecycle.TryStart(
-                this, request, CallShape.Buffered, async, cancellationToken, out CallLifecycle call, out ValueTask<Lease> later))
+                this, request, CallShape.Buffered, async, cancellationToken, out CallLifecycle call, out ValueTask<Lease> later, flow))
         {
             await call.Resume(await later.ConfigureAwait(false), async).ConfigureAwait(false);
         }

@@ -9,7 +9,11 @@ internal sealed partial class PoolTelemetry
     /// <summary>How long a first wave of connects is followed at most (<see cref="ColdStarts"/>).</summary>
     private static readonly TimeSpan FirstWaveLimit = TimeSpan.FromSeconds(30);
 
-    public OpenStart OpenStarting(bool async)
+    /// <summary>
+    /// A caller enters Open. <paramref name="flow"/> is the caller's flow when its entry point read it already
+    /// (<see cref="EnterFlow"/>); null to read it here.
+    /// </summary>
+    public OpenStart OpenStarting(bool async, FlowState? flow = null)
     {
         long counts = Interlocked.Increment(ref _counts); // both counts at one instant
         long pending = PendingOf(counts);
@@ -26,7 +30,7 @@ internal sealed partial class PoolTelemetry
         bool firstWave = Needs(CostlyFacts.FirstWave) && _waves.InFirstWave(now, _time, FirstWaveLimit);
         var start = new OpenStart(
             now, (int)inUse, (int)demand, ProviderPool?.PhysicalConnects ?? -1, ProviderPool?.CreateSeconds ?? 0, async,
-            Needs(CostlyFacts.Flow) ? CurrentFlow() : null, queuedEntries, firstWave, AfterLoss: firstWave && _waves.AfterLoss);
+            Needs(CostlyFacts.Flow) ? flow ?? CurrentFlow() : null, queuedEntries, firstWave, AfterLoss: firstWave && _waves.AfterLoss);
         if (EventsOn)
             Guard(static (self, pending) => OrseisEventSource.Log.OpenStart(self.PoolName, (int)self.InUse, (int)pending), pending);
         if (Observed)

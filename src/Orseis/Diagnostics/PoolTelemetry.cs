@@ -164,11 +164,15 @@ internal sealed partial class PoolTelemetry : IDisposable
     /// <summary>
     /// Called by the public entry points before their async machinery starts, so the flow state set here lives in
     /// the caller's execution context and survives from one call to the next (the churn detector's "one logical flow").
+    /// Returns that flow (null when no observer follows flows), for the caller to hand to the open it may make
+    /// (<see cref="OpenStarting"/>): the same object the open would read from the <see cref="AsyncLocal{T}"/> again, since
+    /// only this method sets it and the open runs in the caller's context or one that flowed from it.
     /// </summary>
-    public void EnterFlow()
+    public FlowState? EnterFlow()
     {
-        if (Needs(CostlyFacts.Flow) && _flow.Value is null)
-            _flow.Value = new FlowState();
+        if (!Needs(CostlyFacts.Flow))
+            return null;
+        return _flow.Value ?? (_flow.Value = new FlowState());
     }
 
     /// <summary>

@@ -24,17 +24,18 @@ internal partial struct CallLifecycle
     /// </summary>
     /// <remarks>
     /// Only the connection waits in a task, never the lifecycle: the callers' frames and state machines stay small.
+    /// <paramref name="flow"/> is the caller's flow as its entry point read it, handed to an open; null to let the open read it.
     /// </remarks>
     public static bool TryStart(
         SqlRunner runner, CommandRequest request, CallShape shape, bool async, CancellationToken cancellationToken,
-        out CallLifecycle call, out ValueTask<Lease> later)
+        out CallLifecycle call, out ValueTask<Lease> later, FlowState? flow = null)
     {
         // A buffered call that blocks a pool thread for its whole round trip is the starvation detector's own evidence.
         bool blocking = shape == CallShape.Buffered && BlockingCalls.Enter(blocks: !async || runner.Pool.Traits.AsyncRunsSynchronously);
         ValueTask<Lease> acquiring;
         try
         {
-            acquiring = runner.Source.AcquireAsync(async, forStream: shape != CallShape.Buffered, cancellationToken);
+            acquiring = runner.Source.AcquireAsync(async, forStream: shape != CallShape.Buffered, cancellationToken, flow);
         }
         catch
         {

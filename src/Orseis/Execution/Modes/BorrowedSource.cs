@@ -23,7 +23,8 @@ internal sealed class BorrowedSource(PoolContext pool, DbConnection connection, 
     protected override InvalidOperationException? NotInScope(System.Transactions.Transaction ambient) => null;
 
     protected override async ValueTask<Lease> AcquireCoreAsync(
-        System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken)
+        System.Transactions.Transaction? ambient, bool async, bool forStream, Diagnostics.Detectors.FlowState? flow,
+        CancellationToken cancellationToken)
     {
         if (Interlocked.CompareExchange(ref _busy, 1, 0) != 0)
         {

@@ -29,13 +29,19 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
 
     /// <summary>An open connection for one call, or for one stream (<paramref name="forStream"/>) until it ends.</summary>
     /// <exception cref="ObjectDisposedException">The runner was disposed.</exception>
-    public ValueTask<Lease> AcquireAsync(bool async, bool forStream, CancellationToken cancellationToken)
+    /// <param name="async">Whether the call is async.</param>
+    /// <param name="forStream">Whether the connection is held by a stream until it ends.</param>
+    /// <param name="cancellationToken">Cancels the call.</param>
+    /// <param name="flow">The caller's flow as its entry point read it (<see cref="Diagnostics.PoolTelemetry.EnterFlow"/>), for
+    /// an open; null to let the open read it.</param>
+    public ValueTask<Lease> AcquireAsync(
+        bool async, bool forStream, CancellationToken cancellationToken, Diagnostics.Detectors.FlowState? flow = null)
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _closed) != 0, ownerType);
         System.Transactions.Transaction? ambient = System.Transactions.Transaction.Current;
         if (ambient is not null && NotInScope(ambient) is { } refused)
             throw refused;
-        return AcquireCoreAsync(ambient, async, forStream, cancellationToken);
+        return AcquireCoreAsync(ambient, async, forStream, flow, cancellationToken);
     }
 
     /// <summary>
@@ -48,9 +54,11 @@ internal abstract class ConnectionSource(PoolContext pool, Type ownerType)
     /// <param name="ambient">The ambient transaction the call runs under, read once by <see cref="AcquireAsync"/>; null for none.</param>
     /// <param name="async">Whether the call is async.</param>
     /// <param name="forStream">Whether the connection is held by a stream until it ends.</param>
+    /// <param name="flow">The caller's flow, for an open; null to let the open read it.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     protected abstract ValueTask<Lease> AcquireCoreAsync(
-        System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken);
+        System.Transactions.Transaction? ambient, bool async, bool forStream, Diagnostics.Detectors.FlowState? flow,
+        CancellationToken cancellationToken);
 
     /// <summary>
     /// Gives back what <see cref="AcquireAsync"/> returned; <paramref name="failed"/> when the call failed (its connection may

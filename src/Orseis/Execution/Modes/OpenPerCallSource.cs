@@ -18,10 +18,11 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
 
     // A stream holds its connection across the caller's own code, like a session: the held-too-long detector watches it.
     protected override ValueTask<Lease> AcquireCoreAsync(
-        System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken)
+        System.Transactions.Transaction? ambient, bool async, bool forStream, Diagnostics.Detectors.FlowState? flow,
+        CancellationToken cancellationToken)
     {
         if (ambient is null)
-            return Acquire(async, forStream, cancellationToken);
+            return Acquire(async, forStream, flow, cancellationToken);
         return AmbientTransactions.StateOf(ambient) is { } state
             ? AcquireInFailedScopeAsync(ambient, state, async, forStream, cancellationToken)
             : OpenInScopeAsync(ambient, async, forStream, cancellationToken);
@@ -30,28 +31,32 @@ internal sealed partial class OpenPerCallSource(PoolContext pool, string poolNam
     // Not inlined: the pool's open inlined here (its async state machine on the stack) gave Acquire a frame of 536 bytes,
     // zeroed on every call, a scope's call that takes the parked connection too (about 60 instructions).
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private ValueTask<Lease> Open(bool async, bool forStream, CancellationToken cancellationToken) =>
-        Pool.OpenAsync(async, forStream ? _streamOwner : _callOwner, heldByDesign: false, heldAcrossCalls: forStream, cancellationToken);
+    private ValueTask<Lease> Open(
+        bool async, bool forStream, CancellationToken cancellationToken, Diagnostics.Detectors.FlowState? flow = null) =>
+        Pool.OpenAsync(
+            async, forStream ? _streamOwner : _callOwner, heldByDesign: false, heldAcrossCalls: forStream, cancellationToken, flow);
 
     /// <summary>
     /// A call outside a TransactionScope: inside a <see cref="ConnectionScope"/> of this database it takes the scope's parked
     /// connection, or opens one the scope may park when the call ends; otherwise it opens one.
     /// </summary>
-    private ValueTask<Lease> Acquire(bool async, bool forStream, CancellationToken cancellationToken)
+    private ValueTask<Lease> Acquire(
+        bool async, bool forStream, Diagnostics.Detectors.FlowState? flow, CancellationToken cancellationToken)
     {
         if (ConnectionScope.SlotFor(Pool) is not { } slot)
-            return Open(async, forStream, cancellationToken);
+            return Open(async, forStream, cancellationToken, flow);
         cancellationToken.ThrowIfCancellationRequested();
         return slot.TryTake(forStream, out Lease parked)
             ? new ValueTask<Lease>(parked)
-            : OpenInScope(slot, async, forStream, cancellationToken);
+            : OpenInScope(slot, async, forStream, flow, cancellationToken);
     }
 
     /// <summary>A call of a scope with nothing parked: opens a connection the scope may park when the call ends.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private ValueTask<Lease> OpenInScope(ScopeSlot slot, bool async, bool forStream, CancellationToken cancellationToken)
+    private ValueTask<Lease> OpenInScope(
+        ScopeSlot slot, bool async, bool forStream, Diagnostics.Detectors.FlowState? flow, CancellationToken cancellationToken)
     {
-        ValueTask<Lease> open = Open(async, forStream, cancellationToken);
+        ValueTask<Lease> open = Open(async, forStream, cancellationToken, flow);
         return open.IsCompletedSuccessfully ? new ValueTask<Lease>(ForScope(open.Result, slot)) : OpenForScopeAsync(open, slot);
     }
 

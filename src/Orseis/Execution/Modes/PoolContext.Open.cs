@@ -14,11 +14,11 @@ namespace Orseis.Execution.Modes;
 internal sealed partial class PoolContext
 {
     private ValueTask<Lease> OpenCoreAsync(
-        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
+        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, FlowState? flow, CancellationToken cancellationToken)
     {
         // Where the caller acquires, taken before anything is awaited: after the open, an async continuation no longer
         // has the caller's frames on its stack.
-        var open = new OpenRequest(owner, heldByDesign, Telemetry.CaptureAcquirer(heldAcrossCalls), async);
+        var open = new OpenRequest(owner, heldByDesign, Telemetry.CaptureAcquirer(heldAcrossCalls), async, flow);
         return AttemptAsync(open, attempt: 1, cancellationToken);
     }
 
@@ -26,7 +26,7 @@ internal sealed partial class PoolContext
     private ValueTask<Lease> AttemptAsync(OpenRequest open, int attempt, CancellationToken cancellationToken)
     {
         DbConnection connection = DataSource.CreateConnection();
-        OpenStart started = Telemetry.OpenStarting(open.Async);
+        OpenStart started = Telemetry.OpenStarting(open.Async, open.Flow);
         Task opening;
         try
         {
@@ -130,6 +130,9 @@ internal sealed partial class PoolContext
         }
     }
 
-    /// <summary>Who opens and what the telemetry is told of the hold, carried through the attempts of one open.</summary>
-    private readonly record struct OpenRequest(string Owner, bool HeldByDesign, StackTrace? Acquirer, bool Async);
+    /// <summary>
+    /// Who opens and what the telemetry is told of the hold, carried through the attempts of one open; <c>Flow</c> is the
+    /// caller's flow when its entry point read it (null: each attempt reads it).
+    /// </summary>
+    private readonly record struct OpenRequest(string Owner, bool HeldByDesign, StackTrace? Acquirer, bool Async, FlowState? Flow);
 }

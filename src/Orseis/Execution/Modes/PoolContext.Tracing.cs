@@ -7,12 +7,13 @@ namespace Orseis.Execution.Modes;
 internal sealed partial class PoolContext
 {
     private async ValueTask<Lease> OpenTracedAsync(
-        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken)
+        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, Diagnostics.Detectors.FlowState? flow,
+        CancellationToken cancellationToken)
     {
         Activity? span = Telemetry.Spans.StartOpen();
         try
         {
-            return await OpenCoreAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken).ConfigureAwait(false);
+            return await OpenCoreAsync(async, owner, heldByDesign, heldAcrossCalls, flow, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception error)
         {

@@ -66,11 +66,19 @@ internal sealed partial class PoolContext : IAsyncDisposable
     /// it is opened or reset (the
     /// server restarted since it was pooled) is replaced once; nothing has been sent then, so this is always safe.
     /// </summary>
+    /// <param name="async">Whether the open is async.</param>
+    /// <param name="owner">Who holds the connection, for findings.</param>
+    /// <param name="heldByDesign">Whether the connection is held by design (a session's).</param>
+    /// <param name="heldAcrossCalls">Whether the connection is held across the caller's code.</param>
+    /// <param name="cancellationToken">Cancels the open.</param>
+    /// <param name="flow">The caller's flow as its entry point read it (<see cref="PoolTelemetry.EnterFlow"/>); null to read it
+    /// at the open.</param>
     public ValueTask<Lease> OpenAsync(
-        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken) =>
+        bool async, string owner, bool heldByDesign, bool heldAcrossCalls, CancellationToken cancellationToken,
+        Diagnostics.Detectors.FlowState? flow = null) =>
         OrseisActivitySource.Tracing
-            ? OpenTracedAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken)
-            : OpenCoreAsync(async, owner, heldByDesign, heldAcrossCalls, cancellationToken);
+            ? OpenTracedAsync(async, owner, heldByDesign, heldAcrossCalls, flow, cancellationToken)
+            : OpenCoreAsync(async, owner, heldByDesign, heldAcrossCalls, flow, cancellationToken);
 
     /// <summary>Gives a connection from <see cref="OpenAsync"/> back to the pool.</summary>
     public ValueTask CloseAsync(Lease lease, bool async)

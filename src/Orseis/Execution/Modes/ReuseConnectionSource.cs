@@ -17,7 +17,8 @@ internal sealed class ReuseConnectionSource(PoolContext pool, string owner)
     public long Waits => Interlocked.Read(ref _waits);
 
     protected override ValueTask<Lease> AcquireCoreAsync(
-        System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken)
+        System.Transactions.Transaction? ambient, bool async, bool forStream, Diagnostics.Detectors.FlowState? flow,
+        CancellationToken cancellationToken)
     {
         if (!_gate.Wait(0, CancellationToken.None))
             return WaitThenEnterAsync(async, forStream, cancellationToken);

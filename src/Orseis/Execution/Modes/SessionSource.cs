@@ -31,7 +31,8 @@ internal sealed class SessionSource(PoolContext pool, string owner) : KeptSource
                     : "Use the session's own transaction instead (session.BeginTransaction()).");
 
     protected override ValueTask<Lease> AcquireCoreAsync(
-        System.Transactions.Transaction? ambient, bool async, bool forStream, CancellationToken cancellationToken)
+        System.Transactions.Transaction? ambient, bool async, bool forStream, Diagnostics.Detectors.FlowState? flow,
+        CancellationToken cancellationToken)
     {
         if (Kept.Enlisted is { } enlisted && System.Transactions.Transaction.Current is null && AmbientTransactions.IsActive(enlisted))
             throw AmbientTransactions.StillJoined(owner);
