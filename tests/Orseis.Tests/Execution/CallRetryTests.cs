@@ -97,8 +97,10 @@ public sealed class CallRetryTests : IAsyncDisposable
 
         await Assert.ThrowsAsync<InvalidOperationException>(() => db.ScalarAsync<long>("select 1"));
 
-        // The budget stopped it, not the 100 attempts allowed, and on time: no attempt started after 300 ms.
-        Assert.InRange(Opens(async: true), 3, 60);
+        // The budget stopped it, not the 100 attempts allowed, and on time: no attempt started after 300 ms. At least one
+        // retry ran; how many fit in 300 ms depends on the machine (a loaded CI run fitted only two attempts), while the
+        // elapsed time's lower bound shows the budget, not an early stop, ended the retries.
+        Assert.InRange(Opens(async: true), 2, 60);
         Assert.InRange(watch.Elapsed, TimeSpan.FromMilliseconds(250), TimeSpan.FromSeconds(2));
     }
 
