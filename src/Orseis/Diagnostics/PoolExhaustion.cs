@@ -15,11 +15,13 @@ internal static class PoolExhaustion
     /// The exception for <paramref name="error"/>, a timeout of <paramref name="kind"/> on pool <paramref name="poolName"/>:
     /// <paramref name="held"/> connections were held by calls, <paramref name="parked"/> more were parked in connection scopes
     /// between their calls (taken from the pool all the same), <paramref name="waiting"/> callers were inside Open (this one
-    /// included), the provider counted <paramref name="idle"/> idle; <paramref name="longest"/> is the longest current holder.
+    /// included), the provider counted <paramref name="idle"/> idle; <paramref name="longest"/> is the longest current holder;
+    /// <paramref name="lost"/> says whether the server completed other connects while this one's timed out (then it was lost
+    /// on the way, not unanswered: <see cref="Detectors.ConnectsAnswered"/>).
     /// </summary>
     public static PoolExhaustedException Explain(
         Exception error, OpenTimeout kind, string poolName, int? maxPoolSize, int held, int parked, int waiting, long? idle,
-        (TimeSpan? Held, string? Where) longest)
+        (TimeSpan? Held, string? Where) longest, LostConnect lost = default)
     {
         CultureInfo c = CultureInfo.InvariantCulture;
         parked = Math.Max(0, parked);
@@ -53,8 +55,14 @@ internal static class PoolExhaustion
             cause = string.Create(c,
                 $" The pool was not full of held connections: {held} of {maxPoolSize} were held{alsoParked} and about {connecting} " +
                 $"open(s) were making new connections that did not complete. ") +
-                "The server is not answering new connections (down, overloaded, or the network drops packets): " +
-                "check the server and the network; raising Max Pool Size will not help.";
+                (lost.Answered > 0
+                    ? LostOnTheWay(lost)
+                    : "The server is not answering new connections (down, overloaded, or the network drops packets): " +
+                      "check the server and the network; raising Max Pool Size will not help.");
+        }
+        else if (lost.Answered > 0)
+        {
+            cause = " " + LostOnTheWay(lost);
         }
         else
         {
@@ -65,8 +73,34 @@ internal static class PoolExhaustion
             snapshot + cause, error, poolName, held, waiting, maxPoolSize, longest.Held, longest.Where, connecting, parked);
     }
 
+    /// <summary>A connect that timed out while the server completed others: lost on the way, most likely at its listen queue.</summary>
+    private static string LostOnTheWay(LostConnect lost) =>
+        BurstCure + string.Create(CultureInfo.InvariantCulture,
+            $" The server is up: it completed {lost.Answered} other connect(s) while this one waited, the latest ") +
+        string.Create(CultureInfo.InvariantCulture, $"{lost.LatestAfter.TotalSeconds:0.0} s after it began, so this connect was ") +
+        "most likely lost at its listen queue (more connects arriving at once than it queues), and the client waited for an " +
+        "answer until its Connect Timeout.";
+
+    /// <summary>The cure for connects lost at the server's listen queue (this exception's and the pool-timeout finding's).</summary>
+    internal const string BurstCure =
+        "Let bursts of new connections reach the server a few at a time: warm the pool before traffic with db.WarmUpAsync at " +
+        "start-up (it connects eight at a time), make the first burst smaller, or let the server queue more connects at once " +
+        "(MariaDB's and MySQL's back_log, PostgreSQL's listen backlog, the kernel's net.core.somaxconn); raising Max Pool Size " +
+        "will not help.";
+
     private static string Holder((TimeSpan? Held, string? Where) longest) => longest.Held is { } h
         ? string.Create(CultureInfo.InvariantCulture, $" The longest current holder has had its connection for {h.TotalSeconds:0.###} s") +
           (longest.Where is null ? "." : $", acquired at:{Environment.NewLine}{longest.Where}")
         : "";
+}
+
+/// <summary>
+/// Whether a connect that timed out was lost on the way: how many other connects to the same server completed while it
+/// waited (0: none, or not known: detectors off) and how long after it began the latest did.
+/// </summary>
+internal readonly record struct LostConnect(int Answered, TimeSpan LatestAfter)
+{
+    /// <summary>From <see cref="Detectors.ConnectsAnswered.Lost"/>'s answer for an open begun at <paramref name="started"/>.</summary>
+    public static LostConnect Of((bool IsLost, int Answered, long Latest) lost, long started, TimeProvider time) =>
+        lost.IsLost ? new LostConnect(lost.Answered, time.GetElapsedTime(started, lost.Latest)) : default;
 }

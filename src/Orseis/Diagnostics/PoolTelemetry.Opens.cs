@@ -75,7 +75,7 @@ internal sealed partial class PoolTelemetry
             OpenTimed(_time.GetElapsedTime(start.Started), failure.Error, pending);
         if (failure.FailedToConnect)
             _waves.ConnectionsLost();
-        PoolExhaustedException? exhausted = failure.Timeout == OpenTimeout.None ? null : Exhausted(failure);
+        PoolExhaustedException? exhausted = failure.Timeout == OpenTimeout.None ? null : Exhausted(start, failure);
         if (Observed)
         {
             Tell<FailedOpen, OpenFailedStep>(_observers.OpenFailed, new FailedOpen(start, failure, exhausted));
@@ -116,7 +116,10 @@ internal sealed partial class PoolTelemetry
         var outcome = new OpenOutcome(elapsed, connects, createMs, start.Queued(MaxPoolSize), othersQueued);
         bool afterFirstWave = _waves.After(start.Started);
         if (connects > 0)
+        {
             _waves.Connected(now);
+            _answered.Completed(now); // an open that connected: never a warm call
+        }
         // How late the thread pool ran work during this open, read only for an open slow enough to judge. The probe runs
         // on the system clock: a pool on another clock (a test's fake one) cannot place its open in the probe's history.
         TimeSpan threadPoolDelay = elapsed > _options.SlowOpenFloor && Needs(CostlyFacts.ThreadPoolDelay)
@@ -140,7 +143,7 @@ internal sealed partial class PoolTelemetry
     }
 
     /// <summary>A timeout of the open: counted, and explained as held connections or connects that never completed.</summary>
-    private PoolExhaustedException Exhausted(in OpenFailure failure)
+    private PoolExhaustedException Exhausted(in OpenStart start, in OpenFailure failure)
     {
         Interlocked.Increment(ref _timeouts);
         if (_instruments.Timeouts.Enabled)
@@ -148,6 +151,6 @@ internal sealed partial class PoolTelemetry
         ProviderPool?.Refresh();
         return PoolExhaustion.Explain(
             failure.Error, failure.Timeout, PoolName, MaxPoolSize, (int)InUse, (int)ParkedNow, (int)Pending + 1, ProviderPool?.Idle,
-            _holders.Longest());
+            _holders.Longest(), LostConnect.Of(_answered.Lost(start, failure), start.Started, _time));
     }
 }

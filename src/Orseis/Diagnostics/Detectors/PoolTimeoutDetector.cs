@@ -6,13 +6,13 @@ namespace Orseis.Diagnostics.Detectors;
 /// Pool timeouts as findings: every open that timed out (<see cref="FailedOpen.Exhausted"/>, explained by
 /// <see cref="PoolExhaustion"/>: held connections, or connects that never completed) is reported with the caller's
 /// message and its figures, never rate-limited; except that a connect that timed out while the server completed other
-/// connects during its wait (<see cref="ConnectsAnswered.Lost"/>, where the server-unavailable detector keeps them) is
+/// connects during its wait (<see cref="ConnectsAnswered.Lost"/>) is
 /// reported as what it is: a connect lost on the way, most likely at the server's listen queue, with its cure; once per
 /// <see cref="DiagnosticsOptions.FindingInterval"/>, as the connects a burst loses together time out together (a burst of
 /// 300 on a server queueing 16 lost 246 at once, which reported one by one pushed every other finding out of the pool's
 /// kept findings).
 /// </summary>
-internal sealed class PoolTimeoutDetector(FindingLog log) : PoolObserver
+internal sealed class PoolTimeoutDetector(FindingLog log, ConnectsAnswered answered) : PoolObserver
 {
     public override HeardFacts Hears => HeardFacts.OpenFailed;
 
@@ -20,7 +20,7 @@ internal sealed class PoolTimeoutDetector(FindingLog log) : PoolObserver
     {
         if (open.Exhausted is not { } exhausted)
             return;
-        if (ConnectsAnswered.Find(log)?.Lost(open.Start, open.Failure) is { IsLost: true } lost)
+        if (answered.Lost(open.Start, open.Failure) is { IsLost: true } lost)
             ReportLost(exhausted, open.Start.Started, lost.Answered, lost.Latest);
         else
             Report(exhausted);
@@ -40,10 +40,7 @@ internal sealed class PoolTimeoutDetector(FindingLog log) : PoolObserver
             string.Create(c, $"while {answered} ") +
             string.Create(c, $"other connect(s) to the same server completed during its wait, the latest {withinS:0.0} s after it began ") +
             string.Create(c, $"({exhausted.Waiting} caller(s) were inside Open, {exhausted.InUse} held a connection). ") +
-            "Let bursts of new connections reach the server a few at a time: warm the pool before traffic with " +
-            "db.WarmUpAsync at start-up (it connects eight at a time), make the first burst smaller, or let the server queue " +
-            "more connects at once (MariaDB's and MySQL's back_log, PostgreSQL's listen backlog, the kernel's " +
-            "net.core.somaxconn); raising Max Pool Size will not help. The server is up: it answered the others, so this connect " +
+            PoolExhaustion.BurstCure + " The server is up: it answered the others, so this connect " +
             "was most likely lost at its listen queue, more connects arriving at once than it queues, and the client waited for " +
             "an answer until its Connect Timeout. Connects lost with it that time out now are not reported again.";
         log.Report(FindingKind.PoolTimeout, message, new Dictionary<string, double>

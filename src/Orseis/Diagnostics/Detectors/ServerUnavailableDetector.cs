@@ -1,5 +1,3 @@
-using System.Runtime.CompilerServices;
-
 namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
@@ -11,9 +9,8 @@ namespace Orseis.Diagnostics.Detectors;
 /// them meanwhile, and this one was lost on the way (a burst of connects at once overflowing the server's listen queue);
 /// it opens no episode, and the pool-timeout finding of the same open says so.
 /// </summary>
-internal sealed class ServerUnavailableDetector(FindingLog log) : PoolObserver
+internal sealed class ServerUnavailableDetector(FindingLog log, ConnectsAnswered answered) : PoolObserver
 {
-    private readonly ConnectsAnswered _answered = ConnectsAnswered.Of(log);
     private long _since; // when the episode began (a timestamp), 0 when the server answers
 
     /// <summary>Whether an episode is open: read on every successful open, so the common case costs one read.</summary>
@@ -21,12 +18,7 @@ internal sealed class ServerUnavailableDetector(FindingLog log) : PoolObserver
 
     public override HeardFacts Hears => HeardFacts.OpenCompleted | HeardFacts.OpenFailed;
 
-    public override void OnOpenCompleted(in CompletedOpen open)
-    {
-        if (open.Outcome.PhysicalConnectsDuring > 0)
-            _answered.Completed(open.At); // an open that connected: never a warm call
-        OnOpened();
-    }
+    public override void OnOpenCompleted(in CompletedOpen open) => OnOpened();
 
     /// <summary>
     /// A pooled connection found dead is replaced once, not an outage; a wait for the pool is none either, nor a connect
@@ -34,7 +26,7 @@ internal sealed class ServerUnavailableDetector(FindingLog log) : PoolObserver
     /// </summary>
     public override void OnOpenFailed(in FailedOpen open)
     {
-        if (open.Failure.ServerUnanswered && !_answered.Lost(open.Start, open.Failure).IsLost)
+        if (open.Failure.ServerUnanswered && !answered.Lost(open.Start, open.Failure).IsLost)
             OnConnectFailed(open.Failure.Error);
     }
 
@@ -62,63 +54,5 @@ internal sealed class ServerUnavailableDetector(FindingLog log) : PoolObserver
     {
         if (Volatile.Read(ref _since) != 0)
             Volatile.Write(ref _since, 0);
-    }
-}
-
-/// <summary>
-/// When the pool's recent connects completed (the last <see cref="Kept"/>), to tell a connect lost on the way from a
-/// server that answers none: a connect that timed out while others to the same server completed during its wait was
-/// lost (its SYN or its handshake dropped at a full listen queue: a MySQL or MariaDB client, whose server speaks first,
-/// then waits for a greeting that never comes until its Connect Timeout), where a server down, paused or unreachable
-/// completes none. One per pool (<see cref="Of"/>), fed by the server-unavailable detector, read by it and by the
-/// pool-timeout detector; touched only by opens that connected or failed, never by a warm call.
-/// </summary>
-internal sealed class ConnectsAnswered
-{
-    private const int Kept = 1024;
-    private static readonly ConditionalWeakTable<FindingLog, ConnectsAnswered> ByLog = new();
-    private readonly Lock _lock = new();
-    private readonly long[] _done = new long[Kept];
-    private long _count;
-
-    /// <summary>The pool's (made at its first use).</summary>
-    public static ConnectsAnswered Of(FindingLog log) => ByLog.GetValue(log, static _ => new ConnectsAnswered());
-
-    /// <summary>The pool's, if the server-unavailable detector keeps one; null otherwise.</summary>
-    public static ConnectsAnswered? Find(FindingLog log) => ByLog.TryGetValue(log, out ConnectsAnswered? answered) ? answered : null;
-
-    /// <summary>An open that made a physical connection completed at <paramref name="at"/>.</summary>
-    public void Completed(long at)
-    {
-        lock (_lock)
-            _done[_count++ % Kept] = at;
-    }
-
-    /// <summary>
-    /// Whether an open that began with <paramref name="start"/> and failed with <paramref name="failure"/> lost its connect
-    /// while the server answered others: it timed out connecting (not refused, not a pooled connection found dead) and
-    /// connects completed after it began; with how many (of the last <see cref="Kept"/>) and when the latest did.
-    /// </summary>
-    public (bool IsLost, int Answered, long Latest) Lost(in OpenStart start, in OpenFailure failure)
-    {
-        if (failure.Timeout != OpenTimeout.Connect || !failure.ServerUnanswered || start.Started == 0)
-            return (false, 0, 0);
-        int answered = 0;
-        long latest = 0;
-        lock (_lock)
-        {
-            long kept = Math.Min(_count, Kept);
-            for (long i = 0; i < kept; i++)
-            {
-                long at = _done[i];
-                if (at > start.Started)
-                {
-                    answered++;
-                    latest = Math.Max(latest, at);
-                }
-            }
-        }
-
-        return (answered > 0, answered, latest);
     }
 }

@@ -27,6 +27,7 @@ internal sealed class PoolReplay
     private readonly PoolObservers _observers;
     private readonly Dictionary<long, FlowState> _flows = [];
     private readonly HolderTable _holders;
+    private readonly ConnectsAnswered _answered = new();
 
     /// <summary>The holds open in the replay, by the process's hold number: the key object and the replay's own hold.</summary>
     private readonly Dictionary<int, (object Key, int Hold)> _held = [];
@@ -57,7 +58,7 @@ internal sealed class PoolReplay
         _log = new FindingLog(Pool, [], options, _clock) { AttachesToSpans = false };
         var connects = (ConnectCount)pool.Int("connects");
         _holders = new HolderTable(_clock, _maxPoolSize);
-        _observers = PoolObservers.For(new ObserverContext(_log, _maxPoolSize, _holders, connects, null, null));
+        _observers = PoolObservers.For(new ObserverContext(_log, _maxPoolSize, _holders, connects, null, null, _answered));
     }
 
     public string Pool { get; }
@@ -152,6 +153,8 @@ internal sealed class PoolReplay
         var open = new CompletedOpen(start, outcome, fact.Long("at"), fact.Bool("afterFirstWave"),
             TimeSpan.FromTicks(fact.Long("threadPoolDelayTicks")));
         _clock.Now = open.At;
+        if (outcome.PhysicalConnectsDuring > 0)
+            _answered.Completed(open.At); // as the process's telemetry did
         using WarmUpFlag warmUp = new(fact.Bool("warmUp"));
         foreach (PoolObserver observer in _observers.OpenCompleted)
             observer.OnOpenCompleted(open);
@@ -178,7 +181,7 @@ internal sealed class PoolReplay
                 : null;
             exhausted = PoolExhaustion.Explain(
                 error, timeout == OpenTimeout.None ? OpenTimeout.PoolWait : timeout, Pool, _maxPoolSize, held, parked, fact.Int("waiting"),
-                idle, (longest, null));
+                idle, (longest, null), LostConnect.Of(_answered.Lost(start, failure), start.Started, _clock));
         }
 
         foreach (PoolObserver observer in _observers.OpenFailed)

@@ -250,15 +250,25 @@ public sealed class HangingWaveTests
     public void A_connect_that_timed_out_while_the_server_answered_others_is_lost_not_an_outage()
     {
         var fake = new Fake();
-        var unavailable = new ServerUnavailableDetector(fake.Log);
-        var timeouts = new PoolTimeoutDetector(fake.Log);
+        var answered = new ConnectsAnswered();
+        var unavailable = new ServerUnavailableDetector(fake.Log, answered);
+        var timeouts = new PoolTimeoutDetector(fake.Log, answered);
         OpenStart hung = fake.Start(demand: 300);
         fake.Time.Advance(Fake.Ms(400));
+        answered.Completed(fake.Now); // the pool's telemetry records every open that connected
         unavailable.OnOpenCompleted(new CompletedOpen(fake.Start(demand: 300), new OpenOutcome(Fake.Ms(400), 278, 278 * 150, Queued: false), fake.Now, false, TimeSpan.Zero));
         fake.Time.Advance(TimeSpan.FromSeconds(14.6));
         var error = new InvalidOperationException("Connect Timeout expired.");
         var failure = new OpenFailure(error, OpenTimeout.Connect, Cancelled: false, BrokeWhileOpening: false);
         PoolExhaustedException exhausted = PoolExhaustion.Explain(error, OpenTimeout.Connect, "pool", 300, held: 0, parked: 0, waiting: 22, idle: 0, (null, null));
+        // What the caller is told: the same connect lost on the way, not a server that does not answer.
+        PoolExhaustedException told = PoolExhaustion.Explain(error, OpenTimeout.Connect, "pool", 300, held: 0, parked: 0, waiting: 22, idle: 0,
+            (null, null), LostConnect.Of(answered.Lost(hung, failure), hung.Started, fake.Time));
+        Assert.DoesNotContain("not answering new connections", told.Message, StringComparison.Ordinal);
+        Assert.Contains("The server is up: it completed 1 other connect(s) while this one waited, the latest 0.4 s after it began", told.Message, StringComparison.Ordinal);
+        Assert.Contains("db.WarmUpAsync", told.Message, StringComparison.Ordinal);
+        Assert.Contains("back_log", told.Message, StringComparison.Ordinal);
+        Assert.Contains("not answering new connections", exhausted.Message, StringComparison.Ordinal); // nothing answered: as before
         for (int i = 0; i < 22; i++)
         {
             var open = new FailedOpen(hung, failure, exhausted);
@@ -285,6 +295,6 @@ public sealed class HangingWaveTests
 
         // A refused connect is never a lost one, whatever the server answered meanwhile.
         var refused = new OpenFailure(new InvalidOperationException("Connection refused"), OpenTimeout.None, Cancelled: false, BrokeWhileOpening: false);
-        Assert.False(ConnectsAnswered.Of(fake.Log).Lost(hung, refused).IsLost);
+        Assert.False(answered.Lost(hung, refused).IsLost);
     }
 }
