@@ -55,12 +55,12 @@ internal static class PoolExhaustion
             cause = string.Create(c,
                 $" The pool was not full of held connections: {held} of {maxPoolSize} were held{alsoParked} and about {connecting} " +
                 $"open(s) were making new connections that did not complete. ") +
-                (lost.Answered > 0
+                (lost.IsLost
                     ? LostOnTheWay(lost)
                     : "The server is not answering new connections (down, overloaded, or the network drops packets): " +
                       "check the server and the network; raising Max Pool Size will not help.");
         }
-        else if (lost.Answered > 0)
+        else if (lost.IsLost)
         {
             cause = " " + LostOnTheWay(lost);
         }
@@ -96,11 +96,11 @@ internal static class PoolExhaustion
 
 /// <summary>
 /// Whether a connect that timed out was lost on the way: how many other connects to the same server completed while it
-/// waited (0: none, or not known: detectors off) and how long after it began the latest did.
+/// waited (0: none, or not known: detectors off) and how long after it began the latest did
+/// (<see cref="Detectors.ConnectsAnswered.Lost"/>).
 /// </summary>
 internal readonly record struct LostConnect(int Answered, TimeSpan LatestAfter)
 {
-    /// <summary>From <see cref="Detectors.ConnectsAnswered.Lost"/>'s answer for an open begun at <paramref name="started"/>.</summary>
-    public static LostConnect Of((bool IsLost, int Answered, long Latest) lost, long started, TimeProvider time) =>
-        lost.IsLost ? new LostConnect(lost.Answered, time.GetElapsedTime(started, lost.Latest)) : default;
+    /// <summary>Whether the connect was lost on the way: the server completed others while it waited.</summary>
+    public bool IsLost => Answered > 0;
 }

@@ -59,7 +59,9 @@ internal readonly record struct CompletedOpen(OpenStart Start, OpenOutcome Outco
 /// <param name="Start">How it began.</param>
 /// <param name="Failure">What the failure was.</param>
 /// <param name="Exhausted">What the caller is told instead when the open timed out; null otherwise.</param>
-internal readonly record struct FailedOpen(OpenStart Start, OpenFailure Failure, PoolExhaustedException? Exhausted)
+/// <param name="Lost">Whether its connect timed out while the server completed others (lost on the way), asked once.</param>
+internal readonly record struct FailedOpen(
+    OpenStart Start, OpenFailure Failure, PoolExhaustedException? Exhausted, LostConnect Lost = default)
 {
 #pragma warning disable CA1051 // read in place, as CompletedOpen's
     public readonly OpenStart Start = Start;

@@ -33,8 +33,8 @@ internal sealed class PoolObservers
             static p => p.Connects != ConnectCount.None),
         new(FindingKind.Churn, CostlyFacts.Flow, static p => new ChurnDetector(p.Log)),
         new(FindingKind.Churn, CostlyFacts.Flow, static p => new FactRecorder.ChurnSites(p.Log)),
-        new(FindingKind.ServerUnavailable, CostlyFacts.None, static p => new ServerUnavailableDetector(p.Log, p.Answered)),
-        new(FindingKind.PoolTimeout, CostlyFacts.None, static p => new PoolTimeoutDetector(p.Log, p.Answered)),
+        new(FindingKind.ServerUnavailable, CostlyFacts.None, static p => new ServerUnavailableDetector(p.Log)),
+        new(FindingKind.PoolTimeout, CostlyFacts.None, static p => new PoolTimeoutDetector(p.Log)),
         new(FindingKind.HeldTooLong, CostlyFacts.AcquirerStack, static p => new HeldTooLongDetector(p.Log, p.Holders)),
         new(FindingKind.RepeatedStatement, CostlyFacts.Flow | CostlyFacts.Statements, static p => new RepeatedStatementDetector(p.Log)),
         new(FindingKind.LockConflicts, CostlyFacts.None, static p => new LockConflictDetector(p.Log, p.Log.Time)),
@@ -199,10 +199,9 @@ internal enum CostlyFacts
 /// <param name="Connects">How the pool's physical connects are known.</param>
 /// <param name="ProviderPool">The provider's own pool counts, when it publishes them.</param>
 /// <param name="BlockingAsyncProvider">The provider's name when its async methods block (MySql.Data), else null.</param>
-/// <param name="Answered">When the pool's recent connects completed, fed by the telemetry (or its replay).</param>
 internal sealed record ObserverContext(
     FindingLog Log, int? MaxPoolSize, HolderTable Holders, ConnectCount Connects, ProviderPoolStats? ProviderPool,
-    string? BlockingAsyncProvider, ConnectsAnswered Answered)
+    string? BlockingAsyncProvider)
 {
     /// <summary>The detectors turned on.</summary>
     public FindingKind Detectors => Log.Options.Detectors;

@@ -75,10 +75,11 @@ internal sealed partial class PoolTelemetry
             OpenTimed(_time.GetElapsedTime(start.Started), failure.Error, pending);
         if (failure.FailedToConnect)
             _waves.ConnectionsLost();
-        PoolExhaustedException? exhausted = failure.Timeout == OpenTimeout.None ? null : Exhausted(start, failure);
+        LostConnect lost = _answered.Lost(start, failure, _time);
+        PoolExhaustedException? exhausted = failure.Timeout == OpenTimeout.None ? null : Exhausted(failure, lost);
         if (Observed)
         {
-            Tell<FailedOpen, OpenFailedStep>(_observers.OpenFailed, new FailedOpen(start, failure, exhausted));
+            Tell<FailedOpen, OpenFailedStep>(_observers.OpenFailed, new FailedOpen(start, failure, exhausted, lost));
         }
 
         return exhausted;
@@ -143,7 +144,7 @@ internal sealed partial class PoolTelemetry
     }
 
     /// <summary>A timeout of the open: counted, and explained as held connections or connects that never completed.</summary>
-    private PoolExhaustedException Exhausted(in OpenStart start, in OpenFailure failure)
+    private PoolExhaustedException Exhausted(in OpenFailure failure, LostConnect lost)
     {
         Interlocked.Increment(ref _timeouts);
         if (_instruments.Timeouts.Enabled)
@@ -151,6 +152,6 @@ internal sealed partial class PoolTelemetry
         ProviderPool?.Refresh();
         return PoolExhaustion.Explain(
             failure.Error, failure.Timeout, PoolName, MaxPoolSize, (int)InUse, (int)ParkedNow, (int)Pending + 1, ProviderPool?.Idle,
-            _holders.Longest(), LostConnect.Of(_answered.Lost(start, failure), start.Started, _time));
+            _holders.Longest(), lost);
     }
 }

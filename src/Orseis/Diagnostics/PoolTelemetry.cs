@@ -88,8 +88,7 @@ internal sealed partial class PoolTelemetry : IDisposable
         ConnectCount connects = providerPool is not null ? ConnectCount.ProviderMeter
             : _identities is not null ? ConnectCount.ConnectionId
             : ConnectCount.None;
-        _observers = PoolObservers.For(
-            new ObserverContext(_log, maxPoolSize, _holders, connects, providerPool, blockingAsyncProvider, _answered));
+        _observers = PoolObservers.For(new ObserverContext(_log, maxPoolSize, _holders, connects, providerPool, blockingAsyncProvider));
         _hearsStatements = Needs(CostlyFacts.Statements);
         // The one observer of statements, traced or not (the repeated-statement detector), is called directly: a statement
         // with arguments then pays no dispatch (the list of the moment, its loop and a virtual call).

@@ -100,7 +100,7 @@ public sealed class PoolObserversTests
     private static PoolObservers Make(FindingKind detectors, ConnectCount connects = ConnectCount.ConnectionId)
     {
         var fake = new Fake(o => o.Detectors = detectors);
-        return PoolObservers.For(new ObserverContext(fake.Log, 10, new HolderTable(fake.Time, 10), connects, null, null, new ConnectsAnswered()));
+        return PoolObservers.For(new ObserverContext(fake.Log, 10, new HolderTable(fake.Time, 10), connects, null, null));
     }
 
     private static Type[] Types(PoolObserver[] observers) => [.. observers.Select(o => o.GetType())];

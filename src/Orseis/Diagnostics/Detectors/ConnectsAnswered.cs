@@ -5,9 +5,9 @@ namespace Orseis.Diagnostics.Detectors;
 /// server that answers none: a connect that timed out while others to the same server completed during its wait was
 /// lost (its SYN or its handshake dropped at a full listen queue: a MySQL or MariaDB client, whose server speaks first,
 /// then waits for a greeting that never comes until its Connect Timeout), where a server down, paused or unreachable
-/// completes none. One per pool, fed by its telemetry (or a replay of it) with every open that connected while detectors run, read
-/// by the server-unavailable and pool-timeout detectors and by the <see cref="PoolExhaustedException"/> a connect that
-/// timed out throws (<see cref="PoolExhaustion"/>); touched only by opens that connected or failed, never by a warm call.
+/// completes none. One per pool, fed by its telemetry (or a replay of it) with every open that connected, and asked once
+/// per failed open (<see cref="FailedOpen.Lost"/>: what the caller is told, <see cref="PoolExhaustion"/>, and what the
+/// server-unavailable and pool-timeout detectors hear); touched only by opens that connected or failed, never by a warm call.
 /// </summary>
 internal sealed class ConnectsAnswered
 {
@@ -26,12 +26,13 @@ internal sealed class ConnectsAnswered
     /// <summary>
     /// Whether an open that began with <paramref name="start"/> and failed with <paramref name="failure"/> lost its connect
     /// while the server answered others: it timed out connecting (not refused, not a pooled connection found dead) and
-    /// connects completed after it began; with how many (of the last <see cref="Kept"/>) and when the latest did.
+    /// connects completed after it began; with how many (of the last <see cref="Kept"/>) and how long after it began the
+    /// latest did, on <paramref name="time"/>, the pool's clock.
     /// </summary>
-    public (bool IsLost, int Answered, long Latest) Lost(in OpenStart start, in OpenFailure failure)
+    public LostConnect Lost(in OpenStart start, in OpenFailure failure, TimeProvider time)
     {
         if (failure.Timeout != OpenTimeout.Connect || !failure.ServerUnanswered || start.Started == 0)
-            return (false, 0, 0);
+            return default;
         int answered = 0;
         long latest = 0;
         lock (_lock)
@@ -48,6 +49,6 @@ internal sealed class ConnectsAnswered
             }
         }
 
-        return (answered > 0, answered, latest);
+        return answered > 0 ? new LostConnect(answered, time.GetElapsedTime(start.Started, latest)) : default;
     }
 }

@@ -6,13 +6,13 @@ namespace Orseis.Diagnostics.Detectors;
 /// Pool timeouts as findings: every open that timed out (<see cref="FailedOpen.Exhausted"/>, explained by
 /// <see cref="PoolExhaustion"/>: held connections, or connects that never completed) is reported with the caller's
 /// message and its figures, never rate-limited; except that a connect that timed out while the server completed other
-/// connects during its wait (<see cref="ConnectsAnswered.Lost"/>) is
-/// reported as what it is: a connect lost on the way, most likely at the server's listen queue, with its cure; once per
+/// connects during its wait (<see cref="FailedOpen.Lost"/>) is reported as what it is: a connect lost on the way, most
+/// likely at the server's listen queue, with its cure; once per
 /// <see cref="DiagnosticsOptions.FindingInterval"/>, as the connects a burst loses together time out together (a burst of
 /// 300 on a server queueing 16 lost 246 at once, which reported one by one pushed every other finding out of the pool's
 /// kept findings).
 /// </summary>
-internal sealed class PoolTimeoutDetector(FindingLog log, ConnectsAnswered answered) : PoolObserver
+internal sealed class PoolTimeoutDetector(FindingLog log) : PoolObserver
 {
     public override HeardFacts Hears => HeardFacts.OpenFailed;
 
@@ -20,24 +20,23 @@ internal sealed class PoolTimeoutDetector(FindingLog log, ConnectsAnswered answe
     {
         if (open.Exhausted is not { } exhausted)
             return;
-        if (answered.Lost(open.Start, open.Failure) is { IsLost: true } lost)
-            ReportLost(exhausted, open.Start.Started, lost.Answered, lost.Latest);
+        if (open.Lost.IsLost)
+            ReportLost(exhausted, open.Start.Started, open.Lost);
         else
             Report(exhausted);
     }
 
     /// <summary>
-    /// A connect begun at <paramref name="started"/> timed out while <paramref name="answered"/> others completed, the
-    /// latest at <paramref name="latest"/>.
+    /// A connect begun at <paramref name="started"/> timed out while others completed (<paramref name="lost"/>).
     /// </summary>
-    public void ReportLost(PoolExhaustedException exhausted, long started, int answered, long latest)
+    public void ReportLost(PoolExhaustedException exhausted, long started, LostConnect lost)
     {
         CultureInfo c = CultureInfo.InvariantCulture;
         double waitedS = log.Time.GetElapsedTime(started).TotalSeconds;
-        double withinS = log.Time.GetElapsedTime(started, latest).TotalSeconds;
+        double withinS = lost.LatestAfter.TotalSeconds;
         string message =
             string.Create(c, $"Pool '{log.PoolName}' lost a new connection: its connect timed out after {waitedS:0.0} s ") +
-            string.Create(c, $"while {answered} ") +
+            string.Create(c, $"while {lost.Answered} ") +
             string.Create(c, $"other connect(s) to the same server completed during its wait, the latest {withinS:0.0} s after it began ") +
             string.Create(c, $"({exhausted.Waiting} caller(s) were inside Open, {exhausted.InUse} held a connection). ") +
             PoolExhaustion.BurstCure + " The server is up: it answered the others, so this connect " +
@@ -49,7 +48,7 @@ internal sealed class PoolTimeoutDetector(FindingLog log, ConnectsAnswered answe
             ["waiting"] = exhausted.Waiting,
             ["maxPoolSize"] = exhausted.MaxPoolSize ?? -1,
             ["waitedMs"] = waitedS * 1000,
-            ["answeredDuring"] = answered,
+            ["answeredDuring"] = lost.Answered,
             ["latestAnsweredMs"] = withinS * 1000,
             ["lostConnect"] = 1,
         }, null, rateLimited: true);

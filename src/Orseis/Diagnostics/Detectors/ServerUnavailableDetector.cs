@@ -9,7 +9,7 @@ namespace Orseis.Diagnostics.Detectors;
 /// them meanwhile, and this one was lost on the way (a burst of connects at once overflowing the server's listen queue);
 /// it opens no episode, and the pool-timeout finding of the same open says so.
 /// </summary>
-internal sealed class ServerUnavailableDetector(FindingLog log, ConnectsAnswered answered) : PoolObserver
+internal sealed class ServerUnavailableDetector(FindingLog log) : PoolObserver
 {
     private long _since; // when the episode began (a timestamp), 0 when the server answers
 
@@ -26,7 +26,7 @@ internal sealed class ServerUnavailableDetector(FindingLog log, ConnectsAnswered
     /// </summary>
     public override void OnOpenFailed(in FailedOpen open)
     {
-        if (open.Failure.ServerUnanswered && !answered.Lost(open.Start, open.Failure).IsLost)
+        if (open.Failure.ServerUnanswered && !open.Lost.IsLost)
             OnConnectFailed(open.Failure.Error);
     }
 

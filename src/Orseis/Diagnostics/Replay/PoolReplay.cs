@@ -58,7 +58,7 @@ internal sealed class PoolReplay
         _log = new FindingLog(Pool, [], options, _clock) { AttachesToSpans = false };
         var connects = (ConnectCount)pool.Int("connects");
         _holders = new HolderTable(_clock, _maxPoolSize);
-        _observers = PoolObservers.For(new ObserverContext(_log, _maxPoolSize, _holders, connects, null, null, _answered));
+        _observers = PoolObservers.For(new ObserverContext(_log, _maxPoolSize, _holders, connects, null, null));
     }
 
     public string Pool { get; }
@@ -167,6 +167,7 @@ internal sealed class PoolReplay
         var error = new RecordedError(fact.Text("errorType"), fact.Text("errorMessage"));
         var timeout = (OpenTimeout)fact.Int("timeout");
         var failure = new OpenFailure(error, timeout, fact.Bool("cancelled"), fact.Bool("brokeWhileOpening"));
+        LostConnect lost = _answered.Lost(start, failure, _clock);
         PoolExhaustedException? exhausted = null;
         if (fact.Bool("exhausted"))
         {
@@ -181,11 +182,11 @@ internal sealed class PoolReplay
                 : null;
             exhausted = PoolExhaustion.Explain(
                 error, timeout == OpenTimeout.None ? OpenTimeout.PoolWait : timeout, Pool, _maxPoolSize, held, parked, fact.Int("waiting"),
-                idle, (longest, null), LostConnect.Of(_answered.Lost(start, failure), start.Started, _clock));
+                idle, (longest, null), lost);
         }
 
         foreach (PoolObserver observer in _observers.OpenFailed)
-            observer.OnOpenFailed(new FailedOpen(start, failure, exhausted));
+            observer.OnOpenFailed(new FailedOpen(start, failure, exhausted, lost));
     }
 
     private void Acquired(in RecordedFact fact)

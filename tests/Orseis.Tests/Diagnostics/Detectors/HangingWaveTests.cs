@@ -251,8 +251,8 @@ public sealed class HangingWaveTests
     {
         var fake = new Fake();
         var answered = new ConnectsAnswered();
-        var unavailable = new ServerUnavailableDetector(fake.Log, answered);
-        var timeouts = new PoolTimeoutDetector(fake.Log, answered);
+        var unavailable = new ServerUnavailableDetector(fake.Log);
+        var timeouts = new PoolTimeoutDetector(fake.Log);
         OpenStart hung = fake.Start(demand: 300);
         fake.Time.Advance(Fake.Ms(400));
         answered.Completed(fake.Now); // the pool's telemetry records every open that connected
@@ -263,7 +263,7 @@ public sealed class HangingWaveTests
         PoolExhaustedException exhausted = PoolExhaustion.Explain(error, OpenTimeout.Connect, "pool", 300, held: 0, parked: 0, waiting: 22, idle: 0, (null, null));
         // What the caller is told: the same connect lost on the way, not a server that does not answer.
         PoolExhaustedException told = PoolExhaustion.Explain(error, OpenTimeout.Connect, "pool", 300, held: 0, parked: 0, waiting: 22, idle: 0,
-            (null, null), LostConnect.Of(answered.Lost(hung, failure), hung.Started, fake.Time));
+            (null, null), answered.Lost(hung, failure, fake.Time));
         Assert.DoesNotContain("not answering new connections", told.Message, StringComparison.Ordinal);
         Assert.Contains("The server is up: it completed 1 other connect(s) while this one waited, the latest 0.4 s after it began", told.Message, StringComparison.Ordinal);
         Assert.Contains("db.WarmUpAsync", told.Message, StringComparison.Ordinal);
@@ -271,7 +271,7 @@ public sealed class HangingWaveTests
         Assert.Contains("not answering new connections", exhausted.Message, StringComparison.Ordinal); // nothing answered: as before
         for (int i = 0; i < 22; i++)
         {
-            var open = new FailedOpen(hung, failure, exhausted);
+            var open = new FailedOpen(hung, failure, exhausted, answered.Lost(hung, failure, fake.Time));
             unavailable.OnOpenFailed(open);
             timeouts.OnOpenFailed(open);
         }
@@ -287,7 +287,7 @@ public sealed class HangingWaveTests
         // A connect begun after the server's last answer that times out: the server answers none, an outage.
         OpenStart later = fake.Start(demand: 1);
         fake.Time.Advance(TimeSpan.FromSeconds(15));
-        var open2 = new FailedOpen(later, failure, exhausted);
+        var open2 = new FailedOpen(later, failure, exhausted, answered.Lost(later, failure, fake.Time));
         unavailable.OnOpenFailed(open2);
         timeouts.OnOpenFailed(open2);
         Assert.Single(fake.Findings(FindingKind.ServerUnavailable));
@@ -295,6 +295,6 @@ public sealed class HangingWaveTests
 
         // A refused connect is never a lost one, whatever the server answered meanwhile.
         var refused = new OpenFailure(new InvalidOperationException("Connection refused"), OpenTimeout.None, Cancelled: false, BrokeWhileOpening: false);
-        Assert.False(answered.Lost(hung, refused).IsLost);
+        Assert.False(answered.Lost(hung, refused, fake.Time).IsLost);
     }
 }

@@ -15,7 +15,7 @@ public sealed class PoolTimeoutDetectorTests
         Assert.Contains("at Holder.Method", error.Message, StringComparison.Ordinal);
         Assert.Equal(0, error.Connecting);
 
-        new PoolTimeoutDetector(fake.Log, new ConnectsAnswered()).Report(error);
+        new PoolTimeoutDetector(fake.Log).Report(error);
         PoolFinding finding = Assert.Single(fake.Findings(FindingKind.PoolTimeout));
         Assert.Equal(error.Message, finding.Message);
         Assert.Equal("at Holder.Method", finding.Location);
@@ -51,7 +51,7 @@ public sealed class PoolTimeoutDetectorTests
         Assert.Contains("ScopeIdleWindow", error.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("not answering new connections", error.Message, StringComparison.Ordinal);
 
-        new PoolTimeoutDetector(fake.Log, new ConnectsAnswered()).Report(error);
+        new PoolTimeoutDetector(fake.Log).Report(error);
         PoolFinding finding = Assert.Single(fake.Findings(FindingKind.PoolTimeout));
         Assert.Equal(3, finding.Figures["parked"]);
         Assert.Equal(0, finding.Figures["connecting"]);

@@ -10,7 +10,7 @@ public sealed class ServerUnavailableDetectorTests
     public void An_outage_is_reported_once_with_its_error_and_the_next_outage_again()
     {
         var fake = new Fake();
-        var detector = new ServerUnavailableDetector(fake.Log, new ConnectsAnswered());
+        var detector = new ServerUnavailableDetector(fake.Log);
         detector.OnOpened();
         Assert.False(detector.InEpisode);
 
