@@ -51,7 +51,7 @@ public static class StudyCases
     public static bool IsWanted(BenchmarkCase benchmarkCase)
     {
         string method = benchmarkCase.Descriptor.WorkloadMethod.Name;
-        if (method is "AdaptiveScope" or "SessionPerUnit")
+        if (method is "AdaptiveScope" or "SessionPerUnit" or "ScopeOverSession")
             return benchmarkCase.Parameters.Items.FirstOrDefault(p => p.Name == "Library")?.Value is not "ADO.NET";
         if (method.Contains("Unpooled", StringComparison.Ordinal) && N(benchmarkCase) > UnpooledMaxN)
             return false;

@@ -56,6 +56,26 @@ public sealed class StudySummaryTests
         Assert.DoesNotContain("scope/session", StudySummary.Console(results, []).Split('\n').Single(l => l.TrimStart().StartsWith("4 |", StringComparison.Ordinal)), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void Where_the_scope_and_the_session_were_timed_side_by_side_that_pair_is_the_quotient_not_the_ratio_of_ratios()
+    {
+        // The session's own reuse baseline read slow (the ratios to reuse say 1.32 / 1.10 = 1.20); timed against each
+        // other the scope is 1.03 times the session, and that is what the column, the range and the table give.
+        StudyResults results = Run(
+            Point(nameof(RatioStudy.OpenPerCall), 8, 4.0), Point(nameof(RatioStudy.AdaptiveScope), 8, 1.32), Point(nameof(RatioStudy.SessionPerUnit), 8, 1.10),
+            Point(nameof(RatioStudy.ScopeOverSession), 8, 1.03));
+
+        Assert.Equal(1.03, StudySummary.ScopeOverSession(results, 8)!.Value, 9);
+        string[] lines = StudySummary.Console(results, []).Split('\n');
+        string eight = Assert.Single(lines, l => l.TrimStart().StartsWith("8 |", StringComparison.Ordinal));
+        Assert.EndsWith("| scope/session 1.03 [1.03-1.03]", eight.TrimEnd(), StringComparison.Ordinal);
+        Assert.Contains(lines, l => l.Contains("scope/session 1.03-1.03 over N", StringComparison.Ordinal));
+        string table = StudySummary.Markdown([results], "study");
+        // Its row is in the scope/session table (the session 0.125 us a query, the scope 1.03 times that), not among the ratios to reuse.
+        Assert.Contains("| 8 | 1.03 | 1.03–1.03 | 0.0 | 0.125 | 0.129 | 1.03 1.03 1.03 1.03 1.03 1.03 |", table, StringComparison.Ordinal);
+        Assert.DoesNotContain("ScopeOverSession", table, StringComparison.Ordinal);
+    }
+
     private static StudyPoint Point(string variant, int n, double ratio) =>
         new(StudyParameters.Orseis, variant, n, Reuse, [.. Reuse.Select(r => r * ratio)]);
 

@@ -39,6 +39,11 @@ public sealed class StudyTests
         Assert.Contains("adaptive scope median", summaryText, StringComparison.Ordinal);
         Assert.Contains("scope/session", summaryText, StringComparison.Ordinal);
         Assert.Equal(2, results.Points.Count(p => p.Variant == nameof(RatioStudy.SessionPerUnit)));
+        // The scope and the session are also timed against each other, Orseis only, and that pair is the quotient.
+        StudyPoint[] paired = [.. results.Points.Where(p => p.Variant == nameof(RatioStudy.ScopeOverSession))];
+        Assert.Equal(["Orseis 2", "Orseis 4"], paired.Select(p => $"{p.Library} {p.N}").Order(StringComparer.Ordinal));
+        Assert.All(paired, p => Assert.Equal(p.Ratio, StudySummary.ScopeOverSession(results, p.N)!.Value, 9));
+        Assert.Contains("| N | scope/session | 95 % CI |", StudySummary.Markdown([results], "study"), StringComparison.Ordinal);
         Assert.Contains("| Orseis in a ConnectionScope |", StudySummary.Markdown([results], "study"), StringComparison.Ordinal);
     }
 
@@ -54,8 +59,8 @@ public sealed class StudyTests
         Assert.Single(order.Select(c => c.Job.ResolvedId).Distinct());
         string[] round1 = [.. order.Where(c => Round(c) == 1 && N(c) == 4096).Select(Name)];
         string[] round2 = [.. order.Where(c => Round(c) == 2 && N(c) == 4096).Select(Name)];
-        Assert.Equal(["Orseis OpenPerCall", "Orseis AdaptiveScope", "Orseis SessionPerUnit", "ADO.NET OpenPerCall"], round1);
-        Assert.Equal(["ADO.NET OpenPerCall", "Orseis OpenPerCall", "Orseis AdaptiveScope", "Orseis SessionPerUnit"], round2);
+        Assert.Equal(["Orseis OpenPerCall", "Orseis AdaptiveScope", "Orseis SessionPerUnit", "Orseis ScopeOverSession", "ADO.NET OpenPerCall"], round1);
+        Assert.Equal(["ADO.NET OpenPerCall", "Orseis OpenPerCall", "Orseis AdaptiveScope", "Orseis SessionPerUnit", "Orseis ScopeOverSession"], round2);
         // Within a case the calls alternate: reuse first in odd rounds, the variant first in even ones.
         Assert.Equal([false, true, false, true], Enumerable.Range(0, 4).Select(i => StudySizes.IsVariantCall(i, 1)));
         Assert.Equal([true, false, true, false], Enumerable.Range(0, 4).Select(i => StudySizes.IsVariantCall(i, 2)));

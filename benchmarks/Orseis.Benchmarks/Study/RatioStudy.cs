@@ -117,11 +117,25 @@ public class RatioStudy : StudyParameters
         Alternate(_inSession ?? throw new InvalidOperationException("Sessions are Orseis' own."), nameof(SessionPerUnit), _openSession);
 
     /// <summary>
-    /// Calls <paramref name="variant"/> or reuse, in turn: call i is the variant when i's parity says so. The variant's N
-    /// queries run inside <paramref name="unit"/> when one is given.
+    /// Orseis only: the adaptive scope against the session directly, each call of one alternating with a call of the
+    /// other (the session in the baseline's place). The study's scope/session column is this case's paired ratio: the
+    /// ratio of <see cref="AdaptiveScope"/>'s and <see cref="SessionPerUnit"/>'s ratios to reuse divides two cases'
+    /// baselines, which in some processes land in different speed modes (about 5 against 8.5 us for 8 queries at N = 8).
     /// </summary>
-    private long Alternate(Func<long> variant, string method, Func<IDisposable>? unit = null) =>
-        StudySizes.IsVariantCall(_calls++, Round) ? Loop(variant, method, unit) : Loop(_reuse!, StudySizes.Reuse);
+    [Benchmark]
+    public long ScopeOverSession() =>
+        Alternate(_scoped ?? throw new InvalidOperationException("The adaptive scope is Orseis' own."), nameof(ScopeOverSession), _beginScope,
+            (_inSession!, _openSession));
+
+    /// <summary>
+    /// Calls <paramref name="variant"/> or the baseline, in turn: call i is the variant when i's parity says so. The
+    /// variant's N queries run inside <paramref name="unit"/> when one is given; the baseline is reuse unless
+    /// <paramref name="baseline"/> names another query and its unit.
+    /// </summary>
+    private long Alternate(Func<long> variant, string method, Func<IDisposable>? unit = null,
+        (Func<long> Query, Func<IDisposable>? Unit)? baseline = null) =>
+        StudySizes.IsVariantCall(_calls++, Round) ? Loop(variant, method, unit)
+            : baseline is { } other ? Loop(other.Query, StudySizes.Reuse, other.Unit) : Loop(_reuse!, StudySizes.Reuse);
 
     /// <summary>N sequential queries (each N inside a new <paramref name="unit"/>, if given), repeated <see cref="StudySizes.Batches"/> times.</summary>
     private long Loop(Func<long> query, string mode, Func<IDisposable>? unit = null)

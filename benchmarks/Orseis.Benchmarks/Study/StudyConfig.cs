@@ -87,8 +87,8 @@ public sealed class StudyOrderer : IOrderer
     private static readonly DefaultOrderer DefaultOrder = new();
 
     private static readonly string[] Methods =
-        [nameof(RatioStudy.OpenPerCall), nameof(RatioStudy.AdaptiveScope), nameof(RatioStudy.SessionPerUnit), nameof(RatioStudy.OpenPerCallUnpooled),
-         nameof(RatioStudy.OpenPerCallNoResetOnClose)];
+        [nameof(RatioStudy.OpenPerCall), nameof(RatioStudy.AdaptiveScope), nameof(RatioStudy.SessionPerUnit), nameof(RatioStudy.ScopeOverSession),
+         nameof(RatioStudy.OpenPerCallUnpooled), nameof(RatioStudy.OpenPerCallNoResetOnClose)];
 
     /// <inheritdoc/>
     public IEnumerable<BenchmarkCase> GetExecutionOrder(ImmutableArray<BenchmarkCase> benchmarksCase, IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>

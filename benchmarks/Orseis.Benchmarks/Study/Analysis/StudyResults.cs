@@ -38,9 +38,12 @@ public sealed record StudyResults(string Provider, string Package, int Rounds, s
 /// the same round), and the statistics of their ratios.
 /// </summary>
 /// <param name="Library">Orseis or ADO.NET.</param>
-/// <param name="Variant">OpenPerCall, OpenPerCallUnpooled or OpenPerCallNoResetOnClose.</param>
+/// <param name="Variant">
+/// OpenPerCall, OpenPerCallUnpooled, OpenPerCallNoResetOnClose, AdaptiveScope, SessionPerUnit or ScopeOverSession (whose
+/// baseline is the session, not reuse).
+/// </param>
 /// <param name="N">Sequential queries per call.</param>
-/// <param name="ReuseNs">Per round: the time of N queries with reuse, in nanoseconds.</param>
+/// <param name="ReuseNs">Per round: the time of N queries with reuse (with a session for ScopeOverSession), in nanoseconds.</param>
 /// <param name="VariantNs">Per round: the time of N queries with the variant, in nanoseconds.</param>
 /// <param name="Processes">Per round: the id of the process that measured it (absent in results of older runs).</param>
 public sealed record StudyPoint(string Library, string Variant, int N, IReadOnlyList<double> ReuseNs, IReadOnlyList<double> VariantNs, IReadOnlyList<int>? Processes = null)

@@ -18,7 +18,7 @@ public static class StudySummary
         text.AppendLine(Invariant($"== Open-per-call / reuse on {results.Provider} ({results.Package}): {results.Rounds} rounds, {results.Clock}, {results.Seconds / 60:F1} min =="));
         text.AppendLine("ratio = median of the rounds' paired ratios [95 % CI]; per query = median us, reuse -> open per call");
         if (results.Points.Any(p => p.Variant is nameof(RatioStudy.AdaptiveScope) or nameof(RatioStudy.SessionPerUnit)))
-            text.AppendLine("scope = open per call inside a ConnectionScope per N calls, session = a Session per N calls: ratio to reuse [95 % CI], us per query; scope/session = the scope's ratio over the session's");
+            text.AppendLine("scope = open per call inside a ConnectionScope per N calls, session = a Session per N calls: ratio to reuse [95 % CI], us per query; scope/session = the scope's time over the session's, the two timed side by side [95 % CI]");
         string[] libraries = [.. results.Libraries];
         text.Append("       N");
         foreach (string library in libraries)
@@ -37,8 +37,8 @@ public static class StudySummary
                 text.Append(Invariant($" | scope {Cell(scoped),-22} {scoped.VariantUsPerQuery,7:F2}"));
             if (results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.SessionPerUnit) && x.N == n) is { } session)
                 text.Append(Invariant($" | session {Cell(session),-22} {session.VariantUsPerQuery,7:F2}"));
-            if (ScopeOverSession(results, n) is { } over)
-                text.Append(Invariant($" | scope/session {over:F2}"));
+            if (ScopeOverSessionCell(results, n) is { Length: > 0 } over)
+                text.Append(Invariant($" | scope/session {over}"));
 
             text.AppendLine();
         }
@@ -104,10 +104,31 @@ public static class StudySummary
             }
 
             text.Append('\n');
+            ScopeOverSessionTable(run, text);
         }
 
         text.Append(Original2014).Append('\n');
         return text.ToString();
+    }
+
+    /// <summary>
+    /// The scope's time over the session's per N, where the run timed them side by side (<see cref="RatioStudy.ScopeOverSession"/>).
+    /// </summary>
+    private static void ScopeOverSessionTable(StudyResults run, StringBuilder text)
+    {
+        StudyPoint[] paired = [.. run.Points.Where(p => p.Variant == nameof(RatioStudy.ScopeOverSession)).OrderBy(p => p.N)];
+        if (paired.Length == 0)
+            return;
+        text.Append("The adaptive scope over a session, timed side by side (each call of one alternating with a call of the other):\n\n");
+        text.Append("| N | scope/session | 95 % CI | ± % | session (us/query) | scope (us/query) | ratios of the rounds |\n");
+        text.Append("|---:|---:|---|---:|---:|---:|---|\n");
+        foreach (StudyPoint p in paired)
+        {
+            text.Append(Invariant($"| {p.N} | {p.Ratio:F2} | {p.Interval.Low:F2}–{p.Interval.High:F2} | {p.HalfWidthPercent:F1} | "));
+            text.Append(Invariant($"{p.ReuseUsPerQuery:F3} | {p.VariantUsPerQuery:F3} | {string.Join(" ", p.Ratios.Select(r => r.ToString("F2", CultureInfo.InvariantCulture)))} |\n"));
+        }
+
+        text.Append('\n');
     }
 
     /// <summary>The adaptive scope's median ratio and range, and its time over a session's; empty without scope points.</summary>
@@ -126,14 +147,25 @@ public static class StudySummary
     }
 
     /// <summary>
-    /// The adaptive scope's time over a session's for <paramref name="n"/> queries: the ratio of their two ratios to reuse,
-    /// measured in the same rounds; null where either is missing.
+    /// The adaptive scope's time over a session's for <paramref name="n"/> queries: the paired ratio of the
+    /// <see cref="RatioStudy.ScopeOverSession"/> case, which times the two side by side; in results without that case,
+    /// the ratio of their two ratios to reuse, measured in the same rounds. Null where neither can be had.
     /// </summary>
     public static double? ScopeOverSession(StudyResults results, int n) =>
-        results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.AdaptiveScope) && x.N == n) is { } scoped &&
-        results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.SessionPerUnit) && x.N == n) is { } session
+        Paired(results, n) is { } paired ? paired.Ratio
+        : results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.AdaptiveScope) && x.N == n) is { } scoped &&
+          results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.SessionPerUnit) && x.N == n) is { } session
             ? scoped.Ratio / session.Ratio
             : null;
+
+    /// <summary>The <see cref="RatioStudy.ScopeOverSession"/> point at <paramref name="n"/>, if the run measured one.</summary>
+    private static StudyPoint? Paired(StudyResults results, int n) =>
+        results.Points.FirstOrDefault(x => x.Variant == nameof(RatioStudy.ScopeOverSession) && x.N == n);
+
+    /// <summary>The scope/session cell of a console line: with its interval where the two were timed side by side.</summary>
+    private static string ScopeOverSessionCell(StudyResults results, int n) =>
+        Paired(results, n) is { } paired ? Cell(paired)
+        : ScopeOverSession(results, n) is { } over ? Invariant($"{over:F2}") : "";
 
     private static string Cell(StudyPoint p) =>
         double.IsNaN(p.Interval.Low) ? Invariant($"{p.Ratio:F2}") : Invariant($"{p.Ratio:F2} [{p.Interval.Low:F2}-{p.Interval.High:F2}]");
