@@ -17,8 +17,11 @@ public static class StudySummary
         text.AppendLine();
         text.AppendLine(Invariant($"== Open-per-call / reuse on {results.Provider} ({results.Package}): {results.Rounds} rounds, {results.Clock}, {results.Seconds / 60:F1} min =="));
         text.AppendLine("ratio = median of the rounds' paired ratios [95 % CI]; per query = median us, reuse -> open per call");
+        string overSession = results.Points.Any(p => p.Variant == nameof(RatioStudy.ScopeOverSession))
+            ? "the scope's time over the session's, the two timed side by side [95 % CI]"
+            : "the scope's ratio over the session's (this run did not time them side by side)";
         if (results.Points.Any(p => p.Variant is nameof(RatioStudy.AdaptiveScope) or nameof(RatioStudy.SessionPerUnit)))
-            text.AppendLine("scope = open per call inside a ConnectionScope per N calls, session = a Session per N calls: ratio to reuse [95 % CI], us per query; scope/session = the scope's time over the session's, the two timed side by side [95 % CI]");
+            text.AppendLine("scope = open per call inside a ConnectionScope per N calls, session = a Session per N calls: ratio to reuse [95 % CI], us per query; scope/session = " + overSession);
         string[] libraries = [.. results.Libraries];
         text.Append("       N");
         foreach (string library in libraries)
