@@ -11,10 +11,11 @@ namespace Orseis.Scenarios;
 /// The pool-size sweep: judges the advice by following it. For each provider, load and current Max Pool Size, the load
 /// runs at the current size with every detector on and the report's RecommendedMaxPoolSize is read; then the same load
 /// runs at the advised size and at four times it, the three interleaved and repeated, their order turning each round.
-/// The advice holds when the advised size keeps at least 90 % of the throughput at the current size, and, when it is
-/// another size, when four times the advised size passes it by no more than 5 % (the advised size is enough). An advice
-/// to keep the current size (the CPU is the limit) makes no "enough" claim: the run at it measures the noise of two runs
-/// of one size, and four times it shows what a larger pool would have done. With <c>--curve</c>, the throughput at each size of a list instead.
+/// The advice holds when the advised size keeps at least 90 % of the throughput at the current size, and four times the
+/// advised size passes it by no more than 5 % (the advised size is enough). An advice to keep the current size (the CPU
+/// is the limit) is judged the same way: its line says more connections add nothing, so four times the size passing more
+/// refutes it; its run at the advised size measures the noise of two runs of one size. With <c>--curve</c>, the
+/// throughput at each size of a list instead.
 /// </summary>
 internal static class PoolSweep
 {
@@ -96,7 +97,7 @@ internal static class PoolSweep
                     double keep = Median(atAdvised) / Median(atCurrent);
                     double? larger = atLarger.Count == 0 ? null : Median(atLarger) / Median(atAdvised);
                     bool kept = advised[0] == current;
-                    bool ok = keep >= 0.90 && (kept || !(larger > 1.05));
+                    bool ok = AdviceFollowed.Holds(keep, larger);
                     held += ok ? 1 : 0;
                     judged++;
                     string each = string.Join(", ", atAdvised.Zip(atCurrent, (a, c) => Invariant($"{a / c:0.00}")));

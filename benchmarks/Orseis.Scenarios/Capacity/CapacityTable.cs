@@ -113,7 +113,8 @@ internal static class CapacityTable
         text.AppendLine();
         text.AppendLine("Each point's advice (the first run's; the advice of every run at the current size in brackets), followed: fresh");
         text.AppendLine("app processes at the current size, the advised size and the larger one (4x the advised, at most one per client),");
-        text.AppendLine("in rounds whose order turns. Ratios of medians; spread: (max - min) / median of one size's runs.");
+        text.AppendLine("in rounds whose order turns. Ratios of medians; spread: (max - min) / median of one size's runs. Held: advised / current");
+        text.AppendLine("at least 0.90 and larger / advised at most 1.05, a kept size too (its line says more connections add nothing).");
         text.AppendLine();
         text.AppendLine("| handling | load | unit | statements | clients | current | advised (runs) | advised / current | larger / advised | spread current, advised, larger | held |");
         text.AppendLine("|---|---|---|---|---:|---:|---|---:|---:|---|---|");
@@ -125,7 +126,7 @@ internal static class CapacityTable
             string spread = Invariant($"{CapacityFollowed.Spread(f.AtCurrent):0.00}, {CapacityFollowed.Spread(f.AtAdvised):0.00}") +
                             (f.AtLarger.Count > 0 ? Invariant($", {CapacityFollowed.Spread(f.AtLarger):0.00}") : "");
             bool kept = f.Advised == p.Pool;
-            bool held = f.Kept >= 0.9 && (kept || !(f.Beyond > 1.05));
+            bool held = AdviceFollowed.Holds(f.Kept, f.Beyond);
             text.AppendLine(
                 Invariant($"| {p.Handling} | {p.Load.Name} | {p.Load.Unit} | {(p.Load.Long ? "long" : "short")} | {p.Clients} | {p.Pool} | ") +
                 Invariant($"{f.Advised} ({runs}) | {f.Kept:0.00} | {beyond} | {spread} | {(held ? "yes" : "no")}{(kept ? " (kept)" : "")} |"));

@@ -1,0 +1,23 @@
+namespace Orseis.Scenarios;
+
+/// <summary>
+/// Whether a pool-size advice held when followed, the judge of the sweep (<c>PoolSweep</c>) and of the capacity
+/// study's "Following the advice" table: at the advised size the load kept at least <see cref="Kept"/> of its throughput
+/// at the current size, and a larger size (four times it, at most one connection per caller) passed no more than
+/// <see cref="Enough"/> times the advised size's. An advice to keep the current size is judged the same way: its line
+/// says the CPU is the limit, so a larger size passing more refutes it (docs/results/capacity/cpu-bound-2026-12-02.md).
+/// </summary>
+internal static class AdviceFollowed
+{
+    /// <summary>The share of the throughput at the current size the advised size must keep.</summary>
+    public const double Kept = 0.90;
+
+    /// <summary>How much more than the advised size a larger one may pass for the advised size to be enough.</summary>
+    public const double Enough = 1.05;
+
+    /// <summary>
+    /// <paramref name="keptShare"/>: throughput at the advised size over the current one; <paramref name="largerShare"/>:
+    /// at the larger size over the advised one, null when no larger size was run.
+    /// </summary>
+    public static bool Holds(double keptShare, double? largerShare) => keptShare >= Kept && !(largerShare > Enough);
+}

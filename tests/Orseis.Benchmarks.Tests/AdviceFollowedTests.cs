@@ -1,0 +1,21 @@
+using Orseis.Scenarios;
+
+namespace Orseis.Benchmarks.Tests;
+
+/// <summary>
+/// The judge of a followed pool-size advice: the advised size keeps 90 % of the throughput, and a larger size passes no
+/// more than 5 % over it, a kept size included (the rows of the quiet sweep of 2026-12-02 that the old judge called held).
+/// </summary>
+public sealed class AdviceFollowedTests
+{
+    [Theory]
+    [InlineData(2.01, null, true)]   // raised from 8 to 42: twice the throughput, no larger size to run
+    [InlineData(0.99, 0.94, true)]   // kept 16, four times it passed less
+    [InlineData(1.04, 1.14, false)]  // kept 16, four times it passed 1.14 times as much: the size was not enough
+    [InlineData(0.98, 1.05, true)]   // at the margin
+    [InlineData(0.89, null, false)]  // the advised size lost over a tenth
+    [InlineData(0.90, 1.0, true)]
+    public void An_advice_holds_when_the_advised_size_keeps_the_throughput_and_a_larger_one_passes_no_more(
+        double kept, double? larger, bool holds) =>
+        Assert.Equal(holds, AdviceFollowed.Holds(kept, larger));
+}
