@@ -26,7 +26,8 @@ internal sealed partial class PoolSizeAdvisor
         {
             return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {bound:P0} of ") +
                    string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold and the CPUs were {cpu:P0} busy: ") +
-                   "the CPU is the limit, not the pool: more connections add no CPU and only lengthen the holds; " +
+                   "the CPU is the limit, not the pool: more connections add no CPU and lengthen the holds, though a larger " +
+                   "pool can still pass more, or less, by what the queue itself and the server's extra connections cost; " +
                    string.Create(c, $"keep Max Pool Size at {maxPoolSize} and cut the CPU each call costs, or add CPU");
         }
 

@@ -131,6 +131,8 @@ public sealed class PoolSizeCpuTests
         Assert.Equal(5, cpuBound.RecommendedMaxPoolSize);
         Assert.Contains("the CPUs were 95 % busy: the CPU is the limit, not the pool", cpuBound.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.Contains("keep Max Pool Size at 5", cpuBound.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.Contains("a larger pool can still pass more, or less", cpuBound.PoolSizeAdvice, StringComparison.Ordinal);
+        Assert.DoesNotContain("only lengthen", cpuBound.PoolSizeAdvice, StringComparison.Ordinal);
         Assert.Empty(busy.Findings(FindingKind.PoolSize));
 
         // The same on CPUs 30 % busy: the callers' demand, and the line says the CPUs were not the limit.
