@@ -171,8 +171,10 @@ internal sealed partial class PoolSizeAdvisor
         // docs/results/diagnostics/pool-size-server-bound-2026-11-30f.md).
         if (queued && DemandMost is { } callers)
             recommended = Math.Min(recommended, Math.Max(callers, (int)Math.Ceiling(meanDemand)));
-        // Held longer than they need while the CPUs were busy: more connections add no CPU, they only lengthen the holds
-        // (the sweep's short loads: holds 0.5 ms at 8 connections, 8 ms at 128; the demand advice lost up to a quarter).
+        // Held longer than they need while the CPUs were busy: more connections add no CPU, they lengthen the holds (the
+        // sweep's short loads: holds 0.5 ms at 8 connections, 8 ms at 128). Kept, because it is the one size sure not to
+        // pass less: the demand passed 0.95 to 1.60 times as much in fresh processes, but 0.78 in the sweep's own process
+        // and 0.89 with a grown thread pool on Npgsql's short sessions (docs/results/capacity/cpu-bound-2026-12-02.md).
         // ...but not when this process spent little CPU on each release against what a connection needs: then the holds
         // wait (the server's statement, or CPUs other work on the machine takes), and more connections overlap more waits.
         // What a connection needs per release is what the fastest ones took: on CPUs other work keeps busy, every hold (its

@@ -4,8 +4,9 @@ namespace Orseis.Diagnostics.Detectors;
 
 /// <summary>
 /// How busy the CPUs were while callers queued for a connection, for the pool-size advice (<see cref="PoolSizeAdvisor"/>):
-/// a queue on a pool whose connections are held longer than they need because the CPUs are busy is not cured by more
-/// connections, which add no CPU and only lengthen every hold. Busy is the larger of this process's CPU time over its
+/// a queue on a pool whose connections are held longer than they need because the CPUs are busy is the CPU's: more
+/// connections add no CPU and lengthen every hold (though they can still pass more, or less, by what the queue itself
+/// costs: docs/results/capacity/cpu-bound-2026-12-02.md). Busy is the larger of this process's CPU time over its
 /// CPUs (<see cref="Environment.ProcessorCount"/>, which honours a container's CPU limit) and, where the system exposes
 /// it (Linux' <c>/proc/stat</c>), the whole machine's busy share, which counts a database server or other work on the same
 /// CPUs. Read only when the advice is worked out (at most every <see cref="PoolSizeAdvisor.CheckEvery"/> while callers
