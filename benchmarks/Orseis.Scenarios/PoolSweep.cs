@@ -37,7 +37,7 @@ internal static class PoolSweep
 
     public static readonly string[] Providers = ["mysqlconnector", "npgsql"];
 
-    public static async Task<int> RunAsync(bool quick, string[]? providers, string[]? loadNames, int[]? curve, int repeats)
+    public static async Task<int> RunAsync(bool quick, string[]? providers, string[]? loadNames, int[]? curve, int repeats, bool fresh = false)
     {
         TimeSpan point = TimeSpan.FromSeconds(quick ? 1 : 2);
         providers = providers is { Length: > 0 } ? providers : null;
@@ -46,9 +46,9 @@ internal static class PoolSweep
         Load[] loads = loadNames is null ? Loads : [.. Loads.Where(l => loadNames.Any(n => l.Name.StartsWith(n, StringComparison.Ordinal)))];
         if (loads.Length == 0)
             throw new ScenarioSetupException($"--loads: none of {string.Join(", ", loadNames!)} names a load ({string.Join(", ", Loads.Select(l => l.Name.Split(':')[0]))}).");
-        Console.WriteLine(Invariant($"uptime: {Uptime()}"));
+        Console.WriteLine(Invariant($"uptime: {Uptime()}{(fresh ? "; each point in a fresh process" : "")}"));
         if (curve is not null)
-            return await CurveAsync(providers ?? Providers, loads, curve, point);
+            return await CurveAsync(providers ?? Providers, loads, curve, point, fresh);
         Console.WriteLine("| provider | load | current | advised (runs) | at advised / at current (each round) | at 4x advised (at most one per caller) / at advised | spread current, advised, 4x | client CPU / cores, at current | holds |");
         Console.WriteLine("|---|---|---:|---|---:|---:|---|---:|---|");
         int held = 0, judged = 0;
@@ -72,20 +72,20 @@ internal static class PoolSweep
                             switch ((step + r) % 3)
                             {
                                 case 0:
-                                    (double perSecond, PoolReport report, double cpu) = await MeasureAsync(provider, load, current, point);
-                                    atCurrent.Add(perSecond);
-                                    cpus.Add(cpu);
-                                    advised.Add(report.RecommendedMaxPoolSize ?? current);
-                                    Console.Error.WriteLine(Invariant($"{provider}, {load.Name}, pool {current}: {perSecond:0}/s; {report.PoolSizeAdvice}"));
+                                    Point at = await PointAsync(fresh, provider, load, current, point);
+                                    atCurrent.Add(at.PerSecond);
+                                    cpus.Add(at.Cpu);
+                                    advised.Add(at.Advised ?? current);
+                                    Console.Error.WriteLine(Invariant($"{provider}, {load.Name}, pool {current}: {at.PerSecond:0}/s; {at.Advice}"));
                                     break;
                                 case 1:
-                                    atAdvised.Add((await MeasureAsync(provider, load, advised[0], point)).PerSecond);
+                                    atAdvised.Add((await PointAsync(fresh, provider, load, advised[0], point)).PerSecond);
                                     Console.Error.WriteLine(Invariant($"  at {advised[0]}: {atAdvised[^1]:0}/s"));
                                     break;
                                 default:
                                     if (Larger(load, advised[0]) is var above && above > advised[0])
                                     {
-                                        atLarger.Add((await MeasureAsync(provider, load, above, point)).PerSecond);
+                                        atLarger.Add((await PointAsync(fresh, provider, load, above, point)).PerSecond);
                                         Console.Error.WriteLine(Invariant($"  at {above}: {atLarger[^1]:0}/s"));
                                     }
 
@@ -115,7 +115,7 @@ internal static class PoolSweep
         return 0;
     }
 
-    private static async Task<int> CurveAsync(string[] providers, Load[] loads, int[] sizes, TimeSpan point)
+    private static async Task<int> CurveAsync(string[] providers, Load[] loads, int[] sizes, TimeSpan point, bool fresh)
     {
         Console.WriteLine("| provider | load | Max Pool Size | statements/s | client CPU / cores | median hold ms | busy | advised | advice |");
         Console.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|---|");
@@ -125,12 +125,54 @@ internal static class PoolSweep
             {
                 foreach (int size in sizes)
                 {
-                    (double perSecond, PoolReport report, double cpu) = await MeasureAsync(provider, load, size, point);
-                    Console.WriteLine(Invariant($"| {provider} | {load.Name.Split(':')[0]} | {size} | {perSecond:0} | {cpu:0.00} | {report.MedianHoldTime?.TotalMilliseconds:0.###} | {report.MeanInUse:0.##} | {report.RecommendedMaxPoolSize} | {report.PoolSizeAdvice} |"));
+                    Point at = await PointAsync(fresh, provider, load, size, point);
+                    Console.WriteLine(Invariant($"| {provider} | {load.Name.Split(':')[0]} | {size} | {at.PerSecond:0} | {at.Cpu:0.00} | {at.MedianHoldMs:0.###} | {at.MeanInUse:0.##} | {at.Advised} | {at.Advice} |"));
                 }
             }
         }
 
+        return 0;
+    }
+
+    /// <summary>
+    /// One point of the sweep: statements per second, this process's CPU (cores' worth over its cores), and what the
+    /// report said (the advised size, its line, the median hold in ms and the mean connections in use).
+    /// </summary>
+    internal sealed record Point(double PerSecond, double Cpu, int? Advised, string? Advice, double? MedianHoldMs, double? MeanInUse);
+
+    /// <summary>
+    /// The load at Max Pool Size <paramref name="size"/>, in this process, or with <paramref name="fresh"/> in a process
+    /// started for it (<c>sweep-point</c>): a process that ran other loads first carries their thread pool, and a size
+    /// measured after another in one process reads higher (docs/results/capacity/cpu-bound-2026-12-02.md).
+    /// </summary>
+    internal static async Task<Point> PointAsync(bool fresh, string provider, Load load, int size, TimeSpan duration)
+    {
+        if (!fresh)
+        {
+            (double perSecond, PoolReport report, double cpu) = await MeasureAsync(provider, load, size, duration);
+            return new Point(perSecond, cpu, report.RecommendedMaxPoolSize, report.PoolSizeAdvice, report.MedianHoldTime?.TotalMilliseconds, report.MeanInUse);
+        }
+
+        using Process child = SuiteRunner.StartSelf(
+            "sweep-point", "--provider", provider, "--load", load.Name.Split(':')[0], "--size", size.ToString(CultureInfo.InvariantCulture),
+            "--seconds", duration.TotalSeconds.ToString(CultureInfo.InvariantCulture));
+        Task<string> output = child.StandardOutput.ReadToEndAsync();
+        Task<string> errors = child.StandardError.ReadToEndAsync();
+        await child.WaitForExitAsync();
+        Console.Error.Write(await errors);
+        string line = (await output).Trim();
+        return child.ExitCode == 0 && System.Text.Json.JsonSerializer.Deserialize<Point>(line) is { } point
+            ? point
+            : throw new ScenarioSetupException($"sweep-point ({provider}, {load.Name}, {size}) exited {child.ExitCode}: {line}");
+    }
+
+    /// <summary>The <c>sweep-point</c> command: one point of the load whose name starts with <paramref name="loadName"/>, printed as one JSON line.</summary>
+    internal static async Task<int> PointCommandAsync(string provider, string loadName, int size, double seconds)
+    {
+        Load load = Loads.FirstOrDefault(l => l.Name.StartsWith(loadName + ":", StringComparison.Ordinal))
+                    ?? throw new ScenarioSetupException($"--load: '{loadName}' names no load ({string.Join(", ", Loads.Select(l => l.Name.Split(':')[0]))}).");
+        Point point = await PointAsync(fresh: false, provider, load, size, TimeSpan.FromSeconds(seconds));
+        Console.WriteLine(System.Text.Json.JsonSerializer.Serialize(point));
         return 0;
     }
 

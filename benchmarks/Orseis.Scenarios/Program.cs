@@ -20,8 +20,17 @@ var sweepProviders = new Option<string[]?>("--providers") { Description = "mysql
 var sweepLoads = new Option<string[]?>("--loads") { Description = "only the loads whose names start so (short-percall, short-session, long-percall, long-session)", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))] };
 var sweepCurve = new Option<int[]?>("--curve") { Description = "instead of following the advice, the throughput and advice at each of these Max Pool Sizes", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(',')).Select(int.Parse)] };
 var sweepRepeats = new Option<int>("--repeats") { Description = "interleaved runs at the current, advised and 4x advised sizes", DefaultValueFactory = _ => 3 };
-var sweep = new Command("sweep", "Follow the pool-size advice: per provider, load and current Max Pool Size, the throughput at the advised size and at 4x it") { quick, sweepProviders, sweepLoads, sweepCurve, sweepRepeats };
-sweep.SetAction((parse, _) => Guarded(() => PoolSweep.RunAsync(parse.GetValue(quick), parse.GetValue(sweepProviders), parse.GetValue(sweepLoads), parse.GetValue(sweepCurve), parse.GetValue(sweepRepeats))));
+var sweepFresh = new Option<bool>("--fresh") { Description = "run each point in a process of its own (a process that ran other loads carries their thread pool)" };
+var sweep = new Command("sweep", "Follow the pool-size advice: per provider, load and current Max Pool Size, the throughput at the advised size and at 4x it") { quick, sweepProviders, sweepLoads, sweepCurve, sweepRepeats, sweepFresh };
+sweep.SetAction((parse, _) => Guarded(() => PoolSweep.RunAsync(parse.GetValue(quick), parse.GetValue(sweepProviders), parse.GetValue(sweepLoads), parse.GetValue(sweepCurve), parse.GetValue(sweepRepeats), parse.GetValue(sweepFresh))));
+var pointProvider = new Option<string>("--provider") { Required = true };
+pointProvider.AcceptOnlyFromAmong(PoolSweep.Providers);
+var pointLoad = new Option<string>("--load") { Required = true };
+var pointSize = new Option<int>("--size") { Required = true };
+var pointSeconds = new Option<double>("--seconds") { DefaultValueFactory = _ => 2 };
+var sweepPoint = new Command("sweep-point", "One point of the sweep, as one JSON line (started by 'sweep --fresh')") { pointProvider, pointLoad, pointSize, pointSeconds };
+sweepPoint.Hidden = true;
+sweepPoint.SetAction((parse, _) => Guarded(() => PoolSweep.PointCommandAsync(parse.GetRequiredValue(pointProvider), parse.GetRequiredValue(pointLoad), parse.GetValue(pointSize), parse.GetValue(pointSeconds))));
 
 var provider = new Option<string>("--provider") { Description = "mysql (MariaDB through MySqlConnector, ORSEIS_MYSQL) or sqlite (in memory)", DefaultValueFactory = _ => "mysql" };
 provider.AcceptOnlyFromAmong("mysql", "sqlite");
@@ -244,7 +253,7 @@ capacity.SetAction((parse, _) => Guarded(() => Orseis.Scenarios.Capacity.Capacit
 var root = new RootCommand(
     "Orseis detector scenarios and studies: suite, run, sweep, overhead, idle, instructions, coldstart, failover, warmup, scopes, capacity, hog")
 {
-    suite, run, sweep, overhead, idle, instructions, overheadChild, coldStart, failover, warmUp, scopes, capacity, hog,
+    suite, run, sweep, sweepPoint, overhead, idle, instructions, overheadChild, coldStart, failover, warmUp, scopes, capacity, hog,
 };
 return await root.Parse(args).InvokeAsync();
 
