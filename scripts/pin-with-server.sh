@@ -77,6 +77,15 @@ taskset -a -p -c "$core" "$server" >/dev/null
 taskset -c "$core" "$@" &
 root=$!
 
+# Every process may use every core again, at the end and when this script is stopped (a stopped study must not leave the
+# machine's other processes on the remaining cores).
+restore() {
+    for p in $(ps -eo pid=); do taskset -a -p -c "$all" "$p" >/dev/null 2>&1; done
+}
+trap 'kill "$root" 2>/dev/null; restore; exit 130' INT
+trap 'kill "$root" 2>/dev/null; restore; exit 143' TERM
+trap 'kill "$root" 2>/dev/null; restore; exit 129' HUP
+
 # The command's and the server's process trees (PostgreSQL forks a backend per connection), found again each pass.
 tree() {
     ps -eo pid=,ppid= | awk -v root="$root" -v server="$server" '
@@ -100,5 +109,5 @@ while kill -0 "$root" 2>/dev/null; do
 done
 wait "$root"
 code=$?
-for p in $(ps -eo pid=); do taskset -a -p -c "$all" "$p" >/dev/null 2>&1; done
+restore
 exit $code
