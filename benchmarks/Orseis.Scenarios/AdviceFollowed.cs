@@ -4,8 +4,8 @@ namespace Orseis.Scenarios;
 /// Whether a pool-size advice held when followed, the judge of the sweep (<c>PoolSweep</c>) and of the capacity
 /// study's "Following the advice" table: at the advised size the load kept at least <see cref="Kept"/> of its throughput
 /// at the current size, and a larger size (four times it, at most one connection per caller) passed no more than
-/// <see cref="Enough"/> times the advised size's. An advice to keep the current size is judged the same way: its line
-/// says the CPU is the limit, so a larger size passing more refutes it (docs/results/capacity/cpu-bound-2026-12-02.md).
+/// <see cref="Enough"/> times the advised size's. An advice to keep the current size is judged the same way: keeping a
+/// size says it is enough, so a larger size passing more refutes it (docs/results/capacity/cpu-bound-2026-12-02.md).
 /// </summary>
 internal static class AdviceFollowed
 {

@@ -12,9 +12,9 @@ namespace Orseis.Scenarios;
 /// runs at the current size with every detector on and the report's RecommendedMaxPoolSize is read; then the same load
 /// runs at the advised size and at four times it, the three interleaved and repeated, their order turning each round.
 /// The advice holds when the advised size keeps at least 90 % of the throughput at the current size, and four times the
-/// advised size passes it by no more than 5 % (the advised size is enough). An advice to keep the current size (the CPU
-/// is the limit) is judged the same way: its line says more connections add nothing, so four times the size passing more
-/// refutes it; its run at the advised size measures the noise of two runs of one size. With <c>--curve</c>, the
+/// advised size passes it by no more than 5 % (the advised size is enough: <see cref="AdviceFollowed"/>). An advice to keep
+/// the current size (the CPU is the limit) is judged the same way: keeping a size says it is enough, so four times it
+/// passing more refutes it; its run at the advised size measures the noise of two runs of one size. With <c>--curve</c>, the
 /// throughput at each size of a list instead.
 /// </summary>
 internal static class PoolSweep

@@ -114,7 +114,7 @@ internal static class CapacityTable
         text.AppendLine("Each point's advice (the first run's; the advice of every run at the current size in brackets), followed: fresh");
         text.AppendLine("app processes at the current size, the advised size and the larger one (4x the advised, at most one per client),");
         text.AppendLine("in rounds whose order turns. Ratios of medians; spread: (max - min) / median of one size's runs. Held: advised / current");
-        text.AppendLine("at least 0.90 and larger / advised at most 1.05, a kept size too (its line says more connections add nothing).");
+        text.AppendLine(Invariant($"at least {AdviceFollowed.Kept:0.00} and larger / advised at most {AdviceFollowed.Enough:0.00}, a kept size too (keeping a size says it is enough)."));
         text.AppendLine();
         text.AppendLine("| handling | load | unit | statements | clients | current | advised (runs) | advised / current | larger / advised | spread current, advised, larger | held |");
         text.AppendLine("|---|---|---|---|---:|---:|---|---:|---:|---|---|");

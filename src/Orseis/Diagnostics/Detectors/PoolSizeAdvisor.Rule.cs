@@ -172,7 +172,7 @@ internal sealed partial class PoolSizeAdvisor
         if (queued && DemandMost is { } callers)
             recommended = Math.Min(recommended, Math.Max(callers, (int)Math.Ceiling(meanDemand)));
         // Held longer than they need while the CPUs were busy: more connections add no CPU, they lengthen the holds (the
-        // sweep's short loads: holds 0.5 ms at 8 connections, 8 ms at 128). Kept, because it is the one size sure not to
+        // sweep's short loads: holds 0.5 ms at 8 connections, 8 ms at 128), and the size is kept, the one size sure not to
         // pass less: the demand passed 0.95 to 1.60 times as much in fresh processes, but 0.78 in the sweep's own process
         // and 0.89 with a grown thread pool on Npgsql's short sessions (docs/results/capacity/cpu-bound-2026-12-02.md).
         // ...but not when this process spent little CPU on each release against what a connection needs: then the holds
