@@ -13,8 +13,8 @@ namespace Orseis.Scenarios;
 /// runs at the advised size and at four times it, the three interleaved and repeated, their order turning each round.
 /// The advice holds when the advised size keeps at least 90 % of the throughput at the current size, and four times the
 /// advised size passes it by no more than 5 % (the advised size is enough: <see cref="AdviceFollowed"/>). An advice to keep
-/// the current size (the CPU is the limit) is judged the same way: keeping a size says it is enough, so four times it
-/// passing more refutes it; its run at the advised size measures the noise of two runs of one size. With <c>--curve</c>, the
+/// the current size (the CPU is the limit) is judged by four times it alone: keeping a size says it is enough, so four
+/// times it passing more refutes it; its run at the advised size measures the noise of two runs of one size. With <c>--curve</c>, the
 /// throughput at each size of a list instead.
 /// </summary>
 internal static class PoolSweep
@@ -37,7 +37,8 @@ internal static class PoolSweep
 
     public static readonly string[] Providers = ["mysqlconnector", "npgsql"];
 
-    public static async Task<int> RunAsync(bool quick, string[]? providers, string[]? loadNames, int[]? curve, int repeats, bool fresh = false)
+    public static async Task<int> RunAsync(
+        bool quick, string[]? providers, string[]? loadNames, int[]? curve, int repeats, bool fresh = false, int? callers = null, int[]? currents = null)
     {
         TimeSpan point = TimeSpan.FromSeconds(quick ? 1 : 2);
         providers = providers is { Length: > 0 } ? providers : null;
@@ -46,7 +47,8 @@ internal static class PoolSweep
         Load[] loads = loadNames is null ? Loads : [.. Loads.Where(l => loadNames.Any(n => l.Name.StartsWith(n, StringComparison.Ordinal)))];
         if (loads.Length == 0)
             throw new ScenarioSetupException($"--loads: none of {string.Join(", ", loadNames!)} names a load ({string.Join(", ", Loads.Select(l => l.Name.Split(':')[0]))}).");
-        Console.WriteLine(Invariant($"uptime: {Uptime()}{(fresh ? "; each point in a fresh process" : "")}"));
+        loads = [.. loads.Select(l => Resized(l, callers, currents))];
+        Console.WriteLine(Invariant($"uptime: {Uptime()}{(fresh ? "; each point in a fresh process" : "")}{(callers is { } n ? $"; {n} callers a load" : "")}"));
         if (curve is not null)
             return await CurveAsync(providers ?? Providers, loads, curve, point, fresh);
         Console.WriteLine("| provider | load | current | advised (runs) | at advised / at current (each round) | at 4x advised (at most one per caller) / at advised | spread current, advised, 4x | client CPU / cores, at current | holds |");
@@ -97,7 +99,7 @@ internal static class PoolSweep
                     double keep = Median(atAdvised) / Median(atCurrent);
                     double? larger = atLarger.Count == 0 ? null : Median(atLarger) / Median(atAdvised);
                     bool kept = advised[0] == current;
-                    bool ok = AdviceFollowed.Holds(keep, larger);
+                    bool ok = AdviceFollowed.Holds(keep, larger, kept);
                     held += ok ? 1 : 0;
                     judged++;
                     string each = string.Join(", ", atAdvised.Zip(atCurrent, (a, c) => Invariant($"{a / c:0.00}")));
@@ -155,7 +157,7 @@ internal static class PoolSweep
 
         using Process child = SuiteRunner.StartSelf(
             "sweep-point", "--provider", provider, "--load", load.Name.Split(':')[0], "--size", size.ToString(CultureInfo.InvariantCulture),
-            "--seconds", duration.TotalSeconds.ToString(CultureInfo.InvariantCulture));
+            "--seconds", duration.TotalSeconds.ToString(CultureInfo.InvariantCulture), "--callers", load.Callers.ToString(CultureInfo.InvariantCulture));
         Task<string> output = child.StandardOutput.ReadToEndAsync();
         Task<string> errors = child.StandardError.ReadToEndAsync();
         await child.WaitForExitAsync();
@@ -167,10 +169,12 @@ internal static class PoolSweep
     }
 
     /// <summary>The <c>sweep-point</c> command: one point of the load whose name starts with <paramref name="loadName"/>, printed as one JSON line.</summary>
-    internal static async Task<int> PointCommandAsync(string provider, string loadName, int size, double seconds)
+    internal static async Task<int> PointCommandAsync(string provider, string loadName, int size, double seconds, int? callers = null)
     {
-        Load load = Loads.FirstOrDefault(l => l.Name.StartsWith(loadName + ":", StringComparison.Ordinal))
-                    ?? throw new ScenarioSetupException($"--load: '{loadName}' names no load ({string.Join(", ", Loads.Select(l => l.Name.Split(':')[0]))}).");
+        Load load = Resized(
+            Loads.FirstOrDefault(l => l.Name.StartsWith(loadName + ":", StringComparison.Ordinal))
+            ?? throw new ScenarioSetupException($"--load: '{loadName}' names no load ({string.Join(", ", Loads.Select(l => l.Name.Split(':')[0]))})."),
+            callers, null);
         Point point = await PointAsync(fresh: false, provider, load, size, TimeSpan.FromSeconds(seconds));
         Console.WriteLine(System.Text.Json.JsonSerializer.Serialize(point));
         return 0;
@@ -248,6 +252,22 @@ internal static class PoolSweep
         Environment.GetEnvironmentVariable("ORSEIS_POSTGRES") is { Length: > 0 } cs
             ? cs.TrimEnd(';') + ";" + settings + ";Application Name=orseis-sweep-" + Guid.NewGuid().ToString("N")[..8]
             : throw new ScenarioSetupException("Set ORSEIS_POSTGRES to a PostgreSQL connection string (scripts/pg-start.sh writes one) for --providers npgsql.");
+
+    /// <summary>
+    /// <paramref name="load"/> with <paramref name="callers"/> callers and advised from <paramref name="currents"/> where given
+    /// (sizes the load was not written for); its description gives the new count.
+    /// </summary>
+    internal static Load Resized(Load load, int? callers, int[]? currents)
+    {
+        if (callers is { } n && n != load.Callers)
+        {
+            string[] parts = load.Name.Split(':', 2);
+            string described = System.Text.RegularExpressions.Regex.Replace(parts[1], @"^ \d+", Invariant($" {n}"));
+            load = load with { Name = parts[0] + ":" + described, Callers = n };
+        }
+
+        return currents is { Length: > 0 } sizes ? load with { Currents = sizes } : load;
+    }
 
     /// <summary>
     /// Four times <paramref name="size"/>, but no more connections than the load has callers (a caller holds one at a

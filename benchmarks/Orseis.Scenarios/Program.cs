@@ -21,16 +21,22 @@ var sweepLoads = new Option<string[]?>("--loads") { Description = "only the load
 var sweepCurve = new Option<int[]?>("--curve") { Description = "instead of following the advice, the throughput and advice at each of these Max Pool Sizes", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(',')).Select(int.Parse)] };
 var sweepRepeats = new Option<int>("--repeats") { Description = "interleaved runs at the current, advised and 4x advised sizes", DefaultValueFactory = _ => 3 };
 var sweepFresh = new Option<bool>("--fresh") { Description = "run each point in a process of its own (a process that ran other loads carries their thread pool)" };
-var sweep = new Command("sweep", "Follow the pool-size advice: per provider, load and current Max Pool Size, the throughput at the advised size and at 4x it") { quick, sweepProviders, sweepLoads, sweepCurve, sweepRepeats, sweepFresh };
-sweep.SetAction((parse, _) => Guarded(() => PoolSweep.RunAsync(parse.GetValue(quick), parse.GetValue(sweepProviders), parse.GetValue(sweepLoads), parse.GetValue(sweepCurve), parse.GetValue(sweepRepeats), parse.GetValue(sweepFresh))));
+var sweepCallers = new Option<int?>("--callers") { Description = "run each load with this many callers instead of its own (sizes it was not written for)" };
+var sweepCurrents = new Option<int[]?>("--currents") { Description = "advise from these Max Pool Sizes instead of each load's own", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(',')).Select(int.Parse)] };
+var sweep = new Command("sweep", "Follow the pool-size advice: per provider, load and current Max Pool Size, the throughput at the advised size and at 4x it") { quick, sweepProviders, sweepLoads, sweepCurve, sweepRepeats, sweepFresh, sweepCallers, sweepCurrents };
+sweepCallers.Validators.Add(r => { if (r.GetValueOrDefault<int?>() is < 1) r.AddError("--callers must be at least 1"); });
+sweep.SetAction((parse, _) => Guarded(() => PoolSweep.RunAsync(
+    parse.GetValue(quick), parse.GetValue(sweepProviders), parse.GetValue(sweepLoads), parse.GetValue(sweepCurve), parse.GetValue(sweepRepeats), parse.GetValue(sweepFresh),
+    parse.GetValue(sweepCallers), parse.GetValue(sweepCurrents))));
 var pointProvider = new Option<string>("--provider") { Required = true };
 pointProvider.AcceptOnlyFromAmong(PoolSweep.Providers);
 var pointLoad = new Option<string>("--load") { Required = true };
 var pointSize = new Option<int>("--size") { Required = true };
 var pointSeconds = new Option<double>("--seconds") { DefaultValueFactory = _ => 2 };
-var sweepPoint = new Command("sweep-point", "One point of the sweep, as one JSON line (started by 'sweep --fresh')") { pointProvider, pointLoad, pointSize, pointSeconds };
+var pointCallers = new Option<int?>("--callers");
+var sweepPoint = new Command("sweep-point", "One point of the sweep, as one JSON line (started by 'sweep --fresh')") { pointProvider, pointLoad, pointSize, pointSeconds, pointCallers };
 sweepPoint.Hidden = true;
-sweepPoint.SetAction((parse, _) => Guarded(() => PoolSweep.PointCommandAsync(parse.GetRequiredValue(pointProvider), parse.GetRequiredValue(pointLoad), parse.GetValue(pointSize), parse.GetValue(pointSeconds))));
+sweepPoint.SetAction((parse, _) => Guarded(() => PoolSweep.PointCommandAsync(parse.GetRequiredValue(pointProvider), parse.GetRequiredValue(pointLoad), parse.GetValue(pointSize), parse.GetValue(pointSeconds), parse.GetValue(pointCallers))));
 
 var provider = new Option<string>("--provider") { Description = "mysql (MariaDB through MySqlConnector, ORSEIS_MYSQL) or sqlite (in memory)", DefaultValueFactory = _ => "mysql" };
 provider.AcceptOnlyFromAmong("mysql", "sqlite");
