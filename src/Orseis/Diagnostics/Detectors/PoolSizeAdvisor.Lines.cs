@@ -24,11 +24,17 @@ internal sealed partial class PoolSizeAdvisor
         }
         if (a is { CpuBound: true, HeldUp: { } bound, CpuBusy: { } cpu })
         {
-            return law + string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {bound:P0} of ") +
-                   string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold and the CPUs were {cpu:P0} busy: ") +
-                   "the CPU is the limit, not the pool: more connections add no CPU and lengthen the holds, though a larger " +
-                   "pool can still pass more, or less, by what the queue itself and the server's extra connections cost; " +
-                   string.Create(c, $"keep Max Pool Size at {maxPoolSize} and cut the CPU each call costs, or add CPU");
+            string limit = law +
+                string.Create(c, $"; {a.QueuedOpens} open(s) queued, but while they did the releases kept only {bound:P0} of ") +
+                string.Create(c, $"Max Pool Size {maxPoolSize} busy at the uncontended hold and the CPUs were {cpu:P0} busy: ") +
+                "the CPU is the limit, not the pool: more connections add no CPU and lengthen the holds, though a larger " +
+                "pool can still pass more, or less, by what the queue itself and the server's extra connections cost; ";
+            return a.Recommended > maxPoolSize
+                ? limit + string.Create(c, $"the pool is already half or more of the {a.Recommended} callers that wanted a ") +
+                  "connection at once, so the queue is the part a larger pool removes: " +
+                  string.Create(c, $"raise Max Pool Size from {maxPoolSize} to {a.Recommended}, the size at which none queues, ") +
+                  "and cut the CPU each call costs, or add CPU"
+                : limit + string.Create(c, $"keep Max Pool Size at {maxPoolSize} and cut the CPU each call costs, or add CPU");
         }
 
         if (a is { HeldUp: { } waited, CpuBusy: { } busyCpus, CpuPerRelease: ({ } perRelease, var need) })

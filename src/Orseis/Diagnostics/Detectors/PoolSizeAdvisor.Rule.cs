@@ -47,7 +47,8 @@ internal sealed partial class PoolSizeAdvisor
     /// callers queued, but releases came too slowly for the pool to be what held them up, and this is the share of Max Pool
     /// Size they kept busy (below <see cref="PoolBoundShare"/>); null otherwise. <see cref="CpuBusy"/>: the share of the
     /// CPUs busy while callers queued, when known; <see cref="CpuBound"/>: held up and the CPUs busy
-    /// (<see cref="CpuBoundShare"/>), so the advice is the current size.
+    /// (<see cref="CpuBoundShare"/>), so the advice is the current size, or the callers' most where the pool is already
+    /// half of them (<see cref="NoQueue"/>).
     /// </summary>
     public sealed record Advice(
         int? Recommended, double Busy, double PerSecond, TimeSpan Hold, double MeanDemand, long QueuedOpens, bool Raise, bool Lower,
@@ -102,6 +103,25 @@ internal sealed partial class PoolSizeAdvisor
     /// saturated server or busy CPUs stretch have a median further from their 25th percentile: those stay a line.
     /// </summary>
     internal const double Stretch = 1.25;
+
+    /// <summary>
+    /// The share of the most callers that wanted a connection at once that a CPU-bound queue's pool must already have for
+    /// the advice to be those callers (<see cref="NoQueue"/>) rather than the current size: half.
+    /// </summary>
+    internal const double NoQueueShare = 0.5;
+
+    /// <summary>
+    /// On a CPU-bound queue, the size at which none queues, where the pool is already <see cref="NoQueueShare"/> of it or
+    /// more (<paramref name="size"/>); null otherwise (the current size is kept). More connections add no CPU, but the queue
+    /// itself costs some: each connection handed to a waiting caller, the caller woken and run. From half the callers,
+    /// removing the queue passed more or about as much in every harness: async callers of four short statements, 24 of 48,
+    /// 64 of 128 and 80 of 160, fresh processes, both orders, five rounds: Npgsql 1.03 to 1.27 times as much,
+    /// MySqlConnector open per call 1.04 to 1.17, its sessions 0.97 to 1.02 at the median; followed in the sweep, 0.92 to
+    /// 1.39 at all 19 such rows (docs/results/capacity/no-queue-2026-12-02.md). From less the callers lost: Npgsql's sessions
+    /// at 16 of 128 kept 0.78 to 0.89 (docs/results/capacity/cpu-bound-2026-12-02.md), MySqlConnector's at 40 of 128 0.94.
+    /// </summary>
+    private int? NoQueue(int size) =>
+        DemandMost is { } most && most > size && size >= NoQueueShare * most ? most : null;
 
     /// <summary>The quantile of each kind's holds while callers queued that says how long they typically were.</summary>
     private const double MedianQuantile = 0.5;
@@ -175,6 +195,7 @@ internal sealed partial class PoolSizeAdvisor
         // sweep's short loads: holds 0.5 ms at 8 connections, 8 ms at 128), and the size is kept, the one size sure not to
         // pass less: the demand passed 0.95 to 1.60 times as much in fresh processes, but 0.78 in the sweep's own process
         // and 0.89 with a grown thread pool on Npgsql's short sessions (docs/results/capacity/cpu-bound-2026-12-02.md).
+        // Where the pool is already half the callers or more, the demand (NoQueue): the queue is what a larger pool removes.
         // ...but not when this process spent little CPU on each release against what a connection needs: then the holds
         // wait (the server's statement, or CPUs other work on the machine takes), and more connections overlap more waits.
         // What a connection needs per release is what the fastest ones took: on CPUs other work keeps busy, every hold (its
@@ -184,7 +205,7 @@ internal sealed partial class PoolSizeAdvisor
         bool waits = cpuPerRelease is { } perRelease && perRelease < needs * CpuShareOfNeed;
         bool cpuBound = heldUp is not null && cpuBusy >= CpuBoundShare && maxPoolSize is not null && !waits;
         if (cpuBound)
-            recommended = maxPoolSize!.Value;
+            recommended = NoQueue(maxPoolSize!.Value) ?? maxPoolSize.Value;
         // Held no longer than they need, the pool short of busy all the same, this process's CPU little of each release: the
         // time went between holds (handed over, reset inside Open, the woken caller run late), waiting, and more connections
         // overlap more waits (see Stretch). Judged on this advisor's own holds while callers queued, unknown otherwise.

@@ -17,11 +17,12 @@ namespace Orseis.Diagnostics.Detectors;
 /// Pool Size connections at the uncontended hold can give them, <see cref="PoolBoundShare"/>); when releases came slower,
 /// the report's line says the connections were held longer than they need: with the CPUs busy meanwhile
 /// (<see cref="CpuBoundShare"/>, <see cref="PoolSizeCpu"/>) the CPU is the limit and the advice is the current size, for
-/// more connections add no CPU; otherwise a larger pool may pass little more and the advice is the callers' demand. The
-/// uncontended hold is each kind of hold's 25th percentile, averaged over the releases: a kind is the statement that
-/// began the hold (<see cref="HoldKinds"/>). "Lower" is only ever a line of the report. No advice at all when the thread
-/// pool starved while the load ran: the throughput then measured the threads, not the load (the cold-start study's
-/// bursts read "10 would do" for 130 callers holding connections 5 s each). The advice is worked out while the load runs
+/// more connections add no CPU (or the callers, where the pool is already half of them: <see cref="NoQueue"/>);
+/// otherwise a larger pool may pass little more and the advice is the callers' demand. The uncontended hold is each
+/// kind of hold's 25th percentile, averaged over the releases: a kind is the statement that began the hold
+/// (<see cref="HoldKinds"/>). "Lower" is only ever a line of the report. No advice at all when the thread pool starved
+/// while the load ran: the throughput then measured the threads, not the load (the cold-start study's bursts read "10
+/// would do" for 130 callers holding connections 5 s each). The advice is worked out while the load runs
 /// (<see cref="Check"/>), so a finding comes within a quarter second of the evidence, and whenever a report is made.
 /// As an observer it keeps what the advice is made from (every timed hold, the time of opens that did not wait, and the
 /// demand each caller met as it entered Open while a detector is on) and writes the advice into every report; findings
