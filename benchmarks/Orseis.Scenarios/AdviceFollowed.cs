@@ -4,8 +4,11 @@ namespace Orseis.Scenarios;
 /// Whether a pool-size advice held when followed, the judge of the sweep (<c>PoolSweep</c>) and of the capacity
 /// study's "Following the advice" table: at the advised size the load kept at least <see cref="Kept"/> of its throughput
 /// at the current size, and a larger size (four times it, at most one connection per caller) passed no more than
-/// <see cref="Enough"/> times the advised size's. An advice to keep the current size is judged the same way: keeping a
-/// size says it is enough, so a larger size passing more refutes it (docs/results/capacity/cpu-bound-2026-12-02.md).
+/// <see cref="Enough"/> times the advised size's. An advice to keep the current size is judged by the larger size alone:
+/// keeping a size says it is enough, so a larger size passing more refutes it (docs/results/capacity/cpu-bound-2026-12-02.md);
+/// following it changes nothing, so it cannot lose, and its run at the advised size is a second run of the same size,
+/// whose ratio to the first is the harness's noise, not the advice's (two runs of 16 read 0.83 apart at the median of
+/// five: docs/results/capacity/no-queue-2026-12-02.md).
 /// </summary>
 internal static class AdviceFollowed
 {
@@ -17,7 +20,9 @@ internal static class AdviceFollowed
 
     /// <summary>
     /// <paramref name="keptShare"/>: throughput at the advised size over the current one; <paramref name="largerShare"/>:
-    /// at the larger size over the advised one, null when no larger size was run.
+    /// at the larger size over the advised one, null when no larger size was run; <paramref name="sameSize"/>: the advice
+    /// was the current size (<paramref name="keptShare"/> is then two runs of one size, not judged).
     /// </summary>
-    public static bool Holds(double keptShare, double? largerShare) => keptShare >= Kept && !(largerShare > Enough);
+    public static bool Holds(double keptShare, double? largerShare, bool sameSize = false) =>
+        (sameSize || keptShare >= Kept) && !(largerShare > Enough);
 }

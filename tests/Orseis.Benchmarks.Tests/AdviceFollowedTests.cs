@@ -18,4 +18,12 @@ public sealed class AdviceFollowedTests
     public void An_advice_holds_when_the_advised_size_keeps_the_throughput_and_a_larger_one_passes_no_more(
         double kept, double? larger, bool holds) =>
         Assert.Equal(holds, AdviceFollowed.Holds(kept, larger));
+
+    [Theory]
+    [InlineData(0.83, 0.88, true)]   // kept 16: two runs of 16 read 0.83 apart, four times it passed less
+    [InlineData(0.92, 1.05, true)]
+    [InlineData(1.00, 1.19, false)]  // kept 16, four times it passed 1.19 times as much: not enough
+    [InlineData(0.80, null, true)]   // kept, no larger size to run: following it changes nothing
+    public void A_kept_size_is_judged_by_the_larger_size_alone(double sameSizeTwice, double? larger, bool holds) =>
+        Assert.Equal(holds, AdviceFollowed.Holds(sameSizeTwice, larger, sameSize: true));
 }

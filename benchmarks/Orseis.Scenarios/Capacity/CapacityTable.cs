@@ -38,7 +38,7 @@ internal static class CapacityTable
             Grid(text, all, pools, clients, Said);
             text.AppendLine();
             text.AppendLine("At the advised size: the report's RecommendedMaxPoolSize, and the median ok/s at it over the median at this pool");
-            text.AppendLine("(the advice holds when that is at least 0.90; \"kept\" where the advice was this pool: two medians of one size).");
+            text.AppendLine("(the advice holds when that is at least 0.90; \"kept\" where the advice was this pool: two medians of one size, not judged).");
             text.AppendLine();
             Grid(text, all, pools, clients, Followed);
         }
@@ -95,7 +95,7 @@ internal static class CapacityTable
     {
         (null, _) => "no advice",
         ({ } advised, null) => Invariant($"{advised}: not followed"),
-        (_, { } f) => Invariant($"{f.Advised}: {f.Kept:0.00}") + (f.Advised == p.Pool ? " (kept)" : "") + (f.Kept < 0.9 ? " (lost)" : ""),
+        (_, { } f) => Invariant($"{f.Advised}: {f.Kept:0.00}") + (f.Advised == p.Pool ? " (kept)" : "") + (f.Kept < AdviceFollowed.Kept && f.Advised != p.Pool ? " (lost)" : ""),
     };
 
     /// <summary>
@@ -114,7 +114,7 @@ internal static class CapacityTable
         text.AppendLine("Each point's advice (the first run's; the advice of every run at the current size in brackets), followed: fresh");
         text.AppendLine("app processes at the current size, the advised size and the larger one (4x the advised, at most one per client),");
         text.AppendLine("in rounds whose order turns. Ratios of medians; spread: (max - min) / median of one size's runs. Held: advised / current");
-        text.AppendLine(Invariant($"at least {AdviceFollowed.Kept:0.00} and larger / advised at most {AdviceFollowed.Enough:0.00}, a kept size too (keeping a size says it is enough)."));
+        text.AppendLine(Invariant($"at least {AdviceFollowed.Kept:0.00} and larger / advised at most {AdviceFollowed.Enough:0.00}; a kept size by the larger one alone (keeping a size says it is enough, and its advised / current is two runs of one size)."));
         text.AppendLine();
         text.AppendLine("| handling | load | unit | statements | clients | current | advised (runs) | advised / current | larger / advised | spread current, advised, larger | held |");
         text.AppendLine("|---|---|---|---|---:|---:|---|---:|---:|---|---|");
@@ -126,7 +126,7 @@ internal static class CapacityTable
             string spread = Invariant($"{CapacityFollowed.Spread(f.AtCurrent):0.00}, {CapacityFollowed.Spread(f.AtAdvised):0.00}") +
                             (f.AtLarger.Count > 0 ? Invariant($", {CapacityFollowed.Spread(f.AtLarger):0.00}") : "");
             bool kept = f.Advised == p.Pool;
-            bool held = AdviceFollowed.Holds(f.Kept, f.Beyond);
+            bool held = AdviceFollowed.Holds(f.Kept, f.Beyond, kept);
             text.AppendLine(
                 Invariant($"| {p.Handling} | {p.Load.Name} | {p.Load.Unit} | {(p.Load.Long ? "long" : "short")} | {p.Clients} | {p.Pool} | ") +
                 Invariant($"{f.Advised} ({runs}) | {f.Kept:0.00} | {beyond} | {spread} | {(held ? "yes" : "no")}{(kept ? " (kept)" : "")} |"));
