@@ -7,8 +7,10 @@ namespace Orseis.Scenarios;
 /// <see cref="Enough"/> times the advised size's. An advice to keep the current size is judged by the larger size alone:
 /// keeping a size says it is enough, so a larger size passing more refutes it (docs/results/capacity/cpu-bound-2026-12-02.md);
 /// following it changes nothing, so it cannot lose, and its run at the advised size is a second run of the same size,
-/// whose ratio to the first is the harness's noise, not the advice's (two runs of 16 read 0.83 apart at the median of
-/// five: docs/results/capacity/no-queue-2026-12-02.md).
+/// whose ratio to the first is the harness's noise, not the advice's (two runs of 16 read 0.70 to 1.09 of each other at
+/// the median of three to five rounds: docs/results/capacity/no-queue-2026-12-02.md). The same noise bears on every ratio
+/// judged here, the 5 % of <see cref="Enough"/> included: a verdict near either bar is the harness's as much as the
+/// advice's.
 /// </summary>
 internal static class AdviceFollowed
 {

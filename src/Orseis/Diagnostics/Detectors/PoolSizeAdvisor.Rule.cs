@@ -20,7 +20,8 @@ internal sealed partial class PoolSizeAdvisor
     /// <summary>
     /// The share of the CPUs busy while callers queued (<see cref="PoolSizeCpu"/>) at which a pool that did not hold them
     /// up (<see cref="PoolBoundShare"/>) is CPU-bound: its connections were held longer than they need because the CPUs
-    /// were busy, more connections add no CPU, and the advice stays at the current size. In the sweep
+    /// were busy, more connections add no CPU, and the advice stays at the current size (or goes to the callers, where the
+    /// pool is already half of them: <see cref="NoQueue"/>). In the sweep
     /// (docs/results/capacity/advice-followed-2026-11-29.md) the machine's CPUs read 1.00 busy at every point, and the
     /// short-statement loads' holds grew with the pool (0.5 ms at 8 connections, 8 ms at 128 for MySqlConnector open per
     /// call), where following the callers' demand (127 connections) kept 0.77 to 1.83 of the throughput. No load between
@@ -114,11 +115,16 @@ internal sealed partial class PoolSizeAdvisor
     /// On a CPU-bound queue, the size at which none queues, where the pool is already <see cref="NoQueueShare"/> of it or
     /// more (<paramref name="size"/>); null otherwise (the current size is kept). More connections add no CPU, but the queue
     /// itself costs some: each connection handed to a waiting caller, the caller woken and run. From half the callers,
-    /// removing the queue passed more or about as much in every harness: async callers of four short statements, 24 of 48,
-    /// 64 of 128 and 80 of 160, fresh processes, both orders, five rounds: Npgsql 1.03 to 1.27 times as much,
-    /// MySqlConnector open per call 1.04 to 1.17, its sessions 0.97 to 1.02 at the median; followed in the sweep, 0.92 to
-    /// 1.39 at all 19 such rows (docs/results/capacity/no-queue-2026-12-02.md). From less the callers lost: Npgsql's sessions
-    /// at 16 of 128 kept 0.78 to 0.89 (docs/results/capacity/cpu-bound-2026-12-02.md), MySqlConnector's at 40 of 128 0.94.
+    /// removing the queue never lost more than 8 % on a machine the load had to itself: async callers of four short
+    /// statements, 24 of 48, 64 of 128 and 80 of 160, fresh processes, both orders, five rounds: Npgsql 1.03 to 1.27 times
+    /// as much, MySqlConnector open per call 1.04 to 1.17, its sessions 0.97 to 1.02 at the median; followed in the sweep,
+    /// 0.92 to 1.39 at all 19 such rows (docs/results/capacity/no-queue-2026-12-02.md). On a machine five other sessions kept
+    /// busy (load 20 to 31), Npgsql's sessions advised 124 from 64 had kept 0.64
+    /// (docs/results/capacity/followed-2026-11-29-fifth.md). Below half the runs disagree: Npgsql's sessions at 16 of 128
+    /// kept 0.78 to 0.89 (docs/results/capacity/cpu-bound-2026-12-02.md), MySqlConnector's at 40 of 128 0.94, the other
+    /// loads at 40 of 128 passed 1.18 to 1.27; half is the share from which no harness showed a loss past noise. The
+    /// callers are the most that wanted a connection at once since the pool was made (a first burst's crowd included):
+    /// connections past those of the load now are never taken.
     /// </summary>
     private int? NoQueue(int size) =>
         DemandMost is { } most && most > size && size >= NoQueueShare * most ? most : null;
@@ -195,7 +201,8 @@ internal sealed partial class PoolSizeAdvisor
         // sweep's short loads: holds 0.5 ms at 8 connections, 8 ms at 128), and the size is kept, the one size sure not to
         // pass less: the demand passed 0.95 to 1.60 times as much in fresh processes, but 0.78 in the sweep's own process
         // and 0.89 with a grown thread pool on Npgsql's short sessions (docs/results/capacity/cpu-bound-2026-12-02.md).
-        // Where the pool is already half the callers or more, the demand (NoQueue): the queue is what a larger pool removes.
+        // Where the pool is already half the most callers at once or more, those callers (NoQueue): the queue is what a larger
+        // pool removes.
         // ...but not when this process spent little CPU on each release against what a connection needs: then the holds
         // wait (the server's statement, or CPUs other work on the machine takes), and more connections overlap more waits.
         // What a connection needs per release is what the fastest ones took: on CPUs other work keeps busy, every hold (its

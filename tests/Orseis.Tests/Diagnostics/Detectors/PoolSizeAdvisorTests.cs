@@ -59,7 +59,8 @@ public sealed class PoolSizeAdvisorTests
         Assert.False(advice.Lower);
         Assert.InRange(advice.HeldUp!.Value, 0.1, 0.25);
         // No raise finding; with the CPUs' business unknown the line's number is the callers' demand: the one size sure not
-        // to pass less when the CPUs are not the limit (with them busy, the current size: PoolSizeCpuTests).
+        // to pass less when the CPUs are not the limit (with them busy, the current size or, from half, the callers:
+        // PoolSizeCpuTests).
         Assert.Equal(1000, advice.Recommended);
         Assert.Empty(fake.Log.Kept);
     }
