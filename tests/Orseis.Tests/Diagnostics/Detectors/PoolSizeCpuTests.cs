@@ -197,21 +197,28 @@ public sealed class PoolSizeCpuTests
         // CPU is the limit, but the queue is what a larger pool removes (async callers of short statements at 24 of 48, 64 of
         // 128 and 80 of 160: the callers passed 1.03 to 1.27 times as much on Npgsql, 0.97 to 1.17 on MySqlConnector, at the
         // median of five rounds). A line, never a finding.
-        var half = new Fake();
-        ReportFigures atHalf = Waves(half, new PoolSizeAdvisor(half.Log, 5, reportsFindings: true, Cpu(half, 0.95), holders: half.Holders), [100, 250]);
+        (Fake half, ReportFigures atHalf) = OnBusyCpus([100, 250]);
         Assert.Equal(10, atHalf.RecommendedMaxPoolSize);
-        Assert.Contains("the CPU is the limit, not the pool", atHalf.PoolSizeAdvice, StringComparison.Ordinal);
-        Assert.Contains("the pool is already half or more of the 10 callers", atHalf.PoolSizeAdvice, StringComparison.Ordinal);
-        Assert.Contains("raise Max Pool Size from 5 to 10, the size at which none queues", atHalf.PoolSizeAdvice, StringComparison.Ordinal);
-        Assert.DoesNotContain("keep Max Pool Size", atHalf.PoolSizeAdvice, StringComparison.Ordinal);
+        string line = atHalf.PoolSizeAdvice!;
+        Assert.All(
+            ["the CPU is the limit, not the pool", "the pool is already half or more of the 10 callers",
+             "raise Max Pool Size from 5 to 10, the size at which none queues"],
+            said => Assert.Contains(said, line, StringComparison.Ordinal));
+        Assert.DoesNotContain("keep Max Pool Size", line, StringComparison.Ordinal);
         Assert.Empty(half.Findings(FindingKind.PoolSize));
 
         // Fifteen callers on the same pool (a third of them): the size is kept (Npgsql sessions at 16 of 128 kept 0.78 to
         // 0.89 of the throughput when given the callers).
-        var third = new Fake();
-        ReportFigures atThird = Waves(third, new PoolSizeAdvisor(third.Log, 5, reportsFindings: true, Cpu(third, 0.95), holders: third.Holders), [100, 250, 250]);
+        ReportFigures atThird = OnBusyCpus([100, 250, 250]).Figures;
         Assert.Equal(5, atThird.RecommendedMaxPoolSize);
         Assert.Contains("keep Max Pool Size at 5", atThird.PoolSizeAdvice, StringComparison.Ordinal);
+    }
+
+    /// <summary><see cref="Waves"/> on a pool of 5 whose CPUs were 95 % busy.</summary>
+    private static (Fake Fake, ReportFigures Figures) OnBusyCpus(double[] holdsMs)
+    {
+        var fake = new Fake();
+        return (fake, Waves(fake, new PoolSizeAdvisor(fake.Log, 5, reportsFindings: true, Cpu(fake, 0.95), holders: fake.Holders), holdsMs));
     }
 
     /// <summary>
