@@ -40,7 +40,8 @@ public enum FindingKind
 
     /// <summary>
     /// The server refused or did not answer new connections (an outage, a restart, a wrong address): once per episode, with
-    /// the provider's error, ended by the next open that succeeds.
+    /// the provider's error, ended by the next open that succeeds with a new connection made (where the provider's connects
+    /// are not seen, by the next open that succeeds).
     /// </summary>
     ServerUnavailable = 256,
 

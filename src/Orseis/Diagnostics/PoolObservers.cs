@@ -33,7 +33,7 @@ internal sealed class PoolObservers
             static p => p.Connects != ConnectCount.None),
         new(FindingKind.Churn, CostlyFacts.Flow, static p => new ChurnDetector(p.Log)),
         new(FindingKind.Churn, CostlyFacts.Flow, static p => new FactRecorder.ChurnSites(p.Log)),
-        new(FindingKind.ServerUnavailable, CostlyFacts.None, static p => new ServerUnavailableDetector(p.Log)),
+        new(FindingKind.ServerUnavailable, CostlyFacts.None, static p => new ServerUnavailableDetector(p.Log, p.Connects)),
         new(FindingKind.PoolTimeout, CostlyFacts.None, static p => new PoolTimeoutDetector(p.Log)),
         new(FindingKind.HeldTooLong, CostlyFacts.AcquirerStack, static p => new HeldTooLongDetector(p.Log, p.Holders)),
         new(FindingKind.RepeatedStatement, CostlyFacts.Flow | CostlyFacts.Statements, static p => new RepeatedStatementDetector(p.Log)),
