@@ -24,8 +24,9 @@ internal sealed class ServerUnavailableDetector(FindingLog log, ConnectCount con
 
     public override void OnOpenCompleted(in CompletedOpen open)
     {
-        if (connects == ConnectCount.None || open.Outcome.PhysicalConnectsDuring > 0)
-            OnOpened();
+        // Outside an episode (the common case) this is one read.
+        if (Volatile.Read(ref _since) != 0 && (connects == ConnectCount.None || open.Outcome.PhysicalConnectsDuring > 0))
+            Volatile.Write(ref _since, 0);
     }
 
     /// <summary>
