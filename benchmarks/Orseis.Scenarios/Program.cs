@@ -18,13 +18,18 @@ run.SetAction((parse, _) => Guarded(() => ScenarioHost.RunAsync(parse.GetRequire
 var quick = new Option<bool>("--quick") { Description = "1 s per point instead of 2" };
 var sweepProviders = new Option<string[]?>("--providers") { Description = "mysqlconnector (ORSEIS_MYSQL), npgsql (ORSEIS_POSTGRES); both by default", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))] };
 var sweepLoads = new Option<string[]?>("--loads") { Description = "only the loads whose names start so (short-percall, short-session, long-percall, long-session)", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))] };
-var sweepCurve = new Option<int[]?>("--curve") { Description = "instead of following the advice, the throughput and advice at each of these Max Pool Sizes", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(',')).Select(int.Parse)] };
+var sweepCurve = OptionalIntListOption("--curve", "instead of following the advice, the throughput and advice at each of these Max Pool Sizes", 1, 2000);
 var sweepRepeats = new Option<int>("--repeats") { Description = "interleaved runs at the current, advised and 4x advised sizes", DefaultValueFactory = _ => 3 };
 var sweepFresh = new Option<bool>("--fresh") { Description = "run each point in a process of its own (a process that ran other loads carries their thread pool)" };
 var sweepCallers = new Option<int?>("--callers") { Description = "run each load with this many callers instead of its own (sizes it was not written for)" };
-var sweepCurrents = new Option<int[]?>("--currents") { Description = "advise from these Max Pool Sizes instead of each load's own", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(',')).Select(int.Parse)] };
+var sweepCurrents = OptionalIntListOption("--currents", "advise from these Max Pool Sizes instead of each load's own (not with --curve)", 1, 2000);
 var sweep = new Command("sweep", "Follow the pool-size advice: per provider, load and current Max Pool Size, the throughput at the advised size and at 4x it") { quick, sweepProviders, sweepLoads, sweepCurve, sweepRepeats, sweepFresh, sweepCallers, sweepCurrents };
 sweepCallers.Validators.Add(r => { if (r.GetValueOrDefault<int?>() is < 1) r.AddError("--callers must be at least 1"); });
+sweep.Validators.Add(r =>
+{
+    if (r.GetResult(sweepCurve) is not null && r.GetResult(sweepCurrents) is not null)
+        r.AddError("--currents is not used with --curve (a curve runs every size given, advising from each)");
+});
 sweep.SetAction((parse, _) => Guarded(() => PoolSweep.RunAsync(
     parse.GetValue(quick), parse.GetValue(sweepProviders), parse.GetValue(sweepLoads), parse.GetValue(sweepCurve), parse.GetValue(sweepRepeats), parse.GetValue(sweepFresh),
     parse.GetValue(sweepCallers), parse.GetValue(sweepCurrents))));
@@ -294,16 +299,25 @@ static bool[] ListenerStates(string choice) => choice switch { "none" => [false]
 static Option<int[]> IntListOption(string name, string description, int[] byDefault, int least, int most) => new(name)
 {
     Description = description,
-    CustomParser = r =>
-    {
-        string[] texts = [.. r.Tokens.SelectMany(t => t.Value.Split(','))];
-        int[] values = [.. texts.Select(v => int.TryParse(v, System.Globalization.CultureInfo.InvariantCulture, out int n) ? n : -1)];
-        if (values.Length == 0 || values.Any(v => v < least || v > most) || values.Distinct().Count() != values.Length)
-            r.AddError($"{name} must be distinct whole numbers from {least} to {most}, comma-separated, not '{string.Join(',', texts)}'");
-        return values;
-    },
+    CustomParser = r => IntList(r, name, least, most),
     DefaultValueFactory = _ => byDefault,
 };
+
+// The same list as an option with no default (null when not given).
+static Option<int[]?> OptionalIntListOption(string name, string description, int least, int most) => new(name)
+{
+    Description = description,
+    CustomParser = r => IntList(r, name, least, most),
+};
+
+static int[] IntList(System.CommandLine.Parsing.ArgumentResult r, string name, int least, int most)
+{
+    string[] texts = [.. r.Tokens.SelectMany(t => t.Value.Split(','))];
+    int[] values = [.. texts.Select(v => int.TryParse(v, System.Globalization.CultureInfo.InvariantCulture, out int n) ? n : -1)];
+    if (values.Length == 0 || values.Any(v => v < least || v > most) || values.Distinct().Count() != values.Length)
+        r.AddError($"{name} must be distinct whole numbers from {least} to {most}, comma-separated, not '{string.Join(',', texts)}'");
+    return values;
+}
 
 static void AtLeast(Option<int> option, int least, string why) =>
     option.Validators.Add(r =>
